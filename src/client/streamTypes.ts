@@ -1,0 +1,61 @@
+/** Stable error types of a streamed chat completion. Callers branch on these, never on messages. */
+export type StreamErrorType =
+  | 'connect'
+  | 'http_status'
+  | 'timeout_connect'
+  | 'timeout_idle'
+  | 'timeout_total'
+  | 'truncated'
+  | 'malformed'
+  | 'server_error_event'
+  | 'not_streaming'
+  | 'too_large'
+  | 'aborted';
+
+export interface StreamTimeouts {
+  connectSeconds: number;
+  idleSeconds: number;
+  totalSeconds: number;
+}
+
+export interface ChatRequest {
+  /** Full URL, e.g. http://127.0.0.1:8000/v1/chat/completions */
+  url: string;
+  headers: Record<string, string>;
+  /** JSON body; the client sends it as is (the caller sets stream: true etc.). */
+  body: Record<string, unknown>;
+}
+
+/** What the caller sees while the stream runs (for incremental analysis and early abort). */
+export interface StreamProgress {
+  contentDelta: string;
+  reasoningDelta: string;
+  /** Output tokens so far (content + reasoning deltas counted, or usage when the server sent it). */
+  tokens: number;
+}
+
+export interface StreamResult {
+  content: string;
+  reasoning: string;
+  finishReason: string | null;
+  /** vLLM's stop_reason when present (e.g. "repetition_detected"), else null. */
+  stopReason: string | number | null;
+  outputTokens: number;
+  /** 'usage' when the server reported completion_tokens, 'deltas' when counted from deltas. */
+  outputTokensSource: 'usage' | 'deltas';
+  promptTokens: number | null;
+  /** Seconds from request start to the first content or reasoning delta. */
+  ttftSeconds: number | null;
+  /** Seconds from request start to the first content delta. */
+  ttfcSeconds: number | null;
+  durationSeconds: number;
+  /** Number of SSE data events that carried a chunk. */
+  chunks: number;
+  /** Gaps between consecutive token-carrying chunks, seconds. */
+  maxGapSeconds: number;
+  /** True when the stream ended with [DONE] or a finish_reason and then EOF. */
+  endedCleanly: boolean;
+  /** HTTP status of the response, null when none was received. */
+  httpStatus: number | null;
+  error: { type: StreamErrorType; message: string } | null;
+}
