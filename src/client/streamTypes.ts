@@ -32,6 +32,12 @@ export interface StreamProgress {
   reasoningDelta: string;
   /** Output tokens so far (content + reasoning deltas counted, or usage when the server sent it). */
   tokens: number;
+  /** SSE chunks so far (streamChat always sets it). */
+  chunks?: number;
+  /** Response body bytes so far (streamChat always sets it). */
+  bytes?: number;
+  /** Seconds since the request started (streamChat always sets it). */
+  elapsedSeconds?: number;
 }
 
 export interface StreamResult {
@@ -53,6 +59,10 @@ export interface StreamResult {
   chunks: number;
   /** Gaps between consecutive token-carrying chunks, seconds. */
   maxGapSeconds: number;
+  /** Every gap between consecutive token-carrying chunks, seconds (for an inter-token histogram; streamChat always sets it). */
+  gapsSeconds?: number[];
+  /** Response body bytes received (streamChat always sets it). */
+  bytes?: number;
   /** True when the stream ended with [DONE] or a finish_reason and then EOF. */
   endedCleanly: boolean;
   /** HTTP status of the response, null when none was received. */

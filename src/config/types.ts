@@ -14,6 +14,25 @@ export interface Timeouts {
 export interface ServerConfig {
   host: string;
   port: number;
+  /**
+   * Bearer token for /probe, /runs and /-/reload (and /metrics with metricsAuth):
+   * server.authToken, else $COHERENCY_AUTH_TOKEN; null = no auth. Never log it.
+   */
+  authToken: string | null;
+  /** When true, /metrics also requires the token. */
+  metricsAuth: boolean;
+  /** Manual runs (GET /probe) in flight at once across all targets; more get 429. */
+  maxConcurrentManualRuns: number;
+}
+
+export interface StorageConfig {
+  /** Where failing and erroring runs are written; null = runs are kept only in memory. */
+  dir: string | null;
+  /** Retention of stored runs, by count and by total bytes; the oldest go first. */
+  maxRuns: number;
+  maxBytes: number;
+  /** Runs kept in memory for /runs. */
+  historySize: number;
 }
 
 export interface SimulatorConfig {
@@ -24,16 +43,29 @@ export interface SimulatorConfig {
   tokensPerSecond: number;
 }
 
+export interface TlsConfig {
+  /** PEM file of the CA(s) that signed the target's certificate; null = the system CAs. */
+  caFile: string | null;
+  /** Accept any certificate. For test setups only. */
+  insecureSkipVerify: boolean;
+}
+
 export interface TargetConfig {
   name: string;
   /** Without trailing slash, e.g. http://127.0.0.1:8000/v1 */
   baseUrl: string;
   model: string;
   apiKeyEnv: string | null;
+  /**
+   * Path of a file holding the key (a mounted Secret). The key is never in a Config:
+   * the probe reads the file at each run, so a rotated secret applies without a reload.
+   */
+  apiKeyFile: string | null;
   headers: Record<string, string>;
   /** Names of the probes this target runs (every probe when absent in the file). */
   probes: string[];
   timeouts: Timeouts;
+  tls: TlsConfig;
 }
 
 export interface ProbeConfig {
@@ -51,6 +83,8 @@ export interface ProbeConfig {
   timeouts: Partial<Timeouts>;
   /** Extra JSON fields merged into the request body (top_p, seed, ...). */
   extraBody: Record<string, unknown>;
+  /** Close the stream as soon as the output has certainly collapsed (no need to wait for maxTokens). */
+  abortOnCollapse: boolean;
 }
 
 export interface MetricsConfig {
@@ -62,6 +96,7 @@ export interface Config {
   server: ServerConfig;
   simulator: SimulatorConfig;
   metrics: MetricsConfig;
+  storage: StorageConfig;
   targets: TargetConfig[];
   probes: ProbeConfig[];
 }

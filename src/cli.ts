@@ -1,0 +1,227 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { pino, type Logger } from 'pino';
+import { configFromEnv } from './config/configFromEnv.js';
+import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
+import type { Config } from './config/types.js';
+import { startDaemon } from './daemon.js';
+import { SCENARIOS, startSimulator } from './simulator/index.js';
+import { VERSION } from './version.js';
+
+/** Where a command writes; swapped in tests. */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: Record<string, string | undefined>;
+  readStdin?: () => Promise<string>;
+}
+
+const defaultIO: CliIO = {
+  stdout: (s) => process.stdout.write(s),
+  stderr: (s) => process.stderr.write(s),
+  env: process.env,
+};
+
+/** Exit codes: 0 ok, 1 a check failed, 2 bad usage or bad input (unreadable file, invalid config). */
+export const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+
+interface Command {
+  summary: string;
+  usage: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  allowPositionals: boolean;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number | 'running'>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    summary: 'run the exporter: scheduled probes, /metrics, /probe (default command)',
+    usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
+
+  --config FILE     YAML config. Default: $COHERENCY_CONFIG, else config/coherency.yaml;
+                    with neither and OPENAI_BASE_URL set, probe that endpoint
+                    (OPENAI_API_KEY, OPENAI_MODEL or COHERENCY_MODEL)
+  --host H          listen address (overrides server.host)
+  --port N          listen port (overrides server.port)
+  --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info)`,
+    options: {
+      config: { type: 'string', short: 'c' },
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      'log-level': { type: 'string' },
+    },
+    allowPositionals: false,
+    async run(values, _pos, io) {
+      const port = values['port'] === undefined ? undefined : parsePort(String(values['port']));
+      if (port === null) {
+        io.stderr(`error: --port: must be an integer from 0 to 65535, got "${String(values['port'])}"\n`);
+        return EXIT.USAGE;
+      }
+      const logger = makeLogger(io, values['log-level'] as string | undefined);
+      const loaded = await readConfig(values['config'] as string | undefined, io);
+      if (!loaded) return EXIT.USAGE;
+      const daemon = await startDaemon({
+        config: loaded,
+        logger,
+        env: io.env,
+        ...(values['host'] ? { host: String(values['host']) } : {}),
+        ...(port !== undefined ? { port } : {}),
+      });
+      installSignalHandlers(logger, () => daemon.close());
+      return 'running';
+    },
+  },
+  simulate: {
+    summary: 'run the built-in OpenAI-compatible simulator alone',
+    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N]
+
+  --host H                 listen address (default 127.0.0.1)
+  --port N                 listen port (default 8089)
+  --tokens-per-second N    streaming rate; 0 = as fast as possible (default 2000)
+
+The model name picks the scenario:
+${SCENARIOS.map((s) => `  ${s.name.padEnd(24)} ${s.description}`).join('\n')}`,
+    options: { host: { type: 'string' }, port: { type: 'string', short: 'p' }, 'tokens-per-second': { type: 'string' } },
+    allowPositionals: false,
+    async run(values, _pos, io) {
+      const port = parsePort(String(values['port'] ?? '8089'));
+      const rate = Number(values['tokens-per-second'] ?? '2000');
+      if (port === null) {
+        io.stderr(`error: --port: must be an integer from 0 to 65535\n`);
+        return EXIT.USAGE;
+      }
+      if (!Number.isFinite(rate) || rate < 0) {
+        io.stderr(`error: --tokens-per-second: must be a number >= 0\n`);
+        return EXIT.USAGE;
+      }
+      const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
+      io.stdout(`simulator listening on ${sim.url}\n`);
+      installSignalHandlers(makeLogger(io), () => sim.close());
+      return 'running';
+    },
+  },
+  'check-config': {
+    summary: 'validate a config file and list every problem (exit 0 valid, 2 invalid)',
+    usage: `coherency-exporter check-config FILE`,
+    options: {},
+    allowPositionals: true,
+    async run(_values, positionals, io) {
+      const file = positionals[0];
+      if (!file || positionals.length > 1) {
+        io.stderr('error: check-config takes exactly one FILE\n');
+        return EXIT.USAGE;
+      }
+      const result = await loadConfig(file, io.env);
+      if (!result.ok) {
+        io.stderr(`${file}: ${result.errors.length} problem${result.errors.length === 1 ? '' : 's'}\n`);
+        for (const e of result.errors) io.stderr(`  ${e}\n`);
+        return EXIT.USAGE;
+      }
+      const c = result.config;
+      io.stdout(`${file}: valid (${c.targets.length} targets, ${c.probes.length} probes)\n`);
+      return EXIT.OK;
+    },
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((k) => k.length));
+  return `coherency-exporter ${VERSION}: probes LLM endpoints with long streaming generations and exports repetition-collapse figures to Prometheus.
+
+Usage: coherency-exporter [COMMAND] [OPTIONS]   (COMMAND defaults to serve)
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`)
+  .join('\n')}
+
+Run 'coherency-exporter COMMAND --help' for a command's options.
+`;
+}
+
+/**
+ * Runs a command. Resolves to an exit code, or to 'running' for a long-running
+ * command (serve, simulate) that keeps the process alive until a signal.
+ */
+export async function main(argv: string[], io: CliIO = defaultIO): Promise<number | 'running'> {
+  const first = argv[0];
+  if (first === '--help' || first === '-h' || first === 'help') {
+    io.stdout(usage());
+    return EXIT.OK;
+  }
+  if (first === '--version' || first === '-V' || first === 'version') {
+    io.stdout(`${VERSION}\n`);
+    return EXIT.OK;
+  }
+  const explicit = first !== undefined && !first.startsWith('-');
+  const name = explicit ? first : 'serve';
+  const command = COMMANDS[name];
+  if (!command) {
+    io.stderr(`error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
+    return EXIT.USAGE;
+  }
+  const rest = explicit ? argv.slice(1) : argv;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`${command.usage}\n`);
+    return EXIT.OK;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.allowPositionals, strict: true });
+  } catch (err) {
+    io.stderr(`error: ${(err as Error).message}\nUsage: ${command.usage.split('\n')[0]}\n`);
+    return EXIT.USAGE;
+  }
+  return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
+}
+
+async function readConfig(flag: string | undefined, io: CliIO): Promise<Config | null> {
+  const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
+  const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : configFromEnv(io.env);
+  if (result.ok) return result.config;
+  const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
+  io.stderr(`error: invalid config from ${where}:\n`);
+  for (const e of result.errors) io.stderr(`  ${e}\n`);
+  return null;
+}
+
+function parsePort(s: string): number | null {
+  if (!/^\d+$/.test(s)) return null;
+  const n = Number(s);
+  return n <= 65535 ? n : null;
+}
+
+function makeLogger(io: CliIO, level?: string): Logger {
+  return pino({
+    level: level ?? io.env['LOG_LEVEL'] ?? 'info',
+    base: { name: 'coherency-exporter' },
+    // Defence in depth: request headers never reach a log line, whatever logs them.
+    redact: { paths: ['headers.authorization', '*.headers.authorization', 'request.headers'], censor: '<redacted>' },
+  });
+}
+
+/** First SIGTERM/SIGINT: graceful stop (10 s at most); a second one: exit at once. */
+function installSignalHandlers(logger: Logger, close: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => {
+      logger.error('graceful stop took over 10 s: exiting');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -1,0 +1,538 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import {
+  StreamAccumulator,
+  accumulateChatCompletionText,
+  type StreamAccumulation,
+} from '../core/streamAccumulator.js';
+import type { ChatRequest, StreamErrorType, StreamProgress, StreamResult, StreamTimeouts } from './streamTypes.js';
+
+/**
+ * Defaults sized for 5k–10k-token generations:
+ * - connect 10 s: a TCP + TLS handshake that takes longer means an unreachable or drowning
+ *   endpoint, not a slow model (undici's own default is also 10 s).
+ * - idle 60 s: healthy token gaps are tens of milliseconds; 60 s covers queueing plus prefill
+ *   of a probe-sized prompt on a busy server, and is where common proxies give up anyway
+ *   (nginx proxy_read_timeout 60 s, Cloudflare 100 s).
+ * - total 1800 s: 10k tokens at a slow 10 tok/s (CPU llama.cpp, a big model on a small GPU)
+ *   take ~1000 s; 30 minutes leaves room for reasoning and queueing without letting a
+ *   never-ending stream pin a probe slot forever.
+ */
+export const DEFAULT_TIMEOUTS: Readonly<StreamTimeouts> = Object.freeze({
+  connectSeconds: 10,
+  idleSeconds: 60,
+  totalSeconds: 1800,
+});
+
+/** 10k tokens of vLLM chunks are ~2–3.5 MB; 8 MiB leaves room for reasoning and usage-per-chunk. */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+
+export interface StreamChatOptions {
+  /** Seconds; 0, negative or non-finite disables that timeout. */
+  timeouts: StreamTimeouts;
+  signal?: AbortSignal;
+  /** undici dispatcher (tests, proxies). Its own connect timeout also applies. */
+  dispatcher?: Dispatcher;
+  /** Byte cap on the response body; default DEFAULT_MAX_BYTES. */
+  maxBytes?: number;
+  /** Monotonic clock in milliseconds; default performance.now(). Used for figures, not for timers. */
+  now?: () => number;
+  /** Called after each network read that added output (never after the result is settled). */
+  onProgress?: (progress: StreamProgress) => void;
+}
+
+export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
+
+/** Body bytes kept from an error response (for its snippet). */
+const ERROR_BODY_BYTES = 4096;
+/** After [DONE], how long to wait for the server to end the response before closing it ourselves. */
+const DONE_GRACE_MS = 1000;
+const SNIPPET_CHARS = 200;
+
+/** undici error codes (and Node's) that mean the connection could not be made. */
+const CONNECT_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const IDLE_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+const agents = new Map<number, Agent>();
+
+/** One shared pool per connect timeout, so undici's connect timer agrees with ours. */
+function defaultDispatcher(connectMs: number): Agent {
+  let agent = agents.get(connectMs);
+  if (agent === undefined) {
+    agent = new Agent({ connect: { timeout: connectMs }, headersTimeout: 0, bodyTimeout: 0 });
+    agents.set(connectMs, agent);
+  }
+  return agent;
+}
+
+/** setTimeout fires at once for delays over 2^31-1 ms; longer means "no limit" here anyway. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timeout in seconds as timer milliseconds; 0, negative or non-finite disables it (null). */
+function timerMs(seconds: number): number | null {
+  if (!Number.isFinite(seconds) || seconds <= 0) return null;
+  return Math.min(MAX_TIMER_MS, Math.max(1, Math.round(seconds * 1000)));
+}
+
+type Phase = 'connecting' | 'waiting' | 'body' | 'settled';
+type BodyMode = 'sse' | 'sniff' | 'buffer' | 'error_status';
+
+/** Header names whose values are credentials (Authorization, Azure's api-key, x-api-key, cookies…). */
+const SECRET_HEADER = /auth|key|token|secret|cookie|password|signature/i;
+
+function secretsOf(headers: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value !== 'string' || !SECRET_HEADER.test(name)) continue;
+    const v = value.trim();
+    if (v.length >= 4) out.push(v);
+    // "Bearer sk-…": the bare token too, as servers quote it without the scheme.
+    const space = v.indexOf(' ');
+    if (space > 0 && v.length - space > 4) out.push(v.slice(space + 1).trim());
+  }
+  // Longest first, so a value is redacted before its own suffix.
+  return out.sort((a, b) => b.length - a.length);
+}
+
+function statusLabel(status: number): string {
+  if (status === 401 || status === 403) return ' (auth)';
+  if (status === 429) return ' (rate limited)';
+  return '';
+}
+
+function headerValue(headers: IncomingHttpHeaders, name: string): string {
+  const v = headers[name];
+  return Array.isArray(v) ? v.join(', ') : (v ?? '');
+}
+
+function flatSnippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat;
+}
+
+function errorCode(err: unknown): string {
+  if (typeof err === 'object' && err !== null) {
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    const cause = (err as { cause?: unknown }).cause;
+    if (cause !== undefined && cause !== err) return errorCode(cause);
+  }
+  return '';
+}
+
+function errorText(err: unknown): string {
+  const code = errorCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  return code !== '' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
+/**
+ * POSTs a streaming chat completion and accumulates it. Never throws: every failure is
+ * `result.error` with a stable type, and whatever arrived before it is kept.
+ */
+export function streamChat(request: ChatRequest, options: StreamChatOptions): Promise<StreamResult> {
+  return new Promise<StreamResult>((resolve) => {
+    new StreamCall(request, options, resolve).start();
+  });
+}
+
+class StreamCall {
+  private readonly now: () => number;
+  private readonly startMs: number;
+  private readonly maxBytes: number;
+  private readonly acc = new StreamAccumulator();
+  private readonly secrets: string[];
+  private phase: Phase = 'connecting';
+  private mode: BodyMode = 'sse';
+  private controller: Dispatcher.DispatchController | null = null;
+  private httpStatus: number | null = null;
+  private contentType = '';
+  private rawBytes = 0;
+  private buffered: Buffer[] = [];
+  private bufferedBytes = 0;
+  private pendingError: { type: StreamErrorType; message: string } | null = null;
+  private connectTimer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
+  private totalTimer: NodeJS.Timeout | null = null;
+  private readonly onAbort = (): void => {
+    this.fail('aborted', `aborted by caller${this.reasonText(this.options.signal?.reason)}`);
+  };
+
+  constructor(
+    private readonly request: ChatRequest,
+    private readonly options: StreamChatOptions,
+    private readonly resolve: (result: StreamResult) => void,
+  ) {
+    this.now = options.now ?? (() => performance.now());
+    this.startMs = this.now();
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    // Credentials must never show up in an error message, even if a server echoes them back.
+    this.secrets = secretsOf(request.headers);
+  }
+
+  start(): void {
+    const { signal } = this.options;
+    if (signal?.aborted) {
+      this.fail('aborted', `aborted by caller before the request${this.reasonText(signal.reason)}`);
+      return;
+    }
+    let url: URL;
+    let body: string;
+    try {
+      url = new URL(this.request.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+      body = JSON.stringify(this.request.body);
+    } catch (err) {
+      // The URL may carry a key in its query string, so it is not repeated here.
+      this.fail('connect', `invalid request: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    const t = this.options.timeouts;
+    const connectMs = timerMs(t.connectSeconds);
+    const totalMs = timerMs(t.totalSeconds);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (connectMs !== null) {
+      this.connectTimer = setTimeout(
+        () => this.fail('timeout_connect', `no connection within ${t.connectSeconds} s`),
+        connectMs,
+      );
+    }
+    if (totalMs !== null) {
+      this.totalTimer = setTimeout(
+        () => this.fail('timeout_total', `stream not finished within ${t.totalSeconds} s`),
+        totalMs,
+      );
+    }
+    const dispatcher = this.options.dispatcher ?? defaultDispatcher(connectMs ?? MAX_TIMER_MS);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      // undici's dispatch does not decompress; ask for the raw stream.
+      'accept-encoding': 'identity',
+    };
+    for (const [k, v] of Object.entries(this.request.headers)) headers[k.toLowerCase()] = v;
+    try {
+      dispatcher.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers,
+          body,
+          // Our own timers own these phases; a fresh connection per sample (reset) avoids
+          // writing a long probe onto a keep-alive socket the server is about to close.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+          reset: true,
+        },
+        {
+          onRequestStart: (controller) => this.onRequestStart(controller),
+          onResponseStart: (controller, status, resHeaders) => this.onResponseStart(controller, status, resHeaders),
+          onResponseData: (_controller, chunk) => this.onData(chunk),
+          onResponseEnd: () => this.onEnd(),
+          onResponseError: (_controller, err) => this.onError(err),
+        },
+      );
+    } catch (err) {
+      this.fail('connect', `request could not be sent: ${errorText(err)}`);
+    }
+  }
+
+  private reasonText(reason: unknown): string {
+    if (reason === undefined) return '';
+    if (reason instanceof Error && reason.name === 'AbortError') return '';
+    const text = reason instanceof Error ? reason.message : String(reason);
+    return text === '' ? '' : `: ${text}`;
+  }
+
+  private onRequestStart(controller: Dispatcher.DispatchController): void {
+    if (this.phase === 'settled') {
+      controller.abort(new Error('settled'));
+      return;
+    }
+    this.controller = controller;
+    this.phase = 'waiting';
+    this.clearConnectTimer();
+    const idleMs = timerMs(this.options.timeouts.idleSeconds);
+    if (idleMs !== null) this.idleTimer = setTimeout(() => this.onIdle(), idleMs);
+  }
+
+  /** [DONE] means complete: a server (or proxy) that then holds the response open is not waited for. */
+  private afterDone(): void {
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => this.finish(null), DONE_GRACE_MS);
+  }
+
+  private onIdle(): void {
+    // After [DONE] the stream is complete; a server that keeps the socket open is not at fault.
+    if (this.acc.isDone()) {
+      this.finish(null);
+      return;
+    }
+    const what = this.phase === 'waiting' ? 'no response headers' : 'no data';
+    this.fail('timeout_idle', `${what} for ${this.options.timeouts.idleSeconds} s`);
+  }
+
+  private onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    if (this.phase === 'settled') {
+      controller.abort(new Error('settled'));
+      return;
+    }
+    this.controller = controller;
+    this.phase = 'body';
+    this.idleTimer?.refresh();
+    this.httpStatus = status;
+    this.contentType = headerValue(headers, 'content-type').toLowerCase();
+    if (status < 200 || status >= 300) {
+      this.mode = 'error_status';
+    } else if (this.contentType.includes('text/event-stream')) {
+      this.mode = 'sse';
+    } else {
+      // Some proxies mislabel SSE; decide on the first bytes.
+      this.mode = 'sniff';
+    }
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.phase === 'settled') return;
+    this.idleTimer?.refresh();
+    this.rawBytes += chunk.byteLength;
+    if (this.mode === 'sniff') this.sniff(chunk);
+    if (this.mode === 'error_status') {
+      this.keep(chunk, ERROR_BODY_BYTES);
+      if (this.bufferedBytes >= ERROR_BODY_BYTES) this.finish(null);
+      return;
+    }
+    if (this.mode === 'buffer' || this.mode === 'sniff') {
+      if (this.bufferedBytes + chunk.byteLength > this.maxBytes) {
+        this.keep(chunk, this.maxBytes);
+        this.fail('too_large', `non-SSE body over ${this.maxBytes} bytes`);
+        return;
+      }
+      this.keep(chunk, this.maxBytes);
+      return;
+    }
+    // SSE
+    let over = false;
+    let bytes: Uint8Array = chunk;
+    if (this.rawBytes > this.maxBytes) {
+      over = true;
+      const room = chunk.byteLength - (this.rawBytes - this.maxBytes);
+      bytes = chunk.subarray(0, Math.max(0, room));
+    }
+    const delta = this.acc.push(bytes, this.now());
+    if (delta.done) this.afterDone();
+    // Deliver what arrived first, so an incremental analyzer sees every delta the result holds.
+    const { onProgress } = this.options;
+    if (onProgress !== undefined && delta.tokenChunks > 0) {
+      try {
+        onProgress({
+          contentDelta: delta.contentDelta,
+          reasoningDelta: delta.reasoningDelta,
+          tokens: delta.tokens,
+          chunks: this.acc.chunkCount(),
+          bytes: this.rawBytes,
+          elapsedSeconds: (this.now() - this.startMs) / 1000,
+        });
+      } catch (err) {
+        this.fail('aborted', `onProgress threw: ${errorText(err)}`);
+        return;
+      }
+      if (this.settled()) return; // the caller aborted from inside onProgress
+    }
+    if (delta.error?.type === 'server_error_event') {
+      // An error event ends an OpenAI-style stream; do not wait for the server to hang up.
+      this.finish(null);
+      return;
+    }
+    if (over) this.fail('too_large', `response over ${this.maxBytes} bytes`);
+  }
+
+  private sniff(chunk: Buffer): void {
+    let i = 0;
+    // Skip a BOM and leading whitespace.
+    if (chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
+    while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x0a || chunk[i] === 0x0d || chunk[i] === 0x09)) i++;
+    if (i >= chunk.length) return; // still undecided
+    const head = chunk.subarray(i, i + 6).toString('latin1');
+    const looksSse = head.startsWith('data:') || head.startsWith('event:') || head.startsWith(':')
+      || head.startsWith('id:') || head.startsWith('retry:');
+    if (looksSse && this.buffered.length === 0) {
+      this.mode = 'sse';
+    } else if (looksSse) {
+      // Leading whitespace arrived in an earlier read; replay it through the SSE path.
+      this.mode = 'sse';
+      const head2 = Buffer.concat(this.buffered);
+      this.buffered = [];
+      this.bufferedBytes = 0;
+      this.acc.push(head2, this.now());
+    } else {
+      this.mode = 'buffer';
+    }
+  }
+
+  private keep(chunk: Buffer, limit: number): void {
+    const room = limit - this.bufferedBytes;
+    if (room <= 0) return;
+    const part = chunk.byteLength > room ? chunk.subarray(0, room) : chunk;
+    this.buffered.push(part);
+    this.bufferedBytes += part.byteLength;
+  }
+
+  private onEnd(): void {
+    if (this.phase === 'settled') return;
+    this.finish(null);
+  }
+
+  private onError(err: Error): void {
+    if (this.phase === 'settled') return;
+    const code = errorCode(err);
+    if (this.phase === 'connecting') {
+      if (CONNECT_TIMEOUT_CODES.has(code)) {
+        this.fail('timeout_connect', `connect timed out: ${errorText(err)}`);
+      } else {
+        this.fail('connect', `connect failed: ${errorText(err)}`);
+      }
+      return;
+    }
+    if (IDLE_TIMEOUT_CODES.has(code)) {
+      this.fail('timeout_idle', `dispatcher timeout: ${errorText(err)}`);
+      return;
+    }
+    if (this.acc.isDone()) {
+      this.finish(null);
+      return;
+    }
+    const where = this.phase === 'waiting' ? 'before response headers' : 'mid-stream';
+    this.fail('truncated', `connection lost ${where}: ${errorText(err)}`);
+  }
+
+  private fail(type: StreamErrorType, message: string): void {
+    if (this.phase === 'settled') return;
+    this.pendingError = { type, message };
+    this.finish(type);
+  }
+
+  /** A method, so TypeScript does not narrow phase across callbacks that can settle the call. */
+  private settled(): boolean {
+    return this.phase === 'settled';
+  }
+
+  private clearConnectTimer(): void {
+    if (this.connectTimer !== null) {
+      clearTimeout(this.connectTimer);
+      this.connectTimer = null;
+    }
+  }
+
+  /** Settles once: stops timers, closes the connection if still open, builds the result. */
+  private finish(_cause: StreamErrorType | null): void {
+    if (this.phase === 'settled') return;
+    const phaseAtEnd = this.phase;
+    this.phase = 'settled';
+    this.clearConnectTimer();
+    if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    if (this.totalTimer !== null) clearTimeout(this.totalTimer);
+    this.options.signal?.removeEventListener('abort', this.onAbort);
+    // Aborting destroys the socket: that is how vLLM, SGLang and llama.cpp learn to free the sequence.
+    this.controller?.abort(new Error('stream settled'));
+    const endMs = this.now();
+    const accumulation = this.bodyAccumulation(endMs);
+    const error = this.resultError(accumulation, phaseAtEnd);
+    this.resolve(this.toResult(accumulation, endMs, error));
+  }
+
+  private bodyAccumulation(endMs: number): StreamAccumulation {
+    // A non-SSE body cut short by an error cannot be parsed; report the error, not the JSON.
+    if (this.mode === 'sse' || this.mode === 'error_status' || this.bufferedBytes === 0 || this.pendingError !== null) {
+      this.acc.end(endMs);
+      return this.acc.result();
+    }
+    // buffer / sniff: a whole non-SSE body
+    const text = Buffer.concat(this.buffered).toString('utf8');
+    const trimmed = text.trimStart();
+    if (trimmed.startsWith('{')) {
+      const completion = accumulateChatCompletionText(text);
+      completion.bytes = this.rawBytes;
+      if (completion.firstTokenAtMs === null && (completion.content !== '' || completion.reasoning !== '')) {
+        completion.firstTokenAtMs = endMs;
+        if (completion.content !== '') completion.firstContentAtMs = endMs;
+      }
+      return completion;
+    }
+    this.acc.end(endMs);
+    return this.acc.result();
+  }
+
+  private resultError(
+    acc: StreamAccumulation,
+    phaseAtEnd: Phase,
+  ): { type: StreamErrorType; message: string } | null {
+    let error: { type: StreamErrorType; message: string } | null = null;
+    if (this.mode === 'error_status' && this.httpStatus !== null) {
+      const body = flatSnippet(Buffer.concat(this.buffered).toString('utf8'));
+      error = {
+        type: 'http_status',
+        message: `HTTP ${this.httpStatus}${statusLabel(this.httpStatus)}${body !== '' ? `: ${body}` : ''}`,
+      };
+    } else if (acc.error !== null) {
+      // The first bad event in the body is the root cause of anything after it.
+      error = { ...acc.error };
+    } else if (this.pendingError !== null) {
+      error = this.pendingError;
+    } else if (this.mode === 'buffer' || this.mode === 'sniff') {
+      const ct = this.contentType === '' ? 'no content-type' : this.contentType;
+      if (acc.chunks > 0 && (acc.content !== '' || acc.reasoning !== '' || acc.finishReason !== null)) {
+        error = {
+          type: 'not_streaming',
+          message: `server answered ${ct} instead of text/event-stream (stream ignored); the completion body was analysed`,
+        };
+      } else {
+        const body = flatSnippet(Buffer.concat(this.buffered).toString('utf8'));
+        error = { type: 'not_streaming', message: `server answered ${ct} instead of text/event-stream${body !== '' ? `: ${body}` : ''}` };
+      }
+    } else if (!acc.endedCleanly) {
+      error = {
+        type: 'truncated',
+        message: phaseAtEnd === 'body' ? 'stream ended before a finish_reason or [DONE]' : 'no response',
+      };
+    }
+    if (error !== null) error.message = this.redact(error.message);
+    return error;
+  }
+
+  private redact(message: string): string {
+    let out = message;
+    for (const secret of this.secrets) {
+      if (out.includes(secret)) out = out.split(secret).join('[redacted]');
+    }
+    return out;
+  }
+
+  private toResult(
+    acc: StreamAccumulation,
+    endMs: number,
+    error: { type: StreamErrorType; message: string } | null,
+  ): StreamResult {
+    const sec = (ms: number | null): number | null => (ms === null ? null : Math.max(0, (ms - this.startMs) / 1000));
+    return {
+      content: acc.content,
+      reasoning: acc.reasoning,
+      finishReason: acc.finishReason,
+      stopReason: acc.stopReason,
+      outputTokens: acc.outputTokens,
+      outputTokensSource: acc.outputTokensSource,
+      promptTokens: acc.promptTokens,
+      ttftSeconds: sec(acc.firstTokenAtMs),
+      ttfcSeconds: sec(acc.firstContentAtMs),
+      durationSeconds: Math.max(0, (endMs - this.startMs) / 1000),
+      chunks: acc.chunks,
+      maxGapSeconds: acc.maxGapMs / 1000,
+      gapsSeconds: acc.gapsMs.map((g) => g / 1000),
+      endedCleanly: error === null && acc.endedCleanly,
+      httpStatus: this.httpStatus,
+      bytes: this.rawBytes,
+      error,
+    };
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Every config default and limit in one place. The validator, the env fallback,
+ * the shipped YAML files and README all follow this object; change a value here
+ * and nowhere else.
+ */
+
+const SHORT_PROMPT =
+  'Explain, in about 300 words of plain prose, how a hash table resolves collisions. ' +
+  'Compare separate chaining with open addressing and say when each is the better choice.';
+
+// A long, open-ended article: enough distinct subtopics that a healthy model keeps
+// producing new text for several thousand tokens, which is where collapse shows up.
+const LONG_PROMPT =
+  'Write a detailed technical article of at least 6000 words titled ' +
+  '"Building a reliable distributed job scheduler". Use numbered section headings and cover, ' +
+  'in this order: the problem and its requirements; leader election and its failure modes; ' +
+  'storing job state durably; exactly-once versus at-least-once execution; clock skew and ' +
+  'time zones; retries, backoff and dead-letter queues; rate limiting and fairness between ' +
+  'tenants; observability (metrics, logs, traces); upgrading without downtime; capacity ' +
+  'planning; security; and a closing section of lessons learned from production incidents. ' +
+  'Give each section several paragraphs with concrete examples, trade-offs and small code ' +
+  'sketches. Do not repeat earlier sections and do not stop before the closing section.';
+
+export const DEFAULTS = {
+  server: {
+    host: '127.0.0.1',
+    port: 9464,
+    authToken: null,
+    metricsAuth: false,
+    maxConcurrentManualRuns: 4,
+  },
+  /** Read when server.authToken is absent from the file (the file value wins). */
+  authTokenEnv: 'COHERENCY_AUTH_TOKEN',
+  storage: {
+    dir: null,
+    maxRuns: 500,
+    maxBytes: 268435456, // 256 MiB
+    historySize: 200,
+  },
+  simulator: {
+    enabled: false,
+    host: '127.0.0.1',
+    port: 8089,
+    tokensPerSecond: 2000,
+  },
+  metrics: {
+    degenerationWindow: 20,
+  },
+  target: {
+    apiKeyEnv: null,
+    apiKeyFile: null,
+    headers: {},
+    // Long generations (10k tokens on a slow server) need a generous total; the idle
+    // timeout is what catches a stream that stalls mid-way.
+    timeouts: {
+      connectSeconds: 10,
+      idleSeconds: 60,
+      totalSeconds: 1800,
+    },
+    tls: {
+      caFile: null,
+      insecureSkipVerify: false,
+    },
+  },
+  probe: {
+    schedule: null,
+    // Non-zero on purpose: greedy decoding (0) loops on its own on many models, so
+    // 0.6, the usual recommended sampling temperature, avoids false alarms.
+    temperature: 0.6,
+    samples: 1,
+    minTokens: 0,
+    thresholds: {},
+    timeouts: {},
+    extraBody: {},
+    // Once a loop is certain, the rest of maxTokens only costs GPU time and delays the verdict.
+    abortOnCollapse: true,
+  },
+  limits: {
+    portMin: 0,
+    portMax: 65535,
+    degenerationWindowMin: 1,
+    degenerationWindowMax: 1000,
+    temperatureMin: 0,
+    temperatureMax: 2,
+    samplesMax: 20,
+    // Short tokens are guessable; 16 characters is the floor, 32+ random ones are better.
+    authTokenMinLength: 16,
+    maxConcurrentManualRunsMin: 1,
+    maxConcurrentManualRunsMax: 100,
+    historySizeMin: 1,
+    historySizeMax: 10000,
+  },
+  /** Relative to the working directory; the packaged copy is used when it is absent there. */
+  configPath: 'config/coherency.yaml',
+  /** What configFromEnv builds when only OPENAI_* variables are given. */
+  envFallback: {
+    targetName: 'openai',
+    probes: [
+      {
+        name: 'short',
+        schedule: '*/5 * * * *',
+        prompt: SHORT_PROMPT,
+        maxTokens: 512,
+      },
+      {
+        name: 'long',
+        schedule: '*/30 * * * *',
+        prompt: LONG_PROMPT,
+        maxTokens: 8000,
+        minTokens: 1500,
+      },
+    ],
+  },
+} as const;
+
+/** Body fields the daemon sets itself; extraBody may not override them. Value = what to use instead. */
+export const RESERVED_BODY_KEYS: Readonly<Record<string, string>> = Object.freeze({
+  model: "set by the daemon from the target's model",
+  messages: 'set by the daemon from prompt or messages',
+  stream: 'set by the daemon (probes always stream)',
+  stream_options: 'set by the daemon (usage reporting is required)',
+  max_tokens: 'set by the daemon from maxTokens',
+  max_completion_tokens: 'set by the daemon from maxTokens',
+  temperature: 'set by the daemon from temperature',
+  n: 'not supported; use samples to send several requests',
+});
+
+/** Headers the HTTP client or the daemon manages (JSON in, SSE out); a config may not set them. */
+export const RESERVED_HEADERS: readonly string[] = Object.freeze([
+  'content-type',
+  'accept',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
+]);

@@ -1,0 +1,783 @@
+/**
+ * Turns a plain JS value (parsed YAML, or the env fallback's object) into a Config,
+ * or into the list of every problem found. Never throws for bad input.
+ *
+ * Messages name the path and say what is wrong; they never echo header values,
+ * URLs, tokens or environment values, which may hold secrets. File paths are shown
+ * only when they plainly are paths (see describeFile).
+ */
+import { validate as validateCron } from 'node-cron';
+import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
+import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
+import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
+import { suggestKey } from './suggest.js';
+import type {
+  ChatMessage,
+  Config,
+  MetricsConfig,
+  ProbeConfig,
+  ServerConfig,
+  SimulatorConfig,
+  StorageConfig,
+  TargetConfig,
+  Timeouts,
+  TlsConfig,
+} from './types.js';
+
+export type ConfigEnv = Record<string, string | undefined>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+
+export interface ValidateOptions {
+  /** How apiKeyFile and tls.caFile are checked at load; defaults to the real file system. */
+  checkFile?: FileCheck;
+}
+
+/** Every key the file format accepts, per section; config/example.yaml documents each. */
+export const CONFIG_KEYS = Object.freeze({
+  root: ['server', 'simulator', 'metrics', 'storage', 'targets', 'probes'],
+  server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns'],
+  simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
+  metrics: ['degenerationWindow'],
+  storage: ['dir', 'maxRuns', 'maxBytes', 'historySize'],
+  target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls'],
+  probe: [
+    'name',
+    'schedule',
+    'prompt',
+    'messages',
+    'maxTokens',
+    'temperature',
+    'samples',
+    'minTokens',
+    'thresholds',
+    'timeouts',
+    'extraBody',
+    'abortOnCollapse',
+  ],
+  message: ['role', 'content'],
+  timeouts: ['connectSeconds', 'idleSeconds', 'totalSeconds'],
+  tls: ['caFile', 'insecureSkipVerify'],
+} as const);
+
+const NAME_RE = /^[a-z0-9_-]+$/;
+const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+// RFC 9110 token characters.
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ROLES: readonly ChatMessage['role'][] = ['system', 'user', 'assistant'];
+const PLAIN_KEY_RE = /^[A-Za-z0-9_-]+$/;
+// What a client can send after "Bearer " without quoting: printable ASCII, no spaces.
+const TOKEN_RE = /^[\x21-\x7e]+$/;
+// Absolute or ./ ../ relative, one line, no blanks: a pasted key or PEM block never looks like this.
+const SHOWABLE_PATH_RE = /^\.{0,2}\/[^\s\x00-\x1f\x7f]*$/;
+
+type Obj = Record<string, unknown>;
+
+/** Collects problems as "path: message" sentences. */
+class Problems {
+  readonly list: string[] = [];
+  add(path: string, message: string): void {
+    this.list.push(`${path}: ${message}`);
+  }
+}
+
+function keyPath(parent: string, key: string): string {
+  const part = PLAIN_KEY_RE.test(key) ? key : JSON.stringify(key);
+  if (parent === '') return part;
+  return PLAIN_KEY_RE.test(key) ? `${parent}.${key}` : `${parent}[${part}]`;
+}
+
+function indexPath(parent: string, i: number): string {
+  return `${parent}[${i}]`;
+}
+
+function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** YAML `key:` with no value is null; treat it like an absent key. */
+function present(v: unknown): boolean {
+  return v !== undefined && v !== null;
+}
+
+function checkKeys(obj: Obj, allowed: readonly string[], path: string, p: Problems): void {
+  for (const key of Object.keys(obj)) {
+    if (allowed.includes(key)) continue;
+    const hint = suggestKey(key, allowed);
+    p.add(
+      keyPath(path, key),
+      hint ? `unknown key (did you mean ${hint}?)` : `unknown key (known: ${allowed.join(', ')})`,
+    );
+  }
+}
+
+/** An optional mapping section: absent → {}, wrong type → error and null. */
+function section(value: unknown, path: string, allowed: readonly string[], p: Problems): Obj | null {
+  if (!present(value)) return {};
+  if (!isObj(value)) {
+    p.add(path, 'must be a mapping');
+    return null;
+  }
+  checkKeys(value, allowed, path, p);
+  return value;
+}
+
+function nonEmptyString(v: unknown): v is string {
+  return typeof v === 'string' && v.trim() !== '';
+}
+
+function readString(obj: Obj, key: string, path: string, p: Problems, fallback: string): string {
+  const v = obj[key];
+  if (!present(v)) return fallback;
+  if (!nonEmptyString(v)) {
+    p.add(keyPath(path, key), 'must be a non-empty string');
+    return fallback;
+  }
+  return v.trim();
+}
+
+function requireString(obj: Obj, key: string, path: string, p: Problems): string {
+  const v = obj[key];
+  if (!present(v)) {
+    p.add(keyPath(path, key), 'is required');
+    return '';
+  }
+  return readString(obj, key, path, p, '');
+}
+
+function readBool(obj: Obj, key: string, path: string, p: Problems, fallback: boolean): boolean {
+  const v = obj[key];
+  if (!present(v)) return fallback;
+  if (typeof v !== 'boolean') {
+    p.add(keyPath(path, key), 'must be true or false');
+    return fallback;
+  }
+  return v;
+}
+
+function isInt(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v);
+}
+
+function isFiniteNumber(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+/** Reads an optional number; `ok` decides validity, `message` explains it. */
+function readNumber(
+  obj: Obj,
+  key: string,
+  path: string,
+  p: Problems,
+  fallback: number,
+  ok: (v: number) => boolean,
+  message: string,
+): number {
+  const v = obj[key];
+  if (!present(v)) return fallback;
+  if (typeof v !== 'number' || !ok(v)) {
+    p.add(keyPath(path, key), message);
+    return fallback;
+  }
+  return v;
+}
+
+const portOk = (v: number): boolean =>
+  Number.isInteger(v) && v >= DEFAULTS.limits.portMin && v <= DEFAULTS.limits.portMax;
+const PORT_MESSAGE = `must be an integer from ${DEFAULTS.limits.portMin} to ${DEFAULTS.limits.portMax}`;
+const positiveInt = (v: number): boolean => isInt(v) && v > 0;
+
+const TOKEN_MESSAGE = `must be a string of at least ${DEFAULTS.limits.authTokenMinLength} characters, printable ASCII without spaces`;
+
+function tokenOk(t: string): boolean {
+  return t.length >= DEFAULTS.limits.authTokenMinLength && TOKEN_RE.test(t);
+}
+
+/**
+ * server.authToken, else the environment variable (for a Kubernetes Secret); the file
+ * value wins. `given` is true when either was set, valid or not.
+ */
+function readAuthToken(obj: Obj, env: ConfigEnv, p: Problems): { token: string | null; given: boolean } {
+  const v = obj['authToken'];
+  if (present(v)) {
+    const t = typeof v === 'string' ? v.trim() : '';
+    if (!tokenOk(t)) {
+      p.add('server.authToken', TOKEN_MESSAGE);
+      return { token: null, given: true };
+    }
+    return { token: t, given: true };
+  }
+  const name = DEFAULTS.authTokenEnv;
+  const e = env[name];
+  if (e === undefined) return { token: null, given: false };
+  const t = e.trim();
+  if (t === '') {
+    // Fail closed: an empty variable is more likely a broken Secret than a wish for no auth.
+    p.add(name, 'is set but empty (unset it to run without auth)');
+    return { token: null, given: true };
+  }
+  if (!tokenOk(t)) {
+    p.add(name, TOKEN_MESSAGE);
+    return { token: null, given: true };
+  }
+  return { token: t, given: true };
+}
+
+function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig {
+  const d = DEFAULTS.server;
+  const lim = DEFAULTS.limits;
+  const obj = section(raw, 'server', CONFIG_KEYS.server, p) ?? {};
+  const host = readString(obj, 'host', 'server', p, d.host);
+  const port = readNumber(obj, 'port', 'server', p, d.port, portOk, PORT_MESSAGE);
+  const { token, given } = readAuthToken(obj, env, p);
+  const metricsAuth = readBool(obj, 'metricsAuth', 'server', p, d.metricsAuth);
+  if (metricsAuth && !given) {
+    p.add('server.metricsAuth', `needs a token: set server.authToken or ${DEFAULTS.authTokenEnv}`);
+  }
+  const maxConcurrentManualRuns = readNumber(
+    obj,
+    'maxConcurrentManualRuns',
+    'server',
+    p,
+    d.maxConcurrentManualRuns,
+    (v) => isInt(v) && v >= lim.maxConcurrentManualRunsMin && v <= lim.maxConcurrentManualRunsMax,
+    `must be an integer from ${lim.maxConcurrentManualRunsMin} to ${lim.maxConcurrentManualRunsMax}`,
+  );
+  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns };
+}
+
+function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {
+  const d = DEFAULTS.simulator;
+  const obj = section(raw, 'simulator', CONFIG_KEYS.simulator, p) ?? {};
+  return {
+    enabled: readBool(obj, 'enabled', 'simulator', p, d.enabled),
+    host: readString(obj, 'host', 'simulator', p, d.host),
+    port: readNumber(obj, 'port', 'simulator', p, d.port, portOk, PORT_MESSAGE),
+    // 0 streams as fast as possible, as in `coherency-exporter simulate --tokens-per-second 0`.
+    tokensPerSecond: readNumber(
+      obj,
+      'tokensPerSecond',
+      'simulator',
+      p,
+      d.tokensPerSecond,
+      (v) => Number.isFinite(v) && v >= 0,
+      'must be a number >= 0 (0 = as fast as possible)',
+    ),
+  };
+}
+
+function validateMetrics(raw: unknown, p: Problems): MetricsConfig {
+  const { degenerationWindowMin: min, degenerationWindowMax: max } = DEFAULTS.limits;
+  const obj = section(raw, 'metrics', CONFIG_KEYS.metrics, p) ?? {};
+  return {
+    degenerationWindow: readNumber(
+      obj,
+      'degenerationWindow',
+      'metrics',
+      p,
+      DEFAULTS.metrics.degenerationWindow,
+      (v) => isInt(v) && v >= min && v <= max,
+      `must be an integer from ${min} to ${max}`,
+    ),
+  };
+}
+
+function validateStorage(raw: unknown, p: Problems): StorageConfig {
+  const d = DEFAULTS.storage;
+  const { historySizeMin: min, historySizeMax: max } = DEFAULTS.limits;
+  const obj = section(raw, 'storage', CONFIG_KEYS.storage, p) ?? {};
+  let dir: string | null = d.dir;
+  const v = obj['dir'];
+  if (present(v)) {
+    if (!nonEmptyString(v)) p.add('storage.dir', 'must be a directory path, or null to keep runs only in memory');
+    else dir = v.trim();
+  }
+  return {
+    dir,
+    maxRuns: readNumber(obj, 'maxRuns', 'storage', p, d.maxRuns, positiveInt, 'must be a positive integer'),
+    maxBytes: readNumber(obj, 'maxBytes', 'storage', p, d.maxBytes, positiveInt, 'must be a positive integer (bytes)'),
+    historySize: readNumber(
+      obj,
+      'historySize',
+      'storage',
+      p,
+      d.historySize,
+      (n) => isInt(n) && n >= min && n <= max,
+      `must be an integer from ${min} to ${max}`,
+    ),
+  };
+}
+
+/** A list section: absent or empty is an error (at least one entry is required). */
+function requireList(raw: unknown, path: string, what: string, p: Problems): unknown[] {
+  if (!present(raw)) {
+    p.add(path, `must list at least one ${what}`);
+    return [];
+  }
+  if (!Array.isArray(raw)) {
+    p.add(path, 'must be a list');
+    return [];
+  }
+  if (raw.length === 0) p.add(path, `must list at least one ${what}`);
+  return raw;
+}
+
+/** Checks `name` and its uniqueness among earlier entries of the same list. */
+function readName(
+  obj: Obj,
+  path: string,
+  listPath: string,
+  index: number,
+  seen: Map<string, number>,
+  p: Problems,
+): string {
+  const namePath = keyPath(path, 'name');
+  const v = obj['name'];
+  if (!present(v)) {
+    p.add(namePath, 'is required');
+    return '';
+  }
+  if (typeof v !== 'string' || !NAME_RE.test(v)) {
+    p.add(namePath, 'must match [a-z0-9_-]+');
+    return '';
+  }
+  const first = seen.get(v);
+  if (first !== undefined) {
+    p.add(namePath, `duplicate of ${indexPath(listPath, first)}.name ${JSON.stringify(v)}`);
+  } else {
+    seen.set(v, index);
+  }
+  return v;
+}
+
+/** Timeouts: every given field must be a positive number; returns only the given ones. */
+function readTimeouts(raw: unknown, path: string, p: Problems): Partial<Timeouts> {
+  const obj = section(raw, path, CONFIG_KEYS.timeouts, p) ?? {};
+  const out: Partial<Timeouts> = {};
+  for (const key of CONFIG_KEYS.timeouts) {
+    const v = obj[key];
+    if (!present(v)) continue;
+    if (!isFiniteNumber(v) || v <= 0) p.add(keyPath(path, key), 'must be a positive number');
+    else out[key] = v;
+  }
+  return out;
+}
+
+function validateBaseUrl(obj: Obj, path: string, p: Problems): string {
+  const raw = requireString(obj, 'baseUrl', path, p);
+  if (raw === '') return '';
+  const urlPath = keyPath(path, 'baseUrl');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    p.add(urlPath, 'must be an http or https URL');
+    return '';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    p.add(urlPath, 'must be an http or https URL');
+    return '';
+  }
+  if (url.username !== '' || url.password !== '') {
+    p.add(urlPath, 'must not contain credentials (user:password@); use apiKeyEnv, apiKeyFile or headers');
+    return '';
+  }
+  if (raw.includes('?') || raw.includes('#')) {
+    p.add(urlPath, 'must not contain a query string or fragment (/chat/completions is appended to it)');
+    return '';
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function validateApiKeyEnv(obj: Obj, path: string, env: ConfigEnv, p: Problems): string | null {
+  const v = obj['apiKeyEnv'];
+  if (!present(v)) return null;
+  const at = keyPath(path, 'apiKeyEnv');
+  if (typeof v !== 'string' || !ENV_NAME_RE.test(v)) {
+    p.add(at, 'must be the name of an environment variable (letters, digits and _), not the key itself');
+    return null;
+  }
+  const value = env[v];
+  if (value === undefined) p.add(at, `environment variable ${v} is not set`);
+  else if (value === '') p.add(at, `environment variable ${v} is empty`);
+  return v;
+}
+
+/** How a file the config names appears in messages: a pasted key or certificate is not echoed. */
+function describeFile(path: string): string {
+  return SHOWABLE_PATH_RE.test(path) ? `file ${JSON.stringify(path)}` : 'the file';
+}
+
+/** An optional path that must name a readable file at load. The content is never read here. */
+function readFilePath(obj: Obj, key: string, path: string, what: string, checkFile: FileCheck, p: Problems): string | null {
+  const v = obj[key];
+  if (!present(v)) return null;
+  const at = keyPath(path, key);
+  if (!nonEmptyString(v)) {
+    p.add(at, `must be the path of a file holding ${what}`);
+    return null;
+  }
+  const file = v.trim();
+  const problem = checkFile(file);
+  if (problem !== null) p.add(at, `${describeFile(file)} ${problem}`);
+  return file;
+}
+
+function validateTls(raw: unknown, path: string, baseUrl: string, checkFile: FileCheck, p: Problems): TlsConfig {
+  const d = DEFAULTS.target.tls;
+  if (!present(raw)) return { ...d };
+  const obj = section(raw, path, CONFIG_KEYS.tls, p);
+  if (obj === null) return { ...d };
+  if (baseUrl !== '' && new URL(baseUrl).protocol === 'http:') {
+    p.add(path, 'applies only to an https baseUrl, and this one is http');
+  }
+  const caFile = readFilePath(obj, 'caFile', path, 'PEM CA certificates', checkFile, p);
+  const insecureSkipVerify = readBool(obj, 'insecureSkipVerify', path, p, d.insecureSkipVerify);
+  if (caFile !== null && insecureSkipVerify) {
+    p.add(path, 'set either caFile or insecureSkipVerify: true, not both (no certificate is checked against caFile when verification is skipped)');
+  }
+  return { caFile, insecureSkipVerify };
+}
+
+function validateHeaders(
+  raw: unknown,
+  path: string,
+  keySource: 'apiKeyEnv' | 'apiKeyFile' | null,
+  p: Problems,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!present(raw)) return out;
+  if (!isObj(raw)) {
+    p.add(path, 'must be a mapping of header name to string value');
+    return out;
+  }
+  const seen = new Map<string, string>();
+  for (const [name, value] of Object.entries(raw)) {
+    const at = keyPath(path, name);
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME_RE.test(name)) {
+      p.add(at, 'is not a valid HTTP header name');
+      continue;
+    }
+    const earlier = seen.get(lower);
+    if (earlier !== undefined) {
+      p.add(at, `duplicate of header ${JSON.stringify(earlier)} (header names ignore case)`);
+      continue;
+    }
+    seen.set(lower, name);
+    if (RESERVED_HEADERS.includes(lower)) {
+      p.add(at, 'is managed by the HTTP client and cannot be set');
+      continue;
+    }
+    if (lower === 'authorization' && keySource !== null) {
+      p.add(at, `conflicts with ${keySource}, which sets Authorization: Bearer <key>; use one of them`);
+      continue;
+    }
+    if (typeof value !== 'string') {
+      p.add(at, 'must be a string (quote numbers and booleans)');
+      continue;
+    }
+    if (/[\r\n\0]/.test(value)) {
+      p.add(at, 'must not contain line breaks');
+      continue;
+    }
+    out[name] = value;
+  }
+  return out;
+}
+
+function validateTargetProbes(
+  raw: unknown,
+  path: string,
+  known: readonly string[],
+  p: Problems,
+): string[] {
+  if (!present(raw)) return [...known];
+  if (!Array.isArray(raw)) {
+    p.add(path, 'must be a list of probe names');
+    return [];
+  }
+  if (raw.length === 0) {
+    p.add(path, 'must list at least one probe (leave it out to run every probe)');
+    return [];
+  }
+  const out: string[] = [];
+  const seen = new Map<string, number>();
+  raw.forEach((v, i) => {
+    const at = indexPath(path, i);
+    if (typeof v !== 'string') {
+      p.add(at, 'must be a probe name');
+      return;
+    }
+    const first = seen.get(v);
+    if (first !== undefined) {
+      p.add(at, `duplicate of ${indexPath(path, first)} ${JSON.stringify(v)}`);
+      return;
+    }
+    seen.set(v, i);
+    if (!known.includes(v)) {
+      p.add(at, `unknown probe ${JSON.stringify(v)} (known: ${known.length > 0 ? known.join(', ') : 'none'})`);
+      return;
+    }
+    out.push(v);
+  });
+  return out;
+}
+
+function validateTarget(
+  raw: unknown,
+  index: number,
+  seen: Map<string, number>,
+  probeNames: readonly string[],
+  env: ConfigEnv,
+  checkFile: FileCheck,
+  p: Problems,
+): TargetConfig | null {
+  const path = indexPath('targets', index);
+  if (!isObj(raw)) {
+    p.add(path, 'must be a mapping');
+    return null;
+  }
+  checkKeys(raw, CONFIG_KEYS.target, path, p);
+  const name = readName(raw, path, 'targets', index, seen, p);
+  const baseUrl = validateBaseUrl(raw, path, p);
+  const model = requireString(raw, 'model', path, p);
+  const apiKeyEnv = validateApiKeyEnv(raw, path, env, p);
+  const apiKeyFile = readFilePath(raw, 'apiKeyFile', path, 'the key, not the key itself', checkFile, p);
+  if (present(raw['apiKeyEnv']) && present(raw['apiKeyFile'])) p.add(path, 'set either apiKeyEnv or apiKeyFile, not both');
+  const keySource = apiKeyEnv !== null ? 'apiKeyEnv' : apiKeyFile !== null ? 'apiKeyFile' : null;
+  const headers = validateHeaders(raw['headers'], keyPath(path, 'headers'), keySource, p);
+  const probes = validateTargetProbes(raw['probes'], keyPath(path, 'probes'), probeNames, p);
+  const timeouts: Timeouts = {
+    ...DEFAULTS.target.timeouts,
+    ...readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
+  };
+  const tls = validateTls(raw['tls'], keyPath(path, 'tls'), baseUrl, checkFile, p);
+  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls };
+}
+
+function validateMessages(raw: unknown, path: string, p: Problems): ChatMessage[] {
+  if (!Array.isArray(raw)) {
+    p.add(path, 'must be a list of {role, content}');
+    return [];
+  }
+  if (raw.length === 0) {
+    p.add(path, 'must contain at least one message');
+    return [];
+  }
+  const out: ChatMessage[] = [];
+  raw.forEach((m, i) => {
+    const at = indexPath(path, i);
+    if (!isObj(m)) {
+      p.add(at, 'must be a mapping with role and content');
+      return;
+    }
+    checkKeys(m, CONFIG_KEYS.message, at, p);
+    const role = m['role'];
+    const content = m['content'];
+    let good = true;
+    if (!present(role)) {
+      p.add(keyPath(at, 'role'), 'is required');
+      good = false;
+    } else if (typeof role !== 'string' || !(ROLES as readonly string[]).includes(role)) {
+      p.add(keyPath(at, 'role'), `must be one of ${ROLES.join(', ')}`);
+      good = false;
+    }
+    if (!present(content)) {
+      p.add(keyPath(at, 'content'), 'is required');
+      good = false;
+    } else if (!nonEmptyString(content)) {
+      p.add(keyPath(at, 'content'), 'must be a non-empty string');
+      good = false;
+    }
+    if (good) out.push({ role: role as ChatMessage['role'], content: content as string });
+  });
+  if (out.length === raw.length && !out.some((m) => m.role === 'user')) {
+    p.add(path, 'must contain at least one user message');
+  }
+  return out;
+}
+
+function validateThresholds(raw: unknown, path: string, p: Problems): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!present(raw)) return out;
+  if (!isObj(raw)) {
+    p.add(path, 'must be a mapping of threshold name to number');
+    return out;
+  }
+  // The analyzer owns the names; read them at run time so new thresholds need no change here.
+  const known = Object.keys(DEFAULT_THRESHOLDS);
+  for (const [key, value] of Object.entries(raw)) {
+    const at = keyPath(path, key);
+    if (!known.includes(key)) {
+      const hint = suggestKey(key, known);
+      p.add(at, hint ? `unknown threshold (did you mean ${hint}?)` : `unknown threshold (known: ${known.join(', ')})`);
+      continue;
+    }
+    if (!isFiniteNumber(value) || value < 0) {
+      p.add(at, 'must be a finite number >= 0');
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/** True when the value survives JSON.stringify unchanged (YAML allows .inf and .nan). */
+function jsonSafe(v: unknown): boolean {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  if (Array.isArray(v)) return v.every(jsonSafe);
+  if (isObj(v)) return Object.values(v).every(jsonSafe);
+  return false;
+}
+
+function validateExtraBody(raw: unknown, path: string, p: Problems): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!present(raw)) return out;
+  if (!isObj(raw)) {
+    p.add(path, 'must be a mapping of request body fields');
+    return out;
+  }
+  for (const [key, value] of Object.entries(raw)) {
+    const at = keyPath(path, key);
+    const reserved = RESERVED_BODY_KEYS[key];
+    if (reserved !== undefined) {
+      p.add(at, `cannot be overridden: ${reserved}`);
+      continue;
+    }
+    if (!jsonSafe(value)) {
+      p.add(at, 'must be plain JSON data (no .inf, .nan or special YAML types)');
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p: Problems): ProbeConfig | null {
+  const path = indexPath('probes', index);
+  if (!isObj(raw)) {
+    p.add(path, 'must be a mapping');
+    return null;
+  }
+  const d = DEFAULTS.probe;
+  const lim = DEFAULTS.limits;
+  checkKeys(raw, CONFIG_KEYS.probe, path, p);
+  const name = readName(raw, path, 'probes', index, seen, p);
+
+  let schedule: string | null = d.schedule;
+  const s = raw['schedule'];
+  if (present(s)) {
+    if (typeof s !== 'string') p.add(keyPath(path, 'schedule'), 'must be a cron expression in quotes');
+    else if (!validateCron(s.trim())) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}`);
+    else schedule = s.trim();
+  }
+
+  let messages: ChatMessage[] = [];
+  const hasPrompt = present(raw['prompt']);
+  const hasMessages = present(raw['messages']);
+  if (hasPrompt && hasMessages) {
+    p.add(path, 'set either prompt or messages, not both');
+  } else if (!hasPrompt && !hasMessages) {
+    p.add(path, 'set either prompt or messages');
+  } else if (hasPrompt) {
+    const prompt = raw['prompt'];
+    if (!nonEmptyString(prompt)) p.add(keyPath(path, 'prompt'), 'must be a non-empty string');
+    else messages = [{ role: 'user', content: prompt }];
+  } else {
+    messages = validateMessages(raw['messages'], keyPath(path, 'messages'), p);
+  }
+
+  let maxTokens = 0;
+  if (!present(raw['maxTokens'])) p.add(keyPath(path, 'maxTokens'), 'is required');
+  else maxTokens = readNumber(raw, 'maxTokens', path, p, 0, positiveInt, 'must be a positive integer');
+
+  const temperature = readNumber(
+    raw,
+    'temperature',
+    path,
+    p,
+    d.temperature,
+    (v) => Number.isFinite(v) && v >= lim.temperatureMin && v <= lim.temperatureMax,
+    `must be a number from ${lim.temperatureMin} to ${lim.temperatureMax}`,
+  );
+  const samples = readNumber(
+    raw,
+    'samples',
+    path,
+    p,
+    d.samples,
+    (v) => positiveInt(v) && v <= lim.samplesMax,
+    `must be an integer from 1 to ${lim.samplesMax}`,
+  );
+  const minTokensGiven = present(raw['minTokens']);
+  const minTokens = readNumber(raw, 'minTokens', path, p, d.minTokens, (v) => isInt(v) && v >= 0, 'must be a non-negative integer');
+  if (minTokensGiven && maxTokens > 0 && minTokens > maxTokens) {
+    p.add(keyPath(path, 'minTokens'), `must not exceed maxTokens (${maxTokens})`);
+  }
+
+  return {
+    name,
+    schedule,
+    messages,
+    maxTokens,
+    temperature,
+    samples,
+    minTokens,
+    thresholds: validateThresholds(raw['thresholds'], keyPath(path, 'thresholds'), p),
+    timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
+    extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
+    abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
+  };
+}
+
+/** Names of well-formed probes, first occurrence only: what targets[].probes may refer to. */
+function declaredProbeNames(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  const names: string[] = [];
+  for (const probe of raw) {
+    const name = isObj(probe) ? probe['name'] : undefined;
+    if (typeof name === 'string' && NAME_RE.test(name) && !names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+/**
+ * Validates a whole config document and applies defaults.
+ * `env` is consulted to check that every apiKeyEnv variable is set and to read
+ * COHERENCY_AUTH_TOKEN; `options.checkFile` to check that named files can be read.
+ */
+export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOptions = {}): ConfigResult {
+  const checkFile = options.checkFile ?? checkReadableFile;
+  const p = new Problems();
+  let root: Obj = {};
+  if (present(raw)) {
+    if (isObj(raw)) root = raw;
+    else p.add('config', `must be a mapping with the keys ${CONFIG_KEYS.root.join(', ')}`);
+  }
+  checkKeys(root, CONFIG_KEYS.root, '', p);
+
+  const server = validateServer(root['server'], env, p);
+  const simulator = validateSimulator(root['simulator'], p);
+  const metrics = validateMetrics(root['metrics'], p);
+  const storage = validateStorage(root['storage'], p);
+
+  const probeNames = declaredProbeNames(root['probes']);
+  const targetSeen = new Map<string, number>();
+  const targets = requireList(root['targets'], 'targets', 'target', p)
+    .map((t, i) => validateTarget(t, i, targetSeen, probeNames, env, checkFile, p))
+    .filter((t): t is TargetConfig => t !== null);
+
+  const probeSeen = new Map<string, number>();
+  const probes = requireList(root['probes'], 'probes', 'probe', p)
+    .map((pr, i) => validateProbe(pr, i, probeSeen, p))
+    .filter((pr): pr is ProbeConfig => pr !== null);
+
+  if (simulator.enabled && simulator.port !== 0 && simulator.port === server.port) {
+    p.add('simulator.port', `must differ from server.port (${server.port})`);
+  }
+
+  if (p.list.length > 0) return { ok: false, errors: p.list };
+  return { ok: true, config: { server, simulator, metrics, storage, targets, probes } };
+}

@@ -1,0 +1,120 @@
+import { deflateRawSync } from 'node:zlib';
+import type { TextStore } from './textStore.js';
+
+/** gzip = 10-byte header + raw deflate + 8-byte trailer. */
+const GZIP_OVERHEAD = 18;
+/** Whole-text gzip is computed in blocks of this many chars, each primed with the previous block (deflate's window is 32 KB). */
+const GZ_BLOCK = 32768;
+/** Windowed compression: fixed windows of this many chars, each compressed alone. */
+export const COMP_WINDOW = 2048;
+/** A final partial window this short is too noisy to count. */
+const MIN_PARTIAL_WINDOW = 512;
+const HIST_BINS = 256;
+
+export interface CompressionFigures {
+  /** gzip(level 6) bytes / UTF-8 bytes of the whole text; 1 for empty text. */
+  ratio: number;
+  /** Lowest gzip ratio among the 2 KB windows (1 when no window). */
+  minWindow: number;
+  /** Char offset of that window (-1 when none). */
+  minWindowStart: number;
+  /** Median gzip ratio of the windows (1 when none). */
+  medianWindow: number;
+  windows: number;
+}
+
+function bin(r: number): number {
+  const b = Math.floor(r * 200);
+  return b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b;
+}
+
+/**
+ * Incremental gzip figures. Whole-text gzip: each 32 KB block is deflated once, with
+ * the previous block as preset dictionary, so the sum equals a one-shot gzip of the
+ * text to within a few bytes per block (exactly, for texts up to 32 K chars). Windows:
+ * each complete 2 KB window is deflated once when it completes. A snapshot only
+ * deflates the unfinished block and window: bounded work whatever the text length.
+ */
+export class CompressionTracker {
+  private gzDone = 0;
+  private gzBytes = 0;
+  private utf8Done = 0;
+  private prevBlock: Buffer | null = null;
+  private winDone = 0;
+  private readonly hist = new Int32Array(HIST_BINS);
+  private windows = 0;
+  private minWindow = 1;
+  private minWindowStart = -1;
+
+  constructor(private readonly store: TextStore) {}
+
+  /** Compress every block and window that is complete at `pos` chars. */
+  advance(pos: number): void {
+    while (pos - this.gzDone >= GZ_BLOCK) {
+      const buf = Buffer.from(this.store.slice(this.gzDone, this.gzDone + GZ_BLOCK), 'utf8');
+      this.gzBytes += this.deflateBlock(buf);
+      this.utf8Done += buf.length;
+      this.prevBlock = buf;
+      this.gzDone += GZ_BLOCK;
+    }
+    while (pos - this.winDone >= COMP_WINDOW) {
+      const r = windowRatio(this.store.slice(this.winDone, this.winDone + COMP_WINDOW));
+      this.hist[bin(r)]!++;
+      this.windows++;
+      if (r < this.minWindow) {
+        this.minWindow = r;
+        this.minWindowStart = this.winDone;
+      }
+      this.winDone += COMP_WINDOW;
+    }
+  }
+
+  private deflateBlock(buf: Buffer): number {
+    return this.prevBlock === null
+      ? deflateRawSync(buf, { level: 6 }).length
+      : deflateRawSync(buf, { level: 6, dictionary: this.prevBlock }).length;
+  }
+
+  /** Figures for the text up to `pos` (the unfinished parts are computed, not stored). */
+  figures(pos: number): CompressionFigures {
+    let gz = this.gzBytes;
+    let bytes = this.utf8Done;
+    if (pos > this.gzDone) {
+      const buf = Buffer.from(this.store.slice(this.gzDone, pos), 'utf8');
+      gz += this.deflateBlock(buf);
+      bytes += buf.length;
+    }
+    const ratio = bytes === 0 ? 1 : (gz + GZIP_OVERHEAD) / bytes;
+    let minWindow = this.minWindow;
+    let minWindowStart = this.minWindowStart;
+    let windows = this.windows;
+    let extraBin = -1;
+    if (pos - this.winDone >= MIN_PARTIAL_WINDOW) {
+      const r = windowRatio(this.store.slice(this.winDone, pos));
+      extraBin = bin(r);
+      windows++;
+      if (r < minWindow) {
+        minWindow = r;
+        minWindowStart = this.winDone;
+      }
+    }
+    let medianWindow = 1;
+    if (windows > 0) {
+      const target = (windows - 1) >> 1;
+      let seen = 0;
+      for (let b = 0; b < HIST_BINS; b++) {
+        seen += this.hist[b]! + (b === extraBin ? 1 : 0);
+        if (seen > target) {
+          medianWindow = (b + 0.5) / 200;
+          break;
+        }
+      }
+    }
+    return { ratio, minWindow, minWindowStart, medianWindow, windows };
+  }
+}
+
+function windowRatio(text: string): number {
+  const buf = Buffer.from(text, 'utf8');
+  return (deflateRawSync(buf, { level: 6, windowBits: 12, memLevel: 8 }).length + GZIP_OVERHEAD) / buf.length;
+}

@@ -1,0 +1,50 @@
+import type { Analysis } from './analysisTypes.js';
+
+export interface FormatOptions {
+  /** Title line, e.g. the file name or "content". */
+  title?: string;
+}
+
+function pct(x: number): string {
+  return `${(x * 100).toFixed(1)}%`;
+}
+
+function str(v: number | string | undefined): string {
+  return v === undefined ? '-' : String(v);
+}
+
+/**
+ * A readable plain-text report of one analysis: verdict and reasons first, then where
+ * the loop starts with an excerpt, then the figures. No colours; fits 100 columns.
+ */
+export function formatReport(analysis: Analysis, options: FormatOptions = {}): string {
+  const m = analysis.metrics;
+  const out: string[] = [];
+  out.push(`${options.title ? options.title + ': ' : ''}verdict ${analysis.verdict.toUpperCase()}`);
+  if (analysis.reasons.length === 0) out.push('  no degeneration found');
+  for (const r of analysis.reasons) out.push(`  - ${r}`);
+  if (m.repeatCount > 0) {
+    out.push('');
+    out.push(`repeat (${str(m['repeatKind']) || 'repeat'}): ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
+      (Number(m['repeatOnsetToken']) >= 0 ? ` (token ${m['repeatOnsetToken']})` : '') +
+      `, similarity ${str(m['repeatSimilarity'])}, loops cover ${pct(m.repeatCoverage)} of the text`);
+    out.push(`  unit: "${m.repeatExcerpt}"`);
+  }
+  out.push('');
+  const rows: Array<[string, string]> = [
+    ['chars / bytes / words', `${m.chars} / ${m.bytes} / ${m.words}`],
+    ['gzip ratio (lower = more repetitive)', str(m.compressionRatio)],
+    ['windowed gzip min / median', `${str(m['windowCompressionMin'])} / ${str(m['windowCompressionMedian'])}`],
+    ['longest word run', m.longestWordRun > 0 ? `${m.longestWordRun} × "${m.longestWordRunWord}"` : '0'],
+    ['most repeated line', m.topLineRepeats > 0 ? `${m.topLineRepeats} × "${m.topLine}"` : '-'],
+    ['duplicate-line fraction', str(m['duplicateLineFraction'])],
+    ['unique-word ratio', str(m.uniqueWordRatio)],
+    ['longest whitespace run', str(m['longestWhitespaceRun'])],
+    ['whitespace / punctuation share', `${str(m['whitespaceShare'])} / ${str(m['punctuationShare'])}`],
+    ['opening script', str(m['openingScript'])],
+    ['salad / gibberish / script / stutter windows', `${str(m['saladWindows'])} / ${str(m['gibberishWindows'])} / ${str(m['scriptSwitchWindows'])} / ${str(m['stutterWindows'])}`],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) out.push(`${k.padEnd(w)}  ${v}`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,478 @@
+import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+
+/**
+ * Pure accumulation of an OpenAI-compatible chat-completion SSE body:
+ * bytes → UTF-8 text → SSE events → chunks → one accumulated result.
+ *
+ * No I/O and no clock: every timestamp is passed in by the caller (milliseconds on
+ * any monotonic scale). A bad event never throws; it becomes `error` with a stable type.
+ */
+
+/** Errors the stream body itself can carry. The client adds transport errors on top. */
+export type SseErrorType = 'malformed' | 'server_error_event';
+
+export interface SseError {
+  type: SseErrorType;
+  message: string;
+}
+
+export interface StreamAccumulation {
+  content: string;
+  reasoning: string;
+  finishReason: string | null;
+  /** vLLM's stop_reason (e.g. "repetition_detected" or a stop token id), else null. */
+  stopReason: string | number | null;
+  /** completion_tokens from usage when the server sent it, else the count of token-carrying deltas. */
+  outputTokens: number;
+  outputTokensSource: 'usage' | 'deltas';
+  promptTokens: number | null;
+  /** Chunks that carried a non-empty content or reasoning delta. */
+  tokenDeltas: number;
+  /** SSE data events that carried a JSON chunk (role-only, usage-only and error chunks included). */
+  chunks: number;
+  /** SSE comment lines seen (": keep-alive", ": OPENROUTER PROCESSING"). */
+  comments: number;
+  /** Bytes pushed (after any caller cap). */
+  bytes: number;
+  /** `data: [DONE]` was seen. */
+  done: boolean;
+  /** [DONE] or a finish_reason was seen: the server said it was finished. */
+  endedCleanly: boolean;
+  /** Timestamps (caller's scale, ms) of the first token-carrying chunk, first content chunk, last token chunk. */
+  firstTokenAtMs: number | null;
+  firstContentAtMs: number | null;
+  lastTokenAtMs: number | null;
+  /** Gaps between consecutive token-carrying chunks, ms (0 when they arrived in one read). */
+  gapsMs: number[];
+  maxGapMs: number;
+  /** Bad events after the first one are counted here; the first one is `error`. */
+  badEvents: number;
+  /** The first bad event, or null. */
+  error: SseError | null;
+}
+
+/** What one push added: feed contentDelta/reasoningDelta to an incremental analyzer. */
+export interface StreamDelta {
+  contentDelta: string;
+  reasoningDelta: string;
+  /** Output tokens so far (usage when the server reports it, else token-carrying deltas). */
+  tokens: number;
+  /** Token-carrying chunks in this push. */
+  tokenChunks: number;
+  /** True when this push saw [DONE]. */
+  done: boolean;
+  /** Set when this push recorded the stream's first bad event. */
+  error: SseError | null;
+}
+
+/** Gaps kept per sample; beyond this only maxGapMs is updated (a 10k-token sample needs 10k). */
+const MAX_GAPS_KEPT = 100_000;
+const SNIPPET_CHARS = 120;
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function snippet(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat;
+}
+
+function errorMessageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  if (isObject(error)) {
+    const parts: string[] = [];
+    if (typeof error.message === 'string') parts.push(error.message);
+    for (const key of ['type', 'code'] as const) {
+      const v = error[key];
+      if (typeof v === 'string' || typeof v === 'number') parts.push(`${key}=${v}`);
+    }
+    if (parts.length > 0) return parts.join(' ');
+  }
+  return snippet(JSON.stringify(error) ?? String(error));
+}
+
+function tokenCount(usage: unknown): { completion: number | null; prompt: number | null } | null {
+  if (!isObject(usage)) return null;
+  const completion = typeof usage.completion_tokens === 'number' && Number.isFinite(usage.completion_tokens)
+    ? usage.completion_tokens
+    : null;
+  const prompt = typeof usage.prompt_tokens === 'number' && Number.isFinite(usage.prompt_tokens)
+    ? usage.prompt_tokens
+    : null;
+  if (completion === null && prompt === null) return null;
+  return { completion, prompt };
+}
+
+/** Content and reasoning of a delta (or of a non-streamed message). */
+function textOf(delta: Json): { content: string; reasoning: string } {
+  const content = typeof delta.content === 'string' ? delta.content : '';
+  // vLLM/SGLang/DeepSeek say reasoning_content; OpenRouter (and newer vLLM) say reasoning.
+  // Some servers send both with the same text, so take one, never both.
+  let reasoning = '';
+  if (typeof delta.reasoning_content === 'string' && delta.reasoning_content !== '') {
+    reasoning = delta.reasoning_content;
+  } else if (typeof delta.reasoning === 'string') {
+    reasoning = delta.reasoning;
+  }
+  return { content, reasoning };
+}
+
+export class StreamAccumulator {
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly parser: EventSourceParser;
+  private readonly state: StreamAccumulation = {
+    content: '',
+    reasoning: '',
+    finishReason: null,
+    stopReason: null,
+    outputTokens: 0,
+    outputTokensSource: 'deltas',
+    promptTokens: null,
+    tokenDeltas: 0,
+    chunks: 0,
+    comments: 0,
+    bytes: 0,
+    done: false,
+    endedCleanly: false,
+    firstTokenAtMs: null,
+    firstContentAtMs: null,
+    lastTokenAtMs: null,
+    gapsMs: [],
+    maxGapMs: 0,
+    badEvents: 0,
+    error: null,
+  };
+  private usageCompletion: number | null = null;
+  // Per-push scratch, reset at the start of each push.
+  private nowMs = 0;
+  private contentDelta = '';
+  private reasoningDelta = '';
+  private pushTokenChunks = 0;
+  private pushDone = false;
+  private pushError: SseError | null = null;
+  /** While flushing at end of input, an unparseable tail is a cut line, not garbage. */
+  private flushing = false;
+  private finished = false;
+
+  constructor() {
+    this.parser = createParser({
+      onEvent: (event) => this.onEvent(event),
+      onComment: () => {
+        this.state.comments++;
+      },
+    });
+  }
+
+  /** Push raw body bytes that arrived at `nowMs`. */
+  push(bytes: Uint8Array, nowMs: number): StreamDelta {
+    this.begin(nowMs);
+    if (!this.finished) {
+      this.state.bytes += bytes.byteLength;
+      const text = this.decoder.decode(bytes, { stream: true });
+      if (text !== '') this.parser.feed(text);
+    }
+    return this.delta();
+  }
+
+  /** Push already-decoded text (a captured stream read as a string). */
+  pushText(text: string, nowMs: number): StreamDelta {
+    this.begin(nowMs);
+    if (!this.finished && text !== '') {
+      const first = this.state.bytes === 0;
+      this.state.bytes += Buffer.byteLength(text, 'utf8');
+      // TextDecoder drops a BOM from bytes; text read elsewhere may still start with one.
+      this.parser.feed(first && text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    }
+    return this.delta();
+  }
+
+  /**
+   * End of input: flush a trailing partial UTF-8 sequence and a last event that lacks its
+   * blank line (some servers end with "data: [DONE]" and no newline). Idempotent.
+   */
+  end(nowMs: number): StreamDelta {
+    this.begin(nowMs);
+    if (!this.finished) {
+      this.finished = true;
+      this.flushing = true;
+      // Two line feeds end a partial line and then dispatch the pending event.
+      this.parser.feed(`${this.decoder.decode()}\n\n`);
+      this.parser.reset();
+      this.flushing = false;
+    }
+    return this.delta();
+  }
+
+  /** The accumulated result so far (a snapshot; later pushes do not change it except gapsMs). */
+  result(): StreamAccumulation {
+    const s = this.state;
+    return {
+      ...s,
+      outputTokens: this.outputTokens(),
+      outputTokensSource: this.usedUsage() ? 'usage' : 'deltas',
+      endedCleanly: s.done || s.finishReason !== null,
+    };
+  }
+
+  /** `data: [DONE]` was seen. */
+  isDone(): boolean {
+    return this.state.done;
+  }
+
+  /** Chunks seen so far (cheap; result() copies). */
+  chunkCount(): number {
+    return this.state.chunks;
+  }
+
+  /** Output tokens so far: usage when reported (and plausible), else the token-carrying deltas. */
+  outputTokens(): number {
+    return this.usedUsage() ? (this.usageCompletion as number) : this.state.tokenDeltas;
+  }
+
+  private usedUsage(): boolean {
+    // A proxy that reports completion_tokens: 0 for a stream that carried text is not believed.
+    return this.usageCompletion !== null && !(this.usageCompletion === 0 && this.state.tokenDeltas > 0);
+  }
+
+  private begin(nowMs: number): void {
+    this.nowMs = nowMs;
+    this.contentDelta = '';
+    this.reasoningDelta = '';
+    this.pushTokenChunks = 0;
+    this.pushDone = false;
+    this.pushError = null;
+  }
+
+  private delta(): StreamDelta {
+    return {
+      contentDelta: this.contentDelta,
+      reasoningDelta: this.reasoningDelta,
+      tokens: this.outputTokens(),
+      tokenChunks: this.pushTokenChunks,
+      done: this.pushDone,
+      error: this.pushError,
+    };
+  }
+
+  private recordError(type: SseErrorType, message: string): void {
+    if (this.state.error === null) {
+      this.state.error = { type, message };
+      this.pushError = this.state.error;
+    } else {
+      this.state.badEvents++;
+    }
+  }
+
+  private onEvent(event: EventSourceMessage): void {
+    if (this.state.done) return;
+    const data = event.data;
+    if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
+      this.state.done = true;
+      this.pushDone = true;
+      return;
+    }
+    if (event.event === 'error') {
+      let message = snippet(data);
+      try {
+        const body: unknown = JSON.parse(data);
+        message = errorMessageOf(isObject(body) && body.error !== undefined ? body.error : body);
+      } catch {
+        // keep the raw snippet
+      }
+      this.recordError('server_error_event', `server error event: ${message}`);
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      // A capture without blank lines between events arrives as one multi-line data field.
+      if (data.includes('\n') && this.splitLines(data)) return;
+      if (this.flushing) return; // the stream was cut inside this line: the caller sees truncation
+      this.recordError('malformed', `data is not JSON: ${snippet(data)}`);
+      return;
+    }
+    this.onChunk(parsed);
+  }
+
+  /** Re-reads a multi-line data field as one event per line; false when a line is not JSON. */
+  private splitLines(data: string): boolean {
+    const parsed: unknown[] = [];
+    for (const line of data.split('\n')) {
+      const trimmed = line.trim();
+      if (trimmed === '') continue;
+      if (trimmed === '[DONE]') {
+        parsed.push(DONE);
+        continue;
+      }
+      try {
+        parsed.push(JSON.parse(trimmed));
+      } catch {
+        return false;
+      }
+    }
+    for (const value of parsed) {
+      if (this.state.done) break;
+      if (value === DONE) {
+        this.state.done = true;
+        this.pushDone = true;
+      } else {
+        this.onChunk(value);
+      }
+    }
+    return true;
+  }
+
+  private onChunk(chunk: unknown): void {
+    if (!isObject(chunk)) {
+      if (this.flushing) return; // e.g. "data: 4" cut from "data: 42…" at EOF
+      this.recordError('malformed', `data is not a JSON object: ${snippet(JSON.stringify(chunk) ?? '')}`);
+      return;
+    }
+    const s = this.state;
+    s.chunks++;
+    if (chunk.error !== undefined && chunk.error !== null) {
+      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk.error)}`);
+    } else if (chunk.object === 'error') {
+      // vLLM/SGLang's ErrorResponse sent bare, without the {"error": ...} wrapper.
+      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk)}`);
+    }
+
+    const choices = chunk.choices;
+    if (Array.isArray(choices) && choices.length > 0) {
+      // n = 1 is what a probe asks for; take the first choice (index 0 when present).
+      const choice = choices[0];
+      if (isObject(choice)) this.onChoice(choice);
+    }
+
+    // Groq reports usage in x_groq.usage; llama.cpp's timings.predicted_n is the fallback.
+    const usage = tokenCount(chunk.usage) ?? (isObject(chunk.x_groq) ? tokenCount(chunk.x_groq.usage) : null);
+    if (usage !== null) {
+      if (usage.completion !== null) this.usageCompletion = usage.completion;
+      if (usage.prompt !== null) s.promptTokens = usage.prompt;
+    } else if (this.usageCompletion === null && isObject(chunk.timings)) {
+      const n = chunk.timings.predicted_n;
+      if (typeof n === 'number' && Number.isFinite(n)) this.usageCompletion = n;
+      const p = chunk.timings.prompt_n;
+      if (s.promptTokens === null && typeof p === 'number' && Number.isFinite(p)) s.promptTokens = p;
+    }
+  }
+
+  private onChoice(choice: Json): void {
+    const s = this.state;
+    let content = '';
+    let reasoning = '';
+    if (isObject(choice.delta)) {
+      ({ content, reasoning } = textOf(choice.delta));
+    } else if (isObject(choice.message)) {
+      ({ content, reasoning } = textOf(choice.message));
+    } else if (typeof choice.text === 'string') {
+      content = choice.text; // legacy /completions chunks
+    }
+    if (content !== '' || reasoning !== '') {
+      const now = this.nowMs;
+      if (s.lastTokenAtMs === null) {
+        s.firstTokenAtMs = now;
+      } else {
+        const gap = now - s.lastTokenAtMs;
+        if (s.gapsMs.length < MAX_GAPS_KEPT) s.gapsMs.push(gap);
+        if (gap > s.maxGapMs) s.maxGapMs = gap;
+      }
+      s.lastTokenAtMs = now;
+      s.tokenDeltas++;
+      this.pushTokenChunks++;
+      if (content !== '') {
+        if (s.firstContentAtMs === null) s.firstContentAtMs = now;
+        s.content += content;
+        this.contentDelta += content;
+      }
+      if (reasoning !== '') {
+        s.reasoning += reasoning;
+        this.reasoningDelta += reasoning;
+      }
+    }
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
+      s.finishReason = choice.finish_reason;
+    }
+    const stop = choice.stop_reason;
+    if (typeof stop === 'string' || typeof stop === 'number') s.stopReason = stop;
+  }
+}
+
+const DONE = Symbol('done');
+
+/** Accumulates a complete captured SSE body (e.g. `curl -N` output saved to a file). */
+export function accumulateSseText(text: string): StreamAccumulation {
+  const acc = new StreamAccumulator();
+  acc.pushText(text, 0);
+  acc.end(0);
+  return acc.result();
+}
+
+/** Accumulates a complete SSE body given as bytes. */
+export function accumulateSseBytes(bytes: Uint8Array): StreamAccumulation {
+  const acc = new StreamAccumulator();
+  acc.push(bytes, 0);
+  acc.end(0);
+  return acc.result();
+}
+
+/**
+ * The result shape for a non-streamed chat completion (a server that ignored stream: true).
+ * Without usage, the whole message counts as one delta.
+ */
+export function accumulateChatCompletion(body: unknown): StreamAccumulation {
+  const acc = new StreamAccumulator();
+  const result = acc.result();
+  if (!isObject(body)) {
+    result.error = { type: 'malformed', message: 'completion body is not a JSON object' };
+    return result;
+  }
+  if (body.error !== undefined && body.error !== null) {
+    result.error = { type: 'server_error_event', message: `server error: ${errorMessageOf(body.error)}` };
+  }
+  const choices = body.choices;
+  const choice = Array.isArray(choices) && isObject(choices[0]) ? choices[0] : null;
+  if (choice !== null) {
+    const message = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : null;
+    const { content, reasoning } = message !== null
+      ? textOf(message)
+      : { content: typeof choice.text === 'string' ? choice.text : '', reasoning: '' };
+    result.content = content;
+    result.reasoning = reasoning;
+    result.tokenDeltas = content !== '' || reasoning !== '' ? 1 : 0;
+    if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') result.finishReason = choice.finish_reason;
+    const stop = choice.stop_reason;
+    if (typeof stop === 'string' || typeof stop === 'number') result.stopReason = stop;
+  } else if (result.error === null) {
+    result.error = { type: 'malformed', message: 'completion body has no choices' };
+  }
+  result.chunks = 1;
+  result.endedCleanly = result.finishReason !== null;
+  const usage = tokenCount(body.usage) ?? (isObject(body.x_groq) ? tokenCount(body.x_groq.usage) : null);
+  if (usage?.prompt != null) result.promptTokens = usage.prompt;
+  if (usage?.completion != null && !(usage.completion === 0 && result.tokenDeltas > 0)) {
+    result.outputTokens = usage.completion;
+    result.outputTokensSource = 'usage';
+  } else {
+    result.outputTokens = result.tokenDeltas;
+    result.outputTokensSource = 'deltas';
+  }
+  return result;
+}
+
+/** Parses a non-streamed body's text; non-JSON text becomes a `malformed` error value. */
+export function accumulateChatCompletionText(text: string): StreamAccumulation {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    const result = new StreamAccumulator().result();
+    result.error = { type: 'malformed', message: `body is not JSON: ${snippet(text)}` };
+    return result;
+  }
+  return accumulateChatCompletion(body);
+}

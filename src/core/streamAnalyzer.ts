@@ -1,0 +1,69 @@
+import type { Analysis } from './analysisTypes.js';
+import { Engine } from './engine.js';
+import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
+import { buildAnalysis } from './verdict.js';
+
+export interface StreamAnalyzerOptions {
+  thresholds?: Partial<Thresholds>;
+  /**
+   * Count each push() as one stream token, so metrics.repeatOnsetToken gives the token
+   * index where the loop starts. The final snapshot then equals
+   * analyzeText(text, { tokenOffsets }) with the deltas' start offsets.
+   */
+  countTokens?: boolean;
+}
+
+export interface StreamAnalyzer {
+  /** Feed the next piece of text. Cost is proportional to the piece, not to the text so far. */
+  push(delta: string): void;
+  /**
+   * Analysis of the text so far, as if it ended here; the analyzer goes on accepting
+   * pushes. Cost is bounded (the unfinished 32 KB gzip block and 2 KB window are
+   * compressed, everything else is kept up to date by push), so it can be called every
+   * ~100 tokens to abort collapsed streams early.
+   */
+  snapshot(): Analysis;
+  /** Chars pushed so far. */
+  readonly length: number;
+}
+
+export function resolveThresholds(overrides?: Partial<Thresholds> | Record<string, number>): Thresholds {
+  const t: Thresholds = { ...DEFAULT_THRESHOLDS };
+  if (overrides) {
+    for (const [k, v] of Object.entries(overrides)) {
+      if (typeof v === 'number' && Number.isFinite(v) && Object.prototype.hasOwnProperty.call(DEFAULT_THRESHOLDS, k)) {
+        (t as unknown as Record<string, number>)[k] = v;
+      }
+    }
+  }
+  return t;
+}
+
+export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): StreamAnalyzer {
+  const thresholds = resolveThresholds(options.thresholds);
+  const engine = new Engine(thresholds);
+  const offsets: number[] | undefined = options.countTokens ? [] : undefined;
+  const slice = (a: number, b: number): string => engine.slice(a, b);
+  return {
+    push(delta: string): void {
+      if (delta.length === 0) return;
+      offsets?.push(engine.length);
+      engine.push(delta);
+    },
+    snapshot(): Analysis {
+      return buildAnalysis(engine.figures(), { thresholds, slice, tokenOffsets: offsets });
+    },
+    get length(): number {
+      return engine.length;
+    },
+  };
+}
+
+/**
+ * True when a fail is beyond doubt and will not recover if the stream goes on: a
+ * verbatim loop with many copies still running at the end of the text, or a long
+ * whitespace flood at the end. The daemon may abort the stream on it.
+ */
+export function isCertainFail(analysis: Analysis): boolean {
+  return analysis.verdict === 'fail' && analysis.metrics['certainFail'] === 1;
+}

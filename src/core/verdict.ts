@@ -1,0 +1,204 @@
+/**
+ * Turns the engine's raw figures into the public Analysis: metrics, a verdict and
+ * reasons. Every decision reads a threshold from the Thresholds table.
+ */
+import type { Analysis, TextMetrics, Verdict } from './analysisTypes.js';
+import { SCRIPT_NAMES } from './charClass.js';
+import {
+  F_GIBBERISH, F_GLUED, F_SALAD, F_SCRIPT, F_STUTTER, LEVEL_FAIL, LEVEL_NONE, LEVEL_WARN,
+  type RawFigures, type Region,
+} from './engine.js';
+import type { Thresholds } from './thresholds.js';
+
+const EXCERPT = 120;
+
+export type LoopKind =
+  | 'word_loop' | 'phrase_loop' | 'line_loop' | 'sentence_loop' | 'paragraph_loop' | 'near_loop'
+  | 'tag_spam' | 'punctuation_flood';
+
+const TAGS_ONLY = /^(?:\s*<\/?[A-Za-z!?][^<>]{0,200}>)+\s*$/;
+const HAS_WORD = /[\p{L}\p{N}]/u;
+const SENTENCE_END = /[.!?。！？…](?=\s|$)/gu;
+
+/** Name the kind of a loop from its unit text. */
+export function loopKind(r: Region, unit: string, t: Thresholds): LoopKind {
+  if (TAGS_ONLY.test(unit)) return 'tag_spam';
+  if (!HAS_WORD.test(unit)) return 'punctuation_flood';
+  if (Math.min(r.similarity, r.contentSimilarity) < t.loopMinSimilarity) return 'near_loop';
+  if (r.periodTokens === 1) return 'word_loop';
+  const trimmed = unit.trim();
+  const sentences = (trimmed.match(SENTENCE_END) ?? []).length;
+  if (trimmed.includes('\n') || sentences >= 3) return 'paragraph_loop';
+  if (unit.includes('\n')) return 'line_loop';
+  if (sentences >= 1) return 'sentence_loop';
+  return 'phrase_loop';
+}
+
+/**
+ * A loop's unit as found starts wherever the repeats began to match, often mid-sentence
+ * (". The leader…"). Rotate it to start after a line break or sentence end inside the
+ * unit, which is where a reader would say the loop begins.
+ */
+export function canonicalUnit(r: Region, slice: (a: number, b: number) => string): { onset: number; unit: string } {
+  const len = r.unitEnd - r.unitStart;
+  const ext = slice(r.unitStart, Math.min(r.unitStart + 2 * len, r.end));
+  const unit0 = ext.slice(0, len);
+  let x = -1;
+  const nl = unit0.indexOf('\n');
+  if (nl >= 0 && nl + 1 < len) {
+    x = nl + 1;
+    while (x < len && /\s/.test(unit0[x]!)) x++;
+  } else {
+    const m = /[.!?。！？…]\s+/u.exec(unit0);
+    if (m) x = m.index + m[0].length;
+  }
+  if (x > 0 && x < len && x + len <= ext.length) return { onset: r.unitStart + x, unit: ext.slice(x, x + len) };
+  return { onset: r.unitStart, unit: unit0 };
+}
+
+function excerpt(s: string, max = EXCERPT): string {
+  const flat = s.replace(/\s+/g, ' ');
+  return flat.length <= max ? flat : flat.slice(0, max - 1) + '…';
+}
+
+function fmt(x: number, digits = 2): string {
+  return Number.isInteger(x) ? String(x) : x.toFixed(digits);
+}
+
+export interface BuildOptions {
+  thresholds: Thresholds;
+  slice: (from: number, to: number) => string;
+  /** Char offsets where each stream token starts (ascending), to report token indexes. */
+  tokenOffsets?: ArrayLike<number> | undefined;
+}
+
+function tokenIndexAt(offsets: ArrayLike<number>, charOffset: number): number {
+  let lo = 0;
+  let hi = offsets.length - 1;
+  if (hi < 0 || charOffset < 0) return -1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (offsets[mid]! <= charOffset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
+  const t = o.thresholds;
+  const reasons: string[] = [];
+  let verdict = 'ok' as Verdict;
+  let certain = false;
+  const fail = (r: string): void => {
+    reasons.push(r);
+    verdict = 'fail';
+  };
+  const warn = (r: string): void => {
+    reasons.push(r);
+    if (verdict === 'ok') verdict = 'warn';
+  };
+
+  // The loop to report: the worst one that counts, else the longest repeat seen.
+  const region = raw.worst ?? raw.longest;
+  const canon = region ? canonicalUnit(region, o.slice) : { onset: -1, unit: '' };
+  const unit = canon.unit;
+  const kind = region ? loopKind(region, unit, t) : '';
+  const chars = raw.chars;
+  const words = raw.words;
+
+  if (raw.nonSpace === 0) {
+    fail(chars === 0 ? 'empty: no output' : `empty: ${chars} whitespace chars and nothing else`);
+    certain = chars > 0 && raw.maxWsRun >= t.whitespaceRunFail;
+  }
+
+  if (raw.worst && raw.worstLevel > LEVEL_NONE) {
+    const r = raw.worst;
+    const detail = `"${excerpt(unit, 60)}" repeated ${fmt(r.copies, 1)} times back to back from char ${canon.onset} (${r.coveredChars} chars, ${Math.round((100 * r.coveredChars) / Math.max(1, chars))}% of the text, similarity ${fmt(Math.min(r.similarity, r.contentSimilarity))})`;
+    if (raw.worstLevel === LEVEL_FAIL) {
+      fail(`${kind}: ${detail}`);
+      // A loop still running at the end of the text with many verbatim copies will not recover.
+      certain ||= r.copies >= 8 && r.similarity >= 0.95 && chars - r.end <= Math.max(64, (r.unitEnd - r.unitStart) * 2) && r.coveredChars >= 2 * t.loopFailChars;
+    } else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
+  }
+  const coverage = chars > 0 ? raw.coveredChars / chars : 0;
+  if (coverage >= t.repeatCoverageFail && raw.worstLevel !== LEVEL_FAIL) {
+    fail(`loop_coverage: ${Math.round(coverage * 100)}% of the text lies in back-to-back repeats`);
+  }
+
+  if (raw.maxWordRun >= t.wordRunFail) {
+    if (!(verdict === 'fail' && kind === 'word_loop')) fail(`word_loop: "${excerpt(raw.maxWordRunWord, 40)}" ${raw.maxWordRun} times in a row at char ${raw.maxWordRunStart}`);
+  } else if (raw.maxWordRun >= t.wordRunWarn) {
+    warn(`stutter: "${excerpt(raw.maxWordRunWord, 40)}" ${raw.maxWordRun} times in a row at char ${raw.maxWordRunStart}`);
+  }
+
+  if (raw.nonSpace > 0) {
+    if (raw.maxWsRun >= t.whitespaceRunFail) {
+      fail(`whitespace_flood: ${raw.maxWsRun} whitespace chars in a row at char ${raw.maxWsRunStart}`);
+      certain ||= raw.maxWsRunStart + raw.maxWsRun >= chars && raw.maxWsRun >= 4 * t.whitespaceRunFail;
+    } else if (raw.maxWsRun >= t.whitespaceRunWarn) {
+      warn(`whitespace_flood: ${raw.maxWsRun} whitespace chars in a row at char ${raw.maxWsRunStart}`);
+    }
+  }
+
+  const windowKinds: Array<[number, string, string]> = [
+    [F_SALAD, 'word_salad', 'no sentence structure and almost no function words'],
+    [F_GLUED, 'word_salad', 'words glued together without spaces'],
+    [F_GIBBERISH, 'gibberish', 'letters that form no words, odd chars or mixed scripts'],
+    [F_SCRIPT, 'script_switch', `text leaves its opening script (${SCRIPT_NAMES[raw.headScript] ?? 'none'})`],
+    [F_STUTTER, 'stutter', 'words doubled over and over'],
+  ];
+  for (const [flag, name, what] of windowKinds) {
+    const run = raw.flagMaxRun[flag]!;
+    if (run >= t.windowRunFail) fail(`${name}: ${what}, ${run} windows in a row from char ${raw.flagMaxRunStart[flag]}`);
+  }
+
+  const c = raw.compression;
+  if (chars > 0 && c.ratio < t.compressionRatioFail) fail(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
+  else if (chars > 0 && c.ratio < t.compressionRatioWarn) warn(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
+  const rel = c.medianWindow > 0 ? c.minWindow / c.medianWindow : 1;
+  if (c.windows >= 2 && c.minWindow < t.windowCompressionFail && rel < t.windowCompressionRelFail && verdict !== 'fail') {
+    warn(`low_compression: the 2 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`);
+  }
+
+  const rOnset = canon.onset;
+  const metrics: TextMetrics = {
+    chars,
+    bytes: raw.bytes,
+    words,
+    compressionRatio: round(c.ratio),
+    longestWordRun: raw.maxWordRun,
+    longestWordRunWord: excerpt(raw.maxWordRunWord, 40),
+    topLineRepeats: raw.topLineCount,
+    topLine: excerpt(raw.topLine),
+    uniqueWordRatio: words === 0 ? 1 : round(raw.distinctWords / words),
+    repeatPeriod: region ? region.unitEnd - region.unitStart : 0,
+    repeatCount: region ? Math.floor(region.copies) : 0,
+    repeatOnset: rOnset,
+    repeatCoverage: round(coverage),
+    repeatExcerpt: excerpt(unit),
+    repeatKind: kind,
+    repeatPeriodTokens: region ? region.periodTokens : 0,
+    repeatChars: region ? region.coveredChars : 0,
+    repeatEnd: region ? region.end : -1,
+    repeatSimilarity: region ? round(Math.min(region.similarity, region.contentSimilarity)) : 0,
+    repeatOnsetToken: o.tokenOffsets && rOnset >= 0 ? tokenIndexAt(o.tokenOffsets, rOnset) : -1,
+    longestWhitespaceRun: raw.maxWsRun,
+    whitespaceShare: chars === 0 ? 0 : round(raw.spaceChars / chars),
+    punctuationShare: chars === 0 ? 0 : round(raw.punctChars / chars),
+    duplicateLineFraction: raw.lineChars === 0 ? 0 : round(raw.dupLineChars / raw.lineChars),
+    windowCompressionMin: round(c.minWindow),
+    windowCompressionMedian: round(c.medianWindow),
+    windowCompressionRelative: round(rel),
+    saladWindows: raw.flagWindows[F_SALAD]! + raw.flagWindows[F_GLUED]!,
+    gibberishWindows: raw.flagWindows[F_GIBBERISH]!,
+    scriptSwitchWindows: raw.flagWindows[F_SCRIPT]!,
+    stutterWindows: raw.flagWindows[F_STUTTER]!,
+    openingScript: SCRIPT_NAMES[raw.headScript] ?? 'none',
+    certainFail: verdict === 'fail' && certain ? 1 : 0,
+  };
+  return { verdict, reasons, metrics };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}

@@ -1,0 +1,115 @@
+import Fastify from 'fastify';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
+import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
+import type { RunHistory } from '../state/runHistory.js';
+import { renderIndex } from './renderIndex.js';
+import { runListItem, runView } from './runView.js';
+
+export interface AppDeps {
+  service: ProbeService;
+  registry: Registry;
+  history: RunHistory;
+  logger: Logger;
+  version: string;
+  /** True once schedules are applied and the daemon serves real figures. */
+  isReady: () => boolean;
+  /** Manual runs allowed at once across all targets (429 beyond). */
+  maxConcurrentManualRuns?: number;
+}
+
+const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
+
+/** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
+export function buildApp(deps: AppDeps) {
+  const app = Fastify({ loggerInstance: deps.logger, disableRequestLogging: true });
+  const maxManual = deps.maxConcurrentManualRuns ?? 4;
+  let manualInFlight = 0;
+
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) deps.logger.error({ err }, 'request failed');
+    void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
+  });
+
+  app.get('/', async (_req, reply) => {
+    reply.type('text/html; charset=utf-8');
+    return renderIndex(deps.service.currentConfig, deps.version);
+  });
+
+  app.get('/metrics', async (_req, reply) => {
+    reply.type(deps.registry.contentType);
+    return deps.registry.metrics();
+  });
+
+  app.get('/-/healthy', async () => 'OK\n');
+  app.get('/-/ready', async (_req, reply) => {
+    if (deps.isReady()) return 'Ready\n';
+    return reply.status(503).send('Not ready\n');
+  });
+
+  app.get<{ Querystring: { target: string; probe: string } }>(
+    '/probe',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          required: ['target', 'probe'],
+          properties: { target: { type: 'string', minLength: 1 }, probe: { type: 'string', minLength: 1 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      const { target, probe } = req.query;
+      if (manualInFlight >= maxManual) {
+        return reply.status(429).send({
+          error: { code: 'TOO_MANY_RUNS', message: `${manualInFlight} manual runs are in flight (limit ${maxManual}); try again later` },
+        });
+      }
+      let running;
+      try {
+        running = deps.service.run(target, probe, 'manual');
+      } catch (err) {
+        if (err instanceof ProbeLookupError) {
+          return reply.status(STATUS_BY_CODE[err.code]).send({ error: { code: err.code, message: err.message } });
+        }
+        throw err;
+      }
+      manualInFlight++;
+      try {
+        return runView(await running);
+      } finally {
+        manualInFlight--;
+      }
+    },
+  );
+
+  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
+    '/runs',
+    {
+      schema: {
+        querystring: {
+          type: 'object',
+          properties: {
+            target: { type: 'string' },
+            probe: { type: 'string' },
+            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS] },
+            limit: { type: 'integer', minimum: 1, maximum: 1000 },
+          },
+          additionalProperties: false,
+        },
+      },
+    },
+    async (req) => ({ runs: deps.history.list(req.query).map(runListItem) }),
+  );
+
+  app.get<{ Params: { id: string } }>('/runs/:id', async (req, reply) => {
+    const run = deps.history.get(req.params.id);
+    if (!run) return reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message: `no run with id "${req.params.id}" in history` } });
+    return runView(run, true);
+  });
+
+  return app;
+}
+export type App = ReturnType<typeof buildApp>;

@@ -1,0 +1,25 @@
+import type { RunResult, SampleResult } from '../probe/probeTypes.js';
+
+/** A sample as the HTTP API shows it: with or without the full output text. */
+export function sampleView(sample: SampleResult, includeText: boolean) {
+  const { content, reasoning, ...rest } = sample;
+  return includeText ? { ...rest, content, reasoning } : rest;
+}
+
+export function runView(run: RunResult, includeText = false) {
+  return { ...run, samples: run.samples.map((s) => sampleView(s, includeText)) };
+}
+
+/** One line per run for listings. */
+export function runListItem(run: RunResult) {
+  return {
+    id: run.id,
+    target: run.target,
+    probe: run.probe,
+    verdict: run.verdict,
+    trigger: run.trigger,
+    startedAt: run.startedAt,
+    durationSeconds: run.durationSeconds,
+    samples: run.samples.map((s) => ({ verdict: s.verdict, findings: s.findings, outputTokens: s.outputTokens, error: s.error?.type ?? null })),
+  };
+}

@@ -1,0 +1,184 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TextMetrics } from '../core/analysisTypes.js';
+import {
+  CHAR_SPAN_BUCKETS,
+  E2E_BUCKETS_SECONDS,
+  INTER_TOKEN_BUCKETS_SECONDS,
+  OUTPUT_TOKEN_BUCKETS,
+  RATIO_BUCKETS,
+  RUN_LENGTH_BUCKETS,
+  TOKENS_PER_SECOND_BUCKETS,
+  TTFT_BUCKETS_SECONDS,
+} from './buckets.js';
+
+const TP = ['target', 'probe'] as const;
+const TPC = ['target', 'probe', 'channel'] as const;
+
+/**
+ * The analyzer figures exported per sample and channel: a histogram
+ * `coherency_output_<name>` and a gauge `coherency_last_output_<name>` with the last value.
+ */
+export interface DegenerationMetricSpec {
+  name: string;
+  help: string;
+  buckets: number[];
+  value: (m: TextMetrics) => number;
+}
+
+export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
+  {
+    name: 'compression_ratio',
+    help: 'gzip (level 6) size / UTF-8 size of the output, 0-1. LOWER means MORE repetitive; healthy prose sits around 0.3-0.45.',
+    buckets: RATIO_BUCKETS,
+    value: (m) => m.compressionRatio,
+  },
+  {
+    name: 'longest_word_run',
+    help: 'Longest run of one word repeated back to back in the output ("the the the" = 3). HIGHER means MORE repetitive.',
+    buckets: RUN_LENGTH_BUCKETS,
+    value: (m) => m.longestWordRun,
+  },
+  {
+    name: 'top_line_repeats',
+    help: 'Occurrences of the most repeated non-blank line of the output. Code and HTML repeat lines naturally; compare with the verdict.',
+    buckets: RUN_LENGTH_BUCKETS,
+    value: (m) => m.topLineRepeats,
+  },
+  {
+    name: 'unique_word_ratio',
+    help: 'Distinct words / words in the output, 0-1. LOWER means MORE repetitive.',
+    buckets: RATIO_BUCKETS,
+    value: (m) => m.uniqueWordRatio,
+  },
+  {
+    name: 'repeat_coverage_ratio',
+    help: 'Share of output characters inside back-to-back repeated blocks, 0-1. HIGHER means MORE repetitive; a collapse drives it towards 1.',
+    buckets: RATIO_BUCKETS,
+    value: (m) => m.repeatCoverage,
+  },
+  {
+    name: 'longest_repeat_characters',
+    help: 'Characters spanned by the longest back-to-back repeated block of the output (unit length x copies). 0 when none.',
+    buckets: CHAR_SPAN_BUCKETS,
+    value: (m) => m.repeatPeriod * m.repeatCount,
+  },
+];
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Every metric of the exporter, registered on the given registry (never the global one). */
+export function createMetrics(registry: Registry, options: { version: string; defaultMetrics?: boolean }) {
+  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  const reg = [registry];
+
+  const buildInfo = new Gauge({
+    name: 'coherency_build_info',
+    help: 'Always 1; labels carry the exporter version and the Node.js version.',
+    labelNames: ['version', 'nodejs_version'] as const,
+    registers: reg,
+  });
+  buildInfo.set({ version: options.version, nodejs_version: process.versions.node }, 1);
+
+  return {
+    registry,
+    runs: new Counter({
+      name: 'coherency_probe_runs_total',
+      help: 'Probe samples completed, by verdict: ok, warn (suspicious or inconclusive), fail (degenerate output) or error (no usable answer). One increment per sample.',
+      labelNames: ['target', 'probe', 'verdict'] as const,
+      registers: reg,
+    }),
+    errors: new Counter({
+      name: 'coherency_probe_errors_total',
+      help: 'Probe samples that ended in error, by type (connect, http_status, timeout_idle, timeout_total, truncated, malformed, server_error_event, not_streaming, too_large, aborted, ...).',
+      labelNames: ['target', 'probe', 'type'] as const,
+      registers: reg,
+    }),
+    reasons: new Counter({
+      name: 'coherency_degeneration_reasons_total',
+      help: 'Findings of the analyzer on warn or fail samples, by kind (word_loop, sentence_loop, whitespace_flood, ...). A sample can count under several kinds.',
+      labelNames: ['target', 'probe', 'kind'] as const,
+      registers: reg,
+    }),
+    success: new Gauge({
+      name: 'coherency_probe_success',
+      help: '1 when every sample of the last run of this probe was ok, 0 otherwise (any warn, fail or error).',
+      labelNames: TP,
+      registers: reg,
+    }),
+    lastRun: new Gauge({
+      name: 'coherency_probe_last_run_timestamp_seconds',
+      help: 'Unix time at which the last run of this probe finished.',
+      labelNames: TP,
+      registers: reg,
+    }),
+    scheduleInterval: new Gauge({
+      name: 'coherency_probe_schedule_interval_seconds',
+      help: 'Seconds between two scheduled runs of this probe (from its cron schedule); absent for manual-only probes. Alert when the last run is older than a few intervals.',
+      labelNames: TP,
+      registers: reg,
+    }),
+    degenerationRatio: new Gauge({
+      name: 'coherency_degeneration_ratio',
+      help: 'Share of failed samples among the most recent samples of this probe (window set by metrics.degenerationWindow), 0-1. HIGHER is worse; errors are not counted as failed.',
+      labelNames: TP,
+      registers: reg,
+    }),
+    inFlight: new Gauge({
+      name: 'coherency_probe_samples_in_flight',
+      help: 'Samples currently streaming.',
+      registers: reg,
+    }),
+    duration: new Histogram({
+      name: 'coherency_probe_duration_seconds',
+      help: 'Seconds from sending the request to the end of the stream, per sample.',
+      labelNames: TP,
+      buckets: E2E_BUCKETS_SECONDS,
+      registers: reg,
+    }),
+    ttft: new Histogram({
+      name: 'coherency_time_to_first_token_seconds',
+      help: 'Seconds from sending the request to the first content or reasoning token, per sample.',
+      labelNames: TP,
+      buckets: TTFT_BUCKETS_SECONDS,
+      registers: reg,
+    }),
+    interTokenLatency: new Histogram({
+      name: 'coherency_inter_token_latency_seconds',
+      help: 'Seconds between two consecutive token-carrying chunks of a stream; one observation per gap.',
+      labelNames: TP,
+      buckets: INTER_TOKEN_BUCKETS_SECONDS,
+      registers: reg,
+    }),
+    outputTokens: new Histogram({
+      name: 'coherency_output_tokens',
+      help: 'Output tokens per sample (usage.completion_tokens, or counted deltas when the server sent no usage).',
+      labelNames: TP,
+      buckets: OUTPUT_TOKEN_BUCKETS,
+      registers: reg,
+    }),
+    tokensPerSecond: new Histogram({
+      name: 'coherency_output_tokens_per_second',
+      help: 'Output tokens per second of streaming, measured from the first token to the end of the sample.',
+      labelNames: TP,
+      buckets: TOKENS_PER_SECOND_BUCKETS,
+      registers: reg,
+    }),
+    // Last, so the table of core metrics reads first in /metrics and README.
+    degeneration: DEGENERATION_METRICS.map((spec) => ({
+    spec,
+    histogram: new Histogram({
+      name: `coherency_output_${spec.name}`,
+      help: `${spec.help} One observation per sample and channel.`,
+      labelNames: TPC,
+      buckets: spec.buckets,
+      registers: reg,
+    }),
+    last: new Gauge({
+      name: `coherency_last_output_${spec.name}`,
+      help: `Last sample's value. ${spec.help}`,
+      labelNames: TPC,
+      registers: reg,
+    }),
+  })),
+  };
+}

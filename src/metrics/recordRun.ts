@@ -1,0 +1,59 @@
+import type { RunResult, SampleResult } from '../probe/probeTypes.js';
+import type { Metrics } from './createMetrics.js';
+
+const CHANNELS = ['content', 'reasoning', 'combined'] as const;
+
+/** Everything a finished sample moves: counters, histograms and last-value gauges. */
+export function recordSample(metrics: Metrics, target: string, probe: string, sample: SampleResult): void {
+  const tp = { target, probe };
+  metrics.runs.inc({ ...tp, verdict: sample.verdict });
+  if (sample.error) metrics.errors.inc({ ...tp, type: sample.error.type });
+  if (sample.verdict === 'warn' || sample.verdict === 'fail') {
+    for (const kind of sample.findings) metrics.reasons.inc({ ...tp, kind });
+  }
+  if (sample.error && sample.outputTokens === 0) return; // nothing was generated: no latency or text figures
+  metrics.duration.observe(tp, sample.durationSeconds);
+  if (sample.ttftSeconds !== null) metrics.ttft.observe(tp, sample.ttftSeconds);
+  metrics.outputTokens.observe(tp, sample.outputTokens);
+  if (sample.tokensPerSecond !== null) metrics.tokensPerSecond.observe(tp, sample.tokensPerSecond);
+  if (!sample.metrics) return;
+  for (const channel of CHANNELS) {
+    const m = sample.metrics[channel];
+    if (!m) continue;
+    const labels = { ...tp, channel };
+    for (const d of metrics.degeneration) {
+      const v = d.spec.value(m);
+      d.histogram.observe(labels, v);
+      d.last.set(labels, v);
+    }
+  }
+}
+
+/** The per-run gauges, set once every sample of the run is recorded. */
+export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds: number): void {
+  const tp = { target: run.target, probe: run.probe };
+  metrics.success.set(tp, run.samples.length > 0 && run.samples.every((s) => s.verdict === 'ok') ? 1 : 0);
+  metrics.lastRun.set(tp, finishedAtSeconds);
+}
+
+interface RemovableMetric {
+  name: string;
+  get(): Promise<{ values: { labels: Record<string, string | number | undefined> }[] }>;
+  remove(labels: Record<string, string | number>): void;
+}
+
+/** Removes every series of a target (and optionally only one of its probes), e.g. after a reload removed it. */
+export async function forgetSeries(metrics: Metrics, target: string, probe?: string): Promise<void> {
+  for (const metric of metrics.registry.getMetricsAsArray() as unknown as RemovableMetric[]) {
+    if (!metric.name.startsWith('coherency_')) continue;
+    const snapshot = await metric.get();
+    for (const value of snapshot.values) {
+      const labels = value.labels as Record<string, string | number>;
+      if (labels['target'] !== target) continue;
+      if (probe !== undefined && labels['probe'] !== probe) continue;
+      // Histograms report _bucket samples with an extra `le`; removal takes the metric's own labels.
+      const { le: _le, ...own } = labels;
+      metric.remove(own);
+    }
+  }
+}

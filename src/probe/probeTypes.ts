@@ -1,0 +1,67 @@
+import type { TextMetrics, Verdict } from '../core/analysisTypes.js';
+import type { StreamErrorType } from '../client/streamTypes.js';
+
+/** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
+export type SampleVerdict = Verdict | 'error';
+
+/** Stream error types, plus `internal` for a bug of our own caught around a sample. */
+export type SampleErrorType = StreamErrorType | 'internal';
+
+export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
+
+export interface SampleMetrics {
+  content: TextMetrics;
+  /** null when the stream carried no reasoning. */
+  reasoning: TextMetrics | null;
+  combined: TextMetrics;
+}
+
+export interface SampleResult {
+  index: number;
+  verdict: SampleVerdict;
+  reasons: string[];
+  /** Finding kinds behind warn/fail (word_loop, sentence_loop, ..., inconclusive), without duplicates. */
+  findings: string[];
+  finishReason: string | null;
+  stopReason: string | number | null;
+  outputTokens: number;
+  ttftSeconds: number | null;
+  durationSeconds: number;
+  tokensPerSecond: number | null;
+  contentChars: number;
+  reasoningChars: number;
+  chunks: number;
+  maxGapSeconds: number;
+  endedCleanly: boolean;
+  /** True when the daemon closed the stream itself because the output had already collapsed. */
+  aborted: boolean;
+  /** Output tokens received when the stream was aborted (null when not aborted). */
+  tokensAtAbort: number | null;
+  /** null when the stream ended in error before anything could be analysed. */
+  metrics: SampleMetrics | null;
+  error: { type: SampleErrorType; message: string } | null;
+  /** Full output text; kept for run history, never sent in /metrics. */
+  content: string;
+  reasoning: string;
+}
+
+export interface RunResult {
+  id: string;
+  target: string;
+  probe: string;
+  /** Worst sample verdict: error > fail > warn > ok. */
+  verdict: SampleVerdict;
+  /** 'schedule' or 'manual'. */
+  trigger: 'schedule' | 'manual';
+  startedAt: string;
+  durationSeconds: number;
+  samples: SampleResult[];
+}
+
+const SEVERITY: Record<SampleVerdict, number> = { ok: 0, warn: 1, fail: 2, error: 3 };
+
+export function worstVerdict(verdicts: readonly SampleVerdict[]): SampleVerdict {
+  let worst: SampleVerdict = 'ok';
+  for (const v of verdicts) if (SEVERITY[v] > SEVERITY[worst]) worst = v;
+  return worst;
+}

@@ -1,0 +1,241 @@
+import type { Logger } from 'pino';
+import { analyzeText } from '../core/analyzeText.js';
+import type { Analysis } from '../core/analysisTypes.js';
+import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
+import type { ProbeConfig, TargetConfig } from '../config/types.js';
+import { VERSION } from '../version.js';
+import { worstVerdict, type RunResult, type SampleResult, type SampleVerdict } from './probeTypes.js';
+
+export interface StreamOptions {
+  timeouts: StreamTimeouts;
+  signal?: AbortSignal;
+  onProgress?: (p: StreamProgress) => void;
+}
+
+/** The streaming client, passed in so tests and the CLI can swap it (daemon passes streamChat). */
+export type StreamFn = (request: ChatRequest, options: StreamOptions) => Promise<StreamResult>;
+
+/** Hooks for live figures (in-flight gauge, inter-token gaps); all optional. */
+export interface ProbeObserver {
+  sampleStarted?(target: string, probe: string): void;
+  sampleFinished?(target: string, probe: string, sample: SampleResult): void;
+  tokenGap?(target: string, probe: string, seconds: number): void;
+}
+
+export interface ProbeDeps {
+  stream: StreamFn;
+  env: Record<string, string | undefined>;
+  /** Wall clock in ms since the epoch. */
+  now: () => number;
+  logger: Logger;
+  newId: () => string;
+  /** Aborts every in-flight sample (shutdown). */
+  signal?: AbortSignal;
+  observer?: ProbeObserver;
+}
+
+export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, env: ProbeDeps['env']): ChatRequest {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'text/event-stream',
+    'user-agent': `coherency-exporter/${VERSION}`,
+    ...target.headers,
+  };
+  if (target.apiKeyEnv) {
+    const key = env[target.apiKeyEnv];
+    if (key) headers['authorization'] = `Bearer ${key}`;
+  }
+  return {
+    url: `${target.baseUrl}/chat/completions`,
+    headers,
+    body: {
+      ...probe.extraBody,
+      model: target.model,
+      messages: probe.messages,
+      max_tokens: probe.maxTokens,
+      temperature: probe.temperature,
+      stream: true,
+      stream_options: { include_usage: true },
+    },
+  };
+}
+
+export function effectiveTimeouts(target: TargetConfig, probe: ProbeConfig): StreamTimeouts {
+  return { ...target.timeouts, ...probe.timeouts };
+}
+
+/** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
+export async function runProbe(
+  target: TargetConfig,
+  probe: ProbeConfig,
+  deps: ProbeDeps,
+  trigger: RunResult['trigger'] = 'schedule',
+): Promise<RunResult> {
+  const startedMs = deps.now();
+  const id = deps.newId();
+  const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
+  const samples: SampleResult[] = [];
+  for (let index = 0; index < probe.samples; index++) {
+    if (deps.signal?.aborted) break;
+    deps.observer?.sampleStarted?.(target.name, probe.name);
+    let sample: SampleResult;
+    try {
+      sample = await runSample(target, probe, deps, index);
+    } catch (err) {
+      // A bug in our own code must not take the scheduler down; report it as an error sample.
+      log.error({ err }, 'sample crashed');
+      sample = crashedSample(index, err);
+    }
+    deps.observer?.sampleFinished?.(target.name, probe.name, sample);
+    log.info(
+      {
+        sample: index,
+        verdict: sample.verdict,
+        reasons: sample.reasons,
+        outputTokens: sample.outputTokens,
+        durationSeconds: round3(sample.durationSeconds),
+        error: sample.error?.type,
+      },
+      'sample finished',
+    );
+    samples.push(sample);
+  }
+  return {
+    id,
+    target: target.name,
+    probe: probe.name,
+    verdict: samples.length ? worstVerdict(samples.map((s) => s.verdict)) : 'error',
+    trigger,
+    startedAt: new Date(startedMs).toISOString(),
+    durationSeconds: (deps.now() - startedMs) / 1000,
+    samples,
+  };
+}
+
+async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
+  const request = buildChatRequest(target, probe, deps.env);
+  let lastTokenAt: number | null = null;
+  const result = await deps.stream(request, {
+    timeouts: effectiveTimeouts(target, probe),
+    ...(deps.signal ? { signal: deps.signal } : {}),
+    onProgress: (p) => {
+      if (!p.contentDelta && !p.reasoningDelta) return;
+      const t = deps.now();
+      if (lastTokenAt !== null) deps.observer?.tokenGap?.(target.name, probe.name, (t - lastTokenAt) / 1000);
+      lastTokenAt = t;
+    },
+  });
+  return judgeSample(result, probe, index);
+}
+
+/** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
+export function judgeSample(result: StreamResult, probe: ProbeConfig, index: number): SampleResult {
+  const opts = { thresholds: probe.thresholds };
+  const hasText = result.content.length > 0 || result.reasoning.length > 0;
+  const content = analyzeText(result.content, opts);
+  const reasoning = result.reasoning ? analyzeText(result.reasoning, opts) : null;
+  const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
+
+  const reasons: string[] = [];
+  let verdict: SampleVerdict;
+  const error = result.error;
+  if (error && error.type !== 'not_streaming') {
+    verdict = 'error';
+    reasons.push(`${error.type}: ${error.message}`);
+  } else {
+    if (error) reasons.push(`${error.type}: ${error.message} (the body was analysed anyway)`);
+    verdict = textVerdict(result, content, reasoning, reasons);
+    if (result.stopReason === 'repetition_detected') {
+      verdict = 'fail';
+      reasons.push('engine_repetition_stop: the server stopped the generation because it detected repetition');
+    }
+    if (verdict === 'ok' && result.outputTokens < probe.minTokens) {
+      verdict = 'warn';
+      reasons.push(
+        `inconclusive: ${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`,
+      );
+    }
+  }
+
+  const streamingSeconds = result.ttftSeconds === null ? 0 : result.durationSeconds - result.ttftSeconds;
+  return {
+    index,
+    verdict,
+    reasons,
+    findings: findingKinds(reasons),
+    finishReason: result.finishReason,
+    stopReason: result.stopReason,
+    outputTokens: result.outputTokens,
+    ttftSeconds: result.ttftSeconds,
+    durationSeconds: result.durationSeconds,
+    tokensPerSecond: streamingSeconds > 0 && result.outputTokens > 0 ? result.outputTokens / streamingSeconds : null,
+    contentChars: result.content.length,
+    reasoningChars: result.reasoning.length,
+    chunks: result.chunks,
+    maxGapSeconds: result.maxGapSeconds,
+    endedCleanly: result.endedCleanly,
+    aborted: false,
+    tokensAtAbort: null,
+    metrics: hasText || !error ? { content: content.metrics, reasoning: reasoning?.metrics ?? null, combined: combined.metrics } : null,
+    error,
+    content: result.content,
+    reasoning: result.reasoning,
+  };
+}
+
+function textVerdict(result: StreamResult, content: Analysis, reasoning: Analysis | null, reasons: string[]): SampleVerdict {
+  // A reasoning model that spent the whole budget thinking returns no content: that says the
+  // probe's maxTokens is too small, not that the model collapsed (unless the reasoning did).
+  const contentBlank = result.content.trim().length === 0;
+  if (contentBlank && reasoning && reasoning.verdict !== 'fail' && result.finishReason === 'length') {
+    reasons.push('inconclusive: the token budget ran out during reasoning, no content was produced');
+    return 'warn';
+  }
+  const verdicts: SampleVerdict[] = [content.verdict];
+  for (const r of content.reasons) reasons.push(`content: ${r}`);
+  if (reasoning) {
+    verdicts.push(reasoning.verdict);
+    for (const r of reasoning.reasons) reasons.push(`reasoning: ${r}`);
+  }
+  return worstVerdict(verdicts);
+}
+
+function crashedSample(index: number, err: unknown): SampleResult {
+  const message = err instanceof Error ? err.message : String(err);
+  return {
+    index,
+    verdict: 'error',
+    reasons: [`internal: ${message}`],
+    findings: [],
+    finishReason: null,
+    stopReason: null,
+    outputTokens: 0,
+    ttftSeconds: null,
+    durationSeconds: 0,
+    tokensPerSecond: null,
+    contentChars: 0,
+    reasoningChars: 0,
+    chunks: 0,
+    maxGapSeconds: 0,
+    endedCleanly: false,
+    aborted: false,
+    tokensAtAbort: null,
+    metrics: null,
+    error: { type: 'internal', message },
+    content: '',
+    reasoning: '',
+  };
+}
+
+/** Reasons read "[channel: ]kind: detail"; the kind is a bounded snake_case code. */
+export function findingKinds(reasons: readonly string[]): string[] {
+  const kinds = new Set<string>();
+  for (const r of reasons) {
+    const parts = r.split(': ');
+    const kind = parts[0] === 'content' || parts[0] === 'reasoning' ? parts[1] : parts[0];
+    if (kind && /^[a-z][a-z0-9_]*$/.test(kind)) kinds.add(kind);
+  }
+  return [...kinds];
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
+import type { Metrics } from '../metrics/createMetrics.js';
+import { recordRunEnd, recordSample } from '../metrics/recordRun.js';
+import type { RunResult } from '../probe/probeTypes.js';
+import { runProbe, type ProbeDeps } from '../probe/runProbe.js';
+import type { RunHistory } from '../state/runHistory.js';
+import { VerdictWindow } from '../state/verdictWindow.js';
+
+export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
+
+export class ProbeLookupError extends Error {
+  constructor(
+    readonly code: ProbeLookupCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProbeLookupError';
+  }
+}
+
+export interface ProbeServiceDeps {
+  config: Config;
+  probe: Omit<ProbeDeps, 'observer'>;
+  metrics: Metrics;
+  history: RunHistory;
+  logger: Logger;
+}
+
+export const runKey = (target: string, probe: string) => `${target}\u0000${probe}`;
+
+/**
+ * Runs probes for the scheduler and for /probe: one run per target+probe at a time,
+ * results into metrics and history. The only place that moves probe metrics.
+ */
+export class ProbeService {
+  private config: Config;
+  private readonly inFlight = new Map<string, Promise<RunResult>>();
+  private readonly window: VerdictWindow;
+
+  constructor(private readonly deps: ProbeServiceDeps) {
+    this.config = deps.config;
+    this.window = new VerdictWindow(deps.config.metrics.degenerationWindow);
+  }
+
+  get currentConfig(): Config {
+    return this.config;
+  }
+
+  /** Swaps the config (reload). Runs in flight finish with the config they started with. */
+  setConfig(config: Config): void {
+    this.config = config;
+    this.window.resize(config.metrics.degenerationWindow);
+  }
+
+  /** Resolves a target+probe pair or throws a ProbeLookupError naming what is known. */
+  resolve(targetName: string, probeName: string): { target: TargetConfig; probe: ProbeConfig } {
+    const target = this.config.targets.find((t) => t.name === targetName);
+    if (!target) {
+      throw new ProbeLookupError(
+        'UNKNOWN_TARGET',
+        `unknown target "${targetName}" (known: ${this.config.targets.map((t) => t.name).join(', ')})`,
+      );
+    }
+    const probe = this.config.probes.find((p) => p.name === probeName);
+    if (!probe) {
+      throw new ProbeLookupError(
+        'UNKNOWN_PROBE',
+        `unknown probe "${probeName}" (known: ${this.config.probes.map((p) => p.name).join(', ')})`,
+      );
+    }
+    if (!target.probes.includes(probe.name)) {
+      throw new ProbeLookupError(
+        'PROBE_NOT_ON_TARGET',
+        `target "${target.name}" does not run probe "${probe.name}" (it runs: ${target.probes.join(', ')})`,
+      );
+    }
+    return { target, probe };
+  }
+
+  isRunning(targetName: string, probeName: string): boolean {
+    return this.inFlight.has(runKey(targetName, probeName));
+  }
+
+  get runningCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** Starts a run; throws ProbeLookupError (ALREADY_RUNNING when the same target+probe is in flight). */
+  run(targetName: string, probeName: string, trigger: RunResult['trigger']): Promise<RunResult> {
+    const { target, probe } = this.resolve(targetName, probeName);
+    const key = runKey(target.name, probe.name);
+    if (this.inFlight.has(key)) {
+      throw new ProbeLookupError('ALREADY_RUNNING', `probe "${probe.name}" on target "${target.name}" is already running`);
+    }
+    const promise = this.execute(target, probe, trigger).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, promise);
+    return promise;
+  }
+
+  /** Waits for every run in flight (used at shutdown, after the streams were aborted). */
+  async drain(): Promise<void> {
+    await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  private async execute(target: TargetConfig, probe: ProbeConfig, trigger: RunResult['trigger']): Promise<RunResult> {
+    const { metrics } = this.deps;
+    const windowKey = runKey(target.name, probe.name);
+    const run = await runProbe(
+      target,
+      probe,
+      {
+        ...this.deps.probe,
+        observer: {
+          sampleStarted: () => metrics.inFlight.inc(),
+          sampleFinished: (t, p, sample) => {
+            metrics.inFlight.dec();
+            recordSample(metrics, t, p, sample);
+            const ratio = this.window.add(windowKey, sample.verdict);
+            if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p }, ratio);
+          },
+          tokenGap: (t, p, seconds) => metrics.interTokenLatency.observe({ target: t, probe: p }, seconds),
+        },
+      },
+      trigger,
+    );
+    recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
+    this.deps.history.add(run);
+    return run;
+  }
+
+  /** Forgets the degeneration window of a removed target/probe. */
+  forget(targetName: string, probeName: string): void {
+    this.window.delete(runKey(targetName, probeName));
+  }
+}

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { errorBody } from './chunks.js';
+import { hashSeed } from './random.js';
+import { respondBody, respondCompletion, streamGeneration, type ResponseContext } from './respond.js';
+import { lookupScenario, SCENARIO_MAP } from './scenarios/index.js';
+import { tokenize } from './tokenize.js';
+import type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
+
+/** Requests kept in `Simulator.requests`; older ones are dropped first. */
+export const REQUEST_LOG_LIMIT = 200;
+/** Request bodies above this are refused with 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** max_tokens when the request names none. */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+interface ChatBody {
+  model: string;
+  messages: unknown[];
+  maxTokens: number;
+  stream: boolean;
+  includeUsage: boolean;
+  seed: number | null;
+}
+
+/**
+ * Starts the built-in OpenAI-compatible server. The model name picks the scenario
+ * (`GET /v1/models` lists them); see SCENARIOS.
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const host = options.host ?? '127.0.0.1';
+  const tokensPerSecond = options.tokensPerSecond ?? 0;
+  const baseSeed = options.seed ?? 1;
+  if (!Number.isFinite(tokensPerSecond) || tokensPerSecond < 0) {
+    throw new RangeError(`tokensPerSecond must be a number >= 0, got ${tokensPerSecond}`);
+  }
+
+  const requests: SimulatedRequest[] = [];
+  const active = new Set<() => void>();
+  let closing: Promise<void> | null = null;
+
+  const track = (abort: () => void): (() => void) => {
+    if (closing) {
+      // Arrived while closing: end it at once rather than leave it open.
+      queueMicrotask(abort);
+      return () => {};
+    }
+    active.add(abort);
+    return () => active.delete(abort);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendError(res, 500, errorBody('Simulator failure.', 'server_error', 'internal_error'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models') {
+      req.resume();
+      return listModels(res);
+    }
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      req.resume();
+      return sendError(res, 404, errorBody(`No route for ${req.method} ${path}.`, 'invalid_request_error', 'not_found'));
+    }
+
+    const raw = await readBody(req);
+    if (raw === null) {
+      res.setHeader('Connection', 'close');
+      return sendError(res, 413, errorBody(`Request body over ${MAX_BODY_BYTES} bytes.`, 'invalid_request_error', 'body_too_large'), () =>
+        req.destroy(),
+      );
+    }
+    const parsed = parseChatBody(raw);
+    if (typeof parsed === 'string') return sendError(res, 400, errorBody(parsed, 'invalid_request_error', 'invalid_request'));
+
+    const lookup = lookupScenario(parsed.model);
+    if (!lookup.ok) {
+      const status = lookup.reason === 'unknown' ? 404 : 400;
+      const code = lookup.reason === 'unknown' ? 'model_not_found' : 'invalid_model_parameter';
+      return sendError(res, status, errorBody(lookup.message, 'invalid_request_error', code, 'model'));
+    }
+
+    const seed = hashSeed(baseSeed, parsed.seed, JSON.stringify(parsed.messages));
+    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed });
+    const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model: parsed.model };
+    const record: SimulatedRequest = {
+      id: identity.id,
+      model: parsed.model,
+      scenario: lookup.definition.name,
+      maxTokens: parsed.maxTokens,
+      stream: parsed.stream,
+      status: 0,
+      tokensSent: 0,
+      clientClosedAtToken: null,
+      finished: false,
+    };
+    requests.push(record);
+    if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
+
+    const context: ResponseContext = {
+      res,
+      record,
+      identity,
+      tokensPerSecond,
+      includeUsage: parsed.includeUsage,
+      promptTokens: countPromptTokens(parsed.messages),
+      track,
+    };
+    if (plan.kind === 'body') respondBody(plan, context);
+    else if (parsed.stream && !plan.ignoreStream) streamGeneration(plan, context);
+    else respondCompletion(plan, context);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}/v1`,
+    port,
+    requests,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const abort of [...active]) abort();
+        active.clear();
+        // Idle keep-alive sockets would otherwise hold close() for seconds.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function listModels(res: ServerResponse): void {
+  const created = Math.floor(Date.now() / 1000);
+  const data = [...SCENARIO_MAP.values()].map((scenario) => ({
+    id: scenario.name,
+    object: 'model',
+    created,
+    owned_by: 'coherency-simulator',
+    description: scenario.description,
+  }));
+  res.writeHead(200, { 'Content-Type': 'application/json' });
+  res.end(JSON.stringify({ object: 'list', data }));
+}
+
+function sendError(res: ServerResponse, status: number, body: string, done?: () => void): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.end(body, done);
+}
+
+/** The body as text, or null once it passes MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      req.pause();
+      return resolve(null);
+    }
+    const parts: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (part: Buffer) => {
+      if (over) return;
+      size += part.length;
+      if (size > MAX_BODY_BYTES) {
+        over = true;
+        req.pause();
+        resolve(null);
+        return;
+      }
+      parts.push(part);
+    });
+    req.on('end', () => {
+      if (!over) resolve(Buffer.concat(parts).toString('utf8'));
+    });
+    req.on('error', reject);
+  });
+}
+
+/** The fields the simulator reads, checked; a string is the 400 message. */
+function parseChatBody(raw: string): ChatBody | string {
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return 'The request body is not valid JSON.';
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'The request body must be a JSON object.';
+  const fields = body as Record<string, unknown>;
+  if (typeof fields.model !== 'string' || fields.model.length === 0) return '`model` is required and must be a string.';
+  if (!Array.isArray(fields.messages)) return '`messages` is required and must be an array.';
+  const max = fields.max_tokens ?? fields.max_completion_tokens;
+  if (max !== undefined && max !== null && !(Number.isInteger(max) && (max as number) >= 1)) {
+    return '`max_tokens` must be a positive integer.';
+  }
+  if (fields.stream !== undefined && fields.stream !== null && typeof fields.stream !== 'boolean') return '`stream` must be a boolean.';
+  const streamOptions = fields.stream_options;
+  const includeUsage =
+    typeof streamOptions === 'object' && streamOptions !== null && (streamOptions as Record<string, unknown>).include_usage === true;
+  return {
+    model: fields.model,
+    messages: fields.messages,
+    maxTokens: typeof max === 'number' ? max : DEFAULT_MAX_TOKENS,
+    stream: fields.stream === true,
+    includeUsage,
+    seed: typeof fields.seed === 'number' && Number.isFinite(fields.seed) ? fields.seed : null,
+  };
+}
+
+/** Roughly what a chat template adds: the text's tokens plus a few per message. */
+function countPromptTokens(messages: unknown[]): number {
+  let total = 3;
+  for (const message of messages) {
+    total += 4;
+    const content = (message as { content?: unknown } | null)?.content;
+    if (typeof content === 'string') total += tokenize(content).length;
+    else if (Array.isArray(content)) {
+      for (const part of content) {
+        const text = (part as { text?: unknown } | null)?.text;
+        if (typeof text === 'string') total += tokenize(text).length;
+      }
+    }
+  }
+  return total;
+}

@@ -1,0 +1,40 @@
+export interface SimulatorOptions {
+  /** Interface to listen on; default 127.0.0.1 (loopback only). */
+  host?: string;
+  /** 0 (the default) = any free port. */
+  port?: number;
+  /** Pacing of streamed tokens; 0 (the default) = as fast as the client reads. */
+  tokensPerSecond?: number;
+  /** Base seed of the generated text; a request's own seed and messages are mixed in. Default 1. */
+  seed?: number;
+}
+
+/** One chat completion request as the simulator saw it; updated live while it streams. */
+export interface SimulatedRequest {
+  /** The completion id sent to the client (chatcmpl-…). */
+  id: string;
+  /** The model name as requested, e.g. "collapse-sentence@500". */
+  model: string;
+  /** The scenario name, e.g. "collapse-sentence". */
+  scenario: string;
+  maxTokens: number;
+  stream: boolean;
+  /** HTTP status sent (200 for streams). */
+  status: number;
+  /** Content and reasoning tokens written so far. */
+  tokensSent: number;
+  /** tokensSent when the client went away before the response ended; null otherwise. */
+  clientClosedAtToken: number | null;
+  /** true once the response was written to its planned end (a fault body counts; a cut or stall does not). */
+  finished: boolean;
+}
+
+export interface Simulator {
+  /** Base URL including /v1, e.g. http://127.0.0.1:41234/v1 */
+  url: string;
+  port: number;
+  /** The most recent requests (at most REQUEST_LOG_LIMIT), newest last. */
+  requests: SimulatedRequest[];
+  /** Ends every open response (stalled and endless ones too) and stops listening. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,128 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { DEFAULT_THRESHOLDS } from '../../src/core/thresholds.js';
+import { readTexts } from '../corpus/paths.js';
+
+const healthy = readTexts('healthy');
+const raft = healthy.find((t) => t.name === 'prose-raft')!.text;
+const kitchen = healthy.find((t) => t.name === 'prose-kitchen')!.text;
+/** A few thousand words of healthy prose. */
+const longProse = raft + '\n\n' + kitchen + '\n\n' + raft.replace(/Raft/g, 'the protocol') + '\n\n' + kitchen.replace(/dough/g, 'paste');
+
+function collapseAt(text: string, share: number, unit: string, copies: number): string {
+  return text.slice(0, Math.floor(text.length * share)) + unit.repeat(copies);
+}
+
+const sentence = 'The leader sends heartbeats to every follower in the cluster. ';
+
+const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'; kind?: string }> = [
+  { name: 'healthy technical prose', text: raft, verdict: 'ok' },
+  { name: 'healthy long prose (4 articles)', text: longProse, verdict: 'ok' },
+  { name: 'healthy prose, short', text: kitchen.slice(0, 600), verdict: 'ok' },
+  { name: 'sentence repeated 50x after 60%', text: collapseAt(longProse, 0.6, sentence, 50), verdict: 'fail', kind: 'sentence_loop' },
+  { name: 'sentence repeated 20x at the end', text: longProse + sentence.repeat(20), verdict: 'fail', kind: 'sentence_loop' },
+  { name: '"the the the"', text: 'the '.repeat(500), verdict: 'fail', kind: 'word_loop' },
+  { name: 'prose then "the the the"', text: collapseAt(raft, 0.5, 'the ', 400), verdict: 'fail', kind: 'word_loop' },
+  { name: 'whitespace only', text: ' \n\t '.repeat(400), verdict: 'fail', kind: 'empty' },
+  { name: 'empty', text: '', verdict: 'fail', kind: 'empty' },
+  { name: 'prose then whitespace flood', text: raft + ' '.repeat(2000), verdict: 'fail', kind: 'whitespace_flood' },
+  { name: 'prose then newline flood', text: raft + '\n'.repeat(800), verdict: 'fail', kind: 'whitespace_flood' },
+  { name: 'exclamation flood', text: raft + '!'.repeat(1500), verdict: 'fail', kind: 'punctuation_flood' },
+  { name: 'fullwidth exclamation flood', text: raft + '！'.repeat(1500), verdict: 'fail', kind: 'punctuation_flood' },
+  { name: 'closing-tag spam', text: raft + '</div>'.repeat(400), verdict: 'fail', kind: 'tag_spam' },
+  { name: 'line loop', text: raft + '\n' + '- check the follower state\n'.repeat(80), verdict: 'fail', kind: 'line_loop' },
+  { name: 'paragraph loop', text: raft + ('\n\n' + kitchen.slice(0, 700)).repeat(6), verdict: 'fail', kind: 'paragraph_loop' },
+  { name: 'phrase loop', text: raft + 'and then the next one '.repeat(120), verdict: 'fail', kind: 'phrase_loop' },
+  {
+    name: 'near loop (number counting up)',
+    text: raft + Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: the leader sends a heartbeat to every follower and waits for the answer. `).join(''),
+    verdict: 'fail',
+  },
+];
+
+describe('analyzeText verdicts', () => {
+  for (const c of cases) {
+    it(`${c.name} → ${c.verdict}${c.kind ? ` (${c.kind})` : ''}`, () => {
+      const a = analyzeText(c.text);
+      assert.equal(a.verdict, c.verdict, `reasons: ${JSON.stringify(a.reasons)}`);
+      if (c.verdict === 'ok') assert.deepEqual(a.reasons, []);
+      if (c.kind) assert.ok(a.reasons.some((r) => r.startsWith(c.kind + ':')), `expected a ${c.kind} reason, got ${JSON.stringify(a.reasons)}`);
+      for (const r of a.reasons) assert.match(r, /^[a-z_]+: \S/);
+    });
+  }
+});
+
+describe('analyzeText metrics', () => {
+  it('counts chars, bytes and words', () => {
+    const a = analyzeText('héllo wörld, 你好');
+    assert.equal(a.metrics.chars, 15);
+    assert.equal(a.metrics.bytes, Buffer.byteLength('héllo wörld, 你好'));
+    assert.equal(a.metrics.words, 4); // héllo, wörld, 你, 好
+  });
+
+  it('gzip ratio equals gzip level 6 / UTF-8 bytes for a text under 32 K chars', () => {
+    const bytes = Buffer.byteLength(raft);
+    const expected = gzipSync(raft, { level: 6 }).length / bytes;
+    assert.ok(Math.abs(analyzeText(raft).metrics.compressionRatio - expected) < 1e-4);
+  });
+
+  it('gzip ratio of a long text stays within 3% of a one-shot gzip', () => {
+    const expected = gzipSync(longProse.repeat(3), { level: 6 }).length / Buffer.byteLength(longProse.repeat(3));
+    const got = analyzeText(longProse.repeat(3)).metrics.compressionRatio;
+    assert.ok(Math.abs(got - expected) / expected < 0.03, `${got} vs ${expected}`);
+  });
+
+  it('reports the longest word run and the most repeated line', () => {
+    const a = analyzeText('a b b b c\nsame line\nother\nsame line\n  same line  \n');
+    assert.equal(a.metrics.longestWordRun, 3);
+    assert.equal(a.metrics.longestWordRunWord, 'b');
+    assert.equal(a.metrics.topLineRepeats, 3);
+    assert.equal(a.metrics.topLine, 'same line');
+  });
+
+  it('unique-word ratio', () => {
+    assert.equal(analyzeText('one two two three three three').metrics.uniqueWordRatio, 0.5);
+    assert.equal(analyzeText('').metrics.uniqueWordRatio, 1);
+  });
+
+  it('locates a late loop: onset, period, count, coverage, excerpt', () => {
+    const head = raft;
+    const text = head + sentence.repeat(30);
+    const m = analyzeText(text).metrics;
+    assert.ok(Math.abs(m.repeatOnset - head.length) <= sentence.length, `onset ${m.repeatOnset}, expected about ${head.length}`);
+    assert.equal(m.repeatPeriod, sentence.length);
+    assert.ok(m.repeatCount >= 29 && m.repeatCount <= 31, `count ${m.repeatCount}`);
+    const expectedCoverage = (sentence.length * 30) / text.length;
+    assert.ok(Math.abs(m.repeatCoverage - expectedCoverage) < 0.03, `coverage ${m.repeatCoverage} vs ${expectedCoverage}`);
+    assert.ok(sentence.includes(String(m.repeatExcerpt).trim().slice(0, 20)), `excerpt ${m.repeatExcerpt}`);
+  });
+
+  it('finds a paragraph-sized period (2 KB unit)', () => {
+    const unit = '\n\n' + kitchen.slice(0, 2100);
+    const m = analyzeText(raft + unit.repeat(4)).metrics;
+    assert.ok(Math.abs(m.repeatPeriod - unit.length) < 20, `period ${m.repeatPeriod}`);
+    assert.ok(m.repeatCount >= 3);
+  });
+
+  it('thresholds can be overridden per call', () => {
+    const text = raft + sentence.repeat(6);
+    assert.equal(analyzeText(text).verdict, 'fail');
+    assert.notEqual(analyzeText(text, { thresholds: { loopFailChars: 100_000, loopWarnChars: 100_000, repeatCoverageFail: 1 } }).verdict, 'fail');
+  });
+
+  it('every metric is a number or a string and every threshold key has a numeric default', () => {
+    const a = analyzeText(longProse);
+    for (const [k, v] of Object.entries(a.metrics)) assert.ok(typeof v === 'number' || typeof v === 'string', k);
+    for (const [k, v] of Object.entries(DEFAULT_THRESHOLDS)) assert.equal(typeof v, 'number', k);
+  });
+
+  it('reports the onset as a token index when token offsets are given', () => {
+    const text = raft + sentence.repeat(30);
+    const offsets: number[] = [];
+    for (let i = 0; i < text.length; i += 4) offsets.push(i);
+    const m = analyzeText(text, { tokenOffsets: offsets }).metrics;
+    assert.equal(m['repeatOnsetToken'], Math.floor(m.repeatOnset / 4));
+  });
+});

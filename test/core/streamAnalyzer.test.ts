@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { createStreamAnalyzer, isCertainFail } from '../../src/core/streamAnalyzer.js';
+import { readTexts } from '../corpus/paths.js';
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Split at random UTF-16 offsets (also inside surrogate pairs and words), pieces of 0..maxLen chars. */
+function randomSplit(text: string, rand: () => number, maxLen: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const n = Math.floor(rand() * (maxLen + 1));
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+const healthy = readTexts('healthy');
+const base = healthy.map((t) => t.text).join('\n\n');
+const sentence = 'The leader sends heartbeats to every follower in the cluster. ';
+const texts: Array<[string, string]> = [
+  ...healthy.map((t): [string, string] => [t.name, t.text]),
+  ['loop after 60%', base.slice(0, Math.floor(base.length * 0.6)) + sentence.repeat(40)],
+  ['the the the', 'the '.repeat(700)],
+  ['whitespace', ' \n'.repeat(500)],
+  ['emoji and CJK', '这是一个测试。😀 Emoji 👍🏽 mixed with text and 漢字 and more: ' + '🎉'.repeat(300)],
+  ['script switch', base.slice(0, 3000) + 'Распределённые системы требуют согласия между узлами, и алгоритмы консенсуса решают эту задачу. '.repeat(3) + '分布式系统需要节点之间达成一致。'.repeat(40)],
+  ['tags', base.slice(0, 2000) + '</div>'.repeat(300)],
+  ['glued', base.slice(0, 2000) + 'countryanimalelbowtigerbrazilnorwayshoulderkneegiraffe'.repeat(40)],
+  ['lone surrogates', 'abc\ud800def\udc00 x \ud83d'],
+  ['near loop', base.slice(0, 4000) + Array.from({ length: 50 }, (_, i) => `Item ${i}: the value is stored twice. `).join('')],
+];
+
+describe('createStreamAnalyzer', () => {
+  it('final snapshot equals analyzeText on the whole text, for random delta splits', () => {
+    const rand = rng(42);
+    for (const [name, text] of texts) {
+      const expected = analyzeText(text);
+      for (const maxLen of [1, 3, 17, 200]) {
+        const s = createStreamAnalyzer();
+        for (const d of randomSplit(text, rand, maxLen)) s.push(d);
+        assert.deepEqual(s.snapshot(), expected, `${name}, pieces up to ${maxLen} chars`);
+      }
+    }
+  });
+
+  it('snapshots in the middle of the stream do not change the final result', () => {
+    const rand = rng(7);
+    for (const [name, text] of texts) {
+      const s = createStreamAnalyzer();
+      for (const d of randomSplit(text, rand, 40)) {
+        s.push(d);
+        if (rand() < 0.2) s.snapshot();
+      }
+      assert.deepEqual(s.snapshot(), analyzeText(text), name);
+    }
+  });
+
+  it('a mid-stream snapshot equals analyzeText of the prefix', () => {
+    const rand = rng(9);
+    const text = texts.find(([n]) => n === 'loop after 60%')![1];
+    const s = createStreamAnalyzer();
+    let sent = '';
+    for (const d of randomSplit(text, rand, 25)) {
+      s.push(d);
+      sent += d;
+      if (rand() < 0.02) assert.deepEqual(s.snapshot(), analyzeText(sent), `prefix of ${sent.length} chars`);
+    }
+  });
+
+  it('countTokens reports the loop onset as a token index', () => {
+    const head = base.slice(0, 5000);
+    const s = createStreamAnalyzer({ countTokens: true });
+    const pieces = randomSplit(head + sentence.repeat(30), rng(3), 6).filter((p) => p.length > 0);
+    const offsets: number[] = [];
+    let at = 0;
+    for (const p of pieces) {
+      offsets.push(at);
+      at += p.length;
+      s.push(p);
+    }
+    const a = s.snapshot();
+    assert.deepEqual(a, analyzeText(head + sentence.repeat(30), { tokenOffsets: offsets }));
+    const tok = Number(a.metrics['repeatOnsetToken']);
+    assert.ok(tok > 0 && offsets[tok]! <= a.metrics.repeatOnset && (offsets[tok + 1] ?? Infinity) > a.metrics.repeatOnset);
+  });
+
+  it('isCertainFail: true for a long verbatim loop running at the end, false for healthy text and a finished short loop', () => {
+    assert.equal(isCertainFail(analyzeText(base.slice(0, 3000) + sentence.repeat(40))), true);
+    assert.equal(isCertainFail(analyzeText(base)), false);
+    assert.equal(isCertainFail(analyzeText(base.slice(0, 3000) + sentence.repeat(6) + base.slice(3000, 6000))), false);
+  });
+});

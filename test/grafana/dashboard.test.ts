@@ -1,0 +1,156 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  allPanels,
+  dashboardQueries,
+  expandVariables,
+  loadDashboard,
+  templateVariableQueries,
+  type Dashboard,
+  type DashboardVariable,
+} from './dashboardQueries.js';
+import { TARGET_LABELS, exportedSeries, metricNamesIn, selectorsIn } from './exportedMetrics.js';
+
+const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
+
+const dashboard: Dashboard = loadDashboard();
+const series = exportedSeries();
+const variable = (name: string): DashboardVariable => {
+  const v = dashboard.templating.list.find((x) => x.name === name);
+  assert.ok(v, `template variable ${name} missing`);
+  return v;
+};
+
+/** Every PromQL string in the dashboard, raw: panel targets and query variables. */
+function rawExpressions(): { where: string; expr: string }[] {
+  const out: { where: string; expr: string }[] = [];
+  for (const p of allPanels(dashboard)) {
+    for (const t of p.targets ?? []) {
+      if (typeof t.expr === 'string') out.push({ where: `panel ${p.id} "${p.title}" ${t.refId}`, expr: t.expr });
+    }
+  }
+  for (const v of dashboard.templating.list) {
+    if (v.type === 'query') out.push({ where: `variable ${v.name}`, expr: String(v.definition ?? '') });
+  }
+  return out;
+}
+
+test('the dashboard is importable: datasource input, schema version, stable uid', () => {
+  assert.equal(dashboard.uid, 'coherency-exporter');
+  assert.equal(dashboard.id, null);
+  assert.equal(typeof dashboard.schemaVersion, 'number');
+  assert.ok((dashboard.schemaVersion as number) >= 36);
+  const inputs = dashboard.__inputs as { name: string; type: string; pluginId: string }[];
+  assert.deepEqual(
+    inputs.map((i) => [i.name, i.type, i.pluginId]),
+    [['DS_PROMETHEUS', 'datasource', 'prometheus']],
+  );
+  const ds = variable('datasource');
+  assert.equal(ds.type, 'datasource');
+  assert.equal(ds.query, 'prometheus');
+  assert.deepEqual((ds.current as { value: string }).value, '${DS_PROMETHEUS}');
+});
+
+test('every panel, query and query variable uses the ${datasource} variable', () => {
+  for (const p of allPanels(dashboard)) {
+    assert.deepEqual(p.datasource, DATASOURCE, `panel ${p.id} "${p.title}"`);
+    for (const t of p.targets ?? []) assert.deepEqual(t.datasource, DATASOURCE, `panel ${p.id} target ${t.refId}`);
+  }
+  for (const v of dashboard.templating.list.filter((x) => x.type === 'query')) {
+    assert.deepEqual(v.datasource, DATASOURCE, `variable ${v.name}`);
+  }
+});
+
+test('panel ids are unique positive integers and the grid has no overlaps', () => {
+  const panels = allPanels(dashboard);
+  const ids = panels.map((p) => p.id);
+  for (const id of ids) assert.ok(Number.isInteger(id) && (id as number) > 0, `bad id ${id}`);
+  assert.equal(new Set(ids).size, ids.length, `duplicate ids in ${ids.join(',')}`);
+  const boxes = dashboard.panels.map((p) => ({ id: p.id, ...p.gridPos! }));
+  for (const b of boxes) assert.ok(b.x >= 0 && b.w > 0 && b.x + b.w <= 24, `panel ${b.id} outside the 24-column grid`);
+  for (const [i, a] of boxes.entries()) {
+    for (const b of boxes.slice(i + 1)) {
+      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+      assert.ok(!overlap, `panels ${a.id} and ${b.id} overlap`);
+    }
+  }
+});
+
+test('every non-row panel has a title, a description and at least one query', () => {
+  for (const p of allPanels(dashboard).filter((x) => x.type !== 'row')) {
+    assert.ok(p.title, `panel ${p.id} has no title`);
+    assert.ok(typeof p.description === 'string' && p.description.length > 20, `panel ${p.id} "${p.title}" has no description`);
+    assert.ok((p.targets ?? []).length > 0, `panel ${p.id} "${p.title}" has no query`);
+  }
+});
+
+test('target and probe variables: multi-select, All = .*, values from coherency_probe_runs_total', () => {
+  const target = variable('target');
+  const probe = variable('probe');
+  for (const v of [target, probe]) {
+    assert.equal(v.type, 'query');
+    assert.equal(v.multi, true, v.name);
+    assert.equal(v.includeAll, true, v.name);
+    assert.equal(v.allValue, '.*', v.name);
+  }
+  assert.equal(target.definition, 'label_values(coherency_probe_runs_total, target)');
+  assert.equal(probe.definition, 'label_values(coherency_probe_runs_total{target=~"$target"}, probe)');
+  const channel = variable('channel');
+  assert.equal(channel.allValue, '.*');
+  assert.deepEqual(String(channel.query).split(','), ['content', 'reasoning', 'combined']);
+  assert.deepEqual(templateVariableQueries(dashboard), [
+    { name: 'target', label: 'target', selector: 'coherency_probe_runs_total' },
+    { name: 'probe', label: 'probe', selector: 'coherency_probe_runs_total{target=~".*"}' },
+  ]);
+});
+
+test('every metric referenced exists in createMetrics (histograms as _bucket/_sum/_count)', () => {
+  for (const { where, expr } of rawExpressions()) {
+    const names = metricNamesIn(expr);
+    for (const name of names) assert.ok(series.has(name), `${where}: ${name} is not exported (${expr})`);
+  }
+  const used = new Set(rawExpressions().flatMap(({ expr }) => metricNamesIn(expr)));
+  for (const name of ['coherency_degeneration_ratio', 'coherency_probe_runs_total', 'coherency_probe_errors_total']) {
+    assert.ok(used.has(name), `${name} is on no panel`);
+  }
+});
+
+test('selectors match only on labels their metric has', () => {
+  for (const { where, expr } of rawExpressions()) {
+    for (const sel of selectorsIn(expr)) {
+      const known = series.get(sel.name);
+      if (!known) continue; // reported by the test above
+      for (const label of sel.labels) {
+        assert.ok(known.has(label) || TARGET_LABELS.includes(label), `${where}: ${sel.name} has no label ${label}`);
+      }
+    }
+  }
+});
+
+test('rate and increase windows are Grafana intervals, not fixed durations', () => {
+  for (const { where, expr } of rawExpressions()) {
+    for (const m of expr.matchAll(/\[([^\]]*)\]/g)) {
+      assert.ok(['$__rate_interval', '$__range'].includes(m[1] as string), `${where}: window [${m[1]}] in ${expr}`);
+    }
+  }
+});
+
+test('dashboardQueries expands every variable and returns every panel query', () => {
+  const queries = dashboardQueries(dashboard);
+  const targetCount = allPanels(dashboard).reduce((n, p) => n + (p.targets ?? []).length, 0);
+  assert.equal(queries.length, targetCount);
+  for (const q of queries) {
+    assert.ok(q.title.length > 0);
+    assert.ok(!q.expr.includes('$'), `${q.title}: unexpanded variable in ${q.expr}`);
+  }
+  const ttft = queries.find((q) => q.title === 'Time to first token p50 / p95 [A]');
+  assert.equal(
+    ttft?.expr,
+    'histogram_quantile(0.5, sum by (target, probe, le) (rate(coherency_time_to_first_token_seconds_bucket{target=~".*",probe=~".*"}[1m])))',
+  );
+});
+
+test('expandVariables knows the ${var} and ${var:format} forms and refuses unknown variables', () => {
+  assert.equal(expandVariables('x{target=~"${target:regex}"}[$__range]'), 'x{target=~".*"}[5m]');
+  assert.throws(() => expandVariables('x{a="$nope"}'), /unknown template variable \$nope/);
+});

@@ -1,0 +1,121 @@
+/**
+ * Reads the PromQL out of grafana/coherency-dashboard.json with the template variables
+ * expanded the way Grafana would for "All", so the queries can be checked statically
+ * here and evaluated against a real Prometheus by the integration test.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface DashboardTarget {
+  refId?: string;
+  expr?: string;
+  hide?: boolean;
+  datasource?: unknown;
+  [key: string]: unknown;
+}
+
+export interface DashboardPanel {
+  id?: number;
+  type?: string;
+  title?: string;
+  datasource?: unknown;
+  gridPos?: { h: number; w: number; x: number; y: number };
+  targets?: DashboardTarget[];
+  panels?: DashboardPanel[];
+  [key: string]: unknown;
+}
+
+export interface DashboardVariable {
+  name: string;
+  type: string;
+  query?: unknown;
+  definition?: string;
+  datasource?: unknown;
+  [key: string]: unknown;
+}
+
+export interface Dashboard {
+  panels: DashboardPanel[];
+  templating: { list: DashboardVariable[] };
+  [key: string]: unknown;
+}
+
+/** Values for "All" of our variables and for Grafana's built-in intervals. */
+export const VARIABLE_VALUES: Readonly<Record<string, string>> = Object.freeze({
+  target: '.*',
+  probe: '.*',
+  channel: '.*',
+  __rate_interval: '1m',
+  __interval: '1m',
+  __range: '5m',
+});
+
+/** Replaces $name, ${name} and ${name:format}; an unknown variable is an error, not a silent gap. */
+export function expandVariables(text: string, values: Readonly<Record<string, string>> = VARIABLE_VALUES): string {
+  return text.replace(/\$\{(\w+)(?::[^}]*)?\}|\$(\w+)/g, (match, braced: string | undefined, bare: string | undefined) => {
+    const name = braced ?? bare ?? '';
+    const value = values[name];
+    if (value === undefined) throw new Error(`unknown template variable ${match} in: ${text}`);
+    return value;
+  });
+}
+
+/** Every panel, rows and the panels inside collapsed rows included, in document order. */
+export function allPanels(dashboard: Dashboard): DashboardPanel[] {
+  const out: DashboardPanel[] = [];
+  const walk = (panels: DashboardPanel[] | undefined): void => {
+    for (const panel of panels ?? []) {
+      out.push(panel);
+      walk(panel.panels);
+    }
+  };
+  walk(dashboard.panels);
+  return out;
+}
+
+/** Every panel query, variables expanded. Titles get " [refId]" when a panel has several queries. */
+export function dashboardQueries(dashboard: Dashboard): { title: string; expr: string }[] {
+  const out: { title: string; expr: string }[] = [];
+  for (const panel of allPanels(dashboard)) {
+    const targets = (panel.targets ?? []).filter((t) => typeof t.expr === 'string' && t.expr.trim() !== '');
+    for (const t of targets) {
+      const title = targets.length > 1 ? `${panel.title ?? ''} [${t.refId ?? '?'}]` : (panel.title ?? '');
+      out.push({ title, expr: expandVariables(t.expr as string) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The series selector of every query variable (`label_values(SELECTOR, label)`), expanded:
+ * what the Prometheus series API must answer for the variable to have values.
+ */
+export function templateVariableQueries(dashboard: Dashboard): { name: string; label: string; selector: string }[] {
+  const out: { name: string; label: string; selector: string }[] = [];
+  for (const v of dashboard.templating.list) {
+    if (v.type !== 'query') continue;
+    const q = typeof v.query === 'string' ? v.query : (v.query as { query?: string } | undefined)?.query;
+    const m = /^\s*label_values\(\s*(.+)\s*,\s*(\w+)\s*\)\s*$/.exec(q ?? '');
+    if (!m) throw new Error(`variable ${v.name}: expected label_values(selector, label), got ${String(q)}`);
+    out.push({ name: v.name, label: m[2] as string, selector: expandVariables(m[1] as string) });
+  }
+  return out;
+}
+
+/** The repository root: the nearest folder above this file with a package.json (works from test/ and dist/test/). */
+export function repoRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
+    dir = up;
+  }
+  return dir;
+}
+
+export const DASHBOARD_PATH = join('grafana', 'coherency-dashboard.json');
+
+export function loadDashboard(root: string = repoRoot()): Dashboard {
+  return JSON.parse(readFileSync(join(root, DASHBOARD_PATH), 'utf8')) as Dashboard;
+}

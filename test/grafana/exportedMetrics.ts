@@ -1,0 +1,45 @@
+/** The series names (and their labels) the exporter exposes, read from createMetrics on a fresh registry. */
+import { Registry } from 'prom-client';
+import { createMetrics } from '../../src/metrics/createMetrics.js';
+
+/** Series name → label names (histogram series carry `le` on _bucket). */
+export function exportedSeries(): Map<string, Set<string>> {
+  const registry = new Registry();
+  createMetrics(registry, { version: 'test' });
+  const series = new Map<string, Set<string>>();
+  for (const metric of registry.getMetricsAsArray()) {
+    const { name, type, labelNames } = metric as unknown as { name: string; type: string; labelNames?: string[] };
+    const labels = labelNames ?? [];
+    if (type === 'histogram') {
+      series.set(`${name}_bucket`, new Set([...labels, 'le']));
+      series.set(`${name}_sum`, new Set(labels));
+      series.set(`${name}_count`, new Set(labels));
+    } else if (type === 'summary') {
+      series.set(name, new Set([...labels, 'quantile']));
+      series.set(`${name}_sum`, new Set(labels));
+      series.set(`${name}_count`, new Set(labels));
+    } else {
+      series.set(name, new Set(labels));
+    }
+  }
+  return series;
+}
+
+/** Labels Prometheus adds to every scraped series. */
+export const TARGET_LABELS: readonly string[] = ['job', 'instance'];
+
+/** Names of the exporter's own and prom-client's default metrics referenced in a PromQL expression. */
+export function metricNamesIn(expr: string): string[] {
+  return [...new Set(expr.match(/\b(?:coherency|process|nodejs)_[a-zA-Z0-9_]+\b/g) ?? [])];
+}
+
+/** `name{a="x", b=~"y"}` selectors of the exporter's metrics in an expression, with the label names they match on. */
+export function selectorsIn(expr: string): { name: string; labels: string[] }[] {
+  const out: { name: string; labels: string[] }[] = [];
+  const unquoted = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  for (const m of unquoted.matchAll(/\b((?:coherency|process|nodejs)_[a-zA-Z0-9_]+)\s*\{([^}]*)\}/g)) {
+    const labels = [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((l) => l[1] as string);
+    out.push({ name: m[1] as string, labels });
+  }
+  return out;
+}

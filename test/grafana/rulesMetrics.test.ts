@@ -1,0 +1,63 @@
+// promtool tests the rules against made-up series; this checks those series' names and
+// labels are the ones the exporter really exports, so a renamed metric breaks a test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { repoRoot } from './dashboardQueries.js';
+import { TARGET_LABELS, exportedSeries, metricNamesIn, selectorsIn } from './exportedMetrics.js';
+
+interface RuleFile {
+  groups: { name: string; rules: { alert?: string; record?: string; expr: string; labels?: Record<string, string> }[] }[];
+}
+interface RuleTestFile {
+  tests: { name: string; input_series?: { series: string }[] }[];
+}
+
+const root = repoRoot();
+const rules = parse(readFileSync(join(root, 'deploy/prometheus/rules.yml'), 'utf8')) as RuleFile;
+const ruleTests = parse(readFileSync(join(root, 'deploy/prometheus/rules.test.yml'), 'utf8')) as RuleTestFile;
+const series = exportedSeries();
+
+test('alert rules reference only exported metrics and their labels', () => {
+  const all = rules.groups.flatMap((g) => g.rules);
+  assert.ok(all.length > 0);
+  for (const rule of all) {
+    const where = rule.alert ?? rule.record ?? '?';
+    for (const name of metricNamesIn(rule.expr)) assert.ok(series.has(name), `${where}: ${name} is not exported`);
+    for (const sel of selectorsIn(rule.expr)) {
+      for (const label of sel.labels) {
+        assert.ok(series.get(sel.name)?.has(label) || TARGET_LABELS.includes(label), `${where}: ${sel.name} has no label ${label}`);
+      }
+    }
+  }
+});
+
+test('every alert has a severity, a summary, a description and a runbook, and a promtool test', () => {
+  const tested = readFileSync(join(root, 'deploy/prometheus/rules.test.yml'), 'utf8');
+  for (const rule of rules.groups.flatMap((g) => g.rules).filter((r) => r.alert)) {
+    const r = rule as typeof rule & { annotations?: Record<string, string> };
+    assert.match(r.labels?.severity ?? '', /^(critical|warning|info)$/, r.alert);
+    for (const key of ['summary', 'description', 'runbook']) assert.ok(r.annotations?.[key], `${r.alert}: no ${key}`);
+    assert.ok(tested.includes(`alertname: ${r.alert}`), `${r.alert} has no promtool test`);
+  }
+});
+
+test('promtool input series use exported names with their labels', () => {
+  for (const t of ruleTests.tests) {
+    for (const { series: s } of t.input_series ?? []) {
+      const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\}$/.exec(s);
+      assert.ok(m, `${t.name}: cannot parse ${s}`);
+      const name = m[1] as string;
+      if (name === 'up') continue;
+      const known = series.get(name);
+      assert.ok(known, `${t.name}: ${name} is not exported`);
+      const labels = [...(m[2] as string).matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="/g)].map((l) => l[1] as string);
+      for (const label of labels) {
+        assert.ok(known.has(label) || TARGET_LABELS.includes(label), `${t.name}: ${name} has no label ${label}`);
+      }
+      for (const label of known) assert.ok(labels.includes(label) || label === 'le', `${t.name}: ${name} lacks label ${label}`);
+    }
+  }
+});

@@ -1,0 +1,72 @@
+import { pino } from 'pino';
+import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
+import type { StreamResult } from '../../src/client/streamTypes.js';
+
+export const silentLogger = pino({ level: 'silent' });
+
+export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
+  return {
+    name: 'local',
+    baseUrl: 'http://127.0.0.1:1/v1',
+    model: 'healthy',
+    apiKeyEnv: null,
+    apiKeyFile: null,
+    headers: {},
+    probes: ['short', 'long'],
+    timeouts: { connectSeconds: 2, idleSeconds: 5, totalSeconds: 30 },
+    tls: { caFile: null, insecureSkipVerify: false },
+    ...over,
+  };
+}
+
+export function testProbe(over: Partial<ProbeConfig> = {}): ProbeConfig {
+  return {
+    name: 'short',
+    schedule: null,
+    messages: [{ role: 'user', content: 'Write a long article about databases.' }],
+    maxTokens: 3000,
+    temperature: 0.6,
+    samples: 1,
+    minTokens: 0,
+    thresholds: {},
+    timeouts: {},
+    extraBody: {},
+    abortOnCollapse: true,
+    ...over,
+  };
+}
+
+export function testConfig(over: Partial<Config> = {}): Config {
+  return {
+    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4 },
+    simulator: { enabled: false, host: '127.0.0.1', port: 0, tokensPerSecond: 0 },
+    metrics: { degenerationWindow: 20 },
+    storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200 },
+    targets: [testTarget()],
+    probes: [testProbe(), testProbe({ name: 'long', maxTokens: 8000, minTokens: 1500 })],
+    ...over,
+  };
+}
+
+/** A finished stream as the client would report it. */
+export function streamResult(over: Partial<StreamResult> = {}): StreamResult {
+  const content = over.content ?? '';
+  return {
+    content,
+    reasoning: '',
+    finishReason: 'length',
+    stopReason: null,
+    outputTokens: Math.ceil(content.length / 4),
+    outputTokensSource: 'usage',
+    promptTokens: 20,
+    ttftSeconds: 0.05,
+    ttfcSeconds: 0.05,
+    durationSeconds: 2,
+    chunks: Math.ceil(content.length / 4),
+    maxGapSeconds: 0.01,
+    endedCleanly: true,
+    httpStatus: 200,
+    error: null,
+    ...over,
+  };
+}

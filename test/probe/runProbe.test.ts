@@ -1,0 +1,125 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
+import { fakeStream } from '../helpers/fakeStream.js';
+import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
+import { healthyProse } from '../helpers/texts.js';
+
+const HEALTHY = healthyProse(2500, 11);
+
+describe('buildChatRequest', () => {
+  test('streams with usage, sends the key from the named variable and keeps daemon-owned fields', () => {
+    const req = buildChatRequest(
+      testTarget({ apiKeyEnv: 'MY_KEY', headers: { 'x-team': 'ml' } }),
+      testProbe({ extraBody: { top_p: 0.9, seed: 3 } }),
+      { MY_KEY: 'sk-canary' },
+    );
+    assert.equal(req.url, 'http://127.0.0.1:1/v1/chat/completions');
+    assert.equal(req.headers['authorization'], 'Bearer sk-canary');
+    assert.equal(req.headers['x-team'], 'ml');
+    assert.equal(req.body['stream'], true);
+    assert.deepEqual(req.body['stream_options'], { include_usage: true });
+    assert.equal(req.body['max_tokens'], 3000);
+    assert.equal(req.body['top_p'], 0.9);
+    assert.equal(req.body['model'], 'healthy');
+  });
+
+  test('no Authorization header without a key', () => {
+    const req = buildChatRequest(testTarget(), testProbe(), {});
+    assert.equal(req.headers['authorization'], undefined);
+  });
+});
+
+describe('judgeSample', () => {
+  const probe = testProbe({ minTokens: 1500 });
+
+  test('healthy long output is ok', () => {
+    const s = judgeSample(streamResult({ content: HEALTHY }), probe, 0);
+    assert.equal(s.verdict, 'ok', s.reasons.join('; '));
+    assert.deepEqual(s.reasons, []);
+    assert.equal(s.metrics?.reasoning, null);
+  });
+
+  test('fewer tokens than minTokens is inconclusive (warn), never ok', () => {
+    const s = judgeSample(streamResult({ content: healthyProse(200, 2), outputTokens: 300, finishReason: 'stop' }), probe, 0);
+    assert.equal(s.verdict, 'warn');
+    assert.match(s.reasons[0]!, /^inconclusive: 300 output tokens, fewer than minTokens 1500/);
+    assert.deepEqual(s.findings, ['inconclusive']);
+  });
+
+  test('a budget spent on reasoning is inconclusive, not a collapse', () => {
+    const s = judgeSample(streamResult({ content: '', reasoning: HEALTHY, finishReason: 'length', outputTokens: 3000 }), probe, 0);
+    assert.equal(s.verdict, 'warn');
+    assert.match(s.reasons.join(), /reasoning/);
+    assert.ok(s.metrics?.reasoning);
+  });
+
+  test('empty content without reasoning fails', () => {
+    const s = judgeSample(streamResult({ content: '', outputTokens: 0, finishReason: 'stop' }), probe, 0);
+    assert.equal(s.verdict, 'fail');
+  });
+
+  test("vLLM's repetition_detected stop reason fails the sample", () => {
+    const s = judgeSample(streamResult({ content: HEALTHY, stopReason: 'repetition_detected' }), probe, 0);
+    assert.equal(s.verdict, 'fail');
+    assert.ok(s.findings.includes('engine_repetition_stop'));
+  });
+
+  test('a stream error is an error sample that keeps what came', () => {
+    const s = judgeSample(streamResult({ content: HEALTHY.slice(0, 500), error: { type: 'truncated', message: 'connection closed before [DONE]' } }), probe, 0);
+    assert.equal(s.verdict, 'error');
+    assert.equal(s.reasons[0], 'truncated: connection closed before [DONE]');
+    assert.equal(s.content.length, 500);
+  });
+
+  test('a non-streamed JSON answer is still analysed', () => {
+    const s = judgeSample(streamResult({ content: HEALTHY, error: { type: 'not_streaming', message: 'server ignored stream: true' } }), probe, 0);
+    assert.equal(s.verdict, 'ok');
+    assert.match(s.reasons[0]!, /^not_streaming: .*analysed anyway/);
+  });
+
+  test('reasoning is analysed separately and combined', () => {
+    const loop = 'I need to check this again. '.repeat(200);
+    const s = judgeSample(streamResult({ content: HEALTHY, reasoning: loop }), probe, 0);
+    assert.equal(s.verdict, 'fail');
+    assert.ok(s.reasons.some((r) => r.startsWith('reasoning: ')));
+    assert.ok(s.metrics!.combined.chars > s.metrics!.content.chars);
+  });
+});
+
+test('findingKinds reads the kind behind channel prefixes', () => {
+  assert.deepEqual(findingKinds(['content: sentence_loop: x', 'reasoning: word_loop: y', 'inconclusive: z', 'content: sentence_loop: again']), [
+    'sentence_loop',
+    'word_loop',
+    'inconclusive',
+  ]);
+});
+
+test('runProbe runs every sample and reports the worst verdict', async () => {
+  const stream = fakeStream({ healthy: { content: HEALTHY } });
+  const run = await runProbe(testTarget(), testProbe({ samples: 3 }), {
+    stream: stream.fn,
+    env: {},
+    now: Date.now,
+    logger: silentLogger,
+    newId: () => 'id-1',
+  });
+  assert.equal(stream.requests.length, 3);
+  assert.equal(run.samples.length, 3);
+  assert.equal(run.verdict, 'ok');
+  assert.deepEqual(run.samples.map((s) => s.index), [0, 1, 2]);
+});
+
+test('a crash inside the stream function becomes an internal error sample', async () => {
+  const run = await runProbe(testTarget(), testProbe(), {
+    stream: async () => {
+      throw new Error('boom');
+    },
+    env: {},
+    now: Date.now,
+    logger: silentLogger,
+    newId: () => 'id-2',
+  });
+  assert.equal(run.verdict, 'error');
+  assert.equal(run.samples[0]!.error?.type, 'internal');
+});
