@@ -49,7 +49,7 @@ const ERROR_BODY_BYTES = 4096;
 const DONE_GRACE_MS = 1000;
 const SNIPPET_CHARS = 200;
 
-/** undici error codes (and Node's) that mean the connection could not be made. */
+/** undici's (and the OS's) codes for a connect that timed out, and for its own header/body timers. */
 const CONNECT_TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
 const IDLE_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -72,6 +72,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 function timerMs(seconds: number): number | null {
   if (!Number.isFinite(seconds) || seconds <= 0) return null;
   return Math.min(MAX_TIMER_MS, Math.max(1, Math.round(seconds * 1000)));
+}
+
+/** Closes the pooled connections of the default dispatchers (daemon shutdown, after in-flight samples were aborted). */
+export async function closeStreamDispatchers(): Promise<void> {
+  const all = [...agents.values()];
+  agents.clear();
+  await Promise.all(all.map((a) => a.destroy()));
 }
 
 type Phase = 'connecting' | 'waiting' | 'body' | 'settled';

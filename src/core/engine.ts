@@ -60,7 +60,7 @@ export const FLAG_COUNT = 5;
 
 interface Block {
   chars: number;
-  nonSpace: number;
+  spaces: number;
   words: number;
   latinWords: number;
   fw: number;
@@ -80,7 +80,7 @@ interface Block {
 
 function newBlock(): Block {
   return {
-    chars: 0, nonSpace: 0, words: 0, latinWords: 0, fw: 0, sentEnd: 0, newlines: 0, letters: 0,
+    chars: 0, spaces: 0, words: 0, latinWords: 0, fw: 0, sentEnd: 0, newlines: 0, letters: 0,
     latinLetters: 0, vowels: 0, pureLatinLetters: 0, gluedLetters: 0, odd: 0, mojibake: 0,
     stutter: 0, punct: 0, scripts: new Int32Array(SCRIPT_COUNT),
   };
@@ -91,7 +91,7 @@ function copyBlock(b: Block): Block {
 }
 
 function addBlock(into: Block, b: Block): void {
-  into.chars += b.chars; into.nonSpace += b.nonSpace; into.words += b.words; into.latinWords += b.latinWords;
+  into.chars += b.chars; into.spaces += b.spaces; into.words += b.words; into.latinWords += b.latinWords;
   into.fw += b.fw; into.sentEnd += b.sentEnd; into.newlines += b.newlines; into.letters += b.letters;
   into.latinLetters += b.latinLetters; into.vowels += b.vowels; into.pureLatinLetters += b.pureLatinLetters;
   into.gluedLetters += b.gluedLetters; into.odd += b.odd; into.mojibake += b.mojibake;
@@ -102,10 +102,9 @@ function addBlock(into: Block, b: Block): void {
 /** Everything that changes per char or token, as plain values so a snapshot can copy it. */
 interface State {
   pos: number;
-  bytes: number;
+  extraBytes: number;
   pendingHigh: number;
   prevCode: number;
-  nonSpace: number;
   punctChars: number;
   spaceChars: number;
   // whitespace runs
@@ -127,6 +126,8 @@ interface State {
   wordVowels: number;
   wordDigits: number;
   wordOther: number;
+  wordUpper: boolean;
+  wordNonAscii: boolean;
   tagState: number;
   // tokens
   nTok: number;
@@ -234,6 +235,7 @@ export class Engine {
   private cur: Block = newBlock();
   private runs = new Float64Array(FLAG_COUNT * RUN_FIELDS);
   private readonly intern = new Map<string, number>();
+  private readonly asciiIds = new Int32Array(128).fill(-1);
   private readonly lines = new Map<string, number>();
   private readonly ids = new Int32Array(RING);
   private readonly tStart = new Int32Array(RING);
@@ -249,10 +251,10 @@ export class Engine {
   constructor(private readonly t: Thresholds) {
     this.comp = new CompressionTracker(this.store);
     this.s = {
-      pos: 0, bytes: 0, pendingHigh: -1, prevCode: -1, nonSpace: 0, punctChars: 0, spaceChars: 0,
+      pos: 0, extraBytes: 0, pendingHigh: -1, prevCode: -1, punctChars: 0, spaceChars: 0,
       wsRun: 0, wsRunStart: -1, maxWsRun: 0, maxWsRunStart: -1,
       lineStart: 0, nonBlankLines: 0, lineChars: 0, dupLineChars: 0, topLineCount: 0, topLine: '',
-      wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, tagState: 0,
+      wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false, tagState: 0,
       nTok: 0, nextId: 0, words: 0, distinctWords: 0, prevId: -1, prevIsWord: false,
       wordRun: 0, maxWordRun: 0, maxWordRunWord: '', maxWordRunStart: -1, runStart: -1,
       lp: 0, lp0: 0, la: 0, lScore: 0, lBest: 0, lBestEnd: 0, lBestEndChar: 0, lM: 0, lX: 0,
@@ -295,28 +297,51 @@ export class Engine {
 
   private scan(str: string, from: number): void {
     const n = str.length;
+    const s = this.s;
     for (let i = from; i < n; i++) {
       const c = str.charCodeAt(i);
+      if (c < 128) {
+        const a = ASCII[c]!;
+        // Fast path: an ASCII letter or digit inside a word (most chars of most texts).
+        if (a >= A_LOWER && s.wordStart >= 0 && s.pos - s.blockStart < BLOCK) {
+          s.pos++;
+          if (a === A_DIGIT) s.wordDigits++;
+          else {
+            s.wordLatin++;
+            s.wordVowels += VOWEL[c]!;
+            if (a === A_UPPER) s.wordUpper = true;
+          }
+          s.prevCode = c;
+          continue;
+        }
+        this.char(c, a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD, a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE, s.pos, 1);
+        continue;
+      }
       if (c >= 0xd800 && c <= 0xdbff) {
         if (i + 1 < n) {
           const lo = str.charCodeAt(i + 1);
           if (lo >= 0xdc00 && lo <= 0xdfff) {
-            this.astral(((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000, this.s.pos);
+            this.astral(((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000, s.pos);
             i++;
             continue;
           }
         } else if (!this.spec) {
-          this.s.pendingHigh = c;
+          s.pendingHigh = c;
           return;
         }
       }
-      this.bmp(c, this.s.pos);
+      this.bmp(c, s.pos);
     }
   }
 
   private bmp(c: number, off: number): void {
-    const cls = c < 128 ? asciiClass(c) : classOf(c);
-    this.char(c, cls, cls === CH_WORD || cls === CH_SOLO ? (c < 128 ? (c >= 0x41 ? SC_LATIN : SC_NONE) : scriptOfCode(c)) : SC_NONE, off, 1);
+    if (c < 128) {
+      const a = ASCII[c]!;
+      this.char(c, a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD, a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE, off, 1);
+      return;
+    }
+    const cls = classOf(c);
+    this.char(c, cls, cls === CH_WORD || cls === CH_SOLO ? scriptOfCode(c) : SC_NONE, off, 1);
   }
 
   private astral(cp: number, off: number): void {
@@ -330,10 +355,10 @@ export class Engine {
     if (off - s.blockStart >= BLOCK) this.finishBlock(off);
     const cur = this.cur;
     s.pos = off + len;
-    cur.chars += len;
-    s.bytes += len === 2 ? 4 : c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+    if (c >= 0x80) s.extraBytes += len === 2 ? 2 : c < 0x800 ? 1 : 2;
     if (cls === CH_SPACE) {
       s.spaceChars++;
+      cur.spaces++;
       if (s.wsRun === 0) s.wsRunStart = off;
       s.wsRun++;
       if (s.tagState === 1) s.tagState = 0;
@@ -351,24 +376,24 @@ export class Engine {
       return;
     }
     s.wsRun = 0;
-    s.nonSpace++;
-    cur.nonSpace++;
     if (cls === CH_WORD) {
       if (s.tagState === 1) s.tagState = 2;
       if (s.wordStart < 0) {
         s.wordStart = off;
         s.wordInTag = s.tagState === 2;
         s.wordLatin = 0; s.wordVowels = 0; s.wordDigits = 0; s.wordOther = 0;
+        s.wordUpper = false; s.wordNonAscii = false;
       }
+      if (c >= 0x80) s.wordNonAscii = true;
+      else if (c >= 0x41 && c <= 0x5a) s.wordUpper = true;
       if (script === SC_LATIN) {
         s.wordLatin++;
         if (isLatinVowel(c)) s.wordVowels++;
       } else if (script === SC_NONE) s.wordDigits++;
-      else s.wordOther++;
-      if (script !== SC_NONE) {
+      else {
+        s.wordOther++;
         cur.letters++;
         cur.scripts[script]!++;
-        if (script === SC_LATIN) cur.latinLetters++;
       }
       if ((s.prevCode === 0xc3 || s.prevCode === 0xc2) && c >= 0x80 && c <= 0xbf) cur.mojibake++;
       s.prevCode = c;
@@ -377,7 +402,7 @@ export class Engine {
     if (cls === CH_SOLO) {
       cur.letters++;
       cur.scripts[script]!++;
-      this.token(T_SOLO, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len);
+      this.token(T_SOLO, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len, -1);
       s.prevCode = c;
       return;
     }
@@ -390,7 +415,8 @@ export class Engine {
     if (c === 0x3c) s.tagState = 1;
     else if (c === 0x3e) s.tagState = 0;
     else if (s.tagState === 1) s.tagState = c === 0x2f || c === 0x21 ? 2 : 0;
-    this.token(T_PUNCT, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len);
+    if (c < 128) this.token(T_PUNCT, '', off, off + 1, c);
+    else this.token(T_PUNCT, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len, -1);
     s.prevCode = c;
   }
 
@@ -405,25 +431,34 @@ export class Engine {
     s.wordStart = -1;
     const len = end - start;
     let key = len <= MAX_KEY ? this.text(start, end) : this.text(start, start + MAX_KEY) + '#' + len;
-    key = key.toLowerCase();
+    if (s.wordUpper || s.wordNonAscii) key = key.toLowerCase();
     const cur = this.cur;
+    if (s.wordLatin > 0) {
+      cur.letters += s.wordLatin;
+      cur.latinLetters += s.wordLatin;
+      cur.scripts[SC_LATIN]! += s.wordLatin;
+    }
     if (s.wordLatin > 0 && s.wordDigits === 0 && s.wordOther === 0) {
       cur.latinWords++;
       cur.pureLatinLetters += s.wordLatin;
       cur.vowels += s.wordVowels;
       if (s.wordLatin >= 25) cur.gluedLetters += s.wordLatin;
     }
-    this.token(s.wordInTag ? T_MARK : T_WORD, key, start, end);
+    this.token(s.wordInTag ? T_MARK : T_WORD, key, start, end, -1);
   }
 
-  private token(kind: number, key: string, start: number, end: number): void {
+  /** One token; `ascii` >= 0 is an ASCII punctuation char (interned by table, no string). */
+  private token(kind: number, key: string, start: number, end: number, ascii: number): void {
     const s = this.s;
-    let id = this.intern.get(key);
+    let id: number | undefined = ascii >= 0 ? this.asciiIds[ascii]! : this.intern.get(key);
     let isNew = false;
-    if (id === undefined) {
+    if (id === undefined || id < 0) {
       id = s.nextId++;
       isNew = true;
-      if (!this.spec) this.intern.set(key, id);
+      if (!this.spec) {
+        if (ascii >= 0) this.asciiIds[ascii] = id;
+        else this.intern.set(key, id);
+      }
     }
     const isWord = kind !== T_PUNCT;
     const cur = this.cur;
@@ -431,7 +466,7 @@ export class Engine {
       s.words++;
       cur.words++;
       if (isNew) s.distinctWords++;
-      if (kind !== T_SOLO && FUNCTION_WORDS.has(key)) cur.fw++;
+      if (kind !== T_SOLO && key.length <= FW_MAX_LEN && FUNCTION_WORDS.has(key)) cur.fw++;
       if (s.prevIsWord && s.prevId === id) {
         s.wordRun++;
         if (s.wordRun === 2) cur.stutter++;
@@ -441,7 +476,7 @@ export class Engine {
       }
       if (s.wordRun > s.maxWordRun) {
         s.maxWordRun = s.wordRun;
-        s.maxWordRunWord = key;
+        s.maxWordRunWord = key === '' ? String.fromCharCode(ascii) : key;
         s.maxWordRunStart = s.runStart;
       }
     } else {
@@ -590,6 +625,7 @@ export class Engine {
   private finishBlock(off: number): void {
     const s = this.s;
     const b = this.cur;
+    b.chars = off - s.blockStart;
     this.evaluateWindow(b, s.blockStart);
     s.prev3 = s.prev2;
     s.prev2 = s.prev1;
@@ -654,6 +690,7 @@ export class Engine {
       }
       if (s.wordStart >= 0) this.finishWord(s.pos);
       if (s.pos > s.lineStart) this.finishLine(s.pos);
+      this.cur.chars = s.pos - s.blockStart;
       if (this.cur.chars > 0) this.evaluateWindow(this.cur, s.blockStart);
       this.closeRegion();
       const f = this.s;
@@ -667,8 +704,8 @@ export class Engine {
         flagWindows.push(runs[i * RUN_FIELDS + 4]!);
       }
       return {
-        chars: f.pos, bytes: f.bytes, words: f.words, distinctWords: f.distinctWords,
-        nonSpace: f.nonSpace, punctChars: f.punctChars, spaceChars: f.spaceChars,
+        chars: f.pos, bytes: f.pos + f.extraBytes, words: f.words, distinctWords: f.distinctWords,
+        nonSpace: f.pos - f.spaceChars, punctChars: f.punctChars, spaceChars: f.spaceChars,
         maxWsRun: f.maxWsRun, maxWsRunStart: f.maxWsRunStart,
         nonBlankLines: f.nonBlankLines, lineChars: f.lineChars, dupLineChars: f.dupLineChars,
         topLineCount: f.topLineCount, topLine: f.topLine,
@@ -686,6 +723,21 @@ export class Engine {
   }
 }
 
+const A_SPACE = 0;
+const A_PUNCT = 1;
+const A_LOWER = 2;
+const A_UPPER = 3;
+const A_DIGIT = 4;
+/** ASCII chars by kind; letters and digits (and _) are >= A_LOWER. */
+const ASCII = new Uint8Array(128);
+const VOWEL = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const k = asciiClass(c);
+  ASCII[c] = k === CH_SPACE ? A_SPACE : k === CH_PUNCT ? A_PUNCT : c >= 0x41 && c <= 0x5a ? A_UPPER : c >= 0x61 && c <= 0x7a ? A_LOWER : A_DIGIT;
+  VOWEL[c] = isLatinVowel(c) ? 1 : 0;
+}
+const FW_MAX_LEN = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
+
 function asciiClass(c: number): number {
   if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13) ? CH_SPACE : CH_PUNCT;
   if (c >= 0x30 && c <= 0x39) return CH_WORD;
@@ -702,7 +754,7 @@ function windowFlags(w: Block, t: Thresholds, head: number): number {
   if (w.latinWords >= 60 || (words >= 60 && w.scripts[SC_LATIN]! < w.letters / 2)) {
     const fwShare = w.fw / Math.max(1, words);
     const wordsPerBreak = words / Math.max(1, w.sentEnd + w.newlines);
-    const letterShare = w.letters / Math.max(1, w.nonSpace);
+    const letterShare = w.letters / Math.max(1, w.chars - w.spaces);
     if (fwShare < t.saladFunctionWordMax && wordsPerBreak >= t.saladWordsPerSentenceMin && letterShare >= 0.8) flags |= 1 << F_SALAD;
   }
   if (w.pureLatinLetters >= 200 && w.gluedLetters / w.pureLatinLetters >= t.gluedLetterShare) flags |= 1 << F_GLUED;

@@ -1,4 +1,4 @@
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
@@ -23,7 +23,12 @@ const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_T
 
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
 export function buildApp(deps: AppDeps) {
-  const app = Fastify({ loggerInstance: deps.logger, disableRequestLogging: true });
+    // Scrapes and health checks arrive every few seconds: keep them out of the log.
+  const quiet = (url: string) => url.startsWith('/metrics') || url.startsWith('/-/');
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    logController: new LogController({ disableRequestLogging: (req) => quiet(req.url) }),
+  });
   const maxManual = deps.maxConcurrentManualRuns ?? 4;
   let manualInFlight = 0;
 

@@ -105,6 +105,12 @@ export function createMetrics(registry: Registry, options: { version: string; de
       labelNames: TP,
       registers: reg,
     }),
+    consecutiveUnsuccessful: new Gauge({
+      name: 'coherency_probe_consecutive_unsuccessful_runs',
+      help: 'Runs in a row of this probe that were not successful (any warn, fail or error sample); 0 after a successful run.',
+      labelNames: TP,
+      registers: reg,
+    }),
     lastRun: new Gauge({
       name: 'coherency_probe_last_run_timestamp_seconds',
       help: 'Unix time at which the last run of this probe finished.',

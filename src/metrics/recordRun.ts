@@ -1,4 +1,4 @@
-import type { RunResult, SampleResult } from '../probe/probeTypes.js';
+import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/probeTypes.js';
 import type { Metrics } from './createMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
@@ -32,8 +32,19 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
 /** The per-run gauges, set once every sample of the run is recorded. */
 export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds: number): void {
   const tp = { target: run.target, probe: run.probe };
-  metrics.success.set(tp, run.samples.length > 0 && run.samples.every((s) => s.verdict === 'ok') ? 1 : 0);
+  const success = run.samples.length > 0 && run.samples.every((s) => s.verdict === 'ok');
+  metrics.success.set(tp, success ? 1 : 0);
+  if (success) metrics.consecutiveUnsuccessful.set(tp, 0);
+  else metrics.consecutiveUnsuccessful.inc(tp);
   metrics.lastRun.set(tp, finishedAtSeconds);
+}
+
+/**
+ * Creates the verdict counters of a target/probe at 0, so that increase() and rate()
+ * see the very first fail or error (a series born at 1 has no increase).
+ */
+export function initSeries(metrics: Metrics, target: string, probe: string): void {
+  for (const verdict of SAMPLE_VERDICTS) metrics.runs.inc({ target, probe, verdict }, 0);
 }
 
 interface RemovableMetric {

@@ -41,13 +41,16 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
           const task = cron.createTask(
             probe.schedule,
             () => {
-              service.run(target.name, probe.name, 'schedule').catch((err: unknown) => {
+              try {
+                // The run's own failures become error samples; it never rejects.
+                void service.run(target.name, probe.name, 'schedule');
+              } catch (err) {
                 if (err instanceof ProbeLookupError && err.code === 'ALREADY_RUNNING') {
                   log.warn('scheduled run skipped: the previous run is still going');
                 } else {
                   log.error({ err }, 'scheduled run failed to start');
                 }
-              });
+              }
             },
             { name: `${target.name}/${probe.name}` },
           );

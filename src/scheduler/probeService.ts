@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { recordRunEnd, recordSample } from '../metrics/recordRun.js';
+import { initSeries, recordRunEnd, recordSample } from '../metrics/recordRun.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { runProbe, type ProbeDeps } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
@@ -41,6 +41,11 @@ export class ProbeService {
   constructor(private readonly deps: ProbeServiceDeps) {
     this.config = deps.config;
     this.window = new VerdictWindow(deps.config.metrics.degenerationWindow);
+    this.initSeries();
+  }
+
+  private initSeries(): void {
+    for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p);
   }
 
   get currentConfig(): Config {
@@ -51,6 +56,7 @@ export class ProbeService {
   setConfig(config: Config): void {
     this.config = config;
     this.window.resize(config.metrics.degenerationWindow);
+    this.initSeries();
   }
 
   /** Resolves a target+probe pair or throws a ProbeLookupError naming what is known. */

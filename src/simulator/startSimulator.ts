@@ -14,6 +14,8 @@ export const REQUEST_LOG_LIMIT = 200;
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** max_tokens when the request names none. */
 export const DEFAULT_MAX_TOKENS = 4096;
+/** The simulator's "context length": a non-streamed answer is built in memory, so bound it. */
+export const MAX_MAX_TOKENS = 1_000_000;
 
 interface ChatBody {
   model: string;
@@ -206,6 +208,7 @@ function parseChatBody(raw: string): ChatBody | string {
   if (max !== undefined && max !== null && !(Number.isInteger(max) && (max as number) >= 1)) {
     return '`max_tokens` must be a positive integer.';
   }
+  if (typeof max === 'number' && max > MAX_MAX_TOKENS) return `\`max_tokens\` must be at most ${MAX_MAX_TOKENS}.`;
   if (fields.stream !== undefined && fields.stream !== null && typeof fields.stream !== 'boolean') return '`stream` must be a boolean.';
   const streamOptions = fields.stream_options;
   const includeUsage =

@@ -466,6 +466,25 @@ describe('streamChat against a loopback server', () => {
     });
   });
 
+  test('no timer is left behind, whichever way a call ends', BOUND, async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    await withServer((req, res) => {
+      if (req.url?.endsWith('/stall')) {
+        sseHeaders(res);
+        res.write(chunk('x'));
+        return;
+      }
+      sseHeaders(res);
+      res.end(healthyBody());
+    }, async (server) => {
+      const before = timers();
+      await run(server.url);
+      await run(`${server.url}/stall`, { timeouts: { connectSeconds: 1, idleSeconds: 0.1, totalSeconds: 5 } });
+      await run(server.url, { maxBytes: 50 });
+      assert.equal(timers(), before);
+    });
+  });
+
   test('a healthy call after each fault still works', BOUND, async () => {
     await withServer((_req, res) => {
       sseHeaders(res);

@@ -71,6 +71,14 @@ describe('config/example.yaml', () => {
       `default ${DEFAULTS.probe.temperature}`,
       `default ${DEFAULTS.probe.samples}`,
       `default ${DEFAULTS.probe.minTokens}`,
+      `default ${DEFAULTS.server.metricsAuth}`,
+      `default ${DEFAULTS.server.maxConcurrentManualRuns}`,
+      `default ${DEFAULTS.storage.dir}`,
+      `default ${DEFAULTS.storage.maxRuns}`,
+      `default ${DEFAULTS.storage.maxBytes}`,
+      `default ${DEFAULTS.storage.historySize}`,
+      `default ${DEFAULTS.target.tls.insecureSkipVerify}`,
+      `default ${DEFAULTS.probe.abortOnCollapse}`,
     ];
     for (const s of stated) assert.ok(text.includes(s), `config/example.yaml does not say "${s}"`);
   });

@@ -123,6 +123,56 @@ function contentChunk(content: string | null, extra: Record<string, unknown> = {
   return { object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: null, ...extra }] };
 }
 
+/** Bytes that matter to the SSE, JSON and UTF-8 layers: LF, CR, quote, brace, colon, a UTF-8 lead byte. */
+const SPECIAL = [0x0a, 0x0d, 0x22, 0x7b, 0x7d, 0x3a, 0xf0, 0x9f];
+
+describe('never throws', () => {
+  test('fixtures with random bytes flipped, dropped or inserted, at random cuts', () => {
+    const random = rng(20261129);
+    const sources = fixtureFiles.map((f) => new Uint8Array(readFileSync(`${FIXTURES}${f}`)));
+    for (let round = 0; round < 2000; round++) {
+      const src = sources[round % sources.length] as Uint8Array;
+      const bytes = Array.from(src);
+      const edits = 1 + Math.floor(random() * 8);
+      for (let e = 0; e < edits; e++) {
+        const at = Math.floor(random() * bytes.length);
+        const kind = random();
+        if (kind < 0.4) bytes[at] = Math.floor(random() * 256);
+        else if (kind < 0.7) bytes.splice(at, 1 + Math.floor(random() * 20));
+        else bytes.splice(at, 0, SPECIAL[Math.floor(random() * SPECIAL.length)] as number); // structural bytes
+      }
+      const mutated = Uint8Array.from(bytes);
+      const cuts = [...new Set(Array.from({ length: 5 }, () => Math.floor(random() * mutated.length)))]
+        .filter((c) => c > 0)
+        .sort((a, b) => a - b);
+      const acc = new StreamAccumulator();
+      let last = 0;
+      for (const cut of [...cuts, mutated.length]) {
+        acc.push(mutated.subarray(last, cut), last);
+        last = cut;
+      }
+      acc.end(last);
+      const r = acc.result();
+      assert.equal(typeof r.content, 'string');
+      assert.ok(r.outputTokens >= 0);
+      assert.ok(r.error === null || r.error.type === 'malformed' || r.error.type === 'server_error_event');
+    }
+  });
+
+  test('odd but valid JSON chunks', () => {
+    for (const chunk of [
+      null, [], 'text', 7, true, {}, { choices: null }, { choices: [null] }, { choices: [{ delta: null }] },
+      { choices: [{ delta: { content: 5, reasoning_content: {} } }] }, { choices: [{ delta: {}, finish_reason: 3 }] },
+      { usage: 'x' }, { usage: { completion_tokens: 'many' } }, { x_groq: { usage: null } }, { timings: { predicted_n: 'x' } },
+      { error: null, choices: [{ delta: { content: 'ok' } }] },
+    ]) {
+      const r = accumulateSseText(`data: ${JSON.stringify(chunk)}\n\n`);
+      assert.ok(r.error === null || r.error.type === 'malformed', JSON.stringify(chunk));
+    }
+    assert.equal(accumulateSseText('data: {"error":null,"choices":[{"delta":{"content":"ok"}}]}\n\n').content, 'ok');
+  });
+});
+
 describe('StreamAccumulator', () => {
   test('timestamps: first token, first content, gaps between token-carrying chunks', () => {
     const acc = new StreamAccumulator();

@@ -153,9 +153,11 @@ describe('simulator streaming format', { timeout: 20_000 }, () => {
     assert.equal(badJson.status, 400);
     assert.equal(((await badJson.json()) as any).error.type, 'invalid_request_error');
 
-    const badMax = await postChat(sim, { model: 'healthy', max_tokens: -3 });
-    assert.equal(badMax.status, 400);
-    await badMax.body?.cancel();
+    for (const max_tokens of [-3, 0, 2.5, '100', 2_000_000]) {
+      const badMax = await postChat(sim, { model: 'healthy', max_tokens });
+      assert.equal(badMax.status, 400, String(max_tokens));
+      await badMax.body?.cancel();
+    }
   });
 
   it('refuses bodies over 1 MB', async () => {

@@ -1,0 +1,68 @@
+// Wraps the groups of deploy/prometheus/rules.yml (the file promtool checks and tests)
+// into deploy/kubernetes/prometheusrule.yaml, so the two cannot drift:
+//   node --import tsx scripts/build-prometheus-rule.ts           write the manifest
+//   node --import tsx scripts/build-prometheus-rule.ts --check   exit 1 when it is out of date
+// test/deploy/kubernetes.test.ts checks that the groups are equal.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Document, isSeq, parseDocument } from 'yaml';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RULES = 'deploy/prometheus/rules.yml';
+const MANIFEST = 'deploy/kubernetes/prometheusrule.yaml';
+
+const HEADER = [
+  ` Generated from ${RULES} by scripts/build-prometheus-rule.ts; do not edit by hand:`,
+  ' change the rules there, then run  node --import tsx scripts/build-prometheus-rule.ts',
+  '',
+  ' Prometheus Operators often select rules by a label (kube-prometheus-stack:',
+  ' release: kube-prometheus-stack); add it to metadata.labels if yours does.',
+].join('\n');
+
+/** The PrometheusRule manifest for a rules file's text. Throws when the rules file is unusable. */
+export function buildPrometheusRule(rulesText: string): string {
+  const rules = parseDocument(rulesText, { prettyErrors: false });
+  if (rules.errors.length > 0) throw new Error(`${RULES}: ${rules.errors[0]?.message ?? 'YAML error'}`);
+  // The node, not plain data: the comments that explain each rule travel with it.
+  const groups = rules.get('groups', true);
+  if (!isSeq(groups) || groups.items.length === 0) throw new Error(`${RULES}: has no groups`);
+
+  const doc = new Document({
+    apiVersion: 'monitoring.coreos.com/v1',
+    kind: 'PrometheusRule',
+    metadata: {
+      name: 'coherency-exporter',
+      labels: {
+        'app.kubernetes.io/name': 'coherency-exporter',
+        'app.kubernetes.io/part-of': 'coherency-exporter',
+      },
+    },
+    spec: { groups: [] },
+  });
+  doc.setIn(['spec', 'groups'], groups);
+  doc.commentBefore = HEADER;
+  // lineWidth 0: keep PromQL and annotation lines as written, never folded.
+  return doc.toString({ lineWidth: 0 });
+}
+
+function main(argv: string[]): number {
+  const check = argv.includes('--check');
+  const built = buildPrometheusRule(readFileSync(join(root, RULES), 'utf8'));
+  if (check) {
+    let current = '';
+    try {
+      current = readFileSync(join(root, MANIFEST), 'utf8');
+    } catch {
+      // Missing counts as out of date.
+    }
+    if (current === built) return 0;
+    process.stderr.write(`${MANIFEST} is out of date with ${RULES}; run: node --import tsx scripts/build-prometheus-rule.ts\n`);
+    return 1;
+  }
+  writeFileSync(join(root, MANIFEST), built);
+  process.stdout.write(`wrote ${MANIFEST}\n`);
+  return 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));
