@@ -1,4 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { analyzeCapture } from './core/analyzeCapture.js';
+import { formatReport } from './core/formatReport.js';
 import { pino, type Logger } from 'pino';
 import { configFromEnv } from './config/configFromEnv.js';
 import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
@@ -12,7 +15,7 @@ export interface CliIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
-  readStdin?: () => Promise<string>;
+  readStdin?: () => Promise<Uint8Array>;
 }
 
 const defaultIO: CliIO = {
@@ -99,6 +102,51 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(24)} ${s.description}`).join('\n')}`,
       return 'running';
     },
   },
+  analyze: {
+    summary: 'analyse a text or a captured SSE stream for degeneration (exit 0 ok/warn, 1 fail, 2 unreadable)',
+    usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both]
+
+  FILE          plain text, or a captured chat-completion stream (its "data:" lines,
+                e.g. from curl -N); - or no FILE reads standard input
+  --json        print {verdict, reasons, metrics} as JSON instead of a report
+  --channel C   for streams: content, reasoning, or both together (default both)
+
+Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
+    options: { json: { type: 'boolean' }, channel: { type: 'string' } },
+    allowPositionals: true,
+    async run(values, positionals, io) {
+      const channel = String(values['channel'] ?? 'both');
+      if (channel !== 'content' && channel !== 'reasoning' && channel !== 'both') {
+        io.stderr(`error: --channel: must be content, reasoning or both, got "${channel}"\n`);
+        return EXIT.USAGE;
+      }
+      if (positionals.length > 1) {
+        io.stderr('error: analyze takes at most one FILE\n');
+        return EXIT.USAGE;
+      }
+      const file = positionals[0] ?? '-';
+      let text: string;
+      try {
+        const bytes = file === '-' ? await (io.readStdin ?? readStdin)() : await readFile(file);
+        text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e instanceof TypeError ? 'not UTF-8 text' : e.message;
+        io.stderr(`error: cannot read ${file === '-' ? 'standard input' : file}: ${why}\n`);
+        return EXIT.USAGE;
+      }
+      const result = analyzeCapture(text, channel);
+      const { analysis } = result;
+      if (values['json']) {
+        io.stdout(`${JSON.stringify({ verdict: analysis.verdict, reasons: analysis.reasons, metrics: analysis.metrics }, null, 2)}\n`);
+      } else {
+        const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
+        io.stdout(formatReport(analysis, { title }));
+      }
+      for (const note of result.notes) io.stderr(`note: ${note}\n`);
+      return analysis.verdict === 'fail' ? EXIT.FAILED : EXIT.OK;
+    },
+  },
   'check-config': {
     summary: 'validate a config file and list every problem (exit 0 valid, 2 invalid)',
     usage: `coherency-exporter check-config FILE`,
@@ -182,6 +230,12 @@ async function readConfig(flag: string | undefined, io: CliIO): Promise<Config |
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);
   return null;
+}
+
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 function parsePort(s: string): number | null {

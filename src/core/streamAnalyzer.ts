@@ -18,7 +18,7 @@ export interface StreamAnalyzer {
   push(delta: string): void;
   /**
    * Analysis of the text so far, as if it ended here; the analyzer goes on accepting
-   * pushes. Cost is bounded (the unfinished 32 KB gzip block and 2 KB window are
+   * pushes. Cost is bounded (the unfinished 32 KB gzip block and 4 KB window are
    * compressed, everything else is kept up to date by push), so it can be called every
    * ~100 tokens to abort collapsed streams early.
    */

@@ -42,7 +42,7 @@ export interface Thresholds {
   /** Whole-text gzip ratio: reported, and only an extreme value decides (loops are found by position instead). */
   compressionRatioWarn: number;
   compressionRatioFail: number;
-  /** Windowed gzip: the most compressible 2 KB window (ratio), and that ratio relative to the text's median window. */
+  /** Windowed gzip: the most compressible 4 KB window (ratio), and that ratio relative to the text's median window. */
   windowCompressionFail: number;
   windowCompressionRelFail: number;
 

@@ -157,7 +157,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   else if (chars > 0 && c.ratio < t.compressionRatioWarn) warn(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
   const rel = c.medianWindow > 0 ? c.minWindow / c.medianWindow : 1;
   if (c.windows >= 2 && c.minWindow < t.windowCompressionFail && rel < t.windowCompressionRelFail && verdict !== 'fail') {
-    warn(`low_compression: the 2 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`);
+    warn(`low_compression: the 4 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`);
   }
 
   const rOnset = canon.onset;

@@ -99,6 +99,18 @@ export function createMetrics(registry: Registry, options: { version: string; de
       labelNames: ['target', 'probe', 'kind'] as const,
       registers: reg,
     }),
+    tokensSaved: new Counter({
+      name: 'coherency_tokens_saved_total',
+      help: 'Output tokens not generated because the daemon closed a collapsed stream early (maxTokens minus tokens received, summed over aborted samples).',
+      labelNames: TP,
+      registers: reg,
+    }),
+    aborted: new Counter({
+      name: 'coherency_probe_aborted_samples_total',
+      help: 'Samples whose stream the daemon closed early because the output had certainly collapsed (abortOnCollapse). Each is also counted as fail.',
+      labelNames: TP,
+      registers: reg,
+    }),
     success: new Gauge({
       name: 'coherency_probe_success',
       help: '1 when every sample of the last run of this probe was ok, 0 otherwise (any warn, fail or error).',

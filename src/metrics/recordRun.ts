@@ -8,6 +8,10 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   const tp = { target, probe };
   metrics.runs.inc({ ...tp, verdict: sample.verdict });
   if (sample.error) metrics.errors.inc({ ...tp, type: sample.error.type });
+  if (sample.aborted) {
+    metrics.aborted.inc(tp);
+    metrics.tokensSaved.inc(tp, sample.tokensSaved);
+  }
   if (sample.verdict === 'warn' || sample.verdict === 'fail') {
     for (const kind of sample.findings) metrics.reasons.inc({ ...tp, kind });
   }
@@ -45,6 +49,8 @@ export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds
  */
 export function initSeries(metrics: Metrics, target: string, probe: string): void {
   for (const verdict of SAMPLE_VERDICTS) metrics.runs.inc({ target, probe, verdict }, 0);
+  metrics.aborted.inc({ target, probe }, 0);
+  metrics.tokensSaved.inc({ target, probe }, 0);
 }
 
 interface RemovableMetric {

@@ -37,6 +37,10 @@ export interface SampleResult {
   aborted: boolean;
   /** Output tokens received when the stream was aborted (null when not aborted). */
   tokensAtAbort: number | null;
+  /** maxTokens minus the tokens received, for aborted samples; 0 otherwise. */
+  tokensSaved: number;
+  /** Output token at which the longest loop of the content starts (null when none). */
+  onsetToken: number | null;
   /** null when the stream ended in error before anything could be analysed. */
   metrics: SampleMetrics | null;
   error: { type: SampleErrorType; message: string } | null;

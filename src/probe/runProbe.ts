@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { analyzeText } from '../core/analyzeText.js';
+import { analyzeText, createStreamAnalyzer, isCertainFail } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -112,28 +112,122 @@ export async function runProbe(
   };
 }
 
+/** Tokens between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
+export const ABORT_CHECK_EVERY_TOKENS = 32;
+/** How often a long sample logs its progress at debug level. */
+export const PROGRESS_LOG_EVERY_MS = 5000;
+
+class CollapseAbort extends Error {
+  constructor() {
+    super('aborted: the output had collapsed');
+    this.name = 'CollapseAbort';
+  }
+}
+
 async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
   const request = buildChatRequest(target, probe, deps.env);
-  let lastTokenAt: number | null = null;
+  const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });
+  // The stream is analysed as it arrives (cost per delta independent of the length so far),
+  // so a collapse can end the request early and the final analysis costs nothing extra.
+  const opts = { thresholds: probe.thresholds };
+  const live = { content: createStreamAnalyzer(opts), reasoning: createStreamAnalyzer(opts) };
+  const tokenMarks = new TokenMarks();
+  const local = new AbortController();
+  const signal = deps.signal ? AbortSignal.any([deps.signal, local.signal]) : local.signal;
+  const startedMs = deps.now();
+  let checkedAt = 0;
+  let loggedAt = startedMs;
+  let liveVerdict: Analysis['verdict'] = 'ok';
+  let abortedAt: number | null = null;
+
   const result = await deps.stream(request, {
     timeouts: effectiveTimeouts(target, probe),
-    ...(deps.signal ? { signal: deps.signal } : {}),
+    signal,
     onProgress: (p) => {
-      if (!p.contentDelta && !p.reasoningDelta) return;
+      if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);
+      if (p.contentDelta) {
+        live.content.push(p.contentDelta);
+        tokenMarks.mark(live.content.length, p.tokens);
+      }
+      if (p.tokens - checkedAt >= ABORT_CHECK_EVERY_TOKENS) {
+        checkedAt = p.tokens;
+        const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
+        liveVerdict = worstVerdict(snaps.map((a) => a.verdict)) as Analysis['verdict'];
+        if (probe.abortOnCollapse && abortedAt === null && snaps.some(isCertainFail)) {
+          abortedAt = p.tokens;
+          log.info({ tokens: p.tokens }, 'output collapsed: closing the stream early');
+          local.abort(new CollapseAbort());
+        }
+      }
       const t = deps.now();
-      if (lastTokenAt !== null) deps.observer?.tokenGap?.(target.name, probe.name, (t - lastTokenAt) / 1000);
-      lastTokenAt = t;
+      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS) {
+        loggedAt = t;
+        const seconds = (t - startedMs) / 1000;
+        log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict: liveVerdict }, 'sample in progress');
+      }
     },
   });
-  return judgeSample(result, probe, index);
+  for (const gap of result.gapsSeconds ?? []) deps.observer?.tokenGap?.(target.name, probe.name, gap);
+
+  const aborted = abortedAt !== null;
+  const final = {
+    content: live.content.snapshot(),
+    reasoning: result.reasoning ? live.reasoning.snapshot() : null,
+  };
+  // Our own abort is not a stream fault: the sample is judged on what came.
+  const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
+  const sample = judgeSample(judged, probe, index, final);
+  if (aborted) {
+    sample.aborted = true;
+    sample.tokensAtAbort = result.outputTokens;
+    sample.tokensSaved = Math.max(0, probe.maxTokens - result.outputTokens);
+  }
+  const onset = final.content.metrics.repeatOnset;
+  sample.onsetToken = onset >= 0 ? tokenMarks.tokenAt(onset) : null;
+  return sample;
+}
+
+/**
+ * Maps char offsets of the content to token counts, from the (chars, tokens) pairs seen
+ * at each network read: exact at read boundaries, interpolated inside one read.
+ */
+class TokenMarks {
+  private readonly chars: number[] = [0];
+  private readonly tokens: number[] = [0];
+
+  mark(chars: number, tokens: number): void {
+    this.chars.push(chars);
+    this.tokens.push(tokens);
+  }
+
+  tokenAt(offset: number): number {
+    let lo = 0;
+    let hi = this.chars.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.chars[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const c0 = this.chars[lo]!;
+    const t0 = this.tokens[lo]!;
+    const c1 = this.chars[lo + 1];
+    const t1 = this.tokens[lo + 1];
+    if (c1 === undefined || t1 === undefined || c1 === c0) return t0;
+    return Math.round(t0 + ((offset - c0) / (c1 - c0)) * (t1 - t0));
+  }
 }
 
 /** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
-export function judgeSample(result: StreamResult, probe: ProbeConfig, index: number): SampleResult {
+export function judgeSample(
+  result: StreamResult,
+  probe: ProbeConfig,
+  index: number,
+  analysed?: { content: Analysis; reasoning: Analysis | null },
+): SampleResult {
   const opts = { thresholds: probe.thresholds };
   const hasText = result.content.length > 0 || result.reasoning.length > 0;
-  const content = analyzeText(result.content, opts);
-  const reasoning = result.reasoning ? analyzeText(result.reasoning, opts) : null;
+  const content = analysed?.content ?? analyzeText(result.content, opts);
+  const reasoning = analysed ? analysed.reasoning : result.reasoning ? analyzeText(result.reasoning, opts) : null;
   const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
 
   const reasons: string[] = [];
@@ -176,6 +270,8 @@ export function judgeSample(result: StreamResult, probe: ProbeConfig, index: num
     endedCleanly: result.endedCleanly,
     aborted: false,
     tokensAtAbort: null,
+    onsetToken: null,
+    tokensSaved: 0,
     metrics: hasText || !error ? { content: content.metrics, reasoning: reasoning?.metrics ?? null, combined: combined.metrics } : null,
     error,
     content: result.content,
@@ -220,6 +316,8 @@ function crashedSample(index: number, err: unknown): SampleResult {
     endedCleanly: false,
     aborted: false,
     tokensAtAbort: null,
+    onsetToken: null,
+    tokensSaved: 0,
     metrics: null,
     error: { type: 'internal', message },
     content: '',

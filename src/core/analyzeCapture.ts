@@ -1,0 +1,64 @@
+import type { Analysis } from './analysisTypes.js';
+import { analyzeText } from './analyzeText.js';
+import { StreamAccumulator } from './streamAccumulator.js';
+import type { Thresholds } from './thresholds.js';
+
+export type CaptureChannel = 'content' | 'reasoning' | 'both';
+
+export interface CaptureAnalysis {
+  /** 'sse' when the input was a captured stream (its `data:` lines), else 'text'. */
+  format: 'sse' | 'text';
+  channel: CaptureChannel;
+  analysis: Analysis;
+  /** Problems met while reading a captured stream (malformed lines, error events); the rest was still read. */
+  notes: string[];
+}
+
+/** A captured SSE stream starts (after blank lines or comments) with a `data:` or `event:` line. */
+export function looksLikeSse(text: string): boolean {
+  for (const line of text.split(/\r?\n/, 50)) {
+    if (line.trim() === '' || line.startsWith(':')) continue;
+    return /^(data|event|id|retry):/.test(line);
+  }
+  return false;
+}
+
+/**
+ * Analyses plain text or a captured chat-completion stream, the input of
+ * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
+ * deltas and each content delta counts as one token, so the report can give the onset token.
+ */
+export function analyzeCapture(input: string, channel: CaptureChannel, thresholds?: Partial<Thresholds>): CaptureAnalysis {
+  if (!looksLikeSse(input)) {
+    return { format: 'text', channel, analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds }), notes: [] };
+  }
+  const acc = new StreamAccumulator();
+  const contentOffsets: number[] = [];
+  let contentLength = 0;
+  // Feeding event by event gives one delta per event, hence token offsets.
+  for (const piece of input.split(/(?<=\n\r?\n)/)) {
+    const delta = acc.pushText(piece, 0);
+    if (delta.contentDelta) {
+      contentOffsets.push(contentLength);
+      contentLength += delta.contentDelta.length;
+    }
+  }
+  acc.end(0);
+  const r = acc.result();
+  const notes: string[] = [];
+  if (r.error) notes.push(`${r.error.type}: ${r.error.message}`);
+  if (r.badEvents > 0) notes.push(`${r.badEvents} more bad events`);
+  if (!r.endedCleanly) notes.push('the stream has no finish_reason and no [DONE]: it may have been cut');
+  let text: string;
+  let tokenOffsets: number[] | undefined;
+  if (channel === 'content') {
+    text = r.content;
+    tokenOffsets = contentOffsets;
+  } else if (channel === 'reasoning') {
+    text = r.reasoning;
+  } else {
+    text = r.reasoning ? `${r.reasoning}\n\n${r.content}` : r.content;
+    if (!r.reasoning) tokenOffsets = contentOffsets;
+  }
+  return { format: 'sse', channel, analysis: analyzeText(text, { thresholds, ...(tokenOffsets ? { tokenOffsets } : {}) }), notes };
+}
