@@ -7,6 +7,7 @@ import { configFromEnv } from './config/configFromEnv.js';
 import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
 import { startDaemon } from './daemon.js';
+import { parseShard } from './scheduler/shard.js';
 import { SCENARIOS, startSimulator } from './simulator/index.js';
 import { VERSION } from './version.js';
 
@@ -39,21 +40,37 @@ const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'run the exporter: scheduled probes, /metrics, /probe (default command)',
     usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
+                         [--shard-index I --shard-count N]
 
   --config FILE     YAML config. Default: $COHERENCY_CONFIG, else config/coherency.yaml;
                     with neither and OPENAI_BASE_URL set, probe that endpoint
                     (OPENAI_API_KEY, OPENAI_MODEL or COHERENCY_MODEL)
   --host H          listen address (overrides server.host)
   --port N          listen port (overrides server.port)
-  --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info)`,
+  --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info)
+  --shard-index I   with --shard-count N: probe only the targets whose name hashes to
+  --shard-count N   shard I of N ($COHERENCY_SHARD_INDEX, $COHERENCY_SHARD_COUNT; I may be
+                    a StatefulSet pod name such as coherency-exporter-2)
+
+Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one exits at once).`,
     options: {
       config: { type: 'string', short: 'c' },
       host: { type: 'string' },
       port: { type: 'string', short: 'p' },
       'log-level': { type: 'string' },
+      'shard-index': { type: 'string' },
+      'shard-count': { type: 'string' },
     },
     allowPositionals: false,
     async run(values, _pos, io) {
+      const shard = parseShard(
+        (values['shard-index'] as string | undefined) ?? io.env['COHERENCY_SHARD_INDEX'],
+        (values['shard-count'] as string | undefined) ?? io.env['COHERENCY_SHARD_COUNT'],
+      );
+      if (typeof shard === 'string') {
+        io.stderr(`error: --shard-index/--shard-count: ${shard}\n`);
+        return EXIT.USAGE;
+      }
       const port = values['port'] === undefined ? undefined : parsePort(String(values['port']));
       if (port === null) {
         io.stderr(`error: --port: must be an integer from 0 to 65535, got "${String(values['port'])}"\n`);
@@ -63,13 +80,19 @@ const COMMANDS: Record<string, Command> = {
       const loaded = await readConfig(values['config'] as string | undefined, io);
       if (!loaded) return EXIT.USAGE;
       const daemon = await startDaemon({
-        config: loaded,
+        config: loaded.config,
+        configPath: loaded.path,
         logger,
         env: io.env,
+        shard,
         ...(values['host'] ? { host: String(values['host']) } : {}),
         ...(port !== undefined ? { port } : {}),
       });
       installSignalHandlers(logger, () => daemon.close());
+      process.on('SIGHUP', () => {
+        logger.info('SIGHUP: reloading the config');
+        void daemon.reload();
+      });
       return 'running';
     },
   },
@@ -222,10 +245,10 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
   return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
 }
 
-async function readConfig(flag: string | undefined, io: CliIO): Promise<Config | null> {
+async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null } | null> {
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
   const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : configFromEnv(io.env);
-  if (result.ok) return result.config;
+  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);

@@ -1,60 +1,151 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { streamChat } from './client/streamChat.js';
+import type { Dispatcher } from 'undici';
+import { closeStreamDispatchers, streamChat } from './client/streamChat.js';
+import { createTargetDispatcher } from './client/targetDispatcher.js';
+import { loadConfig } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
+import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler } from './scheduler/createScheduler.js';
-import { ProbeService } from './scheduler/probeService.js';
+import { ProbeService, runKey } from './scheduler/probeService.js';
+import { inShard, type Shard } from './scheduler/shard.js';
 import { startSimulator } from './simulator/index.js';
 import { RunHistory } from './state/runHistory.js';
+import { createRunStore, shouldStore } from './state/runStore.js';
 import { VERSION } from './version.js';
 
 export interface DaemonOptions {
   config: Config;
+  /** The file the config came from; reload re-reads it. null when it came from the environment. */
+  configPath: string | null;
   logger: Logger;
   env: Record<string, string | undefined>;
   /** Override config.server (CLI flags). */
   host?: string;
   port?: number;
-  historySize?: number;
+  /** Probe only the targets of this shard (--shard-index/--shard-count). */
+  shard?: Shard | null;
 }
+
+export type ReloadResult = { ok: true } | { ok: false; errors: string[] };
 
 export interface Daemon {
   /** http://host:port of the HTTP API. */
   url: string;
   /** Simulator base URL when the config starts one. */
   simulatorUrl: string | null;
+  /** Re-reads the config file; an invalid file keeps the running config. */
+  reload(): Promise<ReloadResult>;
   close(): Promise<void>;
 }
 
 /**
- * The composition root: the only place that creates real I/O objects (undici client,
- * listening sockets, cron tasks, the simulator) and wires them together.
+ * The composition root: the only place that creates real I/O objects (undici pools,
+ * listening sockets, cron tasks, files, the simulator) and wires them together.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
-  const { config, logger } = options;
+  const { logger } = options;
+  const shard = options.shard ?? null;
+  const ownShard = (c: Config): Config => (shard ? { ...c, targets: c.targets.filter((t) => inShard(t.name, shard)) } : c);
+  let config = ownShard(options.config);
+  if (shard) logger.info({ shard, targets: config.targets.map((t) => t.name) }, 'probing the targets of this shard only');
+
   const registry = new Registry();
   const metrics = createMetrics(registry, { version: VERSION });
   const shutdown = new AbortController();
+
+  let dispatchers = new Map<string, Dispatcher>();
+  const buildDispatchers = (c: Config) => {
+    const old = dispatchers;
+    dispatchers = new Map();
+    for (const t of c.targets) {
+      const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
+      if (d) dispatchers.set(t.name, d);
+    }
+    for (const d of old.values()) void d.close();
+  };
+  buildDispatchers(config);
 
   const simulator = config.simulator.enabled
     ? await startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
     : null;
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
 
-  const history = new RunHistory(options.historySize ?? 200);
+  const history = new RunHistory(config.storage.historySize);
+  const storage = config.storage;
+  const store = storage.dir ? createRunStore({ dir: storage.dir, maxRuns: storage.maxRuns, maxBytes: storage.maxBytes, logger }) : null;
+  if (store) {
+    const stored = await store.loadAll();
+    for (const run of stored) history.add(run);
+    logger.info({ dir: storage.dir, runs: stored.length }, 'stored runs loaded');
+  }
+
   const service = new ProbeService({
     config,
-    probe: { stream: streamChat, env: options.env, now: Date.now, logger, newId: randomUUID, signal: shutdown.signal },
+    probe: {
+      stream: streamChat,
+      env: options.env,
+      now: Date.now,
+      logger,
+      newId: randomUUID,
+      signal: shutdown.signal,
+      readKeyFile: (p) => readFileSync(p, 'utf8'),
+      dispatcherFor: (t) => dispatchers.get(t.name),
+    },
     metrics,
     history,
     logger,
+    ...(store ? { onRun: (run) => void (shouldStore(run) && store.save(run)) } : {}),
   });
   const scheduler = createScheduler(service, metrics, logger);
+
+  const reload = async (): Promise<ReloadResult> => {
+    if (!options.configPath) return { ok: false, errors: ['the config came from the environment, not a file: nothing to reload'] };
+    const result = await loadConfig(options.configPath, options.env);
+    if (!result.ok) {
+      metrics.reloadSuccessful.set(0);
+      logger.error({ errors: result.errors }, 'config reload failed: keeping the running config');
+      return result;
+    }
+    const next = ownShard(result.config);
+    for (const key of ['simulator', 'storage'] as const) {
+      if (JSON.stringify(next[key]) !== JSON.stringify(config[key])) logger.warn({ section: key }, 'this section changed; it applies after a restart');
+    }
+    if (next.server.host !== config.server.host || next.server.port !== config.server.port) {
+      logger.warn('server.host and server.port apply after a restart');
+    }
+    const kept = new Set(next.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
+    for (const t of config.targets) {
+      for (const p of t.probes) {
+        if (kept.has(runKey(t.name, p))) continue;
+        service.forget(t.name, p);
+        await forgetSeries(metrics, t.name, p);
+      }
+    }
+    config = next;
+    buildDispatchers(config);
+    service.setConfig(config);
+    scheduler.apply(config);
+    metrics.reloadSuccessful.set(1);
+    metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
+    logger.info({ targets: config.targets.length, probes: config.probes.length }, 'config reloaded');
+    return { ok: true };
+  };
+
   let ready = false;
-  const app = buildApp({ service, registry, history, logger, version: VERSION, isReady: () => ready });
+  const app = buildApp({
+    service,
+    registry,
+    history,
+    logger,
+    version: VERSION,
+    isReady: () => ready,
+    ...(options.configPath ? { reload } : {}),
+  });
 
   const host = options.host ?? config.server.host;
   const port = options.port ?? config.server.port;
@@ -68,6 +159,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
   scheduler.apply(config);
+  metrics.reloadSuccessful.set(1);
+  metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
   ready = true;
   logger.info({ url, targets: config.targets.length, probes: config.probes.length }, 'coherency-exporter listening');
 
@@ -75,6 +168,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   return {
     url,
     simulatorUrl: simulator?.url ?? null,
+    reload,
+    // Order: stop scheduling, abort streams, stop accepting requests, let runs record, close pools.
     close() {
       closing ??= (async () => {
         ready = false;
@@ -83,6 +178,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await app.close();
         await service.drain();
         await simulator?.close();
+        await Promise.all([...dispatchers.values()].map((d) => d.close()));
+        await closeStreamDispatchers();
         logger.info('stopped');
       })();
       return closing;

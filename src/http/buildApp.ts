@@ -4,6 +4,7 @@ import type { Registry } from 'prom-client';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
 import type { RunHistory } from '../state/runHistory.js';
+import { bearerMatches } from './bearerAuth.js';
 import { renderIndex } from './renderIndex.js';
 import { runListItem, runView } from './runView.js';
 
@@ -15,8 +16,8 @@ export interface AppDeps {
   version: string;
   /** True once schedules are applied and the daemon serves real figures. */
   isReady: () => boolean;
-  /** Manual runs allowed at once across all targets (429 beyond). */
-  maxConcurrentManualRuns?: number;
+  /** Re-reads the config (POST /-/reload); absent when the config did not come from a file. */
+  reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
 }
 
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
@@ -29,8 +30,21 @@ export function buildApp(deps: AppDeps) {
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: (req) => quiet(req.url) }),
   });
-  const maxManual = deps.maxConcurrentManualRuns ?? 4;
+  const server = () => deps.service.currentConfig.server;
   let manualInFlight = 0;
+
+  // With a token set, everything that runs probes, shows output or changes state needs it;
+  // /metrics too when metricsAuth is on. Health and readiness stay open for the kubelet,
+  // which cannot send a token from a Secret.
+  app.addHook('onRequest', async (req, reply) => {
+    const { authToken, metricsAuth } = server();
+    if (!authToken) return;
+    const path = req.url.split('?')[0] ?? '';
+    const guarded = path === '/probe' || path === '/runs' || path.startsWith('/runs/') || path === '/-/reload' || (metricsAuth && path === '/metrics');
+    if (!guarded || bearerMatches(req.headers.authorization, authToken)) return;
+    reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
+    return reply.status(401).send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
+  });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
@@ -54,6 +68,15 @@ export function buildApp(deps: AppDeps) {
     return reply.status(503).send('Not ready\n');
   });
 
+  app.post('/-/reload', async (_req, reply) => {
+    if (!deps.reload) {
+      return reply.status(400).send({ error: { code: 'NO_CONFIG_FILE', message: 'the config came from the environment, not a file: nothing to reload' } });
+    }
+    const result = await deps.reload();
+    if (result.ok) return { status: 'reloaded' };
+    return reply.status(400).send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
+  });
+
   app.get<{ Querystring: { target: string; probe: string } }>(
     '/probe',
     {
@@ -67,6 +90,7 @@ export function buildApp(deps: AppDeps) {
     },
     async (req, reply) => {
       const { target, probe } = req.query;
+      const maxManual = server().maxConcurrentManualRuns;
       if (manualInFlight >= maxManual) {
         return reply.status(429).send({
           error: { code: 'TOO_MANY_RUNS', message: `${manualInFlight} manual runs are in flight (limit ${maxManual}); try again later` },

@@ -141,6 +141,16 @@ export function createMetrics(registry: Registry, options: { version: string; de
       labelNames: TP,
       registers: reg,
     }),
+    reloadSuccessful: new Gauge({
+      name: 'coherency_config_last_reload_successful',
+      help: '1 when the last config load (start, SIGHUP or POST /-/reload) succeeded, 0 when the file was invalid and the previous config stayed.',
+      registers: reg,
+    }),
+    reloadSuccessTimestamp: new Gauge({
+      name: 'coherency_config_last_reload_success_timestamp_seconds',
+      help: 'Unix time of the last successful config load.',
+      registers: reg,
+    }),
     inFlight: new Gauge({
       name: 'coherency_probe_samples_in_flight',
       help: 'Samples currently streaming.',

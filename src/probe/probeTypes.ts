@@ -4,8 +4,8 @@ import type { StreamErrorType } from '../client/streamTypes.js';
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
 
-/** Stream error types, plus `internal` for a bug of our own caught around a sample. */
-export type SampleErrorType = StreamErrorType | 'internal';
+/** Stream error types, plus `api_key` (the key file could not be read) and `internal` (a bug of ours caught around a sample). */
+export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
 

@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
 import { analyzeText, createStreamAnalyzer, isCertainFail } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { VERSION } from '../version.js';
-import { worstVerdict, type RunResult, type SampleResult, type SampleVerdict } from './probeTypes.js';
+import { worstVerdict, type RunResult, type SampleErrorType, type SampleResult, type SampleVerdict } from './probeTypes.js';
 
 export interface StreamOptions {
   timeouts: StreamTimeouts;
   signal?: AbortSignal;
+  dispatcher?: Dispatcher;
   onProgress?: (p: StreamProgress) => void;
 }
 
@@ -29,22 +31,36 @@ export interface ProbeDeps {
   now: () => number;
   logger: Logger;
   newId: () => string;
+  /** Reads an apiKeyFile at each run, so a rotated mounted secret applies without a restart. */
+  readKeyFile?: (path: string) => string;
+  /** The connection pool of a target with its own TLS settings (undefined: the default one). */
+  dispatcherFor?: (target: TargetConfig) => Dispatcher | undefined;
   /** Aborts every in-flight sample (shutdown). */
   signal?: AbortSignal;
   observer?: ProbeObserver;
 }
 
-export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, env: ProbeDeps['env']): ChatRequest {
+/** The API key of a target, from its variable or its file; null when it has none. Throws when the file cannot be read. */
+export function apiKeyOf(target: TargetConfig, env: ProbeDeps['env'], readKeyFile?: ProbeDeps['readKeyFile']): string | null {
+  if (target.apiKeyEnv) return env[target.apiKeyEnv] || null;
+  if (target.apiKeyFile) {
+    if (!readKeyFile) throw new Error('no key file reader configured');
+    // Files made with `kubectl create secret --from-file` end with a newline.
+    const key = readKeyFile(target.apiKeyFile).trim();
+    if (!key) throw new Error('the API key file is empty');
+    return key;
+  }
+  return null;
+}
+
+export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKey: string | null): ChatRequest {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
     'user-agent': `coherency-exporter/${VERSION}`,
     ...target.headers,
   };
-  if (target.apiKeyEnv) {
-    const key = env[target.apiKeyEnv];
-    if (key) headers['authorization'] = `Bearer ${key}`;
-  }
+  if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers,
@@ -125,7 +141,16 @@ class CollapseAbort extends Error {
 }
 
 async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
-  const request = buildChatRequest(target, probe, deps.env);
+  let apiKey: string | null;
+  try {
+    apiKey = apiKeyOf(target, deps.env, deps.readKeyFile);
+  } catch (err) {
+    // Name the problem, never the content: the message of a read error holds only the path.
+    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return errorSample(index, 'api_key', `cannot read the API key file of target ${target.name}: ${why}`);
+  }
+  const request = buildChatRequest(target, probe, apiKey);
+  const dispatcher = deps.dispatcherFor?.(target);
   const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });
   // The stream is analysed as it arrives (cost per delta independent of the length so far),
   // so a collapse can end the request early and the final analysis costs nothing extra.
@@ -143,6 +168,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const result = await deps.stream(request, {
     timeouts: effectiveTimeouts(target, probe),
     signal,
+    ...(dispatcher ? { dispatcher } : {}),
     onProgress: (p) => {
       if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);
       if (p.contentDelta) {
@@ -297,11 +323,14 @@ function textVerdict(result: StreamResult, content: Analysis, reasoning: Analysi
 }
 
 function crashedSample(index: number, err: unknown): SampleResult {
-  const message = err instanceof Error ? err.message : String(err);
+  return errorSample(index, 'internal', err instanceof Error ? err.message : String(err));
+}
+
+function errorSample(index: number, type: SampleErrorType, message: string): SampleResult {
   return {
     index,
     verdict: 'error',
-    reasons: [`internal: ${message}`],
+    reasons: [`${type}: ${message}`],
     findings: [],
     finishReason: null,
     stopReason: null,
@@ -319,7 +348,7 @@ function crashedSample(index: number, err: unknown): SampleResult {
     onsetToken: null,
     tokensSaved: 0,
     metrics: null,
-    error: { type: 'internal', message },
+    error: { type, message },
     content: '',
     reasoning: '',
   };

@@ -25,6 +25,8 @@ export interface ProbeServiceDeps {
   metrics: Metrics;
   history: RunHistory;
   logger: Logger;
+  /** Called with every finished run after it is recorded (the daemon stores failing runs). */
+  onRun?: (run: RunResult) => void;
 }
 
 export const runKey = (target: string, probe: string) => `${target}\u0000${probe}`;
@@ -132,6 +134,7 @@ export class ProbeService {
     );
     recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
     this.deps.history.add(run);
+    this.deps.onRun?.(run);
     return run;
   }
 

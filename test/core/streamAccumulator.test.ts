@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { repoPath } from '../helpers/repoRoot.js';
 import {
   StreamAccumulator,
   accumulateSseText,
@@ -11,7 +11,7 @@ import {
   type StreamAccumulation,
 } from '../../src/core/streamAccumulator.js';
 
-const FIXTURES = fileURLToPath(new URL('../fixtures/streams/', import.meta.url));
+const FIXTURES = repoPath('test', 'fixtures', 'streams') + '/';
 
 interface Expected {
   content: string;

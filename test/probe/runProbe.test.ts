@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
+import { apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
@@ -9,11 +9,8 @@ const HEALTHY = healthyProse(2500, 11);
 
 describe('buildChatRequest', () => {
   test('streams with usage, sends the key from the named variable and keeps daemon-owned fields', () => {
-    const req = buildChatRequest(
-      testTarget({ apiKeyEnv: 'MY_KEY', headers: { 'x-team': 'ml' } }),
-      testProbe({ extraBody: { top_p: 0.9, seed: 3 } }),
-      { MY_KEY: 'sk-canary' },
-    );
+    const target = testTarget({ apiKeyEnv: 'MY_KEY', headers: { 'x-team': 'ml' } });
+    const req = buildChatRequest(target, testProbe({ extraBody: { top_p: 0.9, seed: 3 } }), apiKeyOf(target, { MY_KEY: 'sk-canary' }));
     assert.equal(req.url, 'http://127.0.0.1:1/v1/chat/completions');
     assert.equal(req.headers['authorization'], 'Bearer sk-canary');
     assert.equal(req.headers['x-team'], 'ml');
@@ -25,8 +22,39 @@ describe('buildChatRequest', () => {
   });
 
   test('no Authorization header without a key', () => {
-    const req = buildChatRequest(testTarget(), testProbe(), {});
+    const req = buildChatRequest(testTarget(), testProbe(), apiKeyOf(testTarget(), {}));
     assert.equal(req.headers['authorization'], undefined);
+  });
+});
+
+describe('apiKeyOf', () => {
+  test('reads a key file at each call, trimming the newline a mounted secret ends with', () => {
+    let content = 'sk-first\n';
+    const target = testTarget({ apiKeyFile: '/run/secrets/key' });
+    const read = (p: string) => {
+      assert.equal(p, '/run/secrets/key');
+      return content;
+    };
+    assert.equal(apiKeyOf(target, {}, read), 'sk-first');
+    content = 'sk-rotated\n';
+    assert.equal(apiKeyOf(target, {}, read), 'sk-rotated');
+  });
+
+  test('an unreadable key file becomes an api_key error sample that does not quote the file', async () => {
+    const run = await runProbe(testTarget({ apiKeyFile: '/nope/key' }), testProbe(), {
+      stream: async () => {
+        throw new Error('must not be called');
+      },
+      env: {},
+      now: Date.now,
+      logger: silentLogger,
+      newId: () => 'k',
+      readKeyFile: () => {
+        throw Object.assign(new Error("ENOENT: no such file or directory, open '/nope/key'"), { code: 'ENOENT' });
+      },
+    });
+    assert.equal(run.samples[0]!.error?.type, 'api_key');
+    assert.equal(run.samples[0]!.error?.message, 'cannot read the API key file of target local: ENOENT');
   });
 });
 

@@ -1,0 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
+
+/**
+ * True when the Authorization header carries exactly `Bearer <token>`. Both sides are
+ * hashed first so the comparison takes the same time whatever the length or content.
+ */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const presented = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  return timingSafeEqual(digest(presented), digest(token)) && presented.length > 0;
+}
