@@ -1,0 +1,218 @@
+// Issue 5 §2: the dashboard proven on a real Prometheus. The CLI probes a loopback simulator on
+// fast schedules (ok, fail and error samples); Debian's `prometheus` scrapes it every second with
+// deploy/prometheus/rules.yml loaded; every panel query and template variable of
+// grafana/coherency-dashboard.json must evaluate without error and return series.
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { parse } from 'yaml';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { dashboardQueries, loadDashboard, templateVariableQueries } from '../grafana/dashboardQueries.js';
+import {
+  ensureBuilt,
+  freePort,
+  makeTempDir,
+  requireTool,
+  ROOT,
+  startChild,
+  startServe,
+  waitFor,
+  waitReady,
+  type Child,
+} from '../helpers/integrationProcess.js';
+
+const RULES = join(ROOT, 'deploy', 'prometheus', 'rules.yml');
+/** Time allowed from starting Prometheus to every query answering with series. */
+const BUDGET_MS = 40_000;
+const TARGETS = ['healthy', 'collapse', 'broken'];
+const PROBES = ['quick', 'brisk'];
+
+function exporterConfig(simUrl: string): string {
+  return `targets:
+  - name: healthy
+    baseUrl: ${simUrl}
+    model: healthy
+  - name: collapse
+    baseUrl: ${simUrl}
+    model: collapse-sentence@300
+  - name: broken
+    baseUrl: ${simUrl}
+    model: fault-500
+    timeouts: { connectSeconds: 2, idleSeconds: 5, totalSeconds: 10 }
+probes:
+  - name: quick
+    schedule: "*/2 * * * * *"
+    prompt: Write a detailed technical article about building a reliable job scheduler.
+    maxTokens: 1500
+    minTokens: 500
+  - name: brisk
+    schedule: "*/3 * * * * *"
+    prompt: Explain how a hash table resolves collisions, in plain prose.
+    maxTokens: 800
+    minTokens: 200
+`;
+}
+
+function prometheusConfig(exporterPort: number): string {
+  return `global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+rule_files:
+  - ${JSON.stringify(RULES)}
+scrape_configs:
+  - job_name: coherency-exporter
+    static_configs:
+      - targets: ["127.0.0.1:${exporterPort}"]
+`;
+}
+
+interface ApiAnswer<T> {
+  status: 'success' | 'error';
+  data?: T;
+  errorType?: string;
+  error?: string;
+}
+interface QueryData {
+  resultType: string;
+  result: { metric: Record<string, string> }[] | unknown;
+}
+interface RulesData {
+  groups: { name: string; file: string; rules: { name: string; health: string; lastError?: string; type: string }[] }[];
+}
+
+describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () => {
+  const tmp = makeTempDir('prometheus');
+  let sim: Simulator | undefined;
+  let serve: Child | undefined;
+  let prometheus: Child | undefined;
+  after(async () => {
+    await prometheus?.stop(5000);
+    await serve?.stop(5000);
+    await sim?.close();
+    tmp.remove();
+  });
+
+  it('answers every panel query and template variable with series, and loads the alert rules', async (t) => {
+    const tool = requireTool('prometheus');
+    if (tool.skip !== null) return t.skip(tool.skip);
+    ensureBuilt();
+
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
+    const exporterFile = join(tmp.dir, 'exporter.yaml');
+    writeFileSync(exporterFile, exporterConfig(sim.url));
+    const exporterPort = await freePort();
+    serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
+    await waitReady(serve, `http://127.0.0.1:${exporterPort}`);
+
+    const promFile = join(tmp.dir, 'prometheus.yml');
+    writeFileSync(promFile, prometheusConfig(exporterPort));
+    const promPort = await freePort();
+    const prom = `http://127.0.0.1:${promPort}`;
+    const started = Date.now();
+    const left = () => Math.max(1000, BUDGET_MS - (Date.now() - started));
+    prometheus = startChild(tool.path, [
+      `--config.file=${promFile}`,
+      `--storage.tsdb.path=${join(tmp.dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${promPort}`,
+      '--log.level=warn',
+    ]);
+    const promChild = prometheus;
+    const api = async <T>(path: string, params: Record<string, string | string[]> = {}): Promise<ApiAnswer<T>> => {
+      const exit = promChild.exit();
+      if (exit) throw new Error(`prometheus exited (code ${String(exit.code)}):\n${promChild.stderr().slice(-3000)}`);
+      const query = new URLSearchParams();
+      for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) query.append(k, one);
+      const res = await fetch(`${prom}${path}?${query.toString()}`, { signal: AbortSignal.timeout(5000) });
+      return (await res.json()) as ApiAnswer<T>;
+    };
+    const vectorSize = async (expr: string): Promise<number> => {
+      const answer = await api<QueryData>('/api/v1/query', { query: expr });
+      return Array.isArray(answer.data?.result) ? answer.data.result.length : 0;
+    };
+
+    await waitFor('the exporter scraped (up == 1)', async () => (await vectorSize('up{job="coherency-exporter"} == 1')) === 1, {
+      timeoutMs: left(),
+      intervalMs: 250,
+    });
+    await waitFor(
+      'ok, fail and error samples in Prometheus',
+      async () => (await vectorSize('count by (verdict) (coherency_probe_runs_total{verdict=~"ok|fail|error"} > 0)')) === 3,
+      { timeoutMs: left(), intervalMs: 250 },
+    );
+
+    // Queries that return nothing are retried until the budget is spent (a rate needs two
+    // scrapes of a series); a query that errors is wrong whatever the data, and fails at once.
+    const dashboard = loadDashboard(ROOT);
+    const panels = dashboardQueries(dashboard);
+    assert.ok(panels.length > 0, 'the dashboard has no panel queries');
+    const failures = new Map<string, string>();
+    const errors: string[] = [];
+    await waitFor(
+      'every dashboard query to return series',
+      async () => {
+        failures.clear();
+        const end = Date.now() / 1000;
+        for (const { title, expr } of panels) {
+          const instant = await api<QueryData>('/api/v1/query', { query: expr, time: end.toFixed(3) });
+          const range = await api<QueryData>('/api/v1/query_range', {
+            query: expr,
+            start: (end - 60).toFixed(3),
+            end: end.toFixed(3),
+            step: '2',
+          });
+          for (const [kind, answer] of [['instant', instant], ['range', range]] as const) {
+            const where = `panel "${title}" (${kind}): ${expr}`;
+            if (answer.status !== 'success') errors.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
+            else if (!Array.isArray(answer.data?.result) || answer.data.result.length === 0) failures.set(where, 'no series');
+          }
+        }
+        for (const v of templateVariableQueries(dashboard)) {
+          const answer = await api<string[]>(`/api/v1/label/${v.label}/values`, {
+            'match[]': v.selector,
+            start: (end - 300).toFixed(3),
+            end: end.toFixed(3),
+          });
+          const where = `template variable $${v.name}: label_values(${v.selector}, ${v.label})`;
+          const expected = v.label === 'target' ? TARGETS : v.label === 'probe' ? PROBES : [];
+          if (answer.status !== 'success') errors.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
+          else if (!answer.data || answer.data.length === 0) failures.set(where, 'no values');
+          else if (expected.some((name) => !answer.data?.includes(name))) {
+            failures.set(where, `values ${JSON.stringify(answer.data)}, expected all of ${JSON.stringify(expected)}`);
+          }
+        }
+        return errors.length > 0 || failures.size === 0;
+      },
+      { timeoutMs: left(), intervalMs: 1000 },
+    ).catch(() => undefined);
+    const problems = [...errors, ...[...failures].map(([where, why]) => `${where}\n    → ${why}`)];
+    assert.equal(problems.length, 0, `${problems.length} dashboard queries failed:\n  ${problems.join('\n  ')}`);
+    t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    // The rule group of rules.yml, loaded and evaluated without error.
+    const expected = parse(readFileSync(RULES, 'utf8')) as { groups: { name: string; rules: unknown[] }[] };
+    let unhealthy: string[] = [];
+    await waitFor(
+      'every alert rule evaluated with health ok',
+      async () => {
+        const answer = await api<RulesData>('/api/v1/rules');
+        unhealthy = [];
+        for (const group of expected.groups) {
+          const loaded = answer.data?.groups.find((g) => g.name === group.name);
+          if (!loaded) unhealthy.push(`group ${group.name}: not loaded`);
+          else if (loaded.rules.length !== group.rules.length) {
+            unhealthy.push(`group ${group.name}: ${loaded.rules.length} rules loaded, ${group.rules.length} in the file`);
+          } else {
+            for (const rule of loaded.rules) {
+              if (rule.health !== 'ok') unhealthy.push(`${group.name}/${rule.name}: health ${rule.health} ${rule.lastError ?? ''}`);
+            }
+          }
+        }
+        return unhealthy.length === 0;
+      },
+      { timeoutMs: Math.max(5000, left()), intervalMs: 500 },
+    ).catch(() => undefined);
+    assert.deepEqual(unhealthy, [], `rules of ${RULES}:\n  ${unhealthy.join('\n  ')}`);
+  });
+});
