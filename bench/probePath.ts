@@ -1,0 +1,103 @@
+import { Worker } from 'node:worker_threads';
+import { pino } from 'pino';
+import { streamChat } from '../src/client/streamChat.js';
+import type { ProbeConfig, TargetConfig } from '../src/config/types.js';
+import { runProbe, type ProbeDeps } from '../src/probe/runProbe.js';
+
+/**
+ * The daemon's whole stream path, as a scheduled probe runs it: undici + SSE parsing +
+ * accumulation + live analysis with early-abort checks + the final verdict. The simulator
+ * runs in a worker thread (its own core) and streams healthy prose as fast as the socket
+ * takes it, so the figure is the cost on the daemon's side. Then: how many tokens after a
+ * loop's onset the daemon closes the stream, per kind of loop.
+ */
+
+const TOKENS = 10_000;
+const TARGET_TOKENS_PER_SECOND = 100_000;
+
+// Runs in the worker: loads the compiled simulator (npm run bench builds first).
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+import(workerData.module).then(async ({ startSimulator }) => {
+  const sim = await startSimulator({ tokensPerSecond: 0 });
+  parentPort.postMessage(sim.url);
+  parentPort.on('message', async () => { await sim.close(); process.exit(0); });
+});
+`;
+
+async function startSimulatorWorker(): Promise<{ url: string; close(): Promise<void> }> {
+  const module = new URL('../src/simulator/index.js', import.meta.url).href;
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module } });
+  const url = await new Promise<string>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    url,
+    close: async () => {
+      worker.postMessage('close');
+      await new Promise((r) => worker.once('exit', r));
+    },
+  };
+}
+
+const target = (baseUrl: string, model: string): TargetConfig => ({
+  name: 'bench',
+  baseUrl,
+  model,
+  apiKeyEnv: null,
+  apiKeyFile: null,
+  headers: {},
+  probes: ['long'],
+  timeouts: { connectSeconds: 5, idleSeconds: 30, totalSeconds: 300 },
+  tls: { caFile: null, insecureSkipVerify: false },
+});
+
+const probe: ProbeConfig = {
+  name: 'long',
+  schedule: null,
+  messages: [{ role: 'user', content: 'Write a long technical article.' }],
+  maxTokens: TOKENS,
+  temperature: 0.6,
+  samples: 1,
+  minTokens: 0,
+  thresholds: {},
+  timeouts: {},
+  extraBody: {},
+  abortOnCollapse: true,
+};
+
+export async function runProbePathBench(): Promise<void> {
+  const sim = await startSimulatorWorker();
+  const deps: ProbeDeps = { stream: streamChat, env: {}, now: Date.now, logger: pino({ level: 'silent' }), newId: () => 'bench' };
+  try {
+    const rates: number[] = [];
+    for (let i = 0; i < 13; i++) {
+      const t0 = performance.now();
+      const run = await runProbe(target(sim.url, 'healthy'), { ...probe, extraBody: { seed: i } }, deps);
+      const seconds = (performance.now() - t0) / 1000;
+      const s = run.samples[0]!;
+      if (s.verdict !== 'ok' || s.outputTokens !== TOKENS) throw new Error(`healthy bench sample was ${s.verdict}: ${s.reasons.join('; ')}`);
+      if (i >= 3) rates.push(TOKENS / seconds);
+    }
+    rates.sort((a, b) => a - b);
+    const tps = rates[Math.floor(rates.length / 2)]!;
+    console.log(`probe path (stream + live analysis + verdict), ${TOKENS}-token healthy sample, simulator in a worker:`);
+    console.log(`  median ${Math.round(tps).toLocaleString('en-US')} tokens/s (min ${Math.round(rates[0]!).toLocaleString('en-US')}, ${rates.length} runs)`
+      + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
+
+    console.log(`early abort (maxTokens ${TOKENS}): tokens received when the daemon closed the stream`);
+    for (const kind of ['collapse-word', 'collapse-sentence', 'collapse-paragraph', 'collapse-tags', 'collapse-punct', 'whitespace']) {
+      const row: string[] = [];
+      for (const onset of [500, 2000, 6000]) {
+        const model = `${kind}@${onset}`;
+        const run = await runProbe(target(sim.url, model), probe, deps);
+        const s = run.samples[0]!;
+        row.push(s.aborted ? `onset ${onset} → closed at ${s.tokensAtAbort} (+${s.tokensAtAbort! - onset})` : `onset ${onset} → not aborted (${s.verdict})`);
+      }
+      console.log(`  ${kind.padEnd(19)} ${row.join(' | ')}`);
+    }
+  } finally {
+    await sim.close();
+  }
+}

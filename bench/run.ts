@@ -1,0 +1,16 @@
+// npm run bench: every benchmark of the project, one after the other, figures on stdout.
+import { runAnalyzerBench } from './analyzer.js';
+import { runProbePathBench } from './probePath.js';
+import { runStreamBench } from './stream.js';
+
+const only = process.argv[2];
+const benches: Record<string, () => Promise<void>> = {
+  analyzer: runAnalyzerBench,
+  stream: () => runStreamBench(),
+  probe: runProbePathBench,
+};
+for (const [name, run] of Object.entries(benches)) {
+  if (only && only !== name) continue;
+  console.log(`\n== ${name} ==`);
+  await run();
+}
