@@ -145,7 +145,7 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
     // Queries that return nothing are retried until the budget is spent (a rate needs two
     // scrapes of a series); a query that errors is wrong whatever the data, and fails at once.
     const dashboard = loadDashboard(ROOT);
-    const panels = [...dashboardQueries(dashboard), { title: 'bogus', expr: 'no_such_metric' }, { title: 'broken', expr: 'sum(' }];
+    const panels = dashboardQueries(dashboard);
     assert.ok(panels.length > 0, 'the dashboard has no panel queries');
     const failures = new Map<string, string>();
     const errors = new Map<string, string>();
