@@ -170,6 +170,13 @@ export function createMetrics(registry: Registry, options: { version: string; de
       buckets: TTFT_BUCKETS_SECONDS,
       registers: reg,
     }),
+    ttfc: new Histogram({
+      name: 'coherency_time_to_first_content_token_seconds',
+      help: 'Seconds from sending the request to the first content token, per sample; later than the first token when a reasoning model thinks first.',
+      labelNames: TP,
+      buckets: TTFT_BUCKETS_SECONDS,
+      registers: reg,
+    }),
     interTokenLatency: new Histogram({
       name: 'coherency_inter_token_latency_seconds',
       help: 'Seconds between two consecutive token-carrying chunks of a stream; one observation per gap.',

@@ -18,6 +18,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   if (sample.error && sample.outputTokens === 0) return; // nothing was generated: no latency or text figures
   metrics.duration.observe(tp, sample.durationSeconds);
   if (sample.ttftSeconds !== null) metrics.ttft.observe(tp, sample.ttftSeconds);
+  if (sample.ttfcSeconds !== null) metrics.ttfc.observe(tp, sample.ttfcSeconds);
   metrics.outputTokens.observe(tp, sample.outputTokens);
   if (sample.tokensPerSecond !== null) metrics.tokensPerSecond.observe(tp, sample.tokensPerSecond);
   if (!sample.metrics) return;

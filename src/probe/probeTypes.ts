@@ -25,7 +25,10 @@ export interface SampleResult {
   finishReason: string | null;
   stopReason: string | number | null;
   outputTokens: number;
+  /** Seconds to the first content or reasoning token. */
   ttftSeconds: number | null;
+  /** Seconds to the first content token (later than ttft for reasoning models). */
+  ttfcSeconds: number | null;
   durationSeconds: number;
   tokensPerSecond: number | null;
   contentChars: number;

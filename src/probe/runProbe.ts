@@ -259,7 +259,8 @@ export function judgeSample(
   const reasons: string[] = [];
   let verdict: SampleVerdict;
   const error = result.error;
-  if (error && error.type !== 'not_streaming') {
+  // A non-streamed chat completion still says how the model writes; an HTML page does not.
+  if (error && !(error.type === 'not_streaming' && hasText)) {
     verdict = 'error';
     reasons.push(`${error.type}: ${error.message}`);
   } else {
@@ -287,6 +288,7 @@ export function judgeSample(
     stopReason: result.stopReason,
     outputTokens: result.outputTokens,
     ttftSeconds: result.ttftSeconds,
+    ttfcSeconds: result.ttfcSeconds,
     durationSeconds: result.durationSeconds,
     tokensPerSecond: streamingSeconds > 0 && result.outputTokens > 0 ? result.outputTokens / streamingSeconds : null,
     contentChars: result.content.length,
@@ -336,6 +338,7 @@ function errorSample(index: number, type: SampleErrorType, message: string): Sam
     stopReason: null,
     outputTokens: 0,
     ttftSeconds: null,
+    ttfcSeconds: null,
     durationSeconds: 0,
     tokensPerSecond: null,
     contentChars: 0,
