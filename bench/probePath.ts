@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { streamChat } from '../src/client/streamChat.js';
 import type { ProbeConfig, TargetConfig } from '../src/config/types.js';
 import { runProbe, type ProbeDeps } from '../src/probe/runProbe.js';
+import { parseConfig } from '../src/config/parseConfig.js';
 
 /**
  * The daemon's whole stream path, as a scheduled probe runs it: undici + SSE parsing +
@@ -41,40 +42,28 @@ async function startSimulatorWorker(): Promise<{ url: string; close(): Promise<v
   };
 }
 
-const target = (baseUrl: string, model: string): TargetConfig => ({
-  name: 'bench',
-  baseUrl,
-  model,
-  apiKeyEnv: null,
-  apiKeyFile: null,
-  headers: {},
-  probes: ['long'],
-  timeouts: { connectSeconds: 5, idleSeconds: 30, totalSeconds: 300 },
-  tls: { caFile: null, insecureSkipVerify: false },
-});
-
-const probe: ProbeConfig = {
-  name: 'long',
-  schedule: null,
-  messages: [{ role: 'user', content: 'Write a long technical article.' }],
-  maxTokens: TOKENS,
-  temperature: 0.6,
-  samples: 1,
-  minTokens: 0,
-  thresholds: {},
-  timeouts: {},
-  extraBody: {},
-  abortOnCollapse: true,
-};
+/** The bench's target and probe, through the real config parser (defaults and all). */
+function benchConfig(baseUrl: string): { target: (model: string) => TargetConfig; probe: ProbeConfig } {
+  const parsed = parseConfig(
+    `targets: [{ name: bench, baseUrl: "${baseUrl}", model: healthy, timeouts: { totalSeconds: 300 } }]
+probes: [{ name: long, prompt: "Write a long technical article.", maxTokens: ${TOKENS} }]`,
+    { env: {} },
+  );
+  if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
+  const [target] = parsed.config.targets;
+  const [probe] = parsed.config.probes;
+  return { target: (model) => ({ ...target!, model }), probe: probe! };
+}
 
 export async function runProbePathBench(): Promise<void> {
   const sim = await startSimulatorWorker();
+  const { target, probe } = benchConfig(sim.url);
   const deps: ProbeDeps = { stream: streamChat, env: {}, now: Date.now, logger: pino({ level: 'silent' }), newId: () => 'bench' };
   try {
     const rates: number[] = [];
     for (let i = 0; i < 13; i++) {
       const t0 = performance.now();
-      const run = await runProbe(target(sim.url, 'healthy'), { ...probe, extraBody: { seed: i } }, deps);
+      const run = await runProbe(target('healthy'), { ...probe, extraBody: { seed: i } }, deps);
       const seconds = (performance.now() - t0) / 1000;
       const s = run.samples[0]!;
       if (s.verdict !== 'ok' || s.outputTokens !== TOKENS) throw new Error(`healthy bench sample was ${s.verdict}: ${s.reasons.join('; ')}`);
@@ -91,7 +80,7 @@ export async function runProbePathBench(): Promise<void> {
       const row: string[] = [];
       for (const onset of [500, 2000, 6000]) {
         const model = `${kind}@${onset}`;
-        const run = await runProbe(target(sim.url, model), probe, deps);
+        const run = await runProbe(target(model), probe, deps);
         const s = run.samples[0]!;
         row.push(s.aborted ? `onset ${onset} → closed at ${s.tokensAtAbort} (+${s.tokensAtAbort! - onset})` : `onset ${onset} → not aborted (${s.verdict})`);
       }
