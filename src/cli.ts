@@ -87,7 +87,13 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
         shard,
         ...(values['host'] ? { host: String(values['host']) } : {}),
         ...(port !== undefined ? { port } : {}),
+      }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES') throw err;
+        const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+        io.stderr(`error: cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${err.code === 'EADDRINUSE' ? 'address already in use' : err.code}\n`);
+        return null;
       });
+      if (!daemon) return EXIT.FAILED;
       installSignalHandlers(logger, () => daemon.close());
       process.on('SIGHUP', () => {
         logger.info('SIGHUP: reloading the config');

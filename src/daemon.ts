@@ -175,8 +175,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         ready = false;
         scheduler.stop();
         shutdown.abort(new Error('shutting down'));
-        await app.close();
         await service.drain();
+        // Keep-alive clients (Prometheus, fetch) hold their sockets open for a minute after a
+        // reply; close each one as soon as its last request is answered.
+        const sweep = setInterval(() => app.server.closeIdleConnections(), 50);
+        try {
+          await app.close();
+        } finally {
+          clearInterval(sweep);
+        }
         await simulator?.close();
         await Promise.all([...dispatchers.values()].map((d) => d.close()));
         await closeStreamDispatchers();

@@ -68,7 +68,14 @@ export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Every metric of the exporter, registered on the given registry (never the global one). */
 export function createMetrics(registry: Registry, options: { version: string; defaultMetrics?: boolean }) {
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  if (options.defaultMetrics !== false) {
+    collectDefaultMetrics({ register: registry });
+    // prom-client exports these gauges with a _total suffix, which promtool (rightly) rejects;
+    // the same figures remain by type as nodejs_active_handles, _requests and _resources.
+    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      registry.removeSingleMetric(name);
+    }
+  }
   const reg = [registry];
 
   const buildInfo = new Gauge({

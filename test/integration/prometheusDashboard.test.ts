@@ -149,7 +149,7 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
     assert.ok(panels.length > 0, 'the dashboard has no panel queries');
     const failures = new Map<string, string>();
     const errors = new Map<string, string>();
-    await waitFor(
+    const queried = await waitFor(
       'every dashboard query to return series',
       async () => {
         failures.clear();
@@ -184,15 +184,20 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
         return failures.size === 0;
       },
       { timeoutMs: left(), intervalMs: 1000 },
-    ).catch(() => undefined);
+    ).then(
+      () => null,
+      (err: Error) => err,
+    );
     const problems = [...errors, ...failures].map(([where, why]) => `${where}\n    → ${why}`);
     assert.equal(problems.length, 0, `${problems.length} dashboard queries failed:\n  ${problems.join('\n  ')}`);
+    // No problem listed yet the wait failed: a pass was cut short (Prometheus gone, a timeout).
+    if (queried) throw queried;
     t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // The rule group of rules.yml, loaded and evaluated without error.
     const expected = parse(readFileSync(RULES, 'utf8')) as { groups: { name: string; rules: unknown[] }[] };
     let unhealthy: string[] = [];
-    await waitFor(
+    const evaluated = await waitFor(
       'every alert rule evaluated with health ok',
       async () => {
         const answer = await api<RulesData>('/api/v1/rules');
@@ -211,7 +216,11 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
         return unhealthy.length === 0;
       },
       { timeoutMs: Math.max(5000, left()), intervalMs: 500 },
-    ).catch(() => undefined);
+    ).then(
+      () => null,
+      (err: Error) => err,
+    );
     assert.deepEqual(unhealthy, [], `rules of ${RULES}:\n  ${unhealthy.join('\n  ')}`);
+    if (evaluated) throw evaluated;
   });
 });
