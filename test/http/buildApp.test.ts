@@ -12,7 +12,7 @@ import { healthyProse } from '../helpers/texts.js';
 const HEALTHY = healthyProse(2500, 7);
 const COLLAPSED = `${healthyProse(900, 3)}\n\n${'The system keeps repeating this exact sentence again. '.repeat(120)}`;
 
-function setup() {
+function setup(maxConcurrentManualRuns = 4) {
   const stream = fakeStream({
     healthy: { content: HEALTHY },
     collapse: { content: COLLAPSED },
@@ -20,6 +20,7 @@ function setup() {
     down: { content: '', error: { type: 'connect', message: 'connection refused (ECONNREFUSED)' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
+    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns },
     targets: [
       testTarget({ name: 'good', model: 'healthy' }),
       testTarget({ name: 'bad', model: 'collapse' }),
@@ -117,6 +118,18 @@ describe('GET /probe', () => {
     stream.release();
     assert.equal((await first).statusCode, 200);
     assert.equal((await app.inject('/probe?target=good&probe=short')).statusCode, 200);
+  });
+
+  test('beyond maxConcurrentManualRuns, another pair gets 429', async () => {
+    const { app, stream } = setup(1);
+    stream.hold();
+    const first = app.inject('/probe?target=good&probe=short');
+    await new Promise((r) => setTimeout(r, 20));
+    const second = await app.inject('/probe?target=bad&probe=short');
+    assert.equal(second.statusCode, 429);
+    assert.match(second.json().error.message, /limit 1/);
+    stream.release();
+    assert.equal((await first).statusCode, 200);
   });
 });
 

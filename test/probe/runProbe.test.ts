@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
 import { fakeStream } from '../helpers/fakeStream.js';
+import { captureLogger } from '../helpers/captureLogger.js';
 import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
 
@@ -150,4 +151,30 @@ test('a crash inside the stream function becomes an internal error sample', asyn
   });
   assert.equal(run.verdict, 'error');
   assert.equal(run.samples[0]!.error?.type, 'internal');
+});
+
+test('a long sample logs its progress at debug level every few seconds', async () => {
+  const log = captureLogger();
+  let clock = 1_000_000;
+  const run = await runProbe(testTarget(), testProbe(), {
+    stream: async (_req, options) => {
+      // 20 reads, 1.5 s apart: a progress line every 5 s of them.
+      for (let i = 1; i <= 20; i++) {
+        clock += 1500;
+        options.onProgress?.({ contentDelta: HEALTHY.slice((i - 1) * 200, i * 200), reasoningDelta: '', tokens: i * 50 });
+      }
+      return streamResult({ content: HEALTHY.slice(0, 4000), outputTokens: 1000 });
+    },
+    env: {},
+    now: () => clock,
+    logger: log.logger,
+    newId: () => 'p',
+  });
+  assert.equal(run.verdict, 'ok');
+  const lines = log.text().split('\n').filter((l) => l.includes('sample in progress')).map((l) => JSON.parse(l));
+  assert.equal(lines.length, 5);
+  assert.equal(lines[0].level, 20, 'debug');
+  assert.equal(lines[0].tokens, 200);
+  assert.equal(lines[0].verdict, 'ok');
+  assert.ok(lines[0].tokensPerSecond > 0);
 });

@@ -1,0 +1,127 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main, type CliIO } from '../../src/cli.js';
+import { healthyProse } from '../helpers/texts.js';
+import { repoPath } from '../helpers/repoRoot.js';
+
+function io(stdin = '') {
+  let out = '';
+  let err = '';
+  const value: CliIO = {
+    stdout: (s) => void (out += s),
+    stderr: (s) => void (err += s),
+    env: {},
+    readStdin: async () => new TextEncoder().encode(stdin),
+  };
+  return { io: value, out: () => out, err: () => err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'coherency-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, content: string | Uint8Array) => {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+};
+
+describe('help and usage', () => {
+  test('every command has --help, and the top level lists them', async () => {
+    const top = io();
+    assert.equal(await main(['--help'], top.io), 0);
+    for (const cmd of ['serve', 'analyze', 'check-config', 'simulate']) {
+      assert.match(top.out(), new RegExp(`\\b${cmd}\\b`));
+      const h = io();
+      assert.equal(await main([cmd, '--help'], h.io), 0);
+      assert.match(h.out(), new RegExp(`coherency-exporter ${cmd}`));
+    }
+  });
+
+  test('an unknown command or option is exit 2 with a message', async () => {
+    const a = io();
+    assert.equal(await main(['frobnicate'], a.io), 2);
+    assert.match(a.err(), /unknown command "frobnicate"/);
+    const b = io();
+    assert.equal(await main(['analyze', '--colour'], b.io), 2);
+    assert.match(b.err(), /--colour/);
+    const c = io();
+    assert.equal(await main(['serve', '--port', 'abc'], c.io), 2);
+    assert.match(c.err(), /--port: must be an integer/);
+    const d = io();
+    assert.equal(await main(['serve', '--shard-index', '1'], d.io), 2);
+    assert.match(d.err(), /set both the shard index and the shard count/);
+  });
+});
+
+describe('check-config', () => {
+  test('the shipped configs are valid (exit 0)', async () => {
+    const r = io();
+    assert.equal(await main(['check-config', repoPath('config', 'coherency.yaml')], r.io), 0);
+    assert.match(r.out(), /valid \(3 targets, 2 probes\)/);
+  });
+
+  test('an invalid file lists every problem and exits 2', async () => {
+    const p = file('bad.yaml', 'targets:\n  - name: Bad Name\n    baseUrl: ftp://x\n    model: m\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: -1\n');
+    const r = io();
+    assert.equal(await main(['check-config', p], r.io), 2);
+    assert.match(r.err(), /targets\[0\]\.name: /);
+    assert.match(r.err(), /targets\[0\]\.baseUrl: /);
+    assert.match(r.err(), /probes\[0\]\.maxTokens: must be a positive integer/);
+  });
+});
+
+describe('analyze', () => {
+  const healthy = healthyProse(2000, 9);
+  const collapsed = `${healthyProse(800, 4)} ${'We should check the cache again before we continue. '.repeat(80)}`;
+
+  test('healthy text: exit 0 and a readable report', async () => {
+    const r = io();
+    assert.equal(await main(['analyze', file('ok.txt', healthy)], r.io), 0);
+    assert.match(r.out(), /verdict OK/);
+  });
+
+  test('a collapsed text from stdin: exit 1, the report says where the loop starts', async () => {
+    const r = io(collapsed);
+    assert.equal(await main(['analyze', '-'], r.io), 1);
+    assert.match(r.out(), /verdict FAIL/);
+    assert.match(r.out(), /sentence_loop/);
+    assert.match(r.out(), /from char \d+/);
+  });
+
+  test('--json prints {verdict, reasons, metrics}', async () => {
+    const r = io();
+    assert.equal(await main(['analyze', '--json', file('c.txt', collapsed)], r.io), 1);
+    const json = JSON.parse(r.out());
+    assert.deepEqual(Object.keys(json), ['verdict', 'reasons', 'metrics']);
+    assert.equal(json.verdict, 'fail');
+    assert.ok(json.metrics.repeatOnset > 0);
+  });
+
+  test('a captured SSE stream is read by channel, with the onset token', async () => {
+    const events = [`data: {"choices":[{"index":0,"delta":{"role":"assistant","content":""}}]}`];
+    for (const piece of collapsed.match(/\S+\s*/g)!) {
+      events.push(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}`);
+    }
+    events.push(`data: {"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}`, 'data: [DONE]');
+    const sse = file('cap.sse', events.join('\n\n') + '\n\n');
+    const r = io();
+    assert.equal(await main(['analyze', '--json', '--channel', 'content', sse], r.io), 1);
+    const json = JSON.parse(r.out());
+    assert.ok(json.metrics.repeatOnsetToken > 700 && json.metrics.repeatOnsetToken < 900, `onset token ${json.metrics.repeatOnsetToken}`);
+    const reasoning = io();
+    assert.equal(await main(['analyze', '--channel', 'reasoning', sse], reasoning.io), 1, 'no reasoning in the stream: empty');
+  });
+
+  test('unreadable input is exit 2', async () => {
+    const missing = io();
+    assert.equal(await main(['analyze', join(dir, 'nope.txt')], missing.io), 2);
+    assert.match(missing.err(), /no such file/);
+    const binary = io();
+    assert.equal(await main(['analyze', file('bin.dat', new Uint8Array([0xff, 0xfe, 0x00, 0xc3]))], binary.io), 2);
+    assert.match(binary.err(), /not UTF-8/);
+    const channel = io();
+    assert.equal(await main(['analyze', '--channel', 'all', file('x.txt', 'x')], channel.io), 2);
+  });
+});
