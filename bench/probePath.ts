@@ -1,4 +1,8 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
+import { createStreamAnalyzer } from '../src/core/streamAnalyzer.js';
+import { StreamAccumulator } from '../src/core/streamAccumulator.js';
 import { pino } from 'pino';
 import { streamChat } from '../src/client/streamChat.js';
 import type { ProbeConfig, TargetConfig } from '../src/config/types.js';
@@ -55,6 +59,42 @@ probes: [{ name: long, prompt: "Write a long technical article.", maxTokens: ${T
   return { target: (model) => ({ ...target!, model }), probe: probe! };
 }
 
+/** A whole healthy 10k-token SSE body from the simulator, to replay into in-memory samples. */
+async function fetchHealthySse(baseUrl: string, maxTokens: number): Promise<Buffer> {
+  const res = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ model: 'healthy', stream: true, max_tokens: maxTokens, messages: [{ role: 'user', content: 'x' }] }),
+  });
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/**
+ * What one in-flight sample holds once it has received 10k tokens: the stream
+ * accumulator plus the content analyzer, measured as the heap growth of 8 such samples.
+ */
+function reportSampleMemory(body: Buffer): void {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const held: unknown[] = [];
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 8; i++) {
+    const acc = new StreamAccumulator();
+    const analyzer = createStreamAnalyzer();
+    for (let off = 0; off < body.length; off += 4096) {
+      const d = acc.push(body.subarray(off, off + 4096), 0);
+      if (d.contentDelta) analyzer.push(d.contentDelta);
+    }
+    analyzer.snapshot();
+    held.push(acc, analyzer);
+  }
+  gc();
+  const perSample = (process.memoryUsage().heapUsed - before) / 8;
+  console.log(`  memory held per in-flight ${TOKENS}-token sample (accumulator + live analyzer, 8 samples, after gc): ${(perSample / 1048576).toFixed(2)} MiB`);
+  if (held.length === 0) console.log('unreachable');
+}
+
 export async function runProbePathBench(): Promise<void> {
   const sim = await startSimulatorWorker();
   const { target, probe } = benchConfig(sim.url);
@@ -74,6 +114,8 @@ export async function runProbePathBench(): Promise<void> {
     console.log(`probe path (stream + live analysis + verdict), ${TOKENS}-token healthy sample, simulator in a worker:`);
     console.log(`  median ${Math.round(tps).toLocaleString('en-US')} tokens/s (min ${Math.round(rates[0]!).toLocaleString('en-US')}, ${rates.length} runs)`
       + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
+
+    reportSampleMemory(await fetchHealthySse(sim.url, probe.maxTokens));
 
     console.log(`early abort (maxTokens ${TOKENS}): tokens received when the daemon closed the stream`);
     for (const kind of ['collapse-word', 'collapse-sentence', 'collapse-paragraph', 'collapse-tags', 'collapse-punct', 'whitespace']) {
