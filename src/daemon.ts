@@ -99,7 +99,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics,
     history,
     logger,
-    ...(store ? { onRun: (run) => void (shouldStore(run) && store.save(run)) } : {}),
+    onRun: (run) => {
+      if (store && shouldStore(run)) void store.save(run);
+    },
   });
   const scheduler = createScheduler(service, metrics, logger);
 

@@ -125,7 +125,7 @@ export class CompressionTracker {
     }
     let medianWindow = 1;
     if (windows > 0) {
-      const target = (windows - 1) >> 1;
+      const target = windows >> 1;
       let seen = 0;
       for (let b = 0; b < HIST_BINS; b++) {
         seen += this.hist[b]! + (b === extraBin ? 1 : 0);

@@ -1,8 +1,17 @@
 /**
  * The analyzer's single pass. Every figure is updated per char or per token in O(1)
- * amortized time, so a whole text and the same text pushed in any deltas end in the
- * same state. A snapshot finishes the pending word, line, window and loop on a copy
- * of the small scalar state (maps and tables are only read), reports, and restores.
+ * amortized time (one scan of chars; tokens = words, single CJK letters, single
+ * punctuation chars), so a whole text and the same text pushed in any deltas end in
+ * the same state. Loops are found from the token stream: a table of 4-token k-grams
+ * gives, per token, the distance to the previous occurrence of the same k-gram, which
+ * proposes a period; trackers then verify it token by token (see loopStep). Salad,
+ * gibberish, stutter and script switches are judged on sliding windows of 768 UTF-8
+ * bytes; near-loops also by the vocabulary of the last 128 words.
+ *
+ * A snapshot (figures) finishes the pending word, chunk, line, window and loop as if
+ * the text ended there, reports, and restores: scalar state is copied, the few tables
+ * it touches are undone from a log, and maps are only read. analyzeText is the same
+ * engine fed once, so the final snapshot of a stream equals analyzeText of its text.
  */
 import {
   CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SCRIPT_COUNT, SC_LATIN, SC_NONE,
@@ -10,6 +19,7 @@ import {
 } from './charClass.js';
 import { CompressionTracker, type CompressionFigures } from './compression.js';
 import { FUNCTION_WORDS } from './functionWords.js';
+import { ngramFractions, type NgramFractions } from './ngramFractions.js';
 import type { Thresholds } from './thresholds.js';
 import { TextStore } from './textStore.js';
 
@@ -24,15 +34,24 @@ const K = 4;
 /** Longest loop period searched, in tokens (about 8 KB of prose, 3 KB of code). */
 export const MAX_PERIOD = 2048;
 const RING = 4096;
+const CHUNK_SEED = 0x2545f491;
 const RING_MASK = RING - 1;
-const TABLE_BITS = 16;
+const TABLE_BITS = 14;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
-/** Window blocks for salad, gibberish, stutter and script figures. */
+/** Window blocks (UTF-8 bytes) for salad, gibberish, stutter and script figures; a window is WINDOW_BLOCKS blocks. */
 export const BLOCK = 256;
-const WINDOW_BLOCKS = 4;
+const WINDOW_BLOCKS = 3;
 /** Lines longer than this are not counted for the repeated-line figures. */
 const MAX_LINE = 2000;
 const MAX_KEY = 64;
+/** Letters in one word from which it counts as glued words (German compounds stay under). */
+const GLUED = 25;
+/** An HTML tag is shorter than this; past it a '<' was not a tag. */
+const MAX_TAG = 300;
+/** Content words in the sliding vocabulary window (near-loop / low-diversity detection). */
+const DIV_WINDOW = 128;
+/** Words kept for the n-gram repetition fractions (the whole text up to ~12 KB, else its tail). */
+const NGRAM_WORDS = 2048;
 
 /** A back-to-back repeat found by the loop tracker. */
 export interface Region {
@@ -75,6 +94,11 @@ interface Block {
   mojibake: number;
   stutter: number;
   punct: number;
+  chunks: number;
+  allLatin: number;
+  allVowels: number;
+  garbled: number;
+  upper: number;
   scripts: Int32Array;
 }
 
@@ -82,7 +106,7 @@ function newBlock(): Block {
   return {
     chars: 0, spaces: 0, words: 0, latinWords: 0, fw: 0, sentEnd: 0, newlines: 0, letters: 0,
     latinLetters: 0, vowels: 0, pureLatinLetters: 0, gluedLetters: 0, odd: 0, mojibake: 0,
-    stutter: 0, punct: 0, scripts: new Int32Array(SCRIPT_COUNT),
+    stutter: 0, punct: 0, chunks: 0, allLatin: 0, allVowels: 0, garbled: 0, upper: 0, scripts: new Int32Array(SCRIPT_COUNT),
   };
 }
 
@@ -95,7 +119,8 @@ function addBlock(into: Block, b: Block): void {
   into.fw += b.fw; into.sentEnd += b.sentEnd; into.newlines += b.newlines; into.letters += b.letters;
   into.latinLetters += b.latinLetters; into.vowels += b.vowels; into.pureLatinLetters += b.pureLatinLetters;
   into.gluedLetters += b.gluedLetters; into.odd += b.odd; into.mojibake += b.mojibake;
-  into.stutter += b.stutter; into.punct += b.punct;
+  into.stutter += b.stutter; into.punct += b.punct; into.chunks += b.chunks;
+  into.allLatin += b.allLatin; into.allVowels += b.allVowels; into.garbled += b.garbled; into.upper += b.upper;
   for (let i = 0; i < SCRIPT_COUNT; i++) into.scripts[i]! += b.scripts[i]!;
 }
 
@@ -129,6 +154,15 @@ interface State {
   wordUpper: boolean;
   wordNonAscii: boolean;
   tagState: number;
+  divN: number;
+  divDistinct: number;
+  divNumeric: number;
+  divRun: number;
+  divRunStart: number;
+  divMaxRun: number;
+  divMaxRunStart: number;
+  divMaxDistinct: number;
+  tagStart: number;
   // tokens
   nTok: number;
   nextId: number;
@@ -141,37 +175,59 @@ interface State {
   maxWordRunWord: string;
   maxWordRunStart: number;
   runStart: number;
-  // loop tracker (current candidate)
-  lp: number;
-  lp0: number;
-  la: number;
-  lScore: number;
-  lBest: number;
-  lBestEnd: number;
-  lBestEndChar: number;
-  lM: number;
-  lX: number;
-  lCM: number;
-  lCT: number;
-  lBM: number;
-  lBX: number;
-  lBCM: number;
-  lBCT: number;
-  lUnitStart: number;
-  lUnitEnd: number;
+  // loop trackers (two candidates followed at once)
+  tr: [Tracker, Tracker];
+  chunkHash: number;
+  chunkToks: number;
+  chunkHasWord: boolean;
+  prevChunkHash: number;
+  chunkRun: number;
+  wordFlips: number;
+  wordUppers: number;
   // loop results
   longest: Region | null;
   worst: Region | null;
+  lastRegion: Region | null;
+  lastLevel: number;
   worstLevel: number;
   coveredChars: number;
   // blocks & windows
   blockStart: number;
+  /** UTF-8 byte offset of the block start: blocks are 256 bytes, so dense scripts (CJK) get as much text per window as Latin. */
+  blockByte: number;
+  wordAccounted: number;
+  wordVowelsAccounted: number;
   prev1: Block | null;
   prev2: Block | null;
-  prev3: Block | null;
   headScript: number;
   totalLetters: number;
   windowsEvaluated: number;
+}
+
+/** One followed loop candidate: period p (tokens), X-drop score, counts at the best point. */
+interface Tracker {
+  p: number;
+  p0: number;
+  a: number;
+  score: number;
+  best: number;
+  bestEnd: number;
+  bestEndChar: number;
+  m: number;
+  x: number;
+  cm: number;
+  ct: number;
+  bm: number;
+  bx: number;
+  bcm: number;
+  bct: number;
+  unitStart: number;
+  unitEnd: number;
+  lastMatch: boolean;
+}
+
+function newTracker(): Tracker {
+  return { p: 0, p0: 0, a: 0, score: 0, best: 0, bestEnd: 0, bestEndChar: 0, m: 0, x: 0, cm: 0, ct: 0, bm: 0, bx: 0, bcm: 0, bct: 0, unitStart: 0, unitEnd: 0, lastMatch: false };
 }
 
 /** Per-flag runs of consecutive flagged windows: [cur, curStart, max, maxStart, count] each. */
@@ -201,11 +257,21 @@ export interface RawFigures {
   coveredChars: number;
   headScript: number;
   /** Per flag: max run of flagged windows, its start char, and total flagged windows. */
+  /** Longest run of content words whose last-128-word window had few distinct words, its start and distinct count. */
+  lowDiversityRun: number;
+  lowDiversityStart: number;
+  lowDiversityDistinct: number;
+  /** The same run, if it is still going on at the end of the text (0 otherwise). */
+  lowDiversityCurRun: number;
+  /** Per flag: run of flagged windows still going on at the end of the text. */
+  flagCurRun: number[];
   flagMaxRun: number[];
   flagMaxRunStart: number[];
   flagWindows: number[];
   windows: number;
   compression: CompressionFigures;
+  /** Over the last 2048 words. */
+  ngrams: NgramFractions;
 }
 
 /** Loop severity levels. */
@@ -244,6 +310,18 @@ export class Engine {
   private readonly kHash = new Int32Array(1 << TABLE_BITS);
   private readonly kPos = new Int32Array(1 << TABLE_BITS).fill(-1);
   private spec = false;
+  /** Per word id: 1 when it is a function word (looked up once, when the word is first seen). */
+  private fw = new Uint8Array(1024);
+  private divCounts = new Int32Array(1024);
+  private readonly divRing = new Int32Array(DIV_WINDOW);
+  private readonly divPos = new Int32Array(DIV_WINDOW);
+  private readonly divTok = new Int32Array(DIV_WINDOW);
+  private readonly divNum = new Uint8Array(DIV_WINDOW);
+  private readonly divUndo: number[] = [];
+  private readonly wIds = new Int32Array(NGRAM_WORDS);
+  private readonly wLens = new Int32Array(NGRAM_WORDS);
+  /** Slot, id and length overwritten by a speculative word (restored after a snapshot). */
+  private wUndo: number[] = [];
   /** Delta string being scanned and its char offset, to slice tokens without the store. */
   private dText = '';
   private dBase = 0;
@@ -254,13 +332,12 @@ export class Engine {
       pos: 0, extraBytes: 0, pendingHigh: -1, prevCode: -1, punctChars: 0, spaceChars: 0,
       wsRun: 0, wsRunStart: -1, maxWsRun: 0, maxWsRunStart: -1,
       lineStart: 0, nonBlankLines: 0, lineChars: 0, dupLineChars: 0, topLineCount: 0, topLine: '',
-      wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false, tagState: 0,
+      wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false, tagState: 0, divN: 0, divDistinct: 0, divNumeric: 0, divRun: 0, divRunStart: -1, divMaxRun: 0, divMaxRunStart: -1, divMaxDistinct: 0, tagStart: 0,
       nTok: 0, nextId: 0, words: 0, distinctWords: 0, prevId: -1, prevIsWord: false,
       wordRun: 0, maxWordRun: 0, maxWordRunWord: '', maxWordRunStart: -1, runStart: -1,
-      lp: 0, lp0: 0, la: 0, lScore: 0, lBest: 0, lBestEnd: 0, lBestEndChar: 0, lM: 0, lX: 0,
-      lCM: 0, lCT: 0, lBM: 0, lBX: 0, lBCM: 0, lBCT: 0, lUnitStart: 0, lUnitEnd: 0,
-      longest: null, worst: null, worstLevel: 0, coveredChars: 0,
-      blockStart: 0, prev1: null, prev2: null, prev3: null, headScript: SC_NONE, totalLetters: 0,
+      tr: [newTracker(), newTracker()], chunkHash: CHUNK_SEED, chunkToks: 0, chunkHasWord: false, prevChunkHash: 0, chunkRun: 0, wordFlips: 0, wordUppers: 0,
+      longest: null, worst: null, lastRegion: null, lastLevel: 0, worstLevel: 0, coveredChars: 0,
+      blockStart: 0, blockByte: 0, wordAccounted: 0, wordVowelsAccounted: 0, prev1: null, prev2: null, headScript: SC_NONE, totalLetters: 0,
       windowsEvaluated: 0,
     };
   }
@@ -303,13 +380,17 @@ export class Engine {
       if (c < 128) {
         const a = ASCII[c]!;
         // Fast path: an ASCII letter or digit inside a word (most chars of most texts).
-        if (a >= A_LOWER && s.wordStart >= 0 && s.pos - s.blockStart < BLOCK) {
+        if (a >= A_LOWER && s.wordStart >= 0 && s.pos + s.extraBytes - s.blockByte < BLOCK) {
           s.pos++;
           if (a === A_DIGIT) s.wordDigits++;
           else {
             s.wordLatin++;
             s.wordVowels += VOWEL[c]!;
-            if (a === A_UPPER) s.wordUpper = true;
+            if (a === A_UPPER) {
+              s.wordUpper = true;
+              s.wordUppers++;
+              if (s.prevCode >= 0x61 && s.prevCode <= 0x7a) s.wordFlips++;
+            }
           }
           s.prevCode = c;
           continue;
@@ -352,11 +433,12 @@ export class Engine {
   private char(c: number, cls: number, script: number, off: number, len: number): void {
     const s = this.s;
     if (s.wordStart >= 0 && cls !== CH_WORD) this.finishWord(off);
-    if (off - s.blockStart >= BLOCK) this.finishBlock(off);
+    if (off + s.extraBytes - s.blockByte >= BLOCK) this.finishBlock(off);
     const cur = this.cur;
     s.pos = off + len;
     if (c >= 0x80) s.extraBytes += len === 2 ? 2 : c < 0x800 ? 1 : 2;
     if (cls === CH_SPACE) {
+      if (s.chunkToks > 0) this.finishChunk();
       s.spaceChars++;
       cur.spaces++;
       if (s.wsRun === 0) s.wsRunStart = off;
@@ -380,12 +462,17 @@ export class Engine {
       if (s.tagState === 1) s.tagState = 2;
       if (s.wordStart < 0) {
         s.wordStart = off;
+        if (s.tagState === 2 && off - s.tagStart > MAX_TAG) s.tagState = 0; // a stray '<' in code or prose
         s.wordInTag = s.tagState === 2;
         s.wordLatin = 0; s.wordVowels = 0; s.wordDigits = 0; s.wordOther = 0;
-        s.wordUpper = false; s.wordNonAscii = false;
+        s.wordUpper = false; s.wordNonAscii = false; s.wordFlips = 0; s.wordUppers = 0;
       }
       if (c >= 0x80) s.wordNonAscii = true;
-      else if (c >= 0x41 && c <= 0x5a) s.wordUpper = true;
+      else if (c >= 0x41 && c <= 0x5a) {
+        s.wordUpper = true;
+        s.wordUppers++;
+        if (s.prevCode >= 0x61 && s.prevCode <= 0x7a) s.wordFlips++;
+      }
       if (script === SC_LATIN) {
         s.wordLatin++;
         if (isLatinVowel(c)) s.wordVowels++;
@@ -412,7 +499,10 @@ export class Engine {
     if (isOddCode(c)) cur.odd++;
     if ((s.prevCode === 0xc3 || s.prevCode === 0xc2) && c >= 0x80 && c <= 0xbf) cur.mojibake++;
     if (isSentenceEnd(c)) cur.sentEnd++;
-    if (c === 0x3c) s.tagState = 1;
+    if (c === 0x3c) {
+      s.tagState = 1;
+      s.tagStart = off;
+    }
     else if (c === 0x3e) s.tagState = 0;
     else if (s.tagState === 1) s.tagState = c === 0x2f || c === 0x21 ? 2 : 0;
     if (c < 128) this.token(T_PUNCT, '', off, off + 1, c);
@@ -433,16 +523,26 @@ export class Engine {
     let key = len <= MAX_KEY ? this.text(start, end) : this.text(start, start + MAX_KEY) + '#' + len;
     if (s.wordUpper || s.wordNonAscii) key = key.toLowerCase();
     const cur = this.cur;
-    if (s.wordLatin > 0) {
-      cur.letters += s.wordLatin;
-      cur.latinLetters += s.wordLatin;
-      cur.scripts[SC_LATIN]! += s.wordLatin;
+    const latin = s.wordLatin - s.wordAccounted;
+    const vowels = s.wordVowels - s.wordVowelsAccounted;
+    s.wordAccounted = 0;
+    s.wordVowelsAccounted = 0;
+    if (latin > 0) {
+      cur.letters += latin;
+      cur.latinLetters += latin;
+      cur.scripts[SC_LATIN]! += latin;
     }
-    if (s.wordLatin > 0 && s.wordDigits === 0 && s.wordOther === 0) {
+    if (s.wordLatin > 0) {
+      cur.allLatin += latin;
+      cur.allVowels += vowels;
+      cur.upper += s.wordUppers;
+      if ((s.wordDigits > 0 && !HEX.test(key)) || s.wordFlips >= 2) cur.garbled++;
+    }
+    if (s.wordLatin > 0 && s.wordDigits === 0 && s.wordOther === 0 && !s.wordInTag) {
       cur.latinWords++;
-      cur.pureLatinLetters += s.wordLatin;
-      cur.vowels += s.wordVowels;
-      if (s.wordLatin >= 25) cur.gluedLetters += s.wordLatin;
+      cur.pureLatinLetters += latin;
+      cur.vowels += vowels;
+      if (s.wordLatin >= GLUED) cur.gluedLetters += latin;
     }
     this.token(s.wordInTag ? T_MARK : T_WORD, key, start, end, -1);
   }
@@ -458,18 +558,27 @@ export class Engine {
       if (!this.spec) {
         if (ascii >= 0) this.asciiIds[ascii] = id;
         else this.intern.set(key, id);
+        if (id >= this.fw.length) {
+          const grown = new Uint8Array(this.fw.length * 2);
+          grown.set(this.fw);
+          this.fw = grown;
+        }
+        this.fw[id] = kind !== T_SOLO && kind !== T_PUNCT && key.length <= FW_MAX_LEN && FUNCTION_WORDS.has(key) ? 1 : 0;
       }
     }
     const isWord = kind !== T_PUNCT;
     const cur = this.cur;
     if (isWord) {
+      const ws = s.words % NGRAM_WORDS;
+      if (this.spec) this.wUndo.push(ws, this.wIds[ws]!, this.wLens[ws]!);
+      this.wIds[ws] = id;
+      this.wLens[ws] = end - start;
       s.words++;
       cur.words++;
       if (isNew) s.distinctWords++;
-      if (kind !== T_SOLO && key.length <= FW_MAX_LEN && FUNCTION_WORDS.has(key)) cur.fw++;
+      if (isNew ? kind !== T_SOLO && key.length <= FW_MAX_LEN && FUNCTION_WORDS.has(key) : this.fw[id] === 1) cur.fw++;
       if (s.prevIsWord && s.prevId === id) {
         s.wordRun++;
-        if (s.wordRun === 2) cur.stutter++;
       } else {
         s.wordRun = 1;
         s.runStart = start;
@@ -482,8 +591,12 @@ export class Engine {
     } else {
       s.wordRun = 0;
     }
+    if (kind === T_WORD || kind === T_SOLO) this.diversity(id, start, isDigit(key.charCodeAt(0)) ? 1 : 0);
     s.prevId = id;
     s.prevIsWord = isWord;
+    s.chunkHash = Math.imul(s.chunkHash ^ id, 0x01000193) + 0x3c6ef372 | 0;
+    s.chunkToks++;
+    if (isWord) s.chunkHasWord = true;
 
     const n = s.nTok++;
     const slot = n & RING_MASK;
@@ -508,86 +621,129 @@ export class Engine {
     this.loopStep(n, id, content, end, kprev);
   }
 
+  /**
+   * Loop tracking, one step per token. A candidate period comes from the k-gram table
+   * (distance to the previous occurrence of the last K tokens). A tracker follows one
+   * period: each token is compared with the token one period earlier; a small shift
+   * (an inserted or dropped word) re-syncs the period, and an X-drop score ends the
+   * tracker when matches stop. Two trackers run at once, so a loop is still followed
+   * while a stray match (a repeated phrase inside the unit, an older natural occurrence
+   * of the unit) is tried and dropped.
+   */
   private loopStep(n: number, id: number, content: number, end: number, kprev: number): void {
-    const s = this.s;
-    if (s.lp > 0) {
-      let match = this.ids[(n - s.lp) & RING_MASK] === id;
-      if (!match && kprev >= 0) {
-        const d = n - kprev;
-        if (d !== s.lp) {
-          if (Math.abs(d - s.lp) <= Math.max(2, s.lp >> 3)) {
-            s.lp = d;
+    const tr = this.s.tr;
+    const d = kprev >= 0 ? n - kprev : 0;
+    let explained = d === 0;
+    for (let i = 0; i < 2; i++) {
+      const t = tr[i]!;
+      if (t.p === 0) continue;
+      const tol = Math.max(2, t.p0 >> 3);
+      let match = this.ids[(n - t.p) & RING_MASK] === id;
+      if (d > 0) {
+        if (d === t.p) explained = true;
+        else if (Math.abs(d - t.p0) <= tol) {
+          explained = true;
+          if (!match) {
+            t.p = d;
             match = true;
-          } else {
-            this.closeRegion();
-            this.openRegion(n, d, end);
-            return;
           }
-        }
+        } else if (match && isMultiple(d, t.p0)) explained = true;
       }
+      t.lastMatch = match;
       if (match) {
-        s.lScore += 1;
-        s.lM++;
-        if (content) s.lCM++;
+        t.score += 1;
+        t.m++;
+        if (content) t.cm++;
       } else {
-        s.lScore -= 2;
-        s.lX++;
+        t.score -= 2;
+        t.x++;
       }
-      if (content) s.lCT++;
-      if (s.lScore >= s.lBest) {
-        s.lBest = s.lScore;
-        s.lBestEnd = n;
-        s.lBestEndChar = end;
-        s.lBM = s.lM; s.lBX = s.lX; s.lBCM = s.lCM; s.lBCT = s.lCT;
-      } else if (s.lScore < s.lBest - (12 + (s.lp0 >> 3))) {
-        this.closeRegion();
+      if (content) t.ct++;
+      if (t.score >= t.best) {
+        t.best = t.score;
+        t.bestEnd = n;
+        t.bestEndChar = end;
+        t.bm = t.m; t.bx = t.x; t.bcm = t.cm; t.bct = t.ct;
+      } else if (t.score < t.best - (12 + (t.p0 >> 3))) {
+        this.closeTracker(t);
       }
-    } else if (kprev >= 0) {
-      this.openRegion(n, n - kprev, end);
     }
+    if (explained) return;
+    // a new candidate period: take a free tracker, else the one that is failing
+    let slot: Tracker | null = null;
+    const t0 = tr[0]!;
+    const t1 = tr[1]!;
+    if (t0.p === 0) slot = t0;
+    else if (t1.p === 0) slot = t1;
+    else if (!t0.lastMatch && (t1.lastMatch || t0.best <= t1.best)) slot = t0;
+    else if (!t1.lastMatch) slot = t1;
+    if (slot === null) return;
+    this.closeTracker(slot);
+    this.openTracker(slot, n, d, end);
   }
 
-  private openRegion(n: number, d: number, end: number): void {
-    const s = this.s;
+  /** Start following period d from the k-gram that ends at token n (extended back while tokens still match). */
+  private openTracker(t: Tracker, n: number, d: number, end: number): void {
     let a = n - K + 1;
     for (let steps = 0; steps < K && a - 1 - d >= 0 && a - 1 - d > n - RING; steps++) {
       if (this.ids[(a - 1) & RING_MASK] !== this.ids[(a - 1 - d) & RING_MASK]) break;
       a--;
     }
-    if (a - d < 0 || a - d <= n - RING) {
-      s.lp = 0;
-      return;
-    }
+    if (a - d < 0 || a - d <= n - RING) return;
     let contentCount = 0;
     for (let j = a; j <= n; j++) contentCount += this.tContent[j & RING_MASK]!;
-    s.lp = d; s.lp0 = d; s.la = a;
-    s.lScore = n - a + 1; s.lBest = s.lScore; s.lBestEnd = n; s.lBestEndChar = end;
-    s.lM = s.lScore; s.lX = 0; s.lCM = contentCount; s.lCT = contentCount;
-    s.lBM = s.lM; s.lBX = 0; s.lBCM = contentCount; s.lBCT = contentCount;
-    s.lUnitStart = this.tStart[(a - d) & RING_MASK]!;
-    s.lUnitEnd = this.tStart[a & RING_MASK]!;
+    t.p = d; t.p0 = d; t.a = a;
+    t.score = n - a + 1; t.best = t.score; t.bestEnd = n; t.bestEndChar = end;
+    t.m = t.score; t.x = 0; t.cm = contentCount; t.ct = contentCount;
+    t.bm = t.m; t.bx = 0; t.bcm = contentCount; t.bct = contentCount;
+    t.unitStart = this.tStart[(a - d) & RING_MASK]!;
+    t.unitEnd = this.tStart[a & RING_MASK]!;
+    t.lastMatch = true;
   }
 
-  private closeRegion(): void {
+  /** Stop a tracker and record what it found, if it repeated at least twice. */
+  private closeTracker(t: Tracker): void {
+    if (t.p === 0) return;
+    t.p = 0;
     const s = this.s;
-    if (s.lp === 0) return;
-    s.lp = 0;
-    const coveredTokens = s.lBestEnd - (s.la - s.lp0) + 1;
-    const copies = coveredTokens / s.lp0;
+    const coveredTokens = t.bestEnd - (t.a - t.p0) + 1;
+    const copies = coveredTokens / t.p0;
     if (copies < 2) return;
-    const similarity = s.lBM / (s.lBM + s.lBX);
-    const r: Region = {
-      periodTokens: s.lp0,
-      unitStart: s.lUnitStart,
-      unitEnd: s.lUnitEnd,
-      end: s.lBestEndChar,
-      coveredChars: s.lBestEndChar - s.lUnitStart,
+    const similarity = t.bm / (t.bm + t.bx);
+    let r: Region = {
+      periodTokens: t.p0,
+      unitStart: t.unitStart,
+      unitEnd: t.unitEnd,
+      end: t.bestEndChar,
+      coveredChars: t.bestEndChar - t.unitStart,
       copies,
       similarity,
-      contentSimilarity: s.lBCT > 0 ? s.lBCM / s.lBCT : similarity,
+      contentSimilarity: t.bct > 0 ? t.bcm / t.bct : similarity,
     };
+    // A near-loop whose copies drift (words inserted and dropped) breaks into pieces
+    // with the same period, each starting where the previous one ended: chain them.
+    const last = s.lastRegion;
+    if (last !== null && r.end > last.end && Math.abs(r.periodTokens - last.periodTokens) <= Math.max(2, last.periodTokens >> 3)
+      && r.unitStart <= last.end + (last.unitEnd - last.unitStart) && r.unitStart >= last.unitStart) {
+      const unitChars = Math.max(1, last.unitEnd - last.unitStart);
+      const covered = r.end - last.unitStart;
+      const w = last.coveredChars + r.coveredChars;
+      r = {
+        periodTokens: last.periodTokens,
+        unitStart: last.unitStart,
+        unitEnd: last.unitEnd,
+        end: r.end,
+        coveredChars: covered,
+        copies: Math.max(last.copies + r.copies - 1, covered / unitChars),
+        similarity: (last.similarity * last.coveredChars + r.similarity * r.coveredChars) / w,
+        contentSimilarity: (last.contentSimilarity * last.coveredChars + r.contentSimilarity * r.coveredChars) / w,
+      };
+      if (s.lastLevel > LEVEL_NONE) s.coveredChars -= last.coveredChars;
+    }
+    s.lastRegion = r;
     if (s.longest === null || r.coveredChars > s.longest.coveredChars) s.longest = r;
     const level = regionLevel(r, this.t);
+    s.lastLevel = level;
     if (level > LEVEL_NONE) {
       s.coveredChars += r.coveredChars;
       if (level > s.worstLevel || (level === s.worstLevel && s.worst !== null && r.coveredChars > s.worst.coveredChars)) {
@@ -595,6 +751,82 @@ export class Engine {
         s.worstLevel = level;
       }
     }
+  }
+
+  /**
+   * Distinct content words among the last DIV_WINDOW: a loop or near-loop keeps
+   * cycling through a handful of words (prose uses 60+ distinct words per 128). Counts
+   * live in a table indexed by word id; a speculative step is undone by figures().
+   */
+  private diversity(id: number, start: number, numeric: number): void {
+    const s = this.s;
+    const n = s.divN++;
+    const slot = n % DIV_WINDOW;
+    const removed = n >= DIV_WINDOW ? this.divRing[slot]! : -1;
+    if (this.spec) this.divUndo.push(slot, this.divRing[slot]!, this.divPos[slot]!, removed, id, this.divTok[slot]!, this.divNum[slot]!);
+    if (removed >= 0) {
+      if (--this.divCounts[removed]! === 0) s.divDistinct--;
+      s.divNumeric -= this.divNum[slot]!;
+    }
+    this.divPos[slot] = start;
+    this.divRing[slot] = id;
+    this.divTok[slot] = s.nTok;
+    this.divNum[slot] = numeric;
+    s.divNumeric += numeric;
+    if (id >= this.divCounts.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.divCounts.length * 2));
+      grown.set(this.divCounts);
+      this.divCounts = grown;
+    }
+    if (this.divCounts[id]!++ === 0) s.divDistinct++;
+    // Data (numbers) and code (as many symbols as words) cycle through fewer words by nature:
+    // numbers are not counted, and code-like windows need half as many distinct words.
+    const oldest = (n + 1) % DIV_WINDOW;
+    const codeLike = s.nTok - this.divTok[oldest]! > DIV_WINDOW * 1.6;
+    if (n + 1 >= DIV_WINDOW && s.divDistinct <= (codeLike ? this.t.lowDiversityMax >> 1 : this.t.lowDiversityMax) && s.divNumeric * 10 <= DIV_WINDOW * 3) {
+      if (s.divRun === 0) s.divRunStart = this.divPos[oldest]!;
+      s.divRun++;
+      if (s.divRun > s.divMaxRun) {
+        s.divMaxRun = s.divRun;
+        s.divMaxRunStart = s.divRunStart;
+        s.divMaxDistinct = s.divDistinct;
+      }
+    } else s.divRun = 0;
+  }
+
+  /** Undo the speculative diversity steps of a snapshot (tables only; scalars are restored with the state). */
+  private undoDiversity(): void {
+    const u = this.divUndo;
+    for (let i = u.length - 7; i >= 0; i -= 7) {
+      const slot = u[i]!;
+      const removed = u[i + 3]!;
+      this.divCounts[u[i + 4]!]!--;
+      if (removed >= 0) this.divCounts[removed]!++;
+      this.divRing[slot] = u[i + 1]!;
+      this.divPos[slot] = u[i + 2]!;
+      this.divTok[slot] = u[i + 5]!;
+      this.divNum[slot] = u[i + 6]!;
+    }
+    u.length = 0;
+  }
+
+  /** A whitespace-delimited chunk ended: count back-to-back repeats of it ("use use", `"name": "name":`). */
+  private finishChunk(): void {
+    const s = this.s;
+    if (s.chunkHasWord) {
+      if (s.chunkHash === s.prevChunkHash) {
+        s.chunkRun++;
+        if (s.chunkRun === 2) this.cur.stutter++;
+      } else s.chunkRun = 1;
+      this.cur.chunks++;
+      s.prevChunkHash = s.chunkHash;
+    } else {
+      s.prevChunkHash = 0;
+      s.chunkRun = 0;
+    }
+    s.chunkHash = CHUNK_SEED;
+    s.chunkToks = 0;
+    s.chunkHasWord = false;
   }
 
   private finishLine(nlOff: number): void {
@@ -626,12 +858,22 @@ export class Engine {
     const s = this.s;
     const b = this.cur;
     b.chars = off - s.blockStart;
+    // a very long word (glued words) still pending: count its letters in the block they fell in
+    if (s.wordStart >= 0 && s.wordLatin >= GLUED && s.wordDigits === 0 && s.wordOther === 0) {
+      const add = s.wordLatin - s.wordAccounted;
+      b.letters += add; b.latinLetters += add; b.scripts[SC_LATIN]! += add;
+      b.pureLatinLetters += add; b.gluedLetters += add; b.allLatin += add;
+      const v = s.wordVowels - s.wordVowelsAccounted;
+      b.vowels += v; b.allVowels += v;
+      s.wordAccounted = s.wordLatin;
+      s.wordVowelsAccounted = s.wordVowels;
+    }
     this.evaluateWindow(b, s.blockStart);
-    s.prev3 = s.prev2;
     s.prev2 = s.prev1;
     s.prev1 = b;
     this.cur = newBlock();
     s.blockStart = off;
+    s.blockByte = off + s.extraBytes;
   }
 
   /** Flags the window made of the last WINDOW_BLOCKS blocks ending with `b`. */
@@ -642,7 +884,7 @@ export class Engine {
     addBlock(w, b);
     let start = bStart;
     let blocks = 1;
-    for (const p of [s.prev1, s.prev2, s.prev3]) {
+    for (const p of [s.prev1, s.prev2]) {
       if (p === null) break;
       addBlock(w, p);
       start -= p.chars;
@@ -675,9 +917,23 @@ export class Engine {
     }
   }
 
+  /** N-gram fractions over the last NGRAM_WORDS words, in text order. */
+  private ngrams(words: number): NgramFractions {
+    const count = Math.min(words, NGRAM_WORDS);
+    const ids = new Int32Array(count);
+    const lens = new Int32Array(count);
+    const first = words - count;
+    for (let i = 0; i < count; i++) {
+      const slot = (first + i) % NGRAM_WORDS;
+      ids[i] = this.wIds[slot]!;
+      lens[i] = this.wLens[slot]!;
+    }
+    return ngramFractions(ids, lens, count);
+  }
+
   /** Figures for the text so far (as if it ended here); leaves the state as it was. */
   figures(): RawFigures {
-    const saved = { ...this.s };
+    const saved = { ...this.s, tr: [{ ...this.s.tr[0] }, { ...this.s.tr[1] }] as [Tracker, Tracker] };
     const savedCur = copyBlock(this.cur);
     const savedRuns = this.runs.slice();
     this.spec = true;
@@ -689,16 +945,20 @@ export class Engine {
         this.bmp(hi, s.pos);
       }
       if (s.wordStart >= 0) this.finishWord(s.pos);
+      if (s.chunkToks > 0) this.finishChunk();
       if (s.pos > s.lineStart) this.finishLine(s.pos);
       this.cur.chars = s.pos - s.blockStart;
       if (this.cur.chars > 0) this.evaluateWindow(this.cur, s.blockStart);
-      this.closeRegion();
+      this.closeTracker(this.s.tr[0]);
+      this.closeTracker(this.s.tr[1]);
       const f = this.s;
       const runs = this.runs;
       const flagMaxRun: number[] = [];
       const flagMaxRunStart: number[] = [];
       const flagWindows: number[] = [];
+      const flagCurRun: number[] = [];
       for (let i = 0; i < FLAG_COUNT; i++) {
+        flagCurRun.push(runs[i * RUN_FIELDS]!);
         flagMaxRun.push(runs[i * RUN_FIELDS + 2]!);
         flagMaxRunStart.push(runs[i * RUN_FIELDS + 3]!);
         flagWindows.push(runs[i * RUN_FIELDS + 4]!);
@@ -711,11 +971,18 @@ export class Engine {
         topLineCount: f.topLineCount, topLine: f.topLine,
         maxWordRun: f.maxWordRun, maxWordRunWord: f.maxWordRunWord, maxWordRunStart: f.maxWordRunStart,
         longest: f.longest, worst: f.worst, worstLevel: f.worstLevel, coveredChars: f.coveredChars,
-        headScript: f.headScript, flagMaxRun, flagMaxRunStart, flagWindows, windows: f.windowsEvaluated,
+        headScript: f.headScript, lowDiversityRun: f.divMaxRun, lowDiversityStart: f.divMaxRunStart, lowDiversityDistinct: f.divMaxDistinct, lowDiversityCurRun: f.divRun, flagCurRun, flagMaxRun, flagMaxRunStart, flagWindows, windows: f.windowsEvaluated,
         compression: this.comp.figures(f.pos),
+        ngrams: this.ngrams(f.words),
       };
     } finally {
       this.spec = false;
+      this.undoDiversity();
+      for (let i = this.wUndo.length - 3; i >= 0; i -= 3) {
+        this.wIds[this.wUndo[i]!] = this.wUndo[i + 1]!;
+        this.wLens[this.wUndo[i]!] = this.wUndo[i + 2]!;
+      }
+      this.wUndo.length = 0;
       this.s = saved;
       this.cur = savedCur;
       this.runs = savedRuns;
@@ -736,7 +1003,18 @@ for (let c = 0; c < 128; c++) {
   ASCII[c] = k === CH_SPACE ? A_SPACE : k === CH_PUNCT ? A_PUNCT : c >= 0x41 && c <= 0x5a ? A_UPPER : c >= 0x61 && c <= 0x7a ? A_LOWER : A_DIGIT;
   VOWEL[c] = isLatinVowel(c) ? 1 : 0;
 }
+const HEX = /^[0-9a-f]+$/;
 const FW_MAX_LEN = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** True when p is close to a multiple (2+) of q: q is then the loop's real period. */
+function isMultiple(p: number, q: number): boolean {
+  const m = Math.round(p / q);
+  return m >= 2 && Math.abs(p - m * q) <= Math.max(2, q >> 3);
+}
 
 function asciiClass(c: number): number {
   if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13) ? CH_SPACE : CH_PUNCT;
@@ -765,13 +1043,18 @@ function windowFlags(w: Block, t: Thresholds, head: number): number {
     if ((v < t.gibberishVowelMin || v > t.gibberishVowelMax) && fwShare < 0.1) flags |= 1 << F_GIBBERISH;
   }
   if (w.chars >= 200 && (w.odd / w.chars >= t.oddCharShare || w.mojibake >= 12)) flags |= 1 << F_GIBBERISH;
+  // Char soup ("8eNwV5L0^ Q>Fx"): tokens mixing digits and letters or flipping case, few
+  // vowels, upper and lower case mixed at random (code types like uint64_t are lower case).
+  if (words >= 40 && w.allLatin >= 200 && w.garbled / words >= t.garbledTokenShare && w.allVowels / w.allLatin < 0.3
+    && w.upper >= 0.2 * w.allLatin && w.upper <= 0.8 * w.allLatin) flags |= 1 << F_GIBBERISH;
   if (w.letters >= 200) {
     let mixed = 0;
     for (let i = 1; i < SCRIPT_COUNT; i++) if (w.scripts[i]! >= w.letters * 0.12) mixed++;
     if (mixed >= 3) flags |= 1 << F_GIBBERISH;
-    if (head !== SC_NONE && (w.letters - w.scripts[head]!) / w.letters >= t.scriptSwitchShare) flags |= 1 << F_SCRIPT;
   }
-  if (w.stutter >= t.stutterRunsPerWindow) flags |= 1 << F_STUTTER;
+  // 100 letters: a 768-byte window of Devanagari or Han holds 150-250
+  if (w.letters >= 100 && head !== SC_NONE && (w.letters - w.scripts[head]!) / w.letters >= t.scriptSwitchShare) flags |= 1 << F_SCRIPT;
+  if (w.stutter >= 6 && w.stutter >= t.stutterShare * w.chunks) flags |= 1 << F_STUTTER;
   return flags;
 }
 

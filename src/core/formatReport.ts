@@ -23,6 +23,11 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   out.push(`${options.title ? options.title + ': ' : ''}verdict ${analysis.verdict.toUpperCase()}`);
   if (analysis.reasons.length === 0) out.push('  no degeneration found');
   for (const r of analysis.reasons) out.push(`  - ${r}`);
+  if (Number(m['collapseOnset']) >= 0) {
+    out.push(`collapse (${str(m['collapseKind'])}) starts at char ${m['collapseOnset']}` +
+      (Number(m['collapseOnsetToken']) >= 0 ? ` (token ${m['collapseOnsetToken']})` : '') +
+      ` of ${m.chars} (${((100 * Number(m['collapseOnset'])) / Math.max(1, m.chars)).toFixed(0)}% of the way in)`);
+  }
   if (m.repeatCount > 0) {
     out.push('');
     out.push(`repeat (${str(m['repeatKind']) || 'repeat'}): ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
@@ -38,11 +43,14 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
     ['longest word run', m.longestWordRun > 0 ? `${m.longestWordRun} × "${m.longestWordRunWord}"` : '0'],
     ['most repeated line', m.topLineRepeats > 0 ? `${m.topLineRepeats} × "${m.topLine}"` : '-'],
     ['duplicate-line fraction', str(m['duplicateLineFraction'])],
+    ['top 2/3/4-gram char fraction', `${str(m['top2gramCharFraction'])} / ${str(m['top3gramCharFraction'])} / ${str(m['top4gramCharFraction'])}`],
+    ['duplicate 5/10-gram char fraction', `${str(m['dup5gramCharFraction'])} / ${str(m['dup10gramCharFraction'])}`],
     ['unique-word ratio', str(m.uniqueWordRatio)],
     ['longest whitespace run', str(m['longestWhitespaceRun'])],
     ['whitespace / punctuation share', `${str(m['whitespaceShare'])} / ${str(m['punctuationShare'])}`],
     ['opening script', str(m['openingScript'])],
     ['salad / gibberish / script / stutter windows', `${str(m['saladWindows'])} / ${str(m['gibberishWindows'])} / ${str(m['scriptSwitchWindows'])} / ${str(m['stutterWindows'])}`],
+    ['low-diversity words', str(m['lowDiversityWords'])],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.push(`${k.padEnd(w)}  ${v}`);

@@ -30,9 +30,13 @@ export interface Thresholds {
   /** Longest run of one word ("the the the"); songs reach 8 ("na na na ..."). */
   wordRunWarn: number;
   wordRunFail: number;
-  /** Stutter: runs of a doubled word ("I I think think") per 1 KB window; prose has at most one or two. */
-  stutterRunsPerWindow: number;
-  /** Consecutive flagged windows (1 KB each, sliding by 256 chars) that make a stutter, salad, gibberish or script fail. */
+  /** Stutter: share of a window's whitespace-delimited chunks repeated back to back ("I I think think", `"id": "id":`); prose has ~1%, songs with "na na na" up to ~8%. */
+  stutterShare: number;
+  /** Near-loop / low diversity: at most this many distinct content words among the last 128... */
+  lowDiversityMax: number;
+  /** ...for this many consecutive words fails (prose uses 60+ distinct words per 128). */
+  lowDiversityRunFail: number;
+  /** Consecutive flagged windows (768 chars each, sliding by 256 chars, so 2 windows span 1 KB) that make a stutter, salad, gibberish or script fail. */
   windowRunFail: number;
 
   /** Longest run of whitespace chars; deep indentation plus blank lines stays under 100. */
@@ -46,7 +50,7 @@ export interface Thresholds {
   windowCompressionFail: number;
   windowCompressionRelFail: number;
 
-  /** Word salad, per 1 KB window: share of function words below this, with few sentence ends and newlines. */
+  /** Word salad, per window: share of function words below this, with few sentence ends and newlines. */
   saladFunctionWordMax: number;
   /** Words per sentence end above which a window has no sentence structure left. */
   saladWordsPerSentenceMin: number;
@@ -56,6 +60,8 @@ export interface Thresholds {
   /** Gibberish, per window: vowel share of Latin letters outside these bounds (English ~0.38). */
   gibberishVowelMin: number;
   gibberishVowelMax: number;
+  /** Char soup: share of a window's words that mix letters and digits or flip case twice ("x9Fq2", "kHjStm"). */
+  garbledTokenShare: number;
   /** Odd chars (U+FFFD, controls, private use) share of a window. */
   oddCharShare: number;
   /** Script switch: share of a window's letters outside the text's opening script. */
@@ -67,15 +73,17 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   loopFailChars: 300,
   loopWarnChars: 160,
   loopMinSimilarity: 0.9,
-  nearLoopMinSimilarity: 0.7,
+  nearLoopMinSimilarity: 0.8,
   nearLoopMinCopies: 4,
   nearLoopFailChars: 600,
   repeatCoverageFail: 0.3,
 
   wordRunWarn: 8,
   wordRunFail: 16,
-  stutterRunsPerWindow: 8,
-  windowRunFail: 3,
+  stutterShare: 0.15,
+  lowDiversityMax: 32,
+  lowDiversityRunFail: 48,
+  windowRunFail: 2,
 
   whitespaceRunWarn: 80,
   whitespaceRunFail: 200,
@@ -91,6 +99,7 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
 
   gibberishVowelMin: 0.22,
   gibberishVowelMax: 0.62,
+  garbledTokenShare: 0.3,
   oddCharShare: 0.03,
   scriptSwitchShare: 0.6,
 });

@@ -16,14 +16,18 @@ export type LoopKind =
   | 'word_loop' | 'phrase_loop' | 'line_loop' | 'sentence_loop' | 'paragraph_loop' | 'near_loop'
   | 'tag_spam' | 'punctuation_flood';
 
-const TAGS_ONLY = /^(?:\s*<\/?[A-Za-z!?][^<>]{0,200}>)+\s*$/;
-const HAS_WORD = /[\p{L}\p{N}]/u;
+/** Markup tags and special tokens only: "</div>", "<br/>", "<|im_end|>", "</s>". */
+const TAGS_ONLY = /^(?:\s*(?:<\/?[A-Za-z!?][^<>]{0,200}>|<\|[^<>|]{1,40}\|>))+\s*$/;
+const LETTERS = /\p{L}/gu;
+const DIGITS = /\p{N}/gu;
 const SENTENCE_END = /[.!?。！？…](?=\s|$)/gu;
 
 /** Name the kind of a loop from its unit text. */
 export function loopKind(r: Region, unit: string, t: Thresholds): LoopKind {
-  if (TAGS_ONLY.test(unit)) return 'tag_spam';
-  if (!HAS_WORD.test(unit)) return 'punctuation_flood';
+  if (unit.trim().length <= 48 && TAGS_ONLY.test(unit)) return 'tag_spam';
+  const letters = (unit.match(LETTERS) ?? []).length;
+  const digits = (unit.match(DIGITS) ?? []).length;
+  if (letters === 0 && unit.replace(/\s/g, '').length > 2 * digits) return 'punctuation_flood';
   if (Math.min(r.similarity, r.contentSimilarity) < t.loopMinSimilarity) return 'near_loop';
   if (r.periodTokens === 1) return 'word_loop';
   const trimmed = unit.trim();
@@ -89,9 +93,14 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   const reasons: string[] = [];
   let verdict = 'ok' as Verdict;
   let certain = false;
-  const fail = (r: string): void => {
+  /** Where the first failing finding starts (the collapse onset), -1 when none. */
+  let onset = -1;
+  let failKind = '';
+  const fail = (r: string, at = -1): void => {
     reasons.push(r);
+    if (failKind === '' || failKind === 'low_compression') failKind = r.slice(0, r.indexOf(':'));
     verdict = 'fail';
+    if (at >= 0 && (onset < 0 || at < onset)) onset = at;
   };
   const warn = (r: string): void => {
     reasons.push(r);
@@ -107,7 +116,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   const words = raw.words;
 
   if (raw.nonSpace === 0) {
-    fail(chars === 0 ? 'empty: no output' : `empty: ${chars} whitespace chars and nothing else`);
+    fail(chars === 0 ? 'empty: no output' : `empty: ${chars} whitespace chars and nothing else`, 0);
     certain = chars > 0 && raw.maxWsRun >= t.whitespaceRunFail;
   }
 
@@ -115,29 +124,34 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     const r = raw.worst;
     const detail = `"${excerpt(unit, 60)}" repeated ${fmt(r.copies, 1)} times back to back from char ${canon.onset} (${r.coveredChars} chars, ${Math.round((100 * r.coveredChars) / Math.max(1, chars))}% of the text, similarity ${fmt(Math.min(r.similarity, r.contentSimilarity))})`;
     if (raw.worstLevel === LEVEL_FAIL) {
-      fail(`${kind}: ${detail}`);
+      fail(`${kind}: ${detail}`, canon.onset);
       // A loop still running at the end of the text with many verbatim copies will not recover.
       certain ||= r.copies >= 8 && r.similarity >= 0.95 && chars - r.end <= Math.max(64, (r.unitEnd - r.unitStart) * 2) && r.coveredChars >= 2 * t.loopFailChars;
     } else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
   }
-  const coverage = chars > 0 ? raw.coveredChars / chars : 0;
+  const coverage = chars > 0 ? Math.min(1, raw.coveredChars / chars) : 0;
   if (coverage >= t.repeatCoverageFail && raw.worstLevel !== LEVEL_FAIL) {
-    fail(`loop_coverage: ${Math.round(coverage * 100)}% of the text lies in back-to-back repeats`);
+    fail(`loop_coverage: ${Math.round(coverage * 100)}% of the text lies in back-to-back repeats`, canon.onset);
   }
 
   if (raw.maxWordRun >= t.wordRunFail) {
-    if (!(verdict === 'fail' && kind === 'word_loop')) fail(`word_loop: "${excerpt(raw.maxWordRunWord, 40)}" ${raw.maxWordRun} times in a row at char ${raw.maxWordRunStart}`);
+    if (!(verdict === 'fail' && kind === 'word_loop')) fail(`word_loop: "${excerpt(raw.maxWordRunWord, 40)}" ${raw.maxWordRun} times in a row at char ${raw.maxWordRunStart}`, raw.maxWordRunStart);
   } else if (raw.maxWordRun >= t.wordRunWarn) {
     warn(`stutter: "${excerpt(raw.maxWordRunWord, 40)}" ${raw.maxWordRun} times in a row at char ${raw.maxWordRunStart}`);
   }
 
   if (raw.nonSpace > 0) {
     if (raw.maxWsRun >= t.whitespaceRunFail) {
-      fail(`whitespace_flood: ${raw.maxWsRun} whitespace chars in a row at char ${raw.maxWsRunStart}`);
+      fail(`whitespace_flood: ${raw.maxWsRun} whitespace chars in a row at char ${raw.maxWsRunStart}`, raw.maxWsRunStart);
       certain ||= raw.maxWsRunStart + raw.maxWsRun >= chars && raw.maxWsRun >= 4 * t.whitespaceRunFail;
     } else if (raw.maxWsRun >= t.whitespaceRunWarn) {
       warn(`whitespace_flood: ${raw.maxWsRun} whitespace chars in a row at char ${raw.maxWsRunStart}`);
     }
+  }
+
+  if (raw.lowDiversityRun >= t.lowDiversityRunFail && !(verdict === 'fail' && reasons.some((r) => /^(word|phrase|line|sentence|paragraph|near)_loop|^tag_spam|^punctuation_flood|^loop_coverage/.test(r)))) {
+    fail(`near_loop: the text keeps cycling through ${raw.lowDiversityDistinct} distinct words for ${raw.lowDiversityRun + 128} words from char ${raw.lowDiversityStart}`, raw.lowDiversityStart);
+    certain ||= raw.lowDiversityCurRun >= 2 * t.lowDiversityRunFail;
   }
 
   const windowKinds: Array<[number, string, string]> = [
@@ -149,12 +163,19 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   ];
   for (const [flag, name, what] of windowKinds) {
     const run = raw.flagMaxRun[flag]!;
-    if (run >= t.windowRunFail) fail(`${name}: ${what}, ${run} windows in a row from char ${raw.flagMaxRunStart[flag]}`);
+    if (run >= t.windowRunFail) {
+      fail(`${name}: ${what}, ${run} windows in a row from char ${raw.flagMaxRunStart[flag]}`, raw.flagMaxRunStart[flag]);
+      // still going on at the end after ~2 KB: the stream will not come back to prose
+      certain ||= raw.flagCurRun[flag]! >= 3 * t.windowRunFail;
+    }
+    else if (run > 0) warn(`${name}: ${what}, in one window at char ${raw.flagMaxRunStart[flag]}`);
   }
 
   const c = raw.compression;
-  if (chars > 0 && c.ratio < t.compressionRatioFail) fail(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
-  else if (chars > 0 && c.ratio < t.compressionRatioWarn) warn(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
+  if (raw.nonSpace === 0) {
+    // nothing but whitespace: already failed as empty, the other figures add nothing
+  } else if (c.ratio < t.compressionRatioFail) fail(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
+  else if (c.ratio < t.compressionRatioWarn) warn(`low_compression: whole text gzips to ${fmt(c.ratio, 3)} of its size`);
   const rel = c.medianWindow > 0 ? c.minWindow / c.medianWindow : 1;
   if (c.windows >= 2 && c.minWindow < t.windowCompressionFail && rel < t.windowCompressionRelFail && verdict !== 'fail') {
     warn(`low_compression: the 4 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`);
@@ -182,6 +203,11 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     repeatEnd: region ? region.end : -1,
     repeatSimilarity: region ? round(Math.min(region.similarity, region.contentSimilarity)) : 0,
     repeatOnsetToken: o.tokenOffsets && rOnset >= 0 ? tokenIndexAt(o.tokenOffsets, rOnset) : -1,
+    /** Where the earliest failing finding starts, whatever its kind (-1 when the text does not fail). */
+    collapseOnset: verdict === 'fail' ? onset : -1,
+    collapseOnsetToken: verdict === 'fail' && o.tokenOffsets && onset >= 0 ? tokenIndexAt(o.tokenOffsets, onset) : -1,
+    /** Kind of the first failing reason ('' when the text does not fail). */
+    collapseKind: failKind,
     longestWhitespaceRun: raw.maxWsRun,
     whitespaceShare: chars === 0 ? 0 : round(raw.spaceChars / chars),
     punctuationShare: chars === 0 ? 0 : round(raw.punctChars / chars),
@@ -193,6 +219,16 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     gibberishWindows: raw.flagWindows[F_GIBBERISH]!,
     scriptSwitchWindows: raw.flagWindows[F_SCRIPT]!,
     stutterWindows: raw.flagWindows[F_STUTTER]!,
+    lowDiversityWords: raw.lowDiversityRun,
+    top2gramCharFraction: round(raw.ngrams.top[0]!),
+    top3gramCharFraction: round(raw.ngrams.top[1]!),
+    top4gramCharFraction: round(raw.ngrams.top[2]!),
+    dup5gramCharFraction: round(raw.ngrams.dup[0]!),
+    dup6gramCharFraction: round(raw.ngrams.dup[1]!),
+    dup7gramCharFraction: round(raw.ngrams.dup[2]!),
+    dup8gramCharFraction: round(raw.ngrams.dup[3]!),
+    dup9gramCharFraction: round(raw.ngrams.dup[4]!),
+    dup10gramCharFraction: round(raw.ngrams.dup[5]!),
     openingScript: SCRIPT_NAMES[raw.headScript] ?? 'none',
     certainFail: verdict === 'fail' && certain ? 1 : 0,
   };

@@ -17,6 +17,15 @@ function collapseAt(text: string, share: number, unit: string, copies: number): 
 
 const sentence = 'The leader sends heartbeats to every follower in the cluster. ';
 
+/** n picks from xs by a small deterministic PRNG (so the sequence does not loop). */
+function picks(xs: string[], n: number, seed = 1): string[] {
+  let a = seed;
+  return Array.from({ length: n }, () => {
+    a = (Math.imul(a, 1103515245) + 12345) >>> 0;
+    return xs[(a >>> 16) % xs.length]!;
+  });
+}
+
 const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'; kind?: string }> = [
   { name: 'healthy technical prose', text: raft, verdict: 'ok' },
   { name: 'healthy long prose (4 articles)', text: longProse, verdict: 'ok' },
@@ -36,6 +45,53 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
   { name: 'paragraph loop', text: raft + ('\n\n' + kitchen.slice(0, 700)).repeat(6), verdict: 'fail', kind: 'paragraph_loop' },
   { name: 'phrase loop', text: raft + 'and then the next one '.repeat(120), verdict: 'fail', kind: 'phrase_loop' },
   {
+    name: 'word salad (nouns, no sentence structure)',
+    text: raft + picks(['Brazil', 'otter', 'elbow', 'kettle', 'Norway', 'walnut', 'tiger', 'knee', 'lamp', 'Peru', 'heron', 'spine'], 400).join(' '),
+    verdict: 'fail',
+    kind: 'word_salad',
+  },
+  {
+    name: 'glued words',
+    text: raft + picks(['country', 'animal', 'elbow', 'tiger', 'brazil', 'norway', 'shoulder', 'giraffe', 'kettle'], 200).join(''),
+    verdict: 'fail',
+    kind: 'word_salad',
+  },
+  {
+    name: 'gibberish (consonant soup)',
+    text: raft + picks('xkq zvbn qwrtp sdfgh klmn jhgf bvcx trwq mnbv'.split(' '), 300).join(' '),
+    verdict: 'fail',
+    kind: 'gibberish',
+  },
+  {
+    name: 'gibberish (mojibake)',
+    text: raft + Buffer.from('Le café était fermé, mais la crème brûlée restait délicieuse à côté de la forêt. '.repeat(1), 'utf8').toString('latin1').repeat(1) + Array.from({ length: 30 }, (_, i) => Buffer.from(`Ça coûte très cher ${i}, déjà élevé à côté. `, 'utf8').toString('latin1')).join(''),
+    verdict: 'fail',
+    kind: 'gibberish',
+  },
+  {
+    name: 'script switch to Chinese',
+    text: raft + picks(['我们继续讨论这个系统的结构。', '每个节点都保存一份日志副本。', '如果领导者停止发送消息，就会开始新的选举。', '日志在发送确认之前会先写入磁盘。'], 40).join(''),
+    verdict: 'fail',
+    kind: 'script_switch',
+  },
+  {
+    name: 'stutter',
+    text: raft + kitchen.split(' ').map((w, i) => (i % 3 === 0 ? `${w} ${w} ${w}` : i % 5 === 0 ? `${w} ${w}` : w)).join(' '),
+    verdict: 'fail',
+    kind: 'stutter',
+  },
+  {
+    name: 'near loop (a word swapped in every copy)',
+    text: raft + Array.from({ length: 40 }, (_, i) => `The follower stores the ${['new', 'next', 'last', 'first', 'same'][i % 5]} entry and answers the leader. `).join(''),
+    verdict: 'fail',
+  },
+  {
+    name: 'loop covering only the last 5% (~1 KB)',
+    text: longProse + 'Each follower checks the term before it votes. '.repeat(Math.ceil((longProse.length * 0.05) / 47)),
+    verdict: 'fail',
+    kind: 'sentence_loop',
+  },
+  {
     name: 'near loop (number counting up)',
     text: raft + Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: the leader sends a heartbeat to every follower and waits for the answer. `).join(''),
     verdict: 'fail',
@@ -52,6 +108,23 @@ describe('analyzeText verdicts', () => {
       for (const r of a.reasons) assert.match(r, /^[a-z_]+: \S/);
     });
   }
+});
+
+describe('analyzeText on healthy texts that repeat by nature', () => {
+  for (const t of healthy) {
+    it(`${t.name} → ok`, () => {
+      const a = analyzeText(t.text);
+      assert.equal(a.verdict, 'ok', a.reasons.join(' | '));
+    });
+  }
+  it('source code with many similar statements → ok', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `  assert.equal(square(${i}), ${i * i});`).join('\n');
+    assert.equal(analyzeText(`describe('square', () => {\n${lines}\n});\n`).verdict, 'ok');
+  });
+  it('a markdown table with many similar rows → ok', () => {
+    const rows = Array.from({ length: 60 }, (_, i) => `| node-${i} | ${['ready', 'ready', 'draining'][i % 3]} | ${(i * 7) % 64} | ${(i * 13) % 100}% |`).join('\n');
+    assert.equal(analyzeText(`| Node | State | Pods | CPU |\n|---|---|---|---|\n${rows}\n`).verdict, 'ok');
+  });
 });
 
 describe('analyzeText metrics', () => {

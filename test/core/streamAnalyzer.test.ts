@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { createStreamAnalyzer, isCertainFail } from '../../src/core/streamAnalyzer.js';
+import { tuningCorpus } from '../corpus/generate.js';
 import { readTexts } from '../corpus/paths.js';
 
 /** Deterministic PRNG (mulberry32). */
@@ -96,6 +97,53 @@ describe('createStreamAnalyzer', () => {
     assert.deepEqual(a, analyzeText(head + sentence.repeat(30), { tokenOffsets: offsets }));
     const tok = Number(a.metrics['repeatOnsetToken']);
     assert.ok(tok > 0 && offsets[tok]! <= a.metrics.repeatOnset && (offsets[tok + 1] ?? Infinity) > a.metrics.repeatOnset);
+  });
+
+  it('random Unicode soup: no throw, same result for any split', () => {
+    const rand = rng(1234);
+    const pool = ['a', 'b', 'Z', ' ', '\n', '\t', '<', '>', '/', '!', '.', '7', 'é', 'Ã', '\u00a9', 'ж', 'λ', '中', 'の', '한', '\u0301', '\ud83d\ude00', '\ud800', '\udc00', '\u0000', '\ufffd', '\u3000', 'the ', '</div>'];
+    for (let k = 0; k < 20; k++) {
+      let text = '';
+      const n = Math.floor(rand() * 3000);
+      for (let i = 0; i < n; i++) text += pool[Math.floor(rand() * pool.length)]!;
+      const expected = analyzeText(text);
+      const s = createStreamAnalyzer();
+      for (const d of randomSplit(text, rand, 9)) s.push(d);
+      assert.deepEqual(s.snapshot(), expected, `soup ${k}`);
+    }
+  });
+
+  it('mid-stream snapshots of healthy texts never fail (so early abort never cuts a healthy stream)', () => {
+    const samples = tuningCorpus().filter((x) => x.label === 'healthy').filter((_, i) => i % 4 === 0);
+    let snapshots = 0;
+    for (const sample of samples) {
+      const a = createStreamAnalyzer();
+      for (let i = 0; i < sample.text.length; i += 500) {
+        a.push(sample.text.slice(i, i + 500));
+        const snap = a.snapshot();
+        snapshots++;
+        assert.notEqual(snap.verdict, 'fail', `${sample.name} at ${i}: ${snap.reasons.join(' | ')}`);
+        assert.equal(isCertainFail(snap), false);
+      }
+    }
+    assert.ok(snapshots > 500, `${snapshots} snapshots`);
+  });
+
+  it('most collapses become a certain fail before the stream ends', () => {
+    const samples = tuningCorpus().filter((x) => x.label === 'degenerate' && x.kind !== 'empty').filter((_, i) => i % 4 === 0);
+    let early = 0;
+    for (const sample of samples) {
+      const a = createStreamAnalyzer();
+      for (let i = 0; i + 400 < sample.text.length; i += 400) {
+        a.push(sample.text.slice(i, i + 400));
+        if (isCertainFail(a.snapshot())) {
+          early++;
+          assert.ok(i + 400 > sample.onset, `${sample.name}: certain before the collapse began`);
+          break;
+        }
+      }
+    }
+    assert.ok(early >= 0.7 * samples.length, `${early} of ${samples.length}`);
   });
 
   it('isCertainFail: true for a long verbatim loop running at the end, false for healthy text and a finished short loop', () => {

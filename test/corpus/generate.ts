@@ -4,7 +4,7 @@
  * kind of collapse each, starting anywhere from a third of the way in to the last 5%.
  * Deterministic for a given seed (mulberry32), so the corpus test is reproducible.
  *
- *   node --import tsx test/corpus/generate.ts [--set healthy|holdout] [--seed N] [--out DIR]
+ *   node --import tsx test/corpus/generate.ts [--set healthy|holdout|fresh] [--seed N] [--out DIR]
  *
  * writes every sample to DIR (one file each) for inspection; without --out it prints counts.
  */
@@ -363,7 +363,15 @@ export function tuningCorpus(): Sample[] {
 }
 
 export function holdoutCorpus(): Sample[] {
-  return buildCorpus(readTexts('holdout'), { seed: 99173, healthyMixes: 80, perKind: 12, empties: 4 });
+  return buildCorpus(readTexts('holdout'), { seed: 99173, healthyMixes: 96, perKind: 12, empties: 4 });
+}
+
+/**
+ * A second held-out set, added after the first one had been looked at: new healthy
+ * texts (test/corpus/fresh) and a new seed, measured once before anything was changed.
+ */
+export function freshCorpus(): Sample[] {
+  return buildCorpus(readTexts('fresh'), { seed: 4242017, healthyMixes: 100, perKind: 12, empties: 4 });
 }
 
 function main(argv: string[]): void {
@@ -372,9 +380,11 @@ function main(argv: string[]): void {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const set = arg('--set') ?? 'healthy';
+  if (!['healthy', 'holdout', 'fresh'].includes(set)) throw new Error(`--set must be healthy, holdout or fresh, not ${set}`);
   const seed = arg('--seed');
-  const base = set === 'holdout' ? holdoutCorpus : tuningCorpus;
-  const samples = seed === undefined ? base() : buildCorpus(readTexts(set === 'holdout' ? 'holdout' : 'healthy'), { seed: Number(seed), healthyMixes: 100, perKind: 20, empties: 5 });
+  const base = set === 'holdout' ? holdoutCorpus : set === 'fresh' ? freshCorpus : tuningCorpus;
+  const dir = set === 'holdout' ? 'holdout' : set === 'fresh' ? 'fresh' : 'healthy';
+  const samples = seed === undefined ? base() : buildCorpus(readTexts(dir), { seed: Number(seed), healthyMixes: 100, perKind: 20, empties: 5 });
   const out = arg('--out');
   if (out) {
     mkdirSync(out, { recursive: true });

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 export function repoRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'corpus'))) return dir;
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'corpus', 'healthy'))) return dir;
     const up = dirname(dir);
     if (up === dir) throw new Error('repo root not found above ' + fileURLToPath(import.meta.url));
     dir = up;
@@ -19,7 +19,7 @@ export interface NamedText {
 }
 
 /** Every .txt file of test/corpus/<set>/, sorted by name. */
-export function readTexts(set: 'healthy' | 'holdout'): NamedText[] {
+export function readTexts(set: 'healthy' | 'holdout' | 'fresh'): NamedText[] {
   const dir = join(repoRoot(), 'test', 'corpus', set);
   return readdirSync(dir)
     .filter((f) => f.endsWith('.txt'))
