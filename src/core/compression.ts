@@ -10,8 +10,9 @@ const GZ_EXACT_BLOCKS = 4;
 const GZ_SAMPLE = 8;
 /** Windowed compression: fixed windows of this many chars, each compressed alone. */
 export const COMP_WINDOW = 4096;
-/** Every window of the first 256 KB is compressed, then every other one. */
+/** Every window of the first 256 KB is compressed, then one in WIN_SAMPLE. */
 const WIN_EXACT = 64;
+const WIN_SAMPLE = 4;
 /** A final partial window this short is too noisy to count. */
 const MIN_PARTIAL_WINDOW = 1024;
 const HIST_BINS = 256;
@@ -42,8 +43,8 @@ function bin(r: number): number {
  * 128 KB only one block in 8 is deflated and the ratio is estimated from the sampled
  * blocks: gzip alone runs at ~25 MB/s, which would cap the analyzer below its speed
  * target on long texts, while the probe texts (10k tokens, ~40 KB) stay exact.
- * Windows: each complete 4 KB window is deflated once when it completes (every other
- * window past 256 KB). A snapshot only deflates the unfinished block and window:
+ * Windows: each complete 4 KB window is deflated once when it completes (one in four
+ * past 256 KB). A snapshot only deflates the unfinished block and window:
  * bounded work whatever the text length.
  */
 export class CompressionTracker {
@@ -76,7 +77,7 @@ export class CompressionTracker {
     }
     while (pos - this.winDone >= COMP_WINDOW) {
       const i = this.winIndex++;
-      if (i >= WIN_EXACT && (i & 1) === 1) {
+      if (i >= WIN_EXACT && i % WIN_SAMPLE !== 0) {
         this.winDone += COMP_WINDOW;
         continue;
       }
@@ -114,7 +115,7 @@ export class CompressionTracker {
     let minWindowStart = this.minWindowStart;
     let windows = this.windows;
     let extraBin = -1;
-    if (pos - this.winDone >= MIN_PARTIAL_WINDOW && (this.winIndex < WIN_EXACT || (this.winIndex & 1) === 0)) {
+    if (pos - this.winDone >= MIN_PARTIAL_WINDOW && (this.winIndex < WIN_EXACT || this.winIndex % WIN_SAMPLE === 0)) {
       const r = windowRatio(this.store.slice(this.winDone, pos));
       extraBin = bin(r);
       windows++;

@@ -22,6 +22,7 @@ import { FUNCTION_WORDS } from './functionWords.js';
 import { ngramFractions, type NgramFractions } from './ngramFractions.js';
 import type { Thresholds } from './thresholds.js';
 import { TextStore } from './textStore.js';
+import { WordTable } from './wordTable.js';
 
 /** Token kinds. */
 const T_WORD = 1;
@@ -183,6 +184,7 @@ interface State {
   prevChunkHash: number;
   chunkRun: number;
   wordFlips: number;
+  wordHash: number;
   wordUppers: number;
   // loop results
   longest: Region | null;
@@ -301,6 +303,7 @@ export class Engine {
   private cur: Block = newBlock();
   private runs = new Float64Array(FLAG_COUNT * RUN_FIELDS);
   private readonly intern = new Map<string, number>();
+  private readonly words = new WordTable();
   private readonly asciiIds = new Int32Array(128).fill(-1);
   private readonly lines = new Map<string, number>();
   private readonly ids = new Int32Array(RING);
@@ -335,7 +338,7 @@ export class Engine {
       wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false, tagState: 0, divN: 0, divDistinct: 0, divNumeric: 0, divRun: 0, divRunStart: -1, divMaxRun: 0, divMaxRunStart: -1, divMaxDistinct: 0, tagStart: 0,
       nTok: 0, nextId: 0, words: 0, distinctWords: 0, prevId: -1, prevIsWord: false,
       wordRun: 0, maxWordRun: 0, maxWordRunWord: '', maxWordRunStart: -1, runStart: -1,
-      tr: [newTracker(), newTracker()], chunkHash: CHUNK_SEED, chunkToks: 0, chunkHasWord: false, prevChunkHash: 0, chunkRun: 0, wordFlips: 0, wordUppers: 0,
+      tr: [newTracker(), newTracker()], chunkHash: CHUNK_SEED, chunkToks: 0, chunkHasWord: false, prevChunkHash: 0, chunkRun: 0, wordFlips: 0, wordHash: 0, wordUppers: 0,
       longest: null, worst: null, lastRegion: null, lastLevel: 0, worstLevel: 0, coveredChars: 0,
       blockStart: 0, blockByte: 0, wordAccounted: 0, wordVowelsAccounted: 0, prev1: null, prev2: null, headScript: SC_NONE, totalLetters: 0,
       windowsEvaluated: 0,
@@ -379,21 +382,52 @@ export class Engine {
       const c = str.charCodeAt(i);
       if (c < 128) {
         const a = ASCII[c]!;
-        // Fast path: an ASCII letter or digit inside a word (most chars of most texts).
-        if (a >= A_LOWER && s.wordStart >= 0 && s.pos + s.extraBytes - s.blockByte < BLOCK) {
-          s.pos++;
-          if (a === A_DIGIT) s.wordDigits++;
-          else {
-            s.wordLatin++;
-            s.wordVowels += VOWEL[c]!;
-            if (a === A_UPPER) {
-              s.wordUpper = true;
-              s.wordUppers++;
-              if (s.prevCode >= 0x61 && s.prevCode <= 0x7a) s.wordFlips++;
+        // Fast path: ASCII letters and digits inside a word (most chars of most texts),
+        // taken in a tight inner loop up to the end of the word or of the block.
+        if (a >= A_LOWER && s.wordStart >= 0) {
+          const room = BLOCK - (s.pos + s.extraBytes - s.blockByte);
+          if (room > 0) {
+            const limit = Math.min(n, i + room);
+            let j = i;
+            let prev = s.prevCode;
+            let latin = 0;
+            let vowels = 0;
+            let digits = 0;
+            let uppers = 0;
+            let flips = 0;
+            let h = s.wordHash;
+            while (j < limit) {
+              const cj = str.charCodeAt(j);
+              if (cj >= 128) break;
+              const aj = ASCII[cj]!;
+              if (aj < A_LOWER) break;
+              h = Math.imul(h ^ LOWER[cj]!, 0x01000193);
+              if (aj === A_DIGIT) digits++;
+              else {
+                latin++;
+                vowels += VOWEL[cj]!;
+                if (aj === A_UPPER) {
+                  uppers++;
+                  if (prev >= 0x61 && prev <= 0x7a) flips++;
+                }
+              }
+              prev = cj;
+              j++;
             }
+            s.pos += j - i;
+            s.wordHash = h;
+            s.prevCode = prev;
+            s.wordLatin += latin;
+            s.wordVowels += vowels;
+            s.wordDigits += digits;
+            if (uppers > 0) {
+              s.wordUpper = true;
+              s.wordUppers += uppers;
+              s.wordFlips += flips;
+            }
+            i = j - 1;
+            continue;
           }
-          s.prevCode = c;
-          continue;
         }
         this.char(c, a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD, a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE, s.pos, 1);
         continue;
@@ -466,12 +500,16 @@ export class Engine {
         s.wordInTag = s.tagState === 2;
         s.wordLatin = 0; s.wordVowels = 0; s.wordDigits = 0; s.wordOther = 0;
         s.wordUpper = false; s.wordNonAscii = false; s.wordFlips = 0; s.wordUppers = 0;
+        s.wordHash = WORD_SEED;
       }
       if (c >= 0x80) s.wordNonAscii = true;
-      else if (c >= 0x41 && c <= 0x5a) {
-        s.wordUpper = true;
-        s.wordUppers++;
-        if (s.prevCode >= 0x61 && s.prevCode <= 0x7a) s.wordFlips++;
+      else {
+        s.wordHash = Math.imul(s.wordHash ^ LOWER[c]!, 0x01000193);
+        if (c >= 0x41 && c <= 0x5a) {
+          s.wordUpper = true;
+          s.wordUppers++;
+          if (s.prevCode >= 0x61 && s.prevCode <= 0x7a) s.wordFlips++;
+        }
       }
       if (script === SC_LATIN) {
         s.wordLatin++;
@@ -520,8 +558,15 @@ export class Engine {
     const start = s.wordStart;
     s.wordStart = -1;
     const len = end - start;
-    let key = len <= MAX_KEY ? this.text(start, end) : this.text(start, start + MAX_KEY) + '#' + len;
-    if (s.wordUpper || s.wordNonAscii) key = key.toLowerCase();
+    // ASCII words are interned by the hash the scan computed; others by their lower-cased text
+    const hashed = !s.wordNonAscii && len <= MAX_KEY;
+    let known = hashed ? this.words.get(s.wordHash, len) : -1;
+    let key = '';
+    if (known < 0) {
+      key = len <= MAX_KEY ? this.text(start, end) : this.text(start, start + MAX_KEY) + '#' + len;
+      if (s.wordUpper || s.wordNonAscii) key = key.toLowerCase();
+      if (!hashed) known = this.intern.get(key) ?? -1;
+    }
     const cur = this.cur;
     const latin = s.wordLatin - s.wordAccounted;
     const vowels = s.wordVowels - s.wordVowelsAccounted;
@@ -536,7 +581,7 @@ export class Engine {
       cur.allLatin += latin;
       cur.allVowels += vowels;
       cur.upper += s.wordUppers;
-      if ((s.wordDigits > 0 && !HEX.test(key)) || s.wordFlips >= 2) cur.garbled++;
+      if ((s.wordDigits > 0 && !HEX.test(key || this.text(start, end))) || s.wordFlips >= 2) cur.garbled++;
     }
     if (s.wordLatin > 0 && s.wordDigits === 0 && s.wordOther === 0 && !s.wordInTag) {
       cur.latinWords++;
@@ -544,19 +589,24 @@ export class Engine {
       cur.vowels += vowels;
       if (s.wordLatin >= GLUED) cur.gluedLetters += latin;
     }
-    this.token(s.wordInTag ? T_MARK : T_WORD, key, start, end, -1);
+    this.token(s.wordInTag ? T_MARK : T_WORD, key, start, end, -1, known, hashed ? s.wordHash : 0, hashed ? len : -1);
   }
 
-  /** One token; `ascii` >= 0 is an ASCII punctuation char (interned by table, no string). */
-  private token(kind: number, key: string, start: number, end: number, ascii: number): void {
+  /**
+   * One token. `ascii` >= 0: an ASCII punctuation char (interned by table, key unused).
+   * Words come with their id when already known (`known` >= 0); a new hashed word
+   * (`hashLen` >= 0) is added to the hash table, any other new token to the string map.
+   */
+  private token(kind: number, key: string, start: number, end: number, ascii: number, known = -2, hash = 0, hashLen = -1): void {
     const s = this.s;
-    let id: number | undefined = ascii >= 0 ? this.asciiIds[ascii]! : this.intern.get(key);
+    let id: number | undefined = ascii >= 0 ? this.asciiIds[ascii]! : known >= -1 ? known : this.intern.get(key);
     let isNew = false;
     if (id === undefined || id < 0) {
       id = s.nextId++;
       isNew = true;
       if (!this.spec) {
         if (ascii >= 0) this.asciiIds[ascii] = id;
+        else if (hashLen >= 0) this.words.set(hash, hashLen, id);
         else this.intern.set(key, id);
         if (id >= this.fw.length) {
           const grown = new Uint8Array(this.fw.length * 2);
@@ -585,7 +635,7 @@ export class Engine {
       }
       if (s.wordRun > s.maxWordRun) {
         s.maxWordRun = s.wordRun;
-        s.maxWordRunWord = key === '' ? String.fromCharCode(ascii) : key;
+        s.maxWordRunWord = ascii >= 0 ? String.fromCharCode(ascii) : key !== '' ? key : this.text(start, end).toLowerCase();
         s.maxWordRunStart = s.runStart;
       }
     } else {
@@ -1003,7 +1053,11 @@ for (let c = 0; c < 128; c++) {
   ASCII[c] = k === CH_SPACE ? A_SPACE : k === CH_PUNCT ? A_PUNCT : c >= 0x41 && c <= 0x5a ? A_UPPER : c >= 0x61 && c <= 0x7a ? A_LOWER : A_DIGIT;
   VOWEL[c] = isLatinVowel(c) ? 1 : 0;
 }
-const HEX = /^[0-9a-f]+$/;
+const HEX = /^[0-9a-f]+$/i;
+const WORD_SEED = 0x811c9dc5 | 0;
+/** ASCII lower-casing table for word hashes. */
+const LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 const FW_MAX_LEN = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
 
 function isDigit(c: number): boolean {

@@ -20,7 +20,8 @@ export type LoopKind =
 const TAGS_ONLY = /^(?:\s*(?:<\/?[A-Za-z!?][^<>]{0,200}>|<\|[^<>|]{1,40}\|>))+\s*$/;
 const LETTERS = /\p{L}/gu;
 const DIGITS = /\p{N}/gu;
-const SENTENCE_END = /[.!?。！？…](?=\s|$)/gu;
+/** Sentence ends: Latin ones before a space or the end, CJK ones anywhere. */
+const SENTENCE_END = /[.!?…](?=\s|$)|[。！？]/gu;
 
 /** Name the kind of a loop from its unit text. */
 export function loopKind(r: Region, unit: string, t: Thresholds): LoopKind {
@@ -45,7 +46,7 @@ export function loopKind(r: Region, unit: string, t: Thresholds): LoopKind {
  */
 export function canonicalUnit(r: Region, slice: (a: number, b: number) => string): { onset: number; unit: string } {
   const len = r.unitEnd - r.unitStart;
-  const ext = slice(r.unitStart, Math.min(r.unitStart + 2 * len, r.end));
+  const ext = slice(r.unitStart, Math.min(r.unitStart + 2 * len + 16, r.end));
   const unit0 = ext.slice(0, len);
   let x = -1;
   const nl = unit0.indexOf('\n');
@@ -53,10 +54,16 @@ export function canonicalUnit(r: Region, slice: (a: number, b: number) => string
     x = nl + 1;
     while (x < len && /\s/.test(unit0[x]!)) x++;
   } else {
-    const m = /[.!?。！？…]\s+/u.exec(unit0);
+    const m = /[.!?…]\s+|[。！？]\s*/u.exec(unit0);
     if (m) x = m.index + m[0].length;
   }
-  if (x > 0 && x < len && x + len <= ext.length) return { onset: r.unitStart + x, unit: ext.slice(x, x + len) };
+  if (x > 0 && x < len && x + len <= ext.length) {
+    // the copies may differ in whitespace: end the unit where its start shows up again
+    const probe = ext.slice(x, x + Math.max(1, Math.min(24, len - 2)));
+    const y = ext.indexOf(probe, x + Math.max(1, len - 8));
+    const end = y > x && Math.abs(y - x - len) <= 8 ? y : x + len;
+    return { onset: r.unitStart + x, unit: ext.slice(x, end) };
+  }
   return { onset: r.unitStart, unit: unit0 };
 }
 
@@ -192,7 +199,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     topLineRepeats: raw.topLineCount,
     topLine: excerpt(raw.topLine),
     uniqueWordRatio: words === 0 ? 1 : round(raw.distinctWords / words),
-    repeatPeriod: region ? region.unitEnd - region.unitStart : 0,
+    repeatPeriod: region ? unit.length : 0,
     repeatCount: region ? Math.floor(region.copies) : 0,
     repeatOnset: rOnset,
     repeatCoverage: round(coverage),

@@ -92,6 +92,18 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
     kind: 'sentence_loop',
   },
   {
+    name: 'Chinese prose then a Chinese sentence loop',
+    text: healthy.find((t) => t.name === 'prose-chinese')!.text + '我们每天晚上都去河边跑步。'.repeat(60),
+    verdict: 'fail',
+    kind: 'sentence_loop',
+  },
+  {
+    name: 'Russian word salad',
+    text: healthy.find((t) => t.name === 'prose-german')!.text + picks('кошка окно стол Москва рука река собака лампа нога город книга дерево'.split(' '), 300).join(' '),
+    verdict: 'fail',
+    kind: 'word_salad',
+  },
+  {
     name: 'near loop (number counting up)',
     text: raft + Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: the leader sends a heartbeat to every follower and waits for the answer. `).join(''),
     verdict: 'fail',

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { formatReport } from '../../src/core/formatReport.js';
+import { ngramFractions } from '../../src/core/ngramFractions.js';
+import { TextStore } from '../../src/core/textStore.js';
+import { WordTable } from '../../src/core/wordTable.js';
+
+describe('TextStore', () => {
+  it('slices across many appended pieces like one string', () => {
+    const store = new TextStore();
+    let whole = '';
+    for (let i = 0; i < 500; i++) {
+      const piece = `p${i}-` + 'x'.repeat(i % 7);
+      store.append(piece);
+      whole += piece;
+    }
+    assert.equal(store.size, whole.length);
+    for (const [a, b] of [[0, 10], [5, 900], [123, 124], [whole.length - 50, whole.length], [0, whole.length], [700, 700]] as const) {
+      assert.equal(store.slice(a, b), whole.slice(a, b), `[${a}, ${b})`);
+    }
+  });
+});
+
+describe('WordTable', () => {
+  it('keeps ids through growth and tells words of the same hash apart by length', () => {
+    const t = new WordTable();
+    for (let i = 0; i < 20_000; i++) t.set(Math.imul(i, 0x9e3779b1), 3 + (i % 5), i);
+    for (let i = 0; i < 20_000; i += 97) assert.equal(t.get(Math.imul(i, 0x9e3779b1), 3 + (i % 5)), i);
+    assert.equal(t.get(Math.imul(5, 0x9e3779b1), 99), -1);
+    assert.equal(t.get(12345, 4), -1);
+  });
+});
+
+describe('ngramFractions', () => {
+  const words = (ids: number[]): [Int32Array, Int32Array, number] => [Int32Array.from(ids), Int32Array.from(ids.map(() => 4)), ids.length];
+
+  it('is 0 for distinct words and near 1 for one word repeated', () => {
+    const distinct = ngramFractions(...words(Array.from({ length: 50 }, (_, i) => i)));
+    assert.deepEqual(distinct.top, [0, 0, 0]);
+    assert.deepEqual(distinct.dup, [0, 0, 0, 0, 0, 0]);
+    const same = ngramFractions(...words(Array.from({ length: 100 }, () => 7)));
+    assert.ok(same.top[0]! > 0.95, String(same.top[0]));
+    assert.ok(same.dup[5]! > 0.85, String(same.dup[5]));
+  });
+
+  it('counts the most frequent bigram and duplicated 5-grams by chars', () => {
+    // a b a b c d e f g h: bigram "a b" twice = 4 words of 4 chars out of 10 words
+    const f = ngramFractions(...words([1, 2, 1, 2, 3, 4, 5, 6, 7, 8]));
+    assert.equal(f.top[0], 0.4);
+    // 1 2 3 4 5 x 1 2 3 4 5: the second "1 2 3 4 5" is a duplicate 5-gram (5 of 11 words)
+    const g = ngramFractions(...words([1, 2, 3, 4, 5, 9, 1, 2, 3, 4, 5]));
+    assert.equal(g.dup[0], 5 / 11);
+  });
+});
+
+describe('formatReport', () => {
+  it('shows the verdict, every reason, where the collapse starts and the figures', () => {
+    const prose = 'Healthy prose about leader election comes first, with enough different words to read as text. ';
+    const a = analyzeText(prose.repeat(1) + 'Then it loops on this very sentence forever. '.repeat(40));
+    const out = formatReport(a, { title: 'content' });
+    assert.match(out, /^content: verdict FAIL\n/);
+    for (const r of a.reasons) assert.ok(out.includes(r), r);
+    assert.match(out, /collapse \(sentence_loop\) starts at char \d+/);
+    assert.match(out, /gzip ratio \(lower = more repetitive\) +0\.\d+/);
+    assert.match(out, /unit: "Then it loops on this very sentence forever\. "/);
+  });
+
+  it('says so when nothing is wrong', () => {
+    assert.match(formatReport(analyzeText('A short and perfectly ordinary sentence.')), /verdict OK\n {2}no degeneration found/);
+  });
+});
