@@ -19,20 +19,21 @@ import { parseConfig } from '../src/config/parseConfig.js';
 
 const TOKENS = 10_000;
 const TARGET_TOKENS_PER_SECOND = 100_000;
+const ABORT_BENCH_TOKENS_PER_SECOND = 5000;
 
 // Runs in the worker: loads the compiled simulator (npm run bench builds first).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 import(workerData.module).then(async ({ startSimulator }) => {
-  const sim = await startSimulator({ tokensPerSecond: 0 });
+  const sim = await startSimulator({ tokensPerSecond: workerData.tokensPerSecond });
   parentPort.postMessage(sim.url);
   parentPort.on('message', async () => { await sim.close(); process.exit(0); });
 });
 `;
 
-async function startSimulatorWorker(): Promise<{ url: string; close(): Promise<void> }> {
+async function startSimulatorWorker(tokensPerSecond: number): Promise<{ url: string; close(): Promise<void> }> {
   const module = new URL('../src/simulator/index.js', import.meta.url).href;
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module, tokensPerSecond } });
   const url = await new Promise<string>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -96,8 +97,12 @@ function reportSampleMemory(body: Buffer): void {
 }
 
 export async function runProbePathBench(): Promise<void> {
-  const sim = await startSimulatorWorker();
+  const sim = await startSimulatorWorker(0);
   const { target, probe } = benchConfig(sim.url);
+  // Early abort is measured on a paced stream: unpaced, one network read carries hundreds
+  // of tokens and the figure would measure the read size, not the detector.
+  const paced = await startSimulatorWorker(ABORT_BENCH_TOKENS_PER_SECOND);
+  const pacedTarget = benchConfig(paced.url).target;
   const deps: ProbeDeps = { stream: streamChat, env: {}, now: Date.now, logger: pino({ level: 'silent' }), newId: () => 'bench' };
   try {
     const rates: number[] = [];
@@ -117,12 +122,12 @@ export async function runProbePathBench(): Promise<void> {
 
     reportSampleMemory(await fetchHealthySse(sim.url, probe.maxTokens));
 
-    console.log(`early abort (maxTokens ${TOKENS}): tokens received when the daemon closed the stream`);
+    console.log(`early abort (maxTokens ${TOKENS}, stream paced at ${ABORT_BENCH_TOKENS_PER_SECOND} tokens/s): tokens received when the daemon closed the stream`);
     for (const kind of ['collapse-word', 'collapse-sentence', 'collapse-paragraph', 'collapse-tags', 'collapse-punct', 'whitespace']) {
       const row: string[] = [];
-      for (const onset of [500, 2000, 6000]) {
+      for (const onset of [500, 2000, 4000]) {
         const model = `${kind}@${onset}`;
-        const run = await runProbe(target(model), probe, deps);
+        const run = await runProbe(pacedTarget(model), probe, deps);
         const s = run.samples[0]!;
         row.push(s.aborted ? `onset ${onset} → closed at ${s.tokensAtAbort} (+${s.tokensAtAbort! - onset})` : `onset ${onset} → not aborted (${s.verdict})`);
       }
@@ -130,5 +135,6 @@ export async function runProbePathBench(): Promise<void> {
     }
   } finally {
     await sim.close();
+    await paced.close();
   }
 }

@@ -133,7 +133,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     if (raw.worstLevel === LEVEL_FAIL) {
       fail(`${kind}: ${detail}`, canon.onset);
       // A loop still running at the end of the text with many verbatim copies will not recover.
-      certain ||= r.copies >= 8 && r.similarity >= 0.95 && chars - r.end <= Math.max(64, (r.unitEnd - r.unitStart) * 2) && r.coveredChars >= 2 * t.loopFailChars;
+      certain ||= r.copies >= 6 && r.similarity >= 0.95 && chars - r.end <= Math.max(64, (r.unitEnd - r.unitStart) * 2) && r.coveredChars >= t.loopFailChars;
     } else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
   }
   const coverage = chars > 0 ? Math.min(1, raw.coveredChars / chars) : 0;
