@@ -6,17 +6,8 @@
 import { analyzeText } from '../src/core/analyzeText.js';
 import { createStreamAnalyzer } from '../src/core/streamAnalyzer.js';
 import { readTexts } from '../test/corpus/paths.js';
+import { createRng as rng } from '../src/simulator/random.js';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = (
   'the of and to in is that for it as with was on be by this are or from at an which have not has but can its more one ' +

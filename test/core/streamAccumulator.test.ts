@@ -10,6 +10,7 @@ import {
   accumulateChatCompletionText,
   type StreamAccumulation,
 } from '../../src/core/streamAccumulator.js';
+import { createRng as rng } from '../../src/simulator/random.js';
 
 const FIXTURES = repoPath('test', 'fixtures', 'streams') + '/';
 
@@ -28,17 +29,6 @@ interface Expected {
 const expected = JSON.parse(readFileSync(`${FIXTURES}expected.json`, 'utf8')) as Record<string, Expected>;
 const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.sse')).sort();
 
-/** Deterministic PRNG (mulberry32) so a failing split can be reproduced. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Replays bytes cut at the given offsets; also checks the per-push deltas add up. */
 function replay(bytes: Uint8Array, cuts: number[]): StreamAccumulation {

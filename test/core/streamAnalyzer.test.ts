@@ -4,18 +4,8 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { createStreamAnalyzer, isCertainFail } from '../../src/core/streamAnalyzer.js';
 import { tuningCorpus } from '../corpus/generate.js';
 import { readTexts } from '../corpus/paths.js';
+import { createRng as rng } from '../../src/simulator/random.js';
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Split at random UTF-16 offsets (also inside surrogate pairs and words), pieces of 0..maxLen chars. */
 function randomSplit(text: string, rand: () => number, maxLen: number): string[] {

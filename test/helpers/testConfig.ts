@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { DEFAULTS } from '../../src/config/defaults.js';
 import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
 import type { StreamResult } from '../../src/client/streamTypes.js';
 
@@ -21,17 +22,13 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
 
 export function testProbe(over: Partial<ProbeConfig> = {}): ProbeConfig {
   return {
+    ...DEFAULTS.probe,
     name: 'short',
-    schedule: null,
     messages: [{ role: 'user', content: 'Write a long article about databases.' }],
     maxTokens: 3000,
-    temperature: 0.6,
-    samples: 1,
-    minTokens: 0,
     thresholds: {},
     timeouts: {},
     extraBody: {},
-    abortOnCollapse: true,
     ...over,
   };
 }
