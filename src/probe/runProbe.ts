@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { analyzeText, createStreamAnalyzer, isCertainFail } from '../core/analyzeText.js';
+import { createStreamAnalyzer, isCertainFail } from '../core/analyzeText.js';
+import { TokenMarks } from '../core/tokenMarks.js';
+import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
+import { crashedSample, errorSample, judgeSample } from './judgeSample.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
-import { VERSION } from '../version.js';
-import { worstVerdict, type RunResult, type SampleErrorType, type SampleResult, type SampleVerdict } from './probeTypes.js';
+import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 
 export interface StreamOptions {
   timeouts: StreamTimeouts;
@@ -24,6 +26,9 @@ export interface ProbeObserver {
   tokenGap?(target: string, probe: string, seconds: number): void;
 }
 
+export { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
+export { findingKinds, judgeSample } from './judgeSample.js';
+
 export interface ProbeDeps {
   stream: StreamFn;
   env: Record<string, string | undefined>;
@@ -38,46 +43,6 @@ export interface ProbeDeps {
   /** Aborts every in-flight sample (shutdown). */
   signal?: AbortSignal;
   observer?: ProbeObserver;
-}
-
-/** The API key of a target, from its variable or its file; null when it has none. Throws when the file cannot be read. */
-export function apiKeyOf(target: TargetConfig, env: ProbeDeps['env'], readKeyFile?: ProbeDeps['readKeyFile']): string | null {
-  if (target.apiKeyEnv) return env[target.apiKeyEnv] || null;
-  if (target.apiKeyFile) {
-    if (!readKeyFile) throw new Error('no key file reader configured');
-    // Files made with `kubectl create secret --from-file` end with a newline.
-    const key = readKeyFile(target.apiKeyFile).trim();
-    if (!key) throw new Error('the API key file is empty');
-    return key;
-  }
-  return null;
-}
-
-export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKey: string | null): ChatRequest {
-  const headers: Record<string, string> = {
-    'content-type': 'application/json',
-    accept: 'text/event-stream',
-    'user-agent': `coherency-exporter/${VERSION}`,
-    ...target.headers,
-  };
-  if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
-  return {
-    url: `${target.baseUrl}/chat/completions`,
-    headers,
-    body: {
-      ...probe.extraBody,
-      model: target.model,
-      messages: probe.messages,
-      max_tokens: probe.maxTokens,
-      temperature: probe.temperature,
-      stream: true,
-      stream_options: { include_usage: true },
-    },
-  };
-}
-
-export function effectiveTimeouts(target: TargetConfig, probe: ProbeConfig): StreamTimeouts {
-  return { ...target.timeouts, ...probe.timeouts };
 }
 
 /** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
@@ -211,161 +176,6 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const onset = final.content.metrics.repeatOnset;
   sample.onsetToken = onset >= 0 ? tokenMarks.tokenAt(onset) : null;
   return sample;
-}
-
-/**
- * Maps char offsets of the content to token counts, from the (chars, tokens) pairs seen
- * at each network read: exact at read boundaries, interpolated inside one read.
- */
-class TokenMarks {
-  private readonly chars: number[] = [0];
-  private readonly tokens: number[] = [0];
-
-  mark(chars: number, tokens: number): void {
-    this.chars.push(chars);
-    this.tokens.push(tokens);
-  }
-
-  tokenAt(offset: number): number {
-    let lo = 0;
-    let hi = this.chars.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.chars[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    const c0 = this.chars[lo]!;
-    const t0 = this.tokens[lo]!;
-    const c1 = this.chars[lo + 1];
-    const t1 = this.tokens[lo + 1];
-    if (c1 === undefined || t1 === undefined || c1 === c0) return t0;
-    return Math.round(t0 + ((offset - c0) / (c1 - c0)) * (t1 - t0));
-  }
-}
-
-/** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
-export function judgeSample(
-  result: StreamResult,
-  probe: ProbeConfig,
-  index: number,
-  analysed?: { content: Analysis; reasoning: Analysis | null },
-): SampleResult {
-  const opts = { thresholds: probe.thresholds };
-  const hasText = result.content.length > 0 || result.reasoning.length > 0;
-  const content = analysed?.content ?? analyzeText(result.content, opts);
-  const reasoning = analysed ? analysed.reasoning : result.reasoning ? analyzeText(result.reasoning, opts) : null;
-  const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
-
-  const reasons: string[] = [];
-  let verdict: SampleVerdict;
-  const error = result.error;
-  // A non-streamed chat completion still says how the model writes; an HTML page does not.
-  if (error && !(error.type === 'not_streaming' && hasText)) {
-    verdict = 'error';
-    reasons.push(`${error.type}: ${error.message}`);
-  } else {
-    if (error) reasons.push(`${error.type}: ${error.message} (the body was analysed anyway)`);
-    verdict = textVerdict(result, content, reasoning, reasons);
-    if (result.stopReason === 'repetition_detected') {
-      verdict = 'fail';
-      reasons.push('engine_repetition_stop: the server stopped the generation because it detected repetition');
-    }
-    if (verdict === 'ok' && result.outputTokens < probe.minTokens) {
-      verdict = 'warn';
-      reasons.push(
-        `inconclusive: ${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`,
-      );
-    }
-  }
-
-  const streamingSeconds = result.ttftSeconds === null ? 0 : result.durationSeconds - result.ttftSeconds;
-  return {
-    index,
-    verdict,
-    reasons,
-    findings: findingKinds(reasons),
-    finishReason: result.finishReason,
-    stopReason: result.stopReason,
-    outputTokens: result.outputTokens,
-    ttftSeconds: result.ttftSeconds,
-    ttfcSeconds: result.ttfcSeconds,
-    durationSeconds: result.durationSeconds,
-    tokensPerSecond: streamingSeconds > 0 && result.outputTokens > 0 ? result.outputTokens / streamingSeconds : null,
-    contentChars: result.content.length,
-    reasoningChars: result.reasoning.length,
-    chunks: result.chunks,
-    maxGapSeconds: result.maxGapSeconds,
-    endedCleanly: result.endedCleanly,
-    aborted: false,
-    tokensAtAbort: null,
-    onsetToken: null,
-    tokensSaved: 0,
-    metrics: hasText || !error ? { content: content.metrics, reasoning: reasoning?.metrics ?? null, combined: combined.metrics } : null,
-    error,
-    content: result.content,
-    reasoning: result.reasoning,
-  };
-}
-
-function textVerdict(result: StreamResult, content: Analysis, reasoning: Analysis | null, reasons: string[]): SampleVerdict {
-  // A reasoning model that spent the whole budget thinking returns no content: that says the
-  // probe's maxTokens is too small, not that the model collapsed (unless the reasoning did).
-  const contentBlank = result.content.trim().length === 0;
-  if (contentBlank && reasoning && reasoning.verdict !== 'fail' && result.finishReason === 'length') {
-    reasons.push('inconclusive: the token budget ran out during reasoning, no content was produced');
-    return 'warn';
-  }
-  const verdicts: SampleVerdict[] = [content.verdict];
-  for (const r of content.reasons) reasons.push(`content: ${r}`);
-  if (reasoning) {
-    verdicts.push(reasoning.verdict);
-    for (const r of reasoning.reasons) reasons.push(`reasoning: ${r}`);
-  }
-  return worstVerdict(verdicts);
-}
-
-function crashedSample(index: number, err: unknown): SampleResult {
-  return errorSample(index, 'internal', err instanceof Error ? err.message : String(err));
-}
-
-function errorSample(index: number, type: SampleErrorType, message: string): SampleResult {
-  return {
-    index,
-    verdict: 'error',
-    reasons: [`${type}: ${message}`],
-    findings: [],
-    finishReason: null,
-    stopReason: null,
-    outputTokens: 0,
-    ttftSeconds: null,
-    ttfcSeconds: null,
-    durationSeconds: 0,
-    tokensPerSecond: null,
-    contentChars: 0,
-    reasoningChars: 0,
-    chunks: 0,
-    maxGapSeconds: 0,
-    endedCleanly: false,
-    aborted: false,
-    tokensAtAbort: null,
-    onsetToken: null,
-    tokensSaved: 0,
-    metrics: null,
-    error: { type, message },
-    content: '',
-    reasoning: '',
-  };
-}
-
-/** Reasons read "[channel: ]kind: detail"; the kind is a bounded snake_case code. */
-export function findingKinds(reasons: readonly string[]): string[] {
-  const kinds = new Set<string>();
-  for (const r of reasons) {
-    const parts = r.split(': ');
-    const kind = parts[0] === 'content' || parts[0] === 'reasoning' ? parts[1] : parts[0];
-    if (kind && /^[a-z][a-z0-9_]*$/.test(kind)) kinds.add(kind);
-  }
-  return [...kinds];
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
