@@ -21,9 +21,13 @@ const TPC = ['target', 'probe', 'channel'] as const;
 export interface DegenerationMetricSpec {
   name: string;
   help: string;
-  buckets: number[];
-  value: (m: TextMetrics) => number;
+  /** null: only the last-value gauge (keeps the series count down for secondary figures). */
+  buckets: number[] | null;
+  /** null when the figure does not apply to this text (e.g. no collapse, no onset). */
+  value: (m: TextMetrics) => number | null;
 }
+
+const num = (v: number | string | undefined): number => (typeof v === 'number' ? v : Number(v ?? 0));
 
 export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
   {
@@ -61,6 +65,50 @@ export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
     help: 'Characters spanned by the longest back-to-back repeated block of the output (unit length x copies). 0 when none.',
     buckets: CHAR_SPAN_BUCKETS,
     value: (m) => m.repeatPeriod * m.repeatCount,
+  },  {
+    name: 'collapse_onset_ratio',
+    help: 'Where the collapse starts, as a share of the output (0 = from the first character, 0.9 = in the last tenth). Only for failed samples with a located onset.',
+    buckets: [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1],
+    value: (m) => {
+      const onset = num(m['collapseOnset']);
+      return onset >= 0 && m.chars > 0 ? onset / m.chars : null;
+    },
+  },
+  {
+    name: 'window_compression_min_ratio',
+    help: 'gzip ratio of the most compressible 4 KB window of the output, 0-1. LOWER means a more repetitive stretch somewhere, even when the whole text looks fine.',
+    buckets: null,
+    value: (m) => num(m['windowCompressionMin']),
+  },
+  {
+    name: 'duplicate_10gram_char_ratio',
+    help: 'Share of characters inside word 10-grams that occur more than once (Gopher-style), 0-1. HIGHER means MORE repetitive.',
+    buckets: null,
+    value: (m) => num(m['dup10gramCharFraction']),
+  },
+  {
+    name: 'top_2gram_char_ratio',
+    help: 'Share of characters taken by the most frequent word 2-gram (Gopher-style), 0-1. HIGHER means MORE repetitive.',
+    buckets: null,
+    value: (m) => num(m['top2gramCharFraction']),
+  },
+  {
+    name: 'whitespace_ratio',
+    help: 'Share of whitespace characters in the output, 0-1. Near 1 means the output turned into blanks and newlines.',
+    buckets: null,
+    value: (m) => num(m['whitespaceShare']),
+  },
+  {
+    name: 'punctuation_ratio',
+    help: 'Share of punctuation characters in the output, 0-1. HIGH values come with floods such as "!!!!" or tag spam.',
+    buckets: null,
+    value: (m) => num(m['punctuationShare']),
+  },
+  {
+    name: 'script_switch_windows',
+    help: 'Number of 1 KB windows of the output written mostly in another script than its opening one (a switch of language mid-answer).',
+    buckets: null,
+    value: (m) => num(m['scriptSwitchWindows']),
   },
 ];
 
@@ -208,13 +256,15 @@ export function createMetrics(registry: Registry, options: { version: string; de
     // Last, so the table of core metrics reads first in /metrics and README.
     degeneration: DEGENERATION_METRICS.map((spec) => ({
     spec,
-    histogram: new Histogram({
-      name: `coherency_output_${spec.name}`,
-      help: `${spec.help} One observation per sample and channel.`,
-      labelNames: TPC,
-      buckets: spec.buckets,
-      registers: reg,
-    }),
+    histogram: spec.buckets
+      ? new Histogram({
+          name: `coherency_output_${spec.name}`,
+          help: `${spec.help} One observation per sample and channel.`,
+          labelNames: TPC,
+          buckets: spec.buckets,
+          registers: reg,
+        })
+      : null,
     last: new Gauge({
       name: `coherency_last_output_${spec.name}`,
       help: `Last sample's value. ${spec.help}`,

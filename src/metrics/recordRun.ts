@@ -28,7 +28,11 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
     const labels = { ...tp, channel };
     for (const d of metrics.degeneration) {
       const v = d.spec.value(m);
-      d.histogram.observe(labels, v);
+      if (v === null || !Number.isFinite(v)) {
+        d.last.remove(labels); // the last sample had no such figure (e.g. no collapse): no stale value
+        continue;
+      }
+      d.histogram?.observe(labels, v);
       d.last.set(labels, v);
     }
   }

@@ -68,6 +68,7 @@ describe('GET /probe', () => {
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'good', probe: 'short' }), 1);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'good', probe: 'short' }), 0);
     assert.ok((await sample(registry, 'coherency_probe_last_run_timestamp_seconds', { target: 'good' }))! > 1.7e9);
+    assert.equal(await sample(registry, 'coherency_last_output_collapse_onset_ratio', { target: 'good' }), undefined, 'no collapse, no onset');
   });
 
   test('a stream that collapses into a repeated sentence fails', async () => {
@@ -78,6 +79,8 @@ describe('GET /probe', () => {
     assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'bad', probe: 'long', verdict: 'fail' }), 1);
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'bad', probe: 'long' }), 0);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'bad', probe: 'long' }), 1);
+    const onset = await sample(registry, 'coherency_last_output_collapse_onset_ratio', { target: 'bad', probe: 'long', channel: 'content' });
+    assert.ok(onset! > 0.3 && onset! < 0.7, `collapse onset at ${onset} of the output`);
   });
 
   test('whitespace-only output fails', async () => {
