@@ -39,6 +39,8 @@ export class ProbeService {
   private config: Config;
   private readonly inFlight = new Map<string, Promise<RunResult>>();
   private readonly window: VerdictWindow;
+  /** target/probe pairs of the current config: a run finishing after a reload removed its pair records nothing. */
+  private configured = new Set<string>();
 
   constructor(private readonly deps: ProbeServiceDeps) {
     this.config = deps.config;
@@ -47,6 +49,7 @@ export class ProbeService {
   }
 
   private initSeries(): void {
+    this.configured = new Set(this.config.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
     for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p);
   }
 
@@ -123,16 +126,19 @@ export class ProbeService {
           sampleStarted: () => metrics.inFlight.inc(),
           sampleFinished: (t, p, sample) => {
             metrics.inFlight.dec();
+            if (!this.configured.has(windowKey)) return;
             recordSample(metrics, t, p, sample);
             const ratio = this.window.add(windowKey, sample.verdict);
             if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p }, ratio);
           },
-          tokenGap: (t, p, seconds) => metrics.interTokenLatency.observe({ target: t, probe: p }, seconds),
+          tokenGap: (t, p, seconds) => {
+            if (this.configured.has(windowKey)) metrics.interTokenLatency.observe({ target: t, probe: p }, seconds);
+          },
         },
       },
       trigger,
     );
-    recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
+    if (this.configured.has(windowKey)) recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
     this.deps.history.add(run);
     this.deps.onRun?.(run);
     return run;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { buildApp } from '../../src/http/buildApp.js';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
+import { forgetSeries } from '../../src/metrics/recordRun.js';
 import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { fakeStream } from '../helpers/fakeStream.js';
@@ -40,7 +41,7 @@ function setup(maxConcurrentManualRuns = 4) {
     logger: silentLogger,
   });
   const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true });
-  return { app, stream, registry, service };
+  return { app, stream, registry, service, metrics };
 }
 
 const sample = async (registry: Registry, name: string, labels: Record<string, string>) => {
@@ -134,6 +135,21 @@ describe('GET /probe', () => {
     stream.release();
     assert.equal((await first).statusCode, 200);
   });
+});
+
+test('a run that finishes after a reload removed its target records no series', async () => {
+  const { app, stream, service, registry, metrics } = setup();
+  stream.hold();
+  const running = app.inject('/probe?target=bad&probe=short');
+  await new Promise((r) => setTimeout(r, 20));
+  const config = service.currentConfig;
+  // What the daemon's reload does: swap the config, then delete the removed pairs' series.
+  service.setConfig({ ...config, targets: config.targets.filter((t) => t.name !== 'bad') });
+  await forgetSeries(metrics, 'bad');
+  stream.release();
+  assert.equal((await running).statusCode, 200, 'the run itself still answers');
+  const body = await registry.metrics();
+  assert.doesNotMatch(body, /target="bad"/);
 });
 
 describe('other routes', () => {
