@@ -1,3 +1,5 @@
+import type { StreamAccumulation } from '../core/streamAccumulator.js';
+
 /** Stable error types of a streamed chat completion. Callers branch on these, never on messages. */
 export type StreamErrorType =
   | 'connect'
@@ -40,16 +42,12 @@ export interface StreamProgress {
   elapsedSeconds?: number;
 }
 
-export interface StreamResult {
-  content: string;
-  reasoning: string;
-  finishReason: string | null;
-  /** vLLM's stop_reason when present (e.g. "repetition_detected"), else null. */
-  stopReason: string | number | null;
-  outputTokens: number;
-  /** 'usage' when the server reported completion_tokens, 'deltas' when counted from deltas. */
-  outputTokensSource: 'usage' | 'deltas';
-  promptTokens: number | null;
+/** What was read from the stream (see StreamAccumulation), plus timing and the outcome of the request. */
+export interface StreamResult
+  extends Pick<
+    StreamAccumulation,
+    'content' | 'reasoning' | 'finishReason' | 'stopReason' | 'outputTokens' | 'outputTokensSource' | 'promptTokens'
+  > {
   /** Seconds from request start to the first content or reasoning delta. */
   ttftSeconds: number | null;
   /** Seconds from request start to the first content delta. */

@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from './lastAtOrBelow.js';
+
 /**
  * Append-only text kept as a list of pieces, so that streaming deltas are never
  * concatenated into one growing string (which would copy the text on every slice).
@@ -33,13 +35,7 @@ export class TextStore {
     if (from < 0) from = 0;
     if (to > this.length) to = this.length;
     if (to <= from) return '';
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= from) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = lastAtOrBelow(this.starts, from);
     const first = this.pieces[lo]!;
     const off = from - this.starts[lo]!;
     if (to - this.starts[lo]! <= first.length) return first.slice(off, to - this.starts[lo]!);

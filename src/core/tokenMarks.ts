@@ -1,3 +1,5 @@
+import { lastAtOrBelow } from './lastAtOrBelow.js';
+
 /**
  * Maps char offsets of the content to token counts, from the (chars, tokens) pairs seen
  * at each network read: exact at read boundaries, interpolated inside one read.
@@ -12,13 +14,7 @@ export class TokenMarks {
   }
 
   tokenAt(offset: number): number {
-    let lo = 0;
-    let hi = this.chars.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.chars[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
+    const lo = lastAtOrBelow(this.chars, offset);
     const c0 = this.chars[lo]!;
     const t0 = this.tokens[lo]!;
     const c1 = this.chars[lo + 1];

@@ -3,6 +3,7 @@
  * reasons. Every decision reads a threshold from the Thresholds table.
  */
 import type { Analysis, TextMetrics, Verdict } from './analysisTypes.js';
+import { lastAtOrBelow } from './lastAtOrBelow.js';
 import { SCRIPT_NAMES } from './charClass.js';
 import {
   F_GIBBERISH, F_GLUED, F_SALAD, F_SCRIPT, F_STUTTER, LEVEL_FAIL, LEVEL_NONE, LEVEL_WARN,
@@ -84,15 +85,7 @@ export interface BuildOptions {
 }
 
 function tokenIndexAt(offsets: ArrayLike<number>, charOffset: number): number {
-  let lo = 0;
-  let hi = offsets.length - 1;
-  if (hi < 0 || charOffset < 0) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (offsets[mid]! <= charOffset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
+  return charOffset < 0 ? -1 : lastAtOrBelow(offsets, charOffset);
 }
 
 export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
