@@ -1,11 +1,13 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
 import { runProbePathBench } from './probePath.js';
+import { runRealWorldBench } from './realWorld.js';
 import { runStreamBench } from './stream.js';
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
   analyzer: runAnalyzerBench,
+  realworld: runRealWorldBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,
 };
