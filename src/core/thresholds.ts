@@ -27,8 +27,16 @@ export interface Thresholds {
   nearLoopMinSimilarity: number;
   nearLoopMinCopies: number;
   nearLoopFailChars: number;
-  /** Share of the text inside loops (that each count) above which the text fails. */
+  /** Share of the text inside loops (that each count) above which the text fails, when the worst loop is still going at the end. */
   repeatCoverageFail: number;
+  /**
+   * A loop the text moves on from (it does not reach the end) only warns: a collapsed model
+   * stays in its loop until the token limit, while code, tests and tables repeat a block and
+   * go on. Unless the loop ran away: this similar and covering this many chars, it fails
+   * wherever it is. Measured with `npm run bench -- realworld`.
+   */
+  recoveredLoopMinSimilarity: number;
+  recoveredLoopFailChars: number;
   /** Near-loop by vocabulary: at most this many distinct words among the last 128 (prose has 60-100; code and data, which cycle through fewer, are judged at half this)... */
   lowDiversityMax: number;
   /** ...for this many words in a row fails. */
@@ -81,6 +89,8 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   nearLoopMinCopies: 4,
   nearLoopFailChars: 600,
   repeatCoverageFail: 0.3,
+  recoveredLoopMinSimilarity: 0.98,
+  recoveredLoopFailChars: 2000,
   lowDiversityMax: 32,
   lowDiversityRunFail: 48,
 

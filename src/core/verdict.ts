@@ -120,18 +120,31 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     certain = chars > 0 && raw.maxWsRun >= t.whitespaceRunFail;
   }
 
+  // Is the worst loop still going at the end of the text (so far)? A model that collapses
+  // stays in its loop until the token limit; text that repeats a block and then moves on
+  // is structured (test cases, overloads, tables), not collapsed, unless the loop ran away.
+  const loopAtEnd = !!raw.worst && chars - raw.worst.end <= Math.max(64, (raw.worst.unitEnd - raw.worst.unitStart) * 2);
+  const recoveredButRunaway = (r: NonNullable<typeof raw.worst>): boolean =>
+    Math.min(r.similarity, r.contentSimilarity) >= t.recoveredLoopMinSimilarity && r.coveredChars >= t.recoveredLoopFailChars;
+
   if (raw.worst && raw.worstLevel > LEVEL_NONE) {
     const r = raw.worst;
     const detail = `"${excerpt(unit, 60)}" repeated ${fmt(r.copies, 1)} times back to back from char ${canon.onset} (${r.coveredChars} chars, ${Math.round((100 * r.coveredChars) / Math.max(1, chars))}% of the text, similarity ${fmt(Math.min(r.similarity, r.contentSimilarity))})`;
-    if (raw.worstLevel === LEVEL_FAIL) {
+    if (raw.worstLevel === LEVEL_FAIL && (loopAtEnd || recoveredButRunaway(r))) {
       fail(`${kind}: ${detail}`, canon.onset);
       // A loop still running at the end of the text with many verbatim copies will not recover.
-      certain ||= r.copies >= 6 && r.similarity >= 0.95 && chars - r.end <= Math.max(64, (r.unitEnd - r.unitStart) * 2) && r.coveredChars >= t.loopFailChars;
-    } else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
+      certain ||= loopAtEnd && r.copies >= 6 && r.similarity >= 0.95 && r.coveredChars >= t.loopFailChars;
+    } else if (raw.worstLevel === LEVEL_FAIL && Math.min(r.similarity, r.contentSimilarity) >= t.loopMinSimilarity) {
+      // Collapse does not recover; a verbatim block repeated and left behind is still odd.
+      warn(`${kind}: ${detail}, and the text moves on after it`);
+    }
+    // A near-loop left behind is structured repetition (test cases, overloads, table rows): no finding. else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
   }
   const coverage = chars > 0 ? Math.min(1, raw.coveredChars / chars) : 0;
   if (coverage >= t.repeatCoverageFail && raw.worstLevel !== LEVEL_FAIL) {
-    fail(`loop_coverage: ${Math.round(coverage * 100)}% of the text lies in back-to-back repeats`, canon.onset);
+    const text = `loop_coverage: ${Math.round(coverage * 100)}% of the text lies in back-to-back repeats`;
+    if (loopAtEnd) fail(text, canon.onset);
+    else warn(`${text}, and the text moves on after them`);
   }
 
   if (raw.maxWordRun >= t.wordRunFail) {
@@ -150,7 +163,11 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   }
 
   if (raw.lowDiversityRun >= t.lowDiversityRunFail && !(verdict === 'fail' && reasons.some((r) => /^(word|phrase|line|sentence|paragraph|near)_loop|^tag_spam|^punctuation_flood|^loop_coverage/.test(r)))) {
-    fail(`near_loop: the text keeps cycling through ${raw.lowDiversityDistinct} distinct words for ${raw.lowDiversityRun + 128} words from char ${raw.lowDiversityStart}`, raw.lowDiversityStart);
+    const text = `near_loop: the text keeps cycling through ${raw.lowDiversityDistinct} distinct words for ${raw.lowDiversityRun + 128} words from char ${raw.lowDiversityStart}`;
+    // As with loops: still cycling at the end, or for very long, is a collapse; a stretch of
+    // boilerplate the text moves on from is not.
+    if (raw.lowDiversityCurRun >= t.lowDiversityRunFail || raw.lowDiversityRun >= 3 * t.lowDiversityRunFail) fail(text, raw.lowDiversityStart);
+    // else: a stretch of boilerplate with a small vocabulary, left behind: no finding
     certain ||= raw.lowDiversityCurRun >= 2 * t.lowDiversityRunFail;
   }
 
@@ -163,7 +180,10 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
   ];
   for (const [flag, name, what] of windowKinds) {
     const run = raw.flagMaxRun[flag]!;
-    if (run >= t.windowRunFail) {
+    const stillGoing = raw.flagCurRun[flag]! >= t.windowRunFail;
+    if (run >= t.windowRunFail && !stillGoing && run < 3 * t.windowRunFail) {
+      warn(`${name}: ${what}, ${run} windows in a row from char ${raw.flagMaxRunStart[flag]}, and the text moves on after it`);
+    } else if (run >= t.windowRunFail) {
       fail(`${name}: ${what}, ${run} windows in a row from char ${raw.flagMaxRunStart[flag]}`, raw.flagMaxRunStart[flag]);
       // still going on at the end after ~2 KB: the stream will not come back to prose
       certain ||= raw.flagCurRun[flag]! >= 3 * t.windowRunFail;
