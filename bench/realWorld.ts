@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { analyzeText } from '../src/core/analyzeText.js';
+import { analyzeText, createStreamAnalyzer, isCertainFail } from '../src/core/analyzeText.js';
 
 /**
  * False alarms on real, healthy, human-written files found on this machine (never copied
@@ -64,4 +64,37 @@ export async function runRealWorldBench(): Promise<void> {
   }
   console.log(`  all    ${String(n).padStart(5)} files  fail ${pct(fail, n).padStart(6)}  warn ${pct(warn, n).padStart(6)}`);
   if (examples.length) console.log(`  some of the false fails:\n${examples.join('\n')}`);
+  reportFalseAborts(files, decoder);
+}
+
+/**
+ * The daemon closes a stream on the first certain fail, so a healthy text that is ever
+ * certain mid-stream would be cut and failed. Streams a third of the files (up to 60 KB)
+ * in 160-char deltas, looking at the analysis after each, as the daemon does every 32 tokens.
+ */
+function reportFalseAborts(files: string[], decoder: { decode(bytes: Uint8Array): string }): void {
+  let n = 0;
+  let aborted = 0;
+  const examples: string[] = [];
+  for (const file of files.filter((_, i) => i % 3 === 0)) {
+    let text: string;
+    try {
+      if (statSync(file).size > 60_000) continue;
+      text = decoder.decode(readFileSync(file));
+    } catch {
+      continue;
+    }
+    n++;
+    const live = createStreamAnalyzer();
+    for (let i = 0; i < text.length; i += 160) {
+      live.push(text.slice(i, i + 160));
+      const snap = live.snapshot();
+      if (!isCertainFail(snap)) continue;
+      aborted++;
+      if (examples.length < 5) examples.push(`    ${file.replace(/^.*node_modules\//, 'node_modules/')} at char ${i} of ${text.length}: ${snap.reasons[0]?.slice(0, 90)}`);
+      break;
+    }
+  }
+  console.log(`  streamed mid-way (${n} files, 160-char deltas): ${aborted} would be aborted as certainly collapsed (${((100 * aborted) / Math.max(1, n)).toFixed(1)}%)`);
+  if (examples.length) console.log(examples.join('\n'));
 }

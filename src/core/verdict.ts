@@ -133,7 +133,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     if (raw.worstLevel === LEVEL_FAIL && (loopAtEnd || recoveredButRunaway(r))) {
       fail(`${kind}: ${detail}`, canon.onset);
       // A loop still running at the end of the text with many verbatim copies will not recover.
-      certain ||= loopAtEnd && r.copies >= 6 && r.similarity >= 0.95 && r.coveredChars >= t.loopFailChars;
+      certain ||= loopAtEnd && r.copies >= 8 && Math.min(r.similarity, r.contentSimilarity) >= 0.99 && r.coveredChars >= 2 * t.loopFailChars;
     } else if (raw.worstLevel === LEVEL_FAIL && Math.min(r.similarity, r.contentSimilarity) >= t.loopMinSimilarity) {
       // Collapse does not recover; a verbatim block repeated and left behind is still odd.
       warn(`${kind}: ${detail}, and the text moves on after it`);
@@ -168,7 +168,7 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
     // boilerplate the text moves on from is not.
     if (raw.lowDiversityCurRun >= t.lowDiversityRunFail || raw.lowDiversityRun >= 3 * t.lowDiversityRunFail) fail(text, raw.lowDiversityStart);
     // else: a stretch of boilerplate with a small vocabulary, left behind: no finding
-    certain ||= raw.lowDiversityCurRun >= 2 * t.lowDiversityRunFail;
+    certain ||= raw.lowDiversityCurRun >= 3 * t.lowDiversityRunFail;
   }
 
   const windowKinds: Array<[number, string, string]> = [
