@@ -147,7 +147,7 @@ class StreamCall {
   private readonly now: () => number;
   private readonly startMs: number;
   private readonly maxBytes: number;
-  private readonly acc = new StreamAccumulator();
+  private readonly acc = new StreamAccumulator((text) => this.redact(text));
   private readonly secrets: string[];
   private phase: Phase = 'connecting';
   private mode: BodyMode = 'sse';
@@ -459,7 +459,7 @@ class StreamCall {
     const text = Buffer.concat(this.buffered).toString('utf8');
     const trimmed = text.trimStart();
     if (trimmed.startsWith('{')) {
-      const completion = accumulateChatCompletionText(text);
+      const completion = accumulateChatCompletionText(text, (t) => this.redact(t));
       completion.bytes = this.rawBytes;
       if (completion.firstTokenAtMs === null && (completion.content !== '' || completion.reasoning !== '')) {
         completion.firstTokenAtMs = endMs;
@@ -477,7 +477,8 @@ class StreamCall {
   ): { type: StreamErrorType; message: string } | null {
     let error: { type: StreamErrorType; message: string } | null = null;
     if (this.mode === 'error_status' && this.httpStatus !== null) {
-      const body = flatSnippet(Buffer.concat(this.buffered).toString('utf8'));
+      // Redact before cutting: a key cut in half by the snippet would no longer match.
+      const body = flatSnippet(this.redact(Buffer.concat(this.buffered).toString('utf8')));
       error = {
         type: 'http_status',
         message: `HTTP ${this.httpStatus}${statusLabel(this.httpStatus)}${body !== '' ? `: ${body}` : ''}`,
@@ -495,7 +496,7 @@ class StreamCall {
           message: `server answered ${ct} instead of text/event-stream (stream ignored); the completion body was analysed`,
         };
       } else {
-        const body = flatSnippet(Buffer.concat(this.buffered).toString('utf8'));
+        const body = flatSnippet(this.redact(Buffer.concat(this.buffered).toString('utf8')));
         error = { type: 'not_streaming', message: `server answered ${ct} instead of text/event-stream${body !== '' ? `: ${body}` : ''}` };
       }
     } else if (!acc.endedCleanly) {

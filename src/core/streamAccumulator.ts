@@ -80,7 +80,7 @@ function snippet(text: string): string {
   return flat.length > SNIPPET_CHARS ? `${flat.slice(0, SNIPPET_CHARS)}…` : flat;
 }
 
-function errorMessageOf(error: unknown): string {
+function errorMessageOf(error: unknown, clean: (text: string) => string = (t) => t): string {
   if (typeof error === 'string') return error;
   if (isObject(error)) {
     const parts: string[] = [];
@@ -91,7 +91,7 @@ function errorMessageOf(error: unknown): string {
     }
     if (parts.length > 0) return parts.join(' ');
   }
-  return snippet(JSON.stringify(error) ?? String(error));
+  return snippet(clean(JSON.stringify(error) ?? String(error)));
 }
 
 function tokenCount(usage: unknown): { completion: number | null; prompt: number | null } | null {
@@ -157,7 +157,11 @@ export class StreamAccumulator {
   private flushing = false;
   private finished = false;
 
-  constructor() {
+  /**
+   * @param clean applied to server text before it is cut into an error snippet, so a secret
+   *   the server echoes back is removed whole, never cut in half (the client passes its redaction).
+   */
+  constructor(private readonly clean: (text: string) => string = (t) => t) {
     this.parser = createParser({
       onEvent: (event) => this.onEvent(event),
       onComment: () => {
@@ -275,10 +279,10 @@ export class StreamAccumulator {
       return;
     }
     if (event.event === 'error') {
-      let message = snippet(data);
+      let message = snippet(this.clean(data));
       try {
         const body: unknown = JSON.parse(data);
-        message = errorMessageOf(isObject(body) && body.error !== undefined ? body.error : body);
+        message = errorMessageOf(isObject(body) && body.error !== undefined ? body.error : body, this.clean);
       } catch {
         // keep the raw snippet
       }
@@ -292,7 +296,7 @@ export class StreamAccumulator {
       // A capture without blank lines between events arrives as one multi-line data field.
       if (data.includes('\n') && this.splitLines(data)) return;
       if (this.flushing) return; // the stream was cut inside this line: the caller sees truncation
-      this.recordError('malformed', `data is not JSON: ${snippet(data)}`);
+      this.recordError('malformed', `data is not JSON: ${snippet(this.clean(data))}`);
       return;
     }
     this.onChunk(parsed);
@@ -329,16 +333,16 @@ export class StreamAccumulator {
   private onChunk(chunk: unknown): void {
     if (!isObject(chunk)) {
       if (this.flushing) return; // e.g. "data: 4" cut from "data: 42…" at EOF
-      this.recordError('malformed', `data is not a JSON object: ${snippet(JSON.stringify(chunk) ?? '')}`);
+      this.recordError('malformed', `data is not a JSON object: ${snippet(this.clean(JSON.stringify(chunk) ?? ''))}`);
       return;
     }
     const s = this.state;
     s.chunks++;
     if (chunk.error !== undefined && chunk.error !== null) {
-      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk.error)}`);
+      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk.error, this.clean)}`);
     } else if (chunk.object === 'error') {
       // vLLM/SGLang's ErrorResponse sent bare, without the {"error": ...} wrapper.
-      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk)}`);
+      this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk, this.clean)}`);
     }
 
     const choices = chunk.choices;
@@ -424,7 +428,7 @@ export function accumulateSseBytes(bytes: Uint8Array): StreamAccumulation {
  * The result shape for a non-streamed chat completion (a server that ignored stream: true).
  * Without usage, the whole message counts as one delta.
  */
-export function accumulateChatCompletion(body: unknown): StreamAccumulation {
+export function accumulateChatCompletion(body: unknown, clean: (text: string) => string = (t) => t): StreamAccumulation {
   const acc = new StreamAccumulator();
   const result = acc.result();
   if (!isObject(body)) {
@@ -432,7 +436,7 @@ export function accumulateChatCompletion(body: unknown): StreamAccumulation {
     return result;
   }
   if (body.error !== undefined && body.error !== null) {
-    result.error = { type: 'server_error_event', message: `server error: ${errorMessageOf(body.error)}` };
+    result.error = { type: 'server_error_event', message: `server error: ${errorMessageOf(body.error, clean)}` };
   }
   const choices = body.choices;
   const choice = Array.isArray(choices) && isObject(choices[0]) ? choices[0] : null;
@@ -465,14 +469,14 @@ export function accumulateChatCompletion(body: unknown): StreamAccumulation {
 }
 
 /** Parses a non-streamed body's text; non-JSON text becomes a `malformed` error value. */
-export function accumulateChatCompletionText(text: string): StreamAccumulation {
+export function accumulateChatCompletionText(text: string, clean: (text: string) => string = (t) => t): StreamAccumulation {
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
     const result = new StreamAccumulator().result();
-    result.error = { type: 'malformed', message: `body is not JSON: ${snippet(text)}` };
+    result.error = { type: 'malformed', message: `body is not JSON: ${snippet(clean(text))}` };
     return result;
   }
-  return accumulateChatCompletion(body);
+  return accumulateChatCompletion(body, clean);
 }
