@@ -20,6 +20,11 @@ export interface AppDeps {
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
 }
 
+/** Per-route auth: always behind the token when one is set, or only with metricsAuth. */
+interface RouteAuth {
+  auth: 'always' | 'metrics';
+}
+
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
 
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
@@ -35,21 +40,16 @@ export function buildApp(deps: AppDeps) {
 
   // With a token set, everything that runs probes, shows output or changes state needs it;
   // /metrics too when metricsAuth is on. Health and readiness stay open for the kubelet,
-  // which cannot send a token from a Secret.
+  // which cannot send a token from a Secret. The decision reads the matched route's config,
+  // never the raw URL: the router decodes %XX, so "/%70robe" is /probe.
   app.addHook('onRequest', async (req, reply) => {
     const { authToken, metricsAuth } = server();
     if (!authToken) return;
-    const path = req.url.split('?')[0] ?? '';
-    const guarded = path === '/probe' || path === '/runs' || path.startsWith('/runs/') || path === '/-/reload' || (metricsAuth && path === '/metrics');
-    if (!guarded || bearerMatches(req.headers.authorization, authToken)) return;
+    const guard = (req.routeOptions.config as Partial<RouteAuth> | undefined)?.auth;
+    if (!guard || (guard === 'metrics' && !metricsAuth)) return;
+    if (bearerMatches(req.headers.authorization, authToken)) return;
     reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
     return reply.status(401).send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
-  });
-
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
-    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-    if (status >= 500) deps.logger.error({ err }, 'request failed');
-    void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
   });
 
   app.get('/', async (_req, reply) => {
@@ -57,7 +57,7 @@ export function buildApp(deps: AppDeps) {
     return renderIndex(deps.service.currentConfig, deps.version);
   });
 
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', { config: { auth: 'metrics' } satisfies RouteAuth }, async (_req, reply) => {
     reply.type(deps.registry.contentType);
     return deps.registry.metrics();
   });
@@ -68,7 +68,7 @@ export function buildApp(deps: AppDeps) {
     return reply.status(503).send('Not ready\n');
   });
 
-  app.post('/-/reload', async (_req, reply) => {
+  app.post('/-/reload', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
     if (!deps.reload) {
       return reply.status(400).send({ error: { code: 'NO_CONFIG_FILE', message: 'the config came from the environment, not a file: nothing to reload' } });
     }
@@ -80,6 +80,7 @@ export function buildApp(deps: AppDeps) {
   app.get<{ Querystring: { target: string; probe: string } }>(
     '/probe',
     {
+      config: { auth: 'always' } satisfies RouteAuth,
       schema: {
         querystring: {
           type: 'object',
@@ -117,6 +118,7 @@ export function buildApp(deps: AppDeps) {
   app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
     '/runs',
     {
+      config: { auth: 'always' } satisfies RouteAuth,
       schema: {
         querystring: {
           type: 'object',
@@ -133,7 +135,7 @@ export function buildApp(deps: AppDeps) {
     async (req) => ({ runs: deps.history.list(req.query).map(runListItem) }),
   );
 
-  app.get<{ Params: { id: string } }>('/runs/:id', async (req, reply) => {
+  app.get<{ Params: { id: string } }>('/runs/:id', { config: { auth: 'always' } satisfies RouteAuth }, async (req, reply) => {
     const run = deps.history.get(req.params.id);
     if (!run) return reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message: `no run with id "${req.params.id}" in history` } });
     return runView(run, true);

@@ -39,3 +39,28 @@ test('metricsAuth puts /metrics behind the token; health stays open', async () =
   assert.equal((await app.inject('/-/ready')).statusCode, 200);
   assert.equal((await app.inject('/runs/x')).statusCode, 401);
 });
+
+test('percent-encoded paths reach the same routes and are guarded the same way', async () => {
+  const config = testConfig();
+  config.server = { ...config.server, authToken: 'encoded-token-0123456789', metricsAuth: true };
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  const history = new RunHistory(5);
+  const service = new ProbeService({
+    config,
+    probe: { stream: fakeStream({}).fn, env: {}, now: Date.now, logger: silentLogger, newId: () => 'i' },
+    metrics,
+    history,
+    logger: silentLogger,
+  });
+  const app = buildApp({ service, registry, history, logger: silentLogger, version: 't', isReady: () => true, reload: async () => ({ ok: true }) });
+  for (const url of ['/%70robe?target=local&probe=short', '/%72uns', '/%72uns/x', '/%6Detrics', '/%6detrics', '/runs%2Fx']) {
+    const res = await app.inject(url);
+    assert.ok(res.statusCode === 401 || res.statusCode === 404, `${url} answered ${res.statusCode}`);
+  }
+  assert.equal((await app.inject({ method: 'POST', url: '/-/%72eload' })).statusCode, 401);
+  // With the token the encoded path does reach /probe (the fake stream has no answer: an error sample).
+  const reached = await app.inject({ url: '/%70robe?target=local&probe=short', headers: { authorization: 'Bearer encoded-token-0123456789' } });
+  assert.equal(reached.statusCode, 200);
+  assert.equal(reached.json().verdict, 'error');
+});
