@@ -52,6 +52,12 @@ export function buildApp(deps: AppDeps) {
     return reply.status(401).send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
   });
 
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
+    if (status >= 500) deps.logger.error({ err }, 'request failed');
+    void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
+  });
+
   app.get('/', async (_req, reply) => {
     reply.type('text/html; charset=utf-8');
     return renderIndex(deps.service.currentConfig, deps.version);
