@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { createStreamAnalyzer, isCertainFail } from '../core/analyzeText.js';
+import { analyzeText, createStreamAnalyzer, isCertainFail, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
 import { crashedSample, errorSample, judgeSample } from './judgeSample.js';
@@ -162,8 +162,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
 
   const aborted = abortedAt !== null;
   const final = {
-    content: live.content.snapshot(),
-    reasoning: result.reasoning ? live.reasoning.snapshot() : null,
+    content: finalAnalysis(live.content, result.content, opts),
+    reasoning: result.reasoning ? finalAnalysis(live.reasoning, result.reasoning, opts) : null,
   };
   // Our own abort is not a stream fault: the sample is judged on what came.
   const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
@@ -179,3 +179,13 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * The analysis of exactly the received text. Text that never passed through onProgress
+ * (a non-streamed JSON answer, an event flushed at the end of the stream) is fed now; the
+ * live analyzer has seen a prefix of the text, since deltas are appended in order.
+ */
+function finalAnalysis(live: StreamAnalyzer, text: string, opts: { thresholds: Record<string, number> }): Analysis {
+  if (live.length < text.length) live.push(text.slice(live.length));
+  return live.length === text.length ? live.snapshot() : analyzeText(text, opts);
+}
