@@ -76,7 +76,12 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
         io.stderr(`error: --port: must be an integer from 0 to 65535, got "${String(values['port'])}"\n`);
         return EXIT.USAGE;
       }
-      const logger = makeLogger(io, values['log-level'] as string | undefined);
+      const level = (values['log-level'] as string | undefined) ?? io.env['LOG_LEVEL'] ?? 'info';
+      if (!(level in pino.levels.values) && level !== 'silent') {
+        io.stderr(`error: log level "${level}" (--log-level or LOG_LEVEL): use one of ${Object.keys(pino.levels.values).join(', ')}, silent\n`);
+        return EXIT.USAGE;
+      }
+      const logger = makeLogger(io, level);
       const loaded = await readConfig(values['config'] as string | undefined, io);
       if (!loaded) return EXIT.USAGE;
       const daemon = await startDaemon({
@@ -97,7 +102,7 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
       installSignalHandlers(logger, () => daemon.close());
       process.on('SIGHUP', () => {
         logger.info('SIGHUP: reloading the config');
-        void daemon.reload();
+        daemon.reload().catch((err: unknown) => logger.error({ err }, 'config reload crashed'));
       });
       return 'running';
     },

@@ -58,17 +58,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const metrics = createMetrics(registry, { version: VERSION });
   const shutdown = new AbortController();
 
-  let dispatchers = new Map<string, Dispatcher>();
-  const buildDispatchers = (c: Config) => {
-    const old = dispatchers;
-    dispatchers = new Map();
+  // Pools for targets with their own TLS settings. Built before they are swapped in, so a CA
+  // file that vanished since validation fails the reload instead of half-applying it.
+  const makeDispatchers = (c: Config): Map<string, Dispatcher> => {
+    const made = new Map<string, Dispatcher>();
     for (const t of c.targets) {
       const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
-      if (d) dispatchers.set(t.name, d);
+      if (d) made.set(t.name, d);
     }
-    for (const d of old.values()) void d.close();
+    return made;
   };
-  buildDispatchers(config);
+  let dispatchers = makeDispatchers(config);
 
   const simulator = config.simulator.enabled
     ? await startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
@@ -105,33 +105,51 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   });
   const scheduler = createScheduler(service, metrics, logger);
 
+  let closing: Promise<void> | null = null;
+  const refuse = (errors: string[]): ReloadResult => {
+    metrics.reloadSuccessful.set(0);
+    logger.error({ errors }, 'config reload failed: keeping the running config');
+    return { ok: false, errors };
+  };
+  // All or nothing: everything that can fail runs before the first change is made.
   const reload = async (): Promise<ReloadResult> => {
     if (!options.configPath) return { ok: false, errors: ['the config came from the environment, not a file: nothing to reload'] };
+    if (closing) return { ok: false, errors: ['shutting down'] };
     const result = await loadConfig(options.configPath, options.env);
-    if (!result.ok) {
-      metrics.reloadSuccessful.set(0);
-      logger.error({ errors: result.errors }, 'config reload failed: keeping the running config');
-      return result;
-    }
+    if (!result.ok) return refuse(result.errors);
     const next = ownShard(result.config);
+    let nextDispatchers: Map<string, Dispatcher>;
+    try {
+      nextDispatchers = makeDispatchers(next);
+    } catch (err) {
+      return refuse([`a TLS file could not be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`]);
+    }
+    if (closing) {
+      for (const d of nextDispatchers.values()) void d.close();
+      return { ok: false, errors: ['shutting down'] };
+    }
     for (const key of ['simulator', 'storage'] as const) {
       if (JSON.stringify(next[key]) !== JSON.stringify(config[key])) logger.warn({ section: key }, 'this section changed; it applies after a restart');
     }
     if (next.server.host !== config.server.host || next.server.port !== config.server.port) {
       logger.warn('server.host and server.port apply after a restart');
     }
+    const before = config;
+    config = next;
+    const previous = dispatchers;
+    dispatchers = nextDispatchers;
+    for (const d of previous.values()) void d.close();
+    service.setConfig(config);
+    scheduler.apply(config);
+    // After the swap, so a run of a removed pair that ends now records nothing new.
     const kept = new Set(next.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
-    for (const t of config.targets) {
+    for (const t of before.targets) {
       for (const p of t.probes) {
         if (kept.has(runKey(t.name, p))) continue;
         service.forget(t.name, p);
         await forgetSeries(metrics, t.name, p);
       }
     }
-    config = next;
-    buildDispatchers(config);
-    service.setConfig(config);
-    scheduler.apply(config);
     metrics.reloadSuccessful.set(1);
     metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
     logger.info({ targets: config.targets.length, probes: config.probes.length }, 'config reloaded');
@@ -166,7 +184,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   ready = true;
   logger.info({ url, targets: config.targets.length, probes: config.probes.length }, 'coherency-exporter listening');
 
-  let closing: Promise<void> | null = null;
   return {
     url,
     simulatorUrl: simulator?.url ?? null,
@@ -178,6 +195,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         scheduler.stop();
         shutdown.abort(new Error('shutting down'));
         await service.drain();
+        await store?.flush(); // the runs aborted just now are failing runs: keep their text
         // Keep-alive clients (Prometheus, fetch) hold their sockets open for a minute after a
         // reply; close each one as soon as its last request is answered.
         const sweep = setInterval(() => app.server.closeIdleConnections(), 50);

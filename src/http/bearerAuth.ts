@@ -7,6 +7,7 @@ const digest = (s: string) => createHash('sha256').update(s, 'utf8').digest();
  * hashed first so the comparison takes the same time whatever the length or content.
  */
 export function bearerMatches(header: string | undefined, token: string): boolean {
-  const presented = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+  // The scheme is case-insensitive (RFC 9110); the token is not.
+  const presented = header && /^bearer /i.test(header) ? header.slice(7).trim() : '';
   return timingSafeEqual(digest(presented), digest(token)) && presented.length > 0;
 }

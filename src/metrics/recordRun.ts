@@ -24,8 +24,12 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   if (!sample.metrics) return;
   for (const channel of CHANNELS) {
     const m = sample.metrics[channel];
-    if (!m) continue;
     const labels = { ...tp, channel };
+    if (!m) {
+      // No reasoning in this sample: the reasoning gauges must not show the previous one's.
+      for (const d of metrics.degeneration) d.last.remove(labels);
+      continue;
+    }
     for (const d of metrics.degeneration) {
       const v = d.spec.value(m);
       if (v === null || !Number.isFinite(v)) {

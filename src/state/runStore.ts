@@ -15,11 +15,14 @@ export interface RunStoreOptions {
 export interface RunStore {
   /** Writes a run atomically, then applies retention. Never throws: a full disk is logged, not fatal. */
   save(run: RunResult): Promise<void>;
-  /** Every readable stored run, oldest first. Unreadable files are logged and skipped. */
+  /** Every readable stored run, oldest first. Unreadable files are logged and skipped; temp files of an interrupted write are removed. */
   loadAll(): Promise<RunResult[]>;
+  /** Resolves once every save queued so far is on disk (shutdown waits for it). */
+  flush(): Promise<void>;
 }
 
 const FILE_RE = /^\d{8}T\d{6}\d{3}Z_[A-Za-z0-9-]{1,64}\.json$/;
+const TEMP_RE = /^\d{8}T\d{6}\d{3}Z_[A-Za-z0-9-]{1,64}\.json\.tmp-\d+$/;
 
 /** Runs worth keeping across a restart: those with a failing or erroring sample. */
 export function shouldStore(run: RunResult): boolean {
@@ -77,14 +80,19 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       });
       return queue;
     },
+    flush() {
+      return queue;
+    },
     async loadAll() {
       await ensureDir();
-      const names = (await readdir(dir)).filter((n) => FILE_RE.test(n)).sort();
+      const all = await readdir(dir);
+      for (const temp of all.filter((n) => TEMP_RE.test(n))) await unlink(join(dir, temp)).catch(() => undefined);
+      const names = all.filter((n) => FILE_RE.test(n)).sort();
       const runs: RunResult[] = [];
       for (const name of names) {
         try {
           const run = JSON.parse(await readFile(join(dir, name), 'utf8')) as RunResult;
-          if (typeof run.id !== 'string' || !Array.isArray(run.samples)) throw new Error('not a stored run');
+          if (!looksLikeRun(run)) throw new Error('not a stored run');
           runs.push(run);
         } catch (err) {
           logger.warn({ file: name, err: (err as Error).message }, 'skipping unreadable stored run');
@@ -93,4 +101,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       return runs;
     },
   };
+}
+
+/** Enough shape to list and show a run; anything else in the directory is skipped. */
+function looksLikeRun(run: unknown): run is RunResult {
+  const r = run as Partial<RunResult> | null;
+  return (
+    typeof r === 'object' && r !== null &&
+    typeof r.id === 'string' && typeof r.target === 'string' && typeof r.probe === 'string' &&
+    typeof r.verdict === 'string' && typeof r.startedAt === 'string' &&
+    Array.isArray(r.samples) && r.samples.every((s) => typeof s === 'object' && s !== null && typeof s.verdict === 'string')
+  );
 }

@@ -49,6 +49,9 @@ describe('help and usage', () => {
     const c = io();
     assert.equal(await main(['serve', '--port', 'abc'], c.io), 2);
     assert.match(c.err(), /--port: must be an integer/);
+    const e = io();
+    assert.equal(await main(['serve', '--log-level', 'verbose'], e.io), 2);
+    assert.match(e.err(), /log level "verbose"/);
     const d = io();
     assert.equal(await main(['serve', '--shard-index', '1'], d.io), 2);
     assert.match(d.err(), /set both the shard index and the shard count/);

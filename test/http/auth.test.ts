@@ -14,6 +14,7 @@ test('bearerMatches wants exactly "Bearer <token>"', () => {
   assert.equal(bearerMatches('Bearer s3cret-token-12345', 's3cret-token-123456'), false);
   assert.equal(bearerMatches('s3cret-token-123456', 's3cret-token-123456'), false);
   assert.equal(bearerMatches('Basic s3cret-token-123456', 's3cret-token-123456'), false);
+  assert.equal(bearerMatches('bearer s3cret-token-123456', 's3cret-token-123456'), true, 'the scheme is case-insensitive');
   assert.equal(bearerMatches(undefined, 's3cret-token-123456'), false);
 });
 

@@ -49,7 +49,9 @@ test('retention by count and by bytes drops the oldest; unreadable files are ski
   assert.deepEqual(runs.map((r) => r.id), ['run-7', 'run-9'], 'only what fits in 3500 bytes stays');
 
   await writeFile(join(dir, '20260101T000010000Z_broken.json'), '{not json');
+  await writeFile(join(dir, '20260101T000011000Z_shape.json'), JSON.stringify({ id: 'x', samples: [null] }));
+  await writeFile(join(dir, '20260101T000012000Z_cut.json.tmp-4242'), '{"id":"half a wri');
   runs = await small.loadAll();
   assert.deepEqual(runs.map((r) => r.id), ['run-7', 'run-9']);
-  assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false, 'no temp file is left behind');
+  assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false, 'the temp file of an interrupted write is removed');
 });
