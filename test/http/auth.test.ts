@@ -1,13 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Registry } from 'prom-client';
 import { bearerMatches } from '../../src/http/bearerAuth.js';
-import { buildApp } from '../../src/http/buildApp.js';
-import { createMetrics } from '../../src/metrics/createMetrics.js';
-import { ProbeService } from '../../src/scheduler/probeService.js';
-import { RunHistory } from '../../src/state/runHistory.js';
 import { fakeStream } from '../helpers/fakeStream.js';
-import { silentLogger, testConfig } from '../helpers/testConfig.js';
+import { testApp } from '../helpers/testApp.js';
+import { testConfig } from '../helpers/testConfig.js';
 
 test('bearerMatches wants exactly "Bearer <token>"', () => {
   assert.equal(bearerMatches('Bearer s3cret-token-123456', 's3cret-token-123456'), true);
@@ -21,17 +17,7 @@ test('bearerMatches wants exactly "Bearer <token>"', () => {
 test('metricsAuth puts /metrics behind the token; health stays open', async () => {
   const config = testConfig();
   config.server = { ...config.server, authToken: 'metrics-token-0123456789', metricsAuth: true };
-  const registry = new Registry();
-  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
-  const history = new RunHistory(5);
-  const service = new ProbeService({
-    config,
-    probe: { stream: fakeStream({}).fn, env: {}, now: Date.now, logger: silentLogger, newId: () => 'i' },
-    metrics,
-    history,
-    logger: silentLogger,
-  });
-  const app = buildApp({ service, registry, history, logger: silentLogger, version: 't', isReady: () => true });
+  const { app } = testApp(config, fakeStream({}).fn);
   const denied = await app.inject('/metrics');
   assert.equal(denied.statusCode, 401);
   assert.equal(denied.headers['www-authenticate'], 'Bearer realm="coherency-exporter"');
@@ -44,17 +30,7 @@ test('metricsAuth puts /metrics behind the token; health stays open', async () =
 test('percent-encoded paths reach the same routes and are guarded the same way', async () => {
   const config = testConfig();
   config.server = { ...config.server, authToken: 'encoded-token-0123456789', metricsAuth: true };
-  const registry = new Registry();
-  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
-  const history = new RunHistory(5);
-  const service = new ProbeService({
-    config,
-    probe: { stream: fakeStream({}).fn, env: {}, now: Date.now, logger: silentLogger, newId: () => 'i' },
-    metrics,
-    history,
-    logger: silentLogger,
-  });
-  const app = buildApp({ service, registry, history, logger: silentLogger, version: 't', isReady: () => true, reload: async () => ({ ok: true }) });
+  const { app } = testApp(config, fakeStream({}).fn, { reload: async () => ({ ok: true }) });
   for (const url of ['/%70robe?target=local&probe=short', '/%72uns', '/%72uns/x', '/%6Detrics', '/%6detrics', '/runs%2Fx']) {
     const res = await app.inject(url);
     assert.ok(res.statusCode === 401 || res.statusCode === 404, `${url} answered ${res.statusCode}`);

@@ -1,13 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
-import { buildApp } from '../../src/http/buildApp.js';
-import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { forgetSeries } from '../../src/metrics/recordRun.js';
-import { ProbeService } from '../../src/scheduler/probeService.js';
-import { RunHistory } from '../../src/state/runHistory.js';
 import { fakeStream } from '../helpers/fakeStream.js';
-import { silentLogger, testConfig, testTarget } from '../helpers/testConfig.js';
+import { testApp } from '../helpers/testApp.js';
+import { testConfig, testTarget } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
 
 const HEALTHY = healthyProse(2500, 7);
@@ -29,19 +26,7 @@ function setup(maxConcurrentManualRuns = 4) {
       testTarget({ name: 'down', model: 'down', probes: ['short'] }),
     ],
   });
-  const registry = new Registry();
-  const metrics = createMetrics(registry, { version: 'test', defaultMetrics: false });
-  const history = new RunHistory(50);
-  let id = 0;
-  const service = new ProbeService({
-    config,
-    probe: { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => `run-${++id}` },
-    metrics,
-    history,
-    logger: silentLogger,
-  });
-  const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true });
-  return { app, stream, registry, service, metrics };
+  return { ...testApp(config, stream.fn), stream };
 }
 
 const sample = async (registry: Registry, name: string, labels: Record<string, string>) => {
