@@ -138,7 +138,11 @@ export function buildAnalysis(raw: RawFigures, o: BuildOptions): Analysis {
       // Collapse does not recover; a verbatim block repeated and left behind is still odd.
       warn(`${kind}: ${detail}, and the text moves on after it`);
     }
-    // A near-loop left behind is structured repetition (test cases, overloads, table rows): no finding. else if (raw.worstLevel === LEVEL_WARN) warn(`${kind}: ${detail}`);
+    // A near-loop left behind is structured repetition (test cases, overloads, table rows):
+    // no finding. A smaller loop warns when it is verbatim or still going at the end.
+    else if (raw.worstLevel === LEVEL_WARN && (loopAtEnd || Math.min(r.similarity, r.contentSimilarity) >= t.loopMinSimilarity)) {
+      warn(`${kind}: ${detail}`);
+    }
   }
   const coverage = chars > 0 ? Math.min(1, raw.coveredChars / chars) : 0;
   if (coverage >= t.repeatCoverageFail && raw.worstLevel !== LEVEL_FAIL) {

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { healthyProse } from '../helpers/texts.js';
+
+// Where a loop is matters: a collapse stays in its loop to the end of the output, while
+// healthy text may repeat a block and move on.
+const before = healthyProse(1200, 21);
+const after = healthyProse(1200, 22);
+const sentence = 'The cache is warmed before the first request arrives. ';
+
+test('a loop of fail size running to the end fails', () => {
+  const a = analyzeText(before + sentence.repeat(12));
+  assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+  assert.match(a.reasons[0]!, /^sentence_loop: /);
+});
+
+test('the same verbatim loop followed by healthy text warns', () => {
+  const a = analyzeText(before + sentence.repeat(12) + after);
+  assert.equal(a.verdict, 'warn', a.reasons.join('; '));
+  assert.match(a.reasons.join('\n'), /sentence_loop: .*the text moves on after it/);
+});
+
+test('a verbatim loop that ran away fails wherever it is', () => {
+  const a = analyzeText(before + sentence.repeat(60) + after);
+  assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+});
+
+test('a loop below the fail sizes warns', () => {
+  const a = analyzeText(before + sentence.repeat(3) + after);
+  assert.equal(a.verdict, 'warn', a.reasons.join('; '));
+  assert.match(a.reasons.join('\n'), /_loop: /);
+});
+
+test('repeated blocks that vary, followed by more text, are structure, not collapse', () => {
+  const cases = Array.from({ length: 14 }, (_, i) => `test('parses case ${i * 7 + 3}', () => {\n  assert.equal(parse('v${i}.${i + 2}'), ${i * 11});\n});\n`).join('\n');
+  const a = analyzeText(before + '\n\n' + cases + '\n' + after);
+  assert.equal(a.verdict, 'ok', a.reasons.join('; '));
+});
