@@ -21,7 +21,8 @@ export function parseConfig(yamlText: string, options: ParseConfigOptions = {}):
   const env = options.env ?? process.env;
   const prefix = options.source ? `${options.source}: ` : '';
   const lineCounter = new LineCounter();
-  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  // merge: `<<: *anchor` works as in YAML 1.1, which config writers expect for shared blocks.
+  const doc = parseDocument(yamlText, { lineCounter, prettyErrors: false, uniqueKeys: true, merge: true });
 
   // Warnings (e.g. an unknown !tag) are treated as errors: the file would not mean what it says.
   const problems: YAMLError[] = [...doc.errors, ...doc.warnings];

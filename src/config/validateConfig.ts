@@ -62,6 +62,7 @@ export const CONFIG_KEYS = Object.freeze({
 
 const NAME_RE = /^[a-z0-9_-]+$/;
 const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const CONVENTIONAL_ENV_NAME_RE = /^[A-Z][A-Z0-9_]{0,63}$/;
 // RFC 9110 token characters.
 const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ROLES: readonly ChatMessage['role'][] = ['system', 'user', 'assistant'];
@@ -398,8 +399,11 @@ function validateApiKeyEnv(obj: Obj, path: string, env: ConfigEnv, p: Problems):
     return null;
   }
   const value = env[v];
-  if (value === undefined) p.add(at, `environment variable ${v} is not set`);
-  else if (value === '') p.add(at, `environment variable ${v} is empty`);
+  // Some keys (hf_…, gsk_…) look like variable names: name the variable only when it looks
+  // like a conventional one, so a pasted key never reaches a log or a reload answer.
+  const named = CONVENTIONAL_ENV_NAME_RE.test(v) ? `environment variable ${v}` : 'the environment variable named here (if you pasted the key itself, put it in a variable and name that)';
+  if (value === undefined) p.add(at, `${named} is not set`);
+  else if (value === '') p.add(at, `${named} is empty`);
   return v;
 }
 
@@ -479,6 +483,11 @@ function validateHeaders(
     }
     if (/[\r\n\0]/.test(value)) {
       p.add(at, 'must not contain line breaks');
+      continue;
+    }
+    // What an HTTP client accepts in a header value: tab, visible ASCII, space, Latin-1.
+    if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value)) {
+      p.add(at, 'must contain only printable ASCII or Latin-1 characters (no control characters, no characters above U+00FF)');
       continue;
     }
     out[name] = value;
@@ -641,7 +650,11 @@ function validateExtraBody(raw: unknown, path: string, p: Problems): Record<stri
   }
   for (const [key, value] of Object.entries(raw)) {
     const at = keyPath(path, key);
-    const reserved = RESERVED_BODY_KEYS[key];
+    if (key === '__proto__') {
+      p.add(at, 'is not a valid field name');
+      continue;
+    }
+    const reserved = Object.hasOwn(RESERVED_BODY_KEYS, key) ? RESERVED_BODY_KEYS[key] : undefined;
     if (reserved !== undefined) {
       p.add(at, `cannot be overridden: ${reserved}`);
       continue;

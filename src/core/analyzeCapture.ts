@@ -35,15 +35,16 @@ export function analyzeCapture(input: string, channel: CaptureChannel, threshold
   const acc = new StreamAccumulator();
   const contentOffsets: number[] = [];
   let contentLength = 0;
-  // Feeding event by event gives one delta per event, hence token offsets.
-  for (const piece of input.split(/(?<=\n\r?\n)/)) {
-    const delta = acc.pushText(piece, 0);
-    if (delta.contentDelta) {
-      contentOffsets.push(contentLength);
-      contentLength += delta.contentDelta.length;
-    }
-  }
-  acc.end(0);
+  // Feeding event by event gives one delta per event, hence token offsets. Events end with a
+  // blank line (LF, CRLF or CR line ends); a capture without blank lines (grep data:) gets them.
+  const events = /\r?\n\r?\n|\r\r/.test(input) ? input : input.replace(/\r?\n(?=data:)/g, '\n\n');
+  const record = (contentDelta: string) => {
+    if (!contentDelta) return;
+    contentOffsets.push(contentLength);
+    contentLength += contentDelta.length;
+  };
+  for (const piece of events.split(/(?<=\r?\n\r?\n|\r\r)/)) record(acc.pushText(piece, 0).contentDelta);
+  record(acc.end(0).contentDelta);
   const r = acc.result();
   const notes: string[] = [];
   if (r.error) notes.push(`${r.error.type}: ${r.error.message}`);

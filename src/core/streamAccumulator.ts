@@ -94,14 +94,15 @@ function errorMessageOf(error: unknown, clean: (text: string) => string = (t) =>
   return snippet(clean(JSON.stringify(error) ?? String(error)));
 }
 
+/** A token count a server may report: a non-negative safe integer, else ignored (deltas are counted instead). */
+function countOf(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : null;
+}
+
 function tokenCount(usage: unknown): { completion: number | null; prompt: number | null } | null {
   if (!isObject(usage)) return null;
-  const completion = typeof usage.completion_tokens === 'number' && Number.isFinite(usage.completion_tokens)
-    ? usage.completion_tokens
-    : null;
-  const prompt = typeof usage.prompt_tokens === 'number' && Number.isFinite(usage.prompt_tokens)
-    ? usage.prompt_tokens
-    : null;
+  const completion = countOf(usage.completion_tokens);
+  const prompt = countOf(usage.prompt_tokens);
   if (completion === null && prompt === null) return null;
   return { completion, prompt };
 }
@@ -358,10 +359,10 @@ export class StreamAccumulator {
       if (usage.completion !== null) this.usageCompletion = usage.completion;
       if (usage.prompt !== null) s.promptTokens = usage.prompt;
     } else if (this.usageCompletion === null && isObject(chunk.timings)) {
-      const n = chunk.timings.predicted_n;
-      if (typeof n === 'number' && Number.isFinite(n)) this.usageCompletion = n;
-      const p = chunk.timings.prompt_n;
-      if (s.promptTokens === null && typeof p === 'number' && Number.isFinite(p)) s.promptTokens = p;
+      const n = countOf(chunk.timings.predicted_n);
+      if (n !== null) this.usageCompletion = n;
+      const p = countOf(chunk.timings.prompt_n);
+      if (s.promptTokens === null && p !== null) s.promptTokens = p;
     }
   }
 

@@ -2,8 +2,10 @@
  * Word ids by a 32-bit hash of the lower-cased ASCII word plus its length, in an
  * open-addressing table. The scan computes the hash as it reads the word, so ASCII
  * words (most tokens) are interned without slicing a string or hashing it again.
- * Two different words share an id only if both hash and length collide (about one
- * chance in a million for 100,000 distinct words), which at worst merges two words.
+ * Two different words share an id only if both hash and length collide: with 100,000
+ * distinct words of similar lengths a collision somewhere is plausible (roughly one text
+ * in ten), and it merges those two words, which can turn a two-word phrase loop into a
+ * word loop of the same extent (and, rarely, push a word run past its threshold).
  */
 export class WordTable {
   private keys = new Int32Array(1 << 12);

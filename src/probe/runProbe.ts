@@ -93,8 +93,8 @@ export async function runProbe(
   };
 }
 
-/** Tokens between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
-export const ABORT_CHECK_EVERY_TOKENS = 32;
+/** Chars (about 32 tokens) between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
+export const ABORT_CHECK_EVERY_CHARS = 128;
 /** How often a long sample logs its progress at debug level. */
 export const PROGRESS_LOG_EVERY_MS = 5000;
 
@@ -140,8 +140,11 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
         live.content.push(p.contentDelta);
         tokenMarks.mark(live.content.length, p.tokens);
       }
-      if (p.tokens - checkedAt >= ABORT_CHECK_EVERY_TOKENS) {
-        checkedAt = p.tokens;
+      // Paced by the text received, not by the server's token count, which may be absent,
+      // stale or nonsense mid-stream.
+      const seen = live.content.length + live.reasoning.length;
+      if (seen - checkedAt >= ABORT_CHECK_EVERY_CHARS) {
+        checkedAt = seen;
         const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
         liveVerdict = worstVerdict(snaps.map((a) => a.verdict)) as Analysis['verdict'];
         if (probe.abortOnCollapse && abortedAt === null && snaps.some(isCertainFail)) {
