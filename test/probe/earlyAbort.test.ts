@@ -8,7 +8,7 @@ import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 describe('early abort of a collapsed stream (against the simulator on loopback)', () => {
   let sim: Simulator;
   before(async () => {
-    sim = await startSimulator({ tokensPerSecond: 4000 });
+    sim = await startSimulator({ tokensPerSecond: 2000 });
   });
   after(() => sim.close());
 
