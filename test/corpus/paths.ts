@@ -1,17 +1,8 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/repoRoot.js';
 
-/** The repo root, found from this file whether it runs from source (tsx) or from dist/. */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'test', 'corpus', 'healthy'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error('repo root not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-}
+export { repoRoot };
 
 export interface NamedText {
   name: string;

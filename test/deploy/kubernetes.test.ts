@@ -2,19 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, posix } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../src/config/parseConfig.js';
 import type { Config } from '../../src/config/types.js';
 import { parseShard } from '../../src/scheduler/shard.js';
-
-// From test/deploy (tsx) or dist/test/deploy (compiled) up to the repository root.
-function repoPath(path: string): string {
-  const candidates = [new URL(`../../${path}`, import.meta.url), new URL(`../../../${path}`, import.meta.url)];
-  const found = candidates.find((u) => existsSync(u));
-  assert.ok(found, `${path} not found`);
-  return fileURLToPath(found);
-}
+import { repoPath } from '../helpers/repoRoot.js';
 
 const DIR = repoPath('deploy/kubernetes');
 

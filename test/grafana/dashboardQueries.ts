@@ -3,9 +3,9 @@
  * expanded the way Grafana would for "All", so the queries can be checked statically
  * here and evaluated against a real Prometheus by the integration test.
  */
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { repoRoot } from '../helpers/repoRoot.js';
 
 export interface DashboardTarget {
   refId?: string;
@@ -103,16 +103,7 @@ export function templateVariableQueries(dashboard: Dashboard): { name: string; l
   return out;
 }
 
-/** The repository root: the nearest folder above this file with a package.json (works from test/ and dist/test/). */
-export function repoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error('package.json not found above ' + fileURLToPath(import.meta.url));
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot };
 
 export const DASHBOARD_PATH = join('grafana', 'coherency-dashboard.json');
 

@@ -7,21 +7,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { delimiter, join } from 'node:path';
+import { repoRoot } from './repoRoot.js';
 
-/** The nearest folder above this file holding a package.json. */
-export function findRepoRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
-    dir = up;
-  }
-  return dir;
-}
+export { repoRoot as findRepoRoot };
 
-export const ROOT = findRepoRoot();
+export const ROOT = repoRoot();
 export const CLI = join(ROOT, 'bin', 'coherency-exporter.js');
 
 /** True when this module runs from TypeScript source (tsx), false from dist/. */
