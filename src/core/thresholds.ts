@@ -13,7 +13,12 @@
  * Loop sizes are in UTF-16 chars; window sizes (salad, gibberish, stutter, script) are
  * in UTF-8 bytes, so a window holds about as much Chinese text as English text.
  */
-export interface Thresholds {
+import { CYCLING_DEFAULTS, type CyclingThresholds } from './detectors/cycling.js';
+import { ENUMERATION_DEFAULTS, type EnumerationThresholds } from './detectors/enumeration.js';
+import { GARBLE_DEFAULTS, type GarbleThresholds } from './detectors/garble.js';
+import { TAIL_REPEAT_DEFAULTS, type TailRepeatThresholds } from './detectors/tailRepeat.js';
+
+export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, EnumerationThresholds, GarbleThresholds {
   // --- Back-to-back loops: word, phrase, line, sentence, paragraph, tag and punctuation loops.
   /** Copies of the unit a loop needs before it counts at all (a chorus sung twice is 2). */
   loopMinCopies: number;
@@ -81,6 +86,10 @@ export interface Thresholds {
 }
 
 export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
+  ...TAIL_REPEAT_DEFAULTS,
+  ...CYCLING_DEFAULTS,
+  ...ENUMERATION_DEFAULTS,
+  ...GARBLE_DEFAULTS,
   loopMinCopies: 3,
   loopFailChars: 300,
   loopWarnChars: 160,
