@@ -2,12 +2,18 @@ import type { Analysis } from './analysisTypes.js';
 import { Engine } from './engine.js';
 import { resolveThresholds } from './streamAnalyzer.js';
 import type { Thresholds } from './thresholds.js';
-import { buildAnalysis } from './verdict.js';
+import { analysisOf } from './verdict.js';
 
 export interface AnalyzeOptions {
   thresholds?: Partial<Thresholds>;
-  /** Char offsets (UTF-16) where each stream token starts, ascending; adds metrics.repeatOnsetToken. */
+  /** Char offsets (UTF-16) where each stream token starts, ascending; adds token indexes to findings and metrics. */
   tokenOffsets?: ArrayLike<number>;
+  /**
+   * How the generation ended, when known (the stream's finish_reason). 'length' means it
+   * was cut by the token limit: a loop, flood or runaway list running into that limit is a
+   * collapse whatever its size.
+   */
+  finishReason?: string | null;
 }
 
 /**
@@ -18,10 +24,11 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysi
   const thresholds = resolveThresholds(options.thresholds);
   const engine = new Engine(thresholds);
   engine.push(text);
-  return buildAnalysis(engine.figures(), {
+  return analysisOf(engine, {
     thresholds,
-    slice: (a, b) => text.slice(a, b),
+    slice: (a: number, b: number) => text.slice(a, b),
     tokenOffsets: options.tokenOffsets,
+    finishReason: options.finishReason ?? null,
   });
 }
 

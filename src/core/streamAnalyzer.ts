@@ -1,7 +1,7 @@
 import type { Analysis } from './analysisTypes.js';
 import { Engine } from './engine.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
-import { buildAnalysis } from './verdict.js';
+import { analysisOf } from './verdict.js';
 
 export interface StreamAnalyzerOptions {
   thresholds?: Partial<Thresholds>;
@@ -22,9 +22,14 @@ export interface StreamAnalyzer {
    * compressed, everything else is kept up to date by push), so it can be called every
    * ~100 tokens to abort collapsed streams early.
    */
-  snapshot(): Analysis;
+  snapshot(options?: SnapshotOptions): Analysis;
   /** Chars pushed so far. */
   readonly length: number;
+}
+
+export interface SnapshotOptions {
+  /** The stream's finish_reason once it has ended ('length': cut by the token limit). */
+  finishReason?: string | null;
 }
 
 export function resolveThresholds(overrides?: Partial<Thresholds> | Record<string, number>): Thresholds {
@@ -50,8 +55,8 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
       offsets?.push(engine.length);
       engine.push(delta);
     },
-    snapshot(): Analysis {
-      return buildAnalysis(engine.figures(), { thresholds, slice, tokenOffsets: offsets });
+    snapshot(o: SnapshotOptions = {}): Analysis {
+      return analysisOf(engine, { thresholds, slice, tokenOffsets: offsets, finishReason: o.finishReason ?? null });
     },
     get length(): number {
       return engine.length;
@@ -65,5 +70,5 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
  * whitespace flood at the end. The daemon may abort the stream on it.
  */
 export function isCertainFail(analysis: Analysis): boolean {
-  return analysis.verdict === 'fail' && analysis.metrics['certainFail'] === 1;
+  return analysis.verdict === 'fail' && analysis.findings.some((f) => f.certain);
 }
