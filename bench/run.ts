@@ -1,5 +1,6 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
+import { runCorpusBench } from './corpus.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
 import { runStreamBench } from './stream.js';
@@ -10,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   realworld: runRealWorldBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,
+  corpus: runCorpusBench,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

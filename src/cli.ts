@@ -138,15 +138,18 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(24)} ${s.description}`).join('\n')}`,
   },
   analyze: {
     summary: 'analyse a text or a captured SSE stream for degeneration (exit 0 ok/warn, 1 fail, 2 unreadable)',
-    usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both]
+    usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both] [--finish-reason R]
 
-  FILE          plain text, or a captured chat-completion stream (its "data:" lines,
-                e.g. from curl -N); - or no FILE reads standard input
-  --json        print {verdict, reasons, metrics} as JSON instead of a report
-  --channel C   for streams: content, reasoning, or both together (default both)
+  FILE              plain text, or a captured chat-completion stream (its "data:" lines,
+                    e.g. from curl -N); - or no FILE reads standard input
+  --json            print {verdict, findings, reasons, metrics} as JSON instead of a report
+  --channel C       for streams: content, reasoning, or both together (default both)
+  --finish-reason R how the generation ended, for plain text (a captured stream says it
+                    itself): "length" means it was cut by the token limit, which inside a
+                    loop or flood is evidence of collapse whatever its size
 
 Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
-    options: { json: { type: 'boolean' }, channel: { type: 'string' } },
+    options: { json: { type: 'boolean' }, channel: { type: 'string' }, 'finish-reason': { type: 'string' } },
     allowPositionals: true,
     async run(values, positionals, io) {
       const channel = String(values['channel'] ?? 'both');
@@ -169,10 +172,16 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
         io.stderr(`error: cannot read ${file === '-' ? 'standard input' : file}: ${why}\n`);
         return EXIT.USAGE;
       }
-      const result = analyzeCapture(text, channel);
+      const finishReason = values['finish-reason'] === undefined ? null : String(values['finish-reason']);
+      if (finishReason !== null && !/^[a-z_]{1,40}$/.test(finishReason)) {
+        io.stderr(`error: --finish-reason: a finish_reason such as length or stop, got "${finishReason.slice(0, 40)}"\n`);
+        return EXIT.USAGE;
+      }
+      const result = analyzeCapture(text, channel, undefined, finishReason);
       const { analysis } = result;
       if (values['json']) {
-        io.stdout(`${JSON.stringify({ verdict: analysis.verdict, reasons: analysis.reasons, metrics: analysis.metrics }, null, 2)}\n`);
+        const { verdict, findings, reasons, metrics } = analysis;
+        io.stdout(`${JSON.stringify({ verdict, findings, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
       } else {
         const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
         io.stdout(formatReport(analysis, { title }));

@@ -8,3 +8,4 @@ export type { Analysis, TextMetrics, Verdict } from './core/analysisTypes.js';
 export { DEFAULT_THRESHOLDS, type Thresholds } from './core/thresholds.js';
 export { analyzeCapture, type CaptureAnalysis, type CaptureChannel } from './core/analyzeCapture.js';
 export { formatReport } from './core/formatReport.js';
+export { FINDING_KINDS, type Finding, type FindingKind, type Severity } from './core/finding.js';

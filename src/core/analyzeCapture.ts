@@ -12,6 +12,8 @@ export interface CaptureAnalysis {
   analysis: Analysis;
   /** Problems met while reading a captured stream (malformed lines, error events); the rest was still read. */
   notes: string[];
+  /** The finish reason the analysis was given: the stream's own, else the caller's (null when unknown). */
+  finishReason: string | null;
 }
 
 /** A captured SSE stream starts (after blank lines or comments) with a `data:` or `event:` line. */
@@ -28,9 +30,9 @@ export function looksLikeSse(text: string): boolean {
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
  */
-export function analyzeCapture(input: string, channel: CaptureChannel, thresholds?: Partial<Thresholds>): CaptureAnalysis {
+export function analyzeCapture(input: string, channel: CaptureChannel, thresholds?: Partial<Thresholds>, finishReason: string | null = null): CaptureAnalysis {
   if (!looksLikeSse(input)) {
-    return { format: 'text', channel, analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds }), notes: [] };
+    return { format: 'text', channel, analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds, finishReason }), notes: [], finishReason };
   }
   const acc = new StreamAccumulator();
   const contentOffsets: number[] = [];
@@ -61,5 +63,8 @@ export function analyzeCapture(input: string, channel: CaptureChannel, threshold
     text = r.reasoning ? `${r.reasoning}\n\n${r.content}` : r.content;
     if (!r.reasoning) tokenOffsets = contentOffsets;
   }
-  return { format: 'sse', channel, analysis: analyzeText(text, { thresholds, ...(tokenOffsets ? { tokenOffsets } : {}) }), notes };
+  const finish = r.finishReason ?? finishReason;
+  // reasoning followed by content was not cut inside the reasoning
+  const evidence = channel === 'reasoning' && r.content.length > 0 ? 'stop' : finish;
+  return { format: 'sse', channel, analysis: analyzeText(text, { thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }), notes, finishReason: finish };
 }

@@ -21,8 +21,11 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   const m = analysis.metrics;
   const out: string[] = [];
   out.push(`${options.title ? options.title + ': ' : ''}verdict ${analysis.verdict.toUpperCase()}`);
-  if (analysis.reasons.length === 0) out.push('  no degeneration found');
-  for (const r of analysis.reasons) out.push(`  - ${r}`);
+  if (analysis.findings.length === 0) out.push('  no degeneration found');
+  for (const f of analysis.findings) {
+    out.push(`  - ${f.severity}${f.certain ? ' (certain)' : ''} ${f.kind}: ${f.detail}`);
+    if (f.atChar >= 0) out.push(`      at char ${f.atChar}${f.atToken >= 0 ? ` (token ${f.atToken})` : ''}: "${f.excerpt}"`);
+  }
   if (Number(m['collapseOnset']) >= 0) {
     out.push(`collapse (${str(m['collapseKind'])}) starts at char ${m['collapseOnset']}` +
       (Number(m['collapseOnsetToken']) >= 0 ? ` (token ${m['collapseOnsetToken']})` : '') +
@@ -34,6 +37,11 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
       (Number(m['repeatOnsetToken']) >= 0 ? ` (token ${m['repeatOnsetToken']})` : '') +
       `, similarity ${str(m['repeatSimilarity'])}, loops cover ${pct(m.repeatCoverage)} of the text`);
     out.push(`  unit: "${m.repeatExcerpt}"`);
+    // Say why a repeat shown here is not a finding, so the report never contradicts itself.
+    const reported = analysis.findings.some((f) => f.kind === m.repeatKind && f.atChar === m.repeatOnset);
+    if (!reported) {
+      out.push(`  not counted: ${m.repeatChars} chars in ${m.repeatCount} copies is below the sizes that count, or the text moves on after it, and it does not run into the token limit`);
+    }
   }
   out.push('');
   const rows: Array<[string, string]> = [

@@ -1,4 +1,5 @@
 import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/probeTypes.js';
+import { findingKinds } from '../probe/judgeSample.js';
 import type { Metrics } from './createMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
@@ -13,7 +14,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
     metrics.tokensSaved.inc(tp, sample.tokensSaved);
   }
   if (sample.verdict === 'warn' || sample.verdict === 'fail') {
-    for (const kind of sample.findings) metrics.reasons.inc({ ...tp, kind });
+    for (const kind of findingKinds(sample.findings)) metrics.reasons.inc({ ...tp, kind });
   }
   if (sample.error && sample.outputTokens === 0) return; // nothing was generated: no latency or text figures
   metrics.duration.observe(tp, sample.durationSeconds);

@@ -1,8 +1,17 @@
 import { analyzeText } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
+import type { Finding } from '../core/finding.js';
 import type { StreamResult } from '../client/streamTypes.js';
 import type { ProbeConfig } from '../config/types.js';
-import { worstVerdict, type SampleErrorType, type SampleResult, type SampleVerdict } from './probeTypes.js';
+import { worstVerdict, type SampleErrorType, type SampleFinding, type SampleResult, type SampleVerdict } from './probeTypes.js';
+
+/**
+ * The finish reason the analyzer is given as evidence: the stream's own, or 'length' when
+ * the server sent none but the output reached maxTokens.
+ */
+export function finishEvidence(result: Pick<StreamResult, 'finishReason' | 'outputTokens'>, probe: Pick<ProbeConfig, 'maxTokens'>): string | null {
+  return result.finishReason ?? (result.outputTokens >= probe.maxTokens ? 'length' : null);
+}
 
 /** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
 export function judgeSample(
@@ -11,13 +20,21 @@ export function judgeSample(
   index: number,
   analysed?: { content: Analysis; reasoning: Analysis | null },
 ): SampleResult {
-  const opts = { thresholds: probe.thresholds };
+  const opts = { thresholds: probe.thresholds, finishReason: finishEvidence(result, probe) };
   const hasText = result.content.length > 0 || result.reasoning.length > 0;
   const content = analysed?.content ?? analyzeText(result.content, opts);
-  const reasoning = analysed ? analysed.reasoning : result.reasoning ? analyzeText(result.reasoning, opts) : null;
+  // The reasoning was cut by the limit only when no content followed it.
+  const reasoningOpts = { ...opts, finishReason: result.content.length > 0 ? 'stop' : opts.finishReason };
+  const reasoning = analysed ? analysed.reasoning : result.reasoning ? analyzeText(result.reasoning, reasoningOpts) : null;
   const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
 
   const reasons: string[] = [];
+  const findings: SampleFinding[] = [];
+  const sampleFinding = (f: Finding | SampleFinding, channel: SampleFinding['channel']): void => {
+    findings.push({ ...f, channel });
+    const line = `${f.kind}: ${f.detail}`;
+    reasons.push(channel === 'sample' ? line : `${channel}: ${line}`);
+  };
   let verdict: SampleVerdict;
   const error = result.error;
   // A non-streamed chat completion still says how the model writes; an HTML page does not.
@@ -26,16 +43,15 @@ export function judgeSample(
     reasons.push(`${error.type}: ${error.message}`);
   } else {
     if (error) reasons.push(`${error.type}: ${error.message} (the body was analysed anyway)`);
-    verdict = textVerdict(result, content, reasoning, reasons);
+    verdict = textVerdict(result, content, reasoning, sampleFinding);
     if (result.stopReason === 'repetition_detected') {
       verdict = 'fail';
-      reasons.push('engine_repetition_stop: the server stopped the generation because it detected repetition');
+      sampleFinding(sampleLevel('engine_repetition_stop', 'fail', 'the server stopped the generation because it detected repetition'), 'sample');
     }
     if (verdict === 'ok' && result.outputTokens < probe.minTokens) {
       verdict = 'warn';
-      reasons.push(
-        `inconclusive: ${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`,
-      );
+      sampleFinding(sampleLevel('inconclusive', 'warn',
+        `${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`), 'sample');
     }
   }
 
@@ -44,7 +60,7 @@ export function judgeSample(
     index,
     verdict,
     reasons,
-    findings: findingKinds(reasons),
+    findings,
     finishReason: result.finishReason,
     stopReason: result.stopReason,
     outputTokens: result.outputTokens,
@@ -68,21 +84,26 @@ export function judgeSample(
   };
 }
 
-function textVerdict(result: StreamResult, content: Analysis, reasoning: Analysis | null, reasons: string[]): SampleVerdict {
+function sampleLevel(kind: 'inconclusive' | 'engine_repetition_stop', severity: 'warn' | 'fail', detail: string): SampleFinding {
+  return { kind, severity, certain: false, atChar: -1, atToken: -1, detail, excerpt: '', channel: 'sample' };
+}
+
+function textVerdict(
+  result: StreamResult,
+  content: Analysis,
+  reasoning: Analysis | null,
+  add: (f: Finding | SampleFinding, channel: SampleFinding['channel']) => void,
+): SampleVerdict {
   // A reasoning model that spent the whole budget thinking returns no content: that says the
   // probe's maxTokens is too small, not that the model collapsed (unless the reasoning did).
   const contentBlank = result.content.trim().length === 0;
   if (contentBlank && reasoning && reasoning.verdict !== 'fail' && result.finishReason === 'length') {
-    reasons.push('inconclusive: the token budget ran out during reasoning, no content was produced');
+    add(sampleLevel('inconclusive', 'warn', 'the token budget ran out during reasoning, no content was produced'), 'sample');
     return 'warn';
   }
-  const verdicts: SampleVerdict[] = [content.verdict];
-  for (const r of content.reasons) reasons.push(`content: ${r}`);
-  if (reasoning) {
-    verdicts.push(reasoning.verdict);
-    for (const r of reasoning.reasons) reasons.push(`reasoning: ${r}`);
-  }
-  return worstVerdict(verdicts);
+  for (const f of content.findings) add(f, 'content');
+  if (reasoning) for (const f of reasoning.findings) add(f, 'reasoning');
+  return worstVerdict([content.verdict, ...(reasoning ? [reasoning.verdict] : [])]);
 }
 
 export function crashedSample(index: number, err: unknown): SampleResult {
@@ -118,13 +139,7 @@ export function errorSample(index: number, type: SampleErrorType, message: strin
   };
 }
 
-/** Reasons read "[channel: ]kind: detail"; the kind is a bounded snake_case code. */
-export function findingKinds(reasons: readonly string[]): string[] {
-  const kinds = new Set<string>();
-  for (const r of reasons) {
-    const parts = r.split(': ');
-    const kind = parts[0] === 'content' || parts[0] === 'reasoning' ? parts[1] : parts[0];
-    if (kind && /^[a-z][a-z0-9_]*$/.test(kind)) kinds.add(kind);
-  }
-  return [...kinds];
+/** The distinct finding kinds of a sample: the `kind` label of coherency_degeneration_reasons_total. */
+export function findingKinds(findings: readonly Pick<SampleFinding, 'kind'>[]): string[] {
+  return [...new Set(findings.map((f) => f.kind))];
 }

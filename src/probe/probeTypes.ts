@@ -1,4 +1,5 @@
 import type { TextMetrics, Verdict } from '../core/analysisTypes.js';
+import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
@@ -8,6 +9,18 @@ export type SampleVerdict = Verdict | 'error';
 export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
+
+/** Kinds a sample can be judged by besides the analyzer's: too short to judge, or the server's own repetition stop. */
+export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop';
+
+export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop'] as const;
+
+/** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
+export interface SampleFinding extends Omit<Finding, 'kind'> {
+  kind: SampleFindingKind;
+  /** Which text it was found in; 'sample' for sample-level findings. */
+  channel: 'content' | 'reasoning' | 'sample';
+}
 
 export interface SampleMetrics {
   content: TextMetrics;
@@ -19,9 +32,10 @@ export interface SampleMetrics {
 export interface SampleResult {
   index: number;
   verdict: SampleVerdict;
+  /** One line per finding or error, for people ("content: sentence_loop: ..."). Derived, never parsed. */
   reasons: string[];
-  /** Finding kinds behind warn/fail (word_loop, sentence_loop, ..., inconclusive), without duplicates. */
-  findings: string[];
+  /** What was found, with where (char and token offsets) and an excerpt; empty when ok. */
+  findings: SampleFinding[];
   finishReason: string | null;
   stopReason: string | number | null;
   outputTokens: number;

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici';
 import { analyzeText, createStreamAnalyzer, isCertainFail, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
-import { crashedSample, errorSample, judgeSample } from './judgeSample.js';
+import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -164,9 +164,13 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   for (const gap of result.gapsSeconds ?? []) deps.observer?.tokenGap?.(target.name, probe.name, gap);
 
   const aborted = abortedAt !== null;
+  // Stream evidence for the final analysis: an output cut by the token limit while looping is a collapse at any size.
+  const finishReason = finishEvidence(result, probe);
   const final = {
-    content: finalAnalysis(live.content, result.content, opts),
-    reasoning: result.reasoning ? finalAnalysis(live.reasoning, result.reasoning, opts) : null,
+    content: finalAnalysis(live.content, result.content, { ...opts, finishReason }),
+    reasoning: result.reasoning
+      ? finalAnalysis(live.reasoning, result.reasoning, { ...opts, finishReason: result.content.length > 0 ? 'stop' : finishReason })
+      : null,
   };
   // Our own abort is not a stream fault: the sample is judged on what came.
   const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
@@ -178,6 +182,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   }
   const onset = final.content.metrics.repeatOnset;
   sample.onsetToken = onset >= 0 ? tokenMarks.tokenAt(onset) : null;
+  // Content findings get the server's token index of where they start.
+  for (const f of sample.findings) if (f.channel === 'content' && f.atChar >= 0) f.atToken = tokenMarks.tokenAt(f.atChar);
   return sample;
 }
 
@@ -188,7 +194,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * (a non-streamed JSON answer, an event flushed at the end of the stream) is fed now; the
  * live analyzer has seen a prefix of the text, since deltas are appended in order.
  */
-function finalAnalysis(live: StreamAnalyzer, text: string, opts: { thresholds: Record<string, number> }): Analysis {
+function finalAnalysis(live: StreamAnalyzer, text: string, opts: { thresholds: Record<string, number>; finishReason: string | null }): Analysis {
   if (live.length < text.length) live.push(text.slice(live.length));
-  return live.length === text.length ? live.snapshot() : analyzeText(text, opts);
+  return live.length === text.length ? live.snapshot({ finishReason: opts.finishReason }) : analyzeText(text, opts);
 }

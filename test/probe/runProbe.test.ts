@@ -73,7 +73,7 @@ describe('judgeSample', () => {
     const s = judgeSample(streamResult({ content: healthyProse(200, 2), outputTokens: 300, finishReason: 'stop' }), probe, 0);
     assert.equal(s.verdict, 'warn');
     assert.match(s.reasons[0]!, /^inconclusive: 300 output tokens, fewer than minTokens 1500/);
-    assert.deepEqual(s.findings, ['inconclusive']);
+    assert.deepEqual(findingKinds(s.findings), ['inconclusive']);
   });
 
   test('a budget spent on reasoning is inconclusive, not a collapse', () => {
@@ -91,7 +91,7 @@ describe('judgeSample', () => {
   test("vLLM's repetition_detected stop reason fails the sample", () => {
     const s = judgeSample(streamResult({ content: HEALTHY, stopReason: 'repetition_detected' }), probe, 0);
     assert.equal(s.verdict, 'fail');
-    assert.ok(s.findings.includes('engine_repetition_stop'));
+    assert.ok(findingKinds(s.findings).includes('engine_repetition_stop'));
   });
 
   test('a stream error is an error sample that keeps what came', () => {
@@ -116,12 +116,18 @@ describe('judgeSample', () => {
   });
 });
 
-test('findingKinds reads the kind behind channel prefixes', () => {
-  assert.deepEqual(findingKinds(['content: sentence_loop: x', 'reasoning: word_loop: y', 'inconclusive: z', 'content: sentence_loop: again']), [
-    'sentence_loop',
-    'word_loop',
-    'inconclusive',
-  ]);
+test('findings carry kind, channel, offsets and an excerpt; the metric kinds come from them, not from reason text', () => {
+  const loop = HEALTHY + ' ' + 'The cache is warm again. '.repeat(40);
+  const s = judgeSample(streamResult({ content: loop }), testProbe(), 0);
+  assert.equal(s.verdict, 'fail');
+  const f = s.findings.find((x) => x.severity === 'fail')!;
+  assert.equal(f.channel, 'content');
+  assert.ok(f.atChar >= HEALTHY.length - 2 && f.atChar < loop.length, `atChar ${f.atChar}`);
+  assert.match(f.excerpt, /The cache is warm again/);
+  assert.ok(s.reasons.includes(`content: ${f.kind}: ${f.detail}`));
+  const renamed = s.findings.map((x) => ({ ...x, detail: 'reworded' }));
+  assert.deepEqual(findingKinds(renamed), findingKinds(s.findings));
+  assert.deepEqual(findingKinds([{ kind: 'sentence_loop' }, { kind: 'inconclusive' }, { kind: 'sentence_loop' }]), ['sentence_loop', 'inconclusive']);
 });
 
 test('runProbe runs every sample and reports the worst verdict', async () => {
