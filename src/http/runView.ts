@@ -1,3 +1,4 @@
+import { findingKinds } from '../probe/judgeSample.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
 
 /** A sample as the HTTP API shows it: with or without the full output text. */
@@ -20,6 +21,7 @@ export function runListItem(run: RunResult) {
     trigger: run.trigger,
     startedAt: run.startedAt,
     durationSeconds: run.durationSeconds,
-    samples: run.samples.map((s) => ({ verdict: s.verdict, findings: s.findings, outputTokens: s.outputTokens, error: s.error?.type ?? null })),
+    // the listing names the kinds; GET /runs/:id gives each finding with its offsets and excerpt
+    samples: run.samples.map((s) => ({ verdict: s.verdict, findings: findingKinds(s.findings), outputTokens: s.outputTokens, error: s.error?.type ?? null })),
   };
 }

@@ -1,7 +1,7 @@
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { RunResult } from '../probe/probeTypes.js';
+import type { RunResult, SampleFinding } from '../probe/probeTypes.js';
 
 export interface RunStoreOptions {
   dir: string;
@@ -93,7 +93,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         try {
           const run = JSON.parse(await readFile(join(dir, name), 'utf8')) as RunResult;
           if (!looksLikeRun(run)) throw new Error('not a stored run');
-          runs.push(run);
+          runs.push(upgradeRun(run));
         } catch (err) {
           logger.warn({ file: name, err: (err as Error).message }, 'skipping unreadable stored run');
         }
@@ -101,6 +101,18 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       return runs;
     },
   };
+}
+
+/** Runs stored by 0.1 list finding kinds as strings: keep them as findings without a place. */
+function upgradeRun(run: RunResult): RunResult {
+  for (const s of run.samples) {
+    if (!Array.isArray(s.findings)) s.findings = [];
+    s.findings = s.findings.map((f: SampleFinding | string) =>
+      typeof f === 'string'
+        ? { kind: f as SampleFinding['kind'], severity: s.verdict === 'fail' ? 'fail' : 'warn', certain: false, atChar: -1, atToken: -1, detail: '', excerpt: '', channel: 'sample' }
+        : f);
+  }
+  return run;
 }
 
 /** Enough shape to list and show a run; anything else in the directory is skipped. */

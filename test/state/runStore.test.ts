@@ -55,3 +55,13 @@ test('retention by count and by bytes drops the oldest; unreadable files are ski
   assert.deepEqual(runs.map((r) => r.id), ['run-7', 'run-9']);
   assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false, 'the temp file of an interrupted write is removed');
 });
+
+test('runs stored before findings had offsets load with their kinds as findings', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-store-'));
+  dirs.push(dir);
+  const old = { ...run(1, 'fail'), samples: [{ verdict: 'fail', findings: ['sentence_loop', 'inconclusive'], content: '' }] };
+  await writeFile(join(dir, fileNameFor(old as unknown as RunResult)), JSON.stringify(old));
+  const [loaded] = await createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger }).loadAll();
+  const findings = loaded!.samples[0]!.findings;
+  assert.deepEqual(findings.map((f) => [f.kind, f.severity, f.atChar, f.channel]), [['sentence_loop', 'fail', -1, 'sample'], ['inconclusive', 'fail', -1, 'sample']]);
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { canonicalUnit, unitKind } from '../../../src/core/detectors/loops.js';
+import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds.js';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const PROSE = healthyProse(600, 3);
+
+describe('loops detector', () => {
+  const cases: Array<[string, string, string[]]> = [
+    ['a sentence loop running to the end fails', PROSE + ' The leader sends heartbeats to every follower.'.repeat(30), ['sentence_loop/fail!']],
+    ['a line loop running to the end fails', PROSE + '\n' + 'INFO request handled in 12 ms\n'.repeat(40), ['line_loop/fail!']],
+    ['a tag loop is tag spam', PROSE + '</div>'.repeat(120), ['tag_spam/fail!']],
+    ['a verbatim block left behind only warns', PROSE + ' The leader sends heartbeats to every follower.'.repeat(12) + ' ' + healthyProse(500, 9), ['sentence_loop/warn']],
+    ['a loop below the warn size says nothing', PROSE + ' Yes, indeed.'.repeat(4), []],
+    ['healthy prose says nothing', PROSE, []],
+  ];
+  for (const [name, text, want] of cases) {
+    it(name, () => assert.deepEqual(verdicts(detect('loops', text).findings).filter((v) => !v.startsWith('loop_coverage')), want));
+  }
+
+  it('places the loop where a reader would say it starts', () => {
+    const text = PROSE + ' The leader sends heartbeats to every follower.'.repeat(30);
+    const { figures, findings } = detect('loops', text);
+    assert.ok(Math.abs(findings[0]!.atChar - (PROSE.length + 1)) <= 1, `atChar ${findings[0]!.atChar}`);
+    assert.equal(figures.unit.trim(), 'The leader sends heartbeats to every follower.');
+  });
+
+  it('names the unit kind from its text', () => {
+    const t = DEFAULT_THRESHOLDS;
+    assert.equal(unitKind('</div>', 1, 3, t), 'tag_spam');
+    assert.equal(unitKind('!!! ', 1, 3, t), 'punctuation_flood');
+    assert.equal(unitKind('the ', 1, 1, t), 'word_loop');
+    assert.equal(unitKind('we go on ', 0.85, 3, t), 'near_loop');
+    assert.equal(unitKind('a line\n', 1, 3, t), 'line_loop');
+    assert.equal(unitKind('One. Two. Three. ', 1, 6, t), 'paragraph_loop');
+    assert.equal(unitKind('It runs. ', 1, 3, t), 'sentence_loop');
+    assert.equal(unitKind('and then ', 1, 2, t), 'phrase_loop');
+  });
+
+  it('rotates a unit found mid-sentence to the sentence start', () => {
+    const text = 'x. Hello there. Hello there. Hello there.';
+    const r = { periodTokens: 4, unitStart: 8, unitEnd: 21, end: text.length, coveredChars: text.length - 8, copies: 2.5, similarity: 1, contentSimilarity: 1 };
+    const c = canonicalUnit(r, (a, b) => text.slice(a, b));
+    assert.equal(c.unit, 'Hello there. ');
+    assert.equal(c.onset, 3 + 13);
+  });
+});

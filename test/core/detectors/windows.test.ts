@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { F_GIBBERISH, F_SCRIPT } from '../../../src/core/detectors/windows.js';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+function salad(words: number): string {
+  const vocab = ['quantum', 'ledger', 'purple', 'engine', 'forest', 'mineral', 'orbit', 'candle', 'harbor', 'silicon', 'velvet', 'thunder', 'garden', 'crystal', 'lantern', 'meadow'];
+  return Array.from({ length: words }, (_, i) => vocab[(i * 7 + (i >> 3)) % vocab.length]).join(' ');
+}
+
+describe('windows detector', () => {
+  it('word salad running to the end fails', () => assert.deepEqual(verdicts(detect('windows', healthyProse(300, 1) + ' ' + salad(900)).findings), ['word_salad/fail!']));
+  it('a switch into another script fails', () => {
+    const { findings, figures } = detect('windows', healthyProse(400, 1) + ' ' + '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(30));
+    assert.deepEqual(verdicts(findings), ['script_switch/fail!']);
+    assert.ok(figures.flagged[F_SCRIPT]! >= 3);
+  });
+  it('odd chars (U+FFFD) in a window are gibberish', () => {
+    const text = healthyProse(200, 1) + ' ' + 'ab\ufffdcd \ufffd\ufffdxy '.repeat(200);
+    const { figures, findings } = detect('windows', text);
+    assert.ok(figures.flagged[F_GIBBERISH]! > 0);
+    assert.ok(verdicts(findings).includes('gibberish/fail!'));
+  });
+  it('healthy prose, code and Chinese text opened in Chinese say nothing', () => {
+    assert.deepEqual(verdicts(detect('windows', healthyProse(2000, 8)).findings), []);
+    assert.deepEqual(verdicts(detect('windows', '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(60)).findings), []);
+  });
+  it('reports the opening script', () => assert.equal(detect('windows', healthyProse(300, 1)).figures.headScript, 1));
+});
