@@ -150,7 +150,7 @@ export function createMetrics(registry: Registry, options: { version: string; de
     }),
     reasons: new Counter({
       name: 'coherency_degeneration_reasons_total',
-      help: 'Findings of the analyzer on warn or fail samples, by kind (word_loop, sentence_loop, whitespace_flood, ...). A sample can count under several kinds.',
+      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop, near_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, empty, inconclusive, ... (a fixed set). A sample counts once per kind it shows.',
       labelNames: ['target', 'probe', 'kind'] as const,
       registers: reg,
     }),
