@@ -62,6 +62,10 @@ describe('GET /probe', () => {
     const body = (await app.inject('/probe?target=bad&probe=long')).json();
     assert.equal(body.verdict, 'fail');
     assert.ok(body.samples[0].reasons.length > 0);
+    const f = body.samples[0].findings.find((x: { severity: string }) => x.severity === 'fail');
+    assert.equal(f.channel, 'content');
+    assert.ok(f.atChar > 0 && f.atToken > 0 && f.excerpt.length > 10, JSON.stringify(f));
+    assert.equal(await sample(registry, 'coherency_degeneration_reasons_total', { target: 'bad', probe: 'long', kind: f.kind }), 1);
     assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'bad', probe: 'long', verdict: 'fail' }), 1);
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'bad', probe: 'long' }), 0);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'bad', probe: 'long' }), 1);
