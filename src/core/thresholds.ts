@@ -42,6 +42,8 @@ export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, Enu
    */
   recoveredLoopMinSimilarity: number;
   recoveredLoopFailChars: number;
+  /** A verbatim loop the text moves on from warns only with this many copies (and half the runaway size); fewer say nothing. */
+  recoveredLoopWarnCopies: number;
   /** Near-loop by vocabulary: at most this many distinct words among the last 128 (prose has 60-100; code and data, which cycle through fewer, are judged at half this)... */
   lowDiversityMax: number;
   /** ...for this many words in a row fails. */
@@ -100,6 +102,7 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   repeatCoverageFail: 0.3,
   recoveredLoopMinSimilarity: 0.98,
   recoveredLoopFailChars: 2000,
+  recoveredLoopWarnCopies: 8,
   lowDiversityMax: 32,
   lowDiversityRunFail: 48,
 

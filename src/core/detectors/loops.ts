@@ -403,9 +403,12 @@ export function judgeLoops(f: LoopFigures, t: Thresholds): Finding[] {
       // A loop still running at the end with many verbatim copies will not recover.
       const certain = atEnd && r.copies >= 8 && sim >= 0.99 && r.coveredChars >= 2 * t.loopFailChars;
       out.push(finding(f.kind, 'fail', f.onset, atEnd ? `${detail}, running to the end` : `${detail}, a runaway loop`, certain));
-    } else if (f.worstLevel === LEVEL_FAIL && sim >= t.loopMinSimilarity) {
+    } else if (f.worstLevel === LEVEL_FAIL && sim >= t.loopMinSimilarity && r.copies >= t.recoveredLoopWarnCopies
+      && r.coveredChars >= t.recoveredLoopFailChars / 2) {
+      // Code, tests and docs repeat a block a few times and go on (1,500 real files: 3-15
+      // copies); a long verbatim run left behind is still odd enough to say.
       out.push(finding(f.kind, 'warn', f.onset, `${detail}, and the text moves on after it`));
-    } else if (f.worstLevel === LEVEL_WARN && (atEnd || sim >= t.loopMinSimilarity)) {
+    } else if (f.worstLevel === LEVEL_WARN && atEnd) {
       out.push(finding(f.kind, 'warn', f.onset, `${detail}, below the ${t.loopFailChars} chars that fail`));
     }
   }

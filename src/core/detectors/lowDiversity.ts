@@ -117,9 +117,9 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
   judge(f: LowDiversityFigures, ctx: JudgeContext): Finding[] {
     const t = ctx.thresholds;
     if (f.run < t.lowDiversityRunFail) return [];
-    // As with loops: still cycling at the end, or for very long, is a collapse; a stretch
-    // of boilerplate with a small vocabulary that the text moves on from is not.
-    if (f.currentRun < t.lowDiversityRunFail && f.run < 3 * t.lowDiversityRunFail) return [];
+    // As with loops: still cycling at the end is a collapse; a stretch of boilerplate with a
+    // small vocabulary that the text moves on from is not (test files, API lists), however long.
+    if (f.currentRun < t.lowDiversityRunFail) return [];
     const detail = `the text keeps cycling through ${f.distinct} distinct words for ${f.run + DIV_WINDOW} words from char ${f.start}`;
     return [finding('near_loop', 'fail', f.start, detail, f.currentRun >= 3 * t.lowDiversityRunFail)];
   }

@@ -12,7 +12,8 @@ describe('loops detector', () => {
     ['a sentence loop running to the end fails', PROSE + ' The leader sends heartbeats to every follower.'.repeat(30), ['sentence_loop/fail!']],
     ['a line loop running to the end fails', PROSE + '\n' + 'INFO request handled in 12 ms\n'.repeat(40), ['line_loop/fail!']],
     ['a tag loop is tag spam', PROSE + '</div>'.repeat(120), ['tag_spam/fail!']],
-    ['a verbatim block left behind only warns', PROSE + ' The leader sends heartbeats to every follower.'.repeat(12) + ' ' + healthyProse(500, 9), ['sentence_loop/warn']],
+    ['a long verbatim block left behind only warns', PROSE + ' The leader sends heartbeats to every follower.'.repeat(30) + ' ' + healthyProse(500, 9), ['sentence_loop/warn']],
+    ['a few verbatim copies left behind say nothing', PROSE + ' The leader sends heartbeats to every follower.'.repeat(7) + ' ' + healthyProse(500, 9), []],
     ['a loop below the warn size says nothing', PROSE + ' Yes, indeed.'.repeat(4), []],
     ['healthy prose says nothing', PROSE, []],
   ];
