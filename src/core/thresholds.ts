@@ -44,6 +44,14 @@ export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, Enu
   recoveredLoopFailChars: number;
   /** A verbatim loop the text moves on from warns only with this many copies (and half the runaway size); fewer say nothing. */
   recoveredLoopWarnCopies: number;
+  /**
+   * When the model ended the output itself (finish_reason stop), a loop at its end fails only
+   * when its copies are this similar (verbatim) or this many; else it warns. Real collapses
+   * repeat verbatim (similarity 0.97-1 in ../shared/corpus-real); code and docs that end in
+   * blocks varying by a name reach 0.80-0.98 with 3-13 copies.
+   */
+  stoppedLoopMinSimilarity: number;
+  stoppedLoopMinCopies: number;
   /** Near-loop by vocabulary: at most this many distinct words among the last 128 (prose has 60-100; code and data, which cycle through fewer, are judged at half this)... */
   lowDiversityMax: number;
   /** ...for this many words in a row fails. */
@@ -103,6 +111,8 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   recoveredLoopMinSimilarity: 0.98,
   recoveredLoopFailChars: 2000,
   recoveredLoopWarnCopies: 8,
+  stoppedLoopMinSimilarity: 0.99,
+  stoppedLoopMinCopies: 16,
   lowDiversityMax: 32,
   lowDiversityRunFail: 48,
 

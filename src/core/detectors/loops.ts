@@ -237,7 +237,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
   }
 
   judge(f: LoopFigures, ctx: JudgeContext): Finding[] {
-    return judgeLoops(f, ctx.thresholds);
+    return judgeLoops(f, ctx.thresholds, ctx.finishReason);
   }
 
   /**
@@ -391,7 +391,7 @@ export function loopAtEnd(r: Region, chars: number): boolean {
  * and then moves on is structured (test cases, overloads, tables), not collapsed, unless
  * the loop ran away. A near-loop left behind gives no finding at all.
  */
-export function judgeLoops(f: LoopFigures, t: Thresholds): Finding[] {
+export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string | null = null): Finding[] {
   const out: Finding[] = [];
   const r = f.region;
   const atEnd = r !== null && f.regionCounts && loopAtEnd(r, f.chars);
@@ -399,7 +399,13 @@ export function judgeLoops(f: LoopFigures, t: Thresholds): Finding[] {
     const sim = Math.min(r.similarity, r.contentSimilarity);
     const detail = `"${excerptOf(f.unit, 60)}" repeated ${fmt(r.copies, 1)} times back to back from char ${f.onset} (${r.coveredChars} chars, ${Math.round((100 * r.coveredChars) / Math.max(1, f.chars))}% of the text, similarity ${fmt(sim)})`;
     const runaway = sim >= t.recoveredLoopMinSimilarity && r.coveredChars >= t.recoveredLoopFailChars;
-    if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
+    // The model ended the text itself (finish_reason stop), so it was not stuck: blocks that
+    // vary a little (test cases, overloads, one declaration per type) end files and answers
+    // that way. A collapse repeats verbatim, or keeps going until the token limit.
+    const stoppedVarying = finishReason === 'stop' && !runaway && sim < t.stoppedLoopMinSimilarity && r.copies < t.stoppedLoopMinCopies;
+    if (f.worstLevel === LEVEL_FAIL && atEnd && stoppedVarying) {
+      out.push(finding(f.kind, 'warn', f.onset, `${detail}, at the end of an output the model ended itself (finish_reason stop), and its copies vary`));
+    } else if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
       // A loop still running at the end with many verbatim copies will not recover.
       const certain = atEnd && r.copies >= 8 && sim >= 0.99 && r.coveredChars >= 2 * t.loopFailChars;
       out.push(finding(f.kind, 'fail', f.onset, atEnd ? `${detail}, running to the end` : `${detail}, a runaway loop`, certain));

@@ -121,6 +121,8 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
     // small vocabulary that the text moves on from is not (test files, API lists), however long.
     if (f.currentRun < t.lowDiversityRunFail) return [];
     const detail = `the text keeps cycling through ${f.distinct} distinct words for ${f.run + DIV_WINDOW} words from char ${f.start}`;
+    // The model ended the text itself: a small vocabulary to the end (a list of test cases) is not a runaway.
+    if (ctx.finishReason === 'stop') return [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)];
     return [finding('near_loop', 'fail', f.start, detail, f.currentRun >= 3 * t.lowDiversityRunFail)];
   }
 }

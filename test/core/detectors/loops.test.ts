@@ -21,6 +21,15 @@ describe('loops detector', () => {
     it(name, () => assert.deepEqual(verdicts(detect('loops', text).findings).filter((v) => !v.startsWith('loop_coverage')), want));
   }
 
+  it('with finish_reason stop, blocks that vary at the end warn; a verbatim loop still fails', () => {
+    const blocks = Array.from({ length: 8 }, (_, i) => `test('case ${i}', () => {\n  const value = build(${i});\n  assert.equal(value.size, 4);\n  assert.ok(value.ready);\n});\n`).join('\n');
+    const varying = PROSE + '\n\n' + blocks;
+    assert.deepEqual(verdicts(detect('loops', varying).findings).filter((v) => v.endsWith('/fail') || v.endsWith('/fail!')).length > 0, true, 'fails without evidence');
+    assert.deepEqual(verdicts(detect('loops', varying, { finishReason: 'stop' }).findings).filter((v) => !v.startsWith('loop_coverage')), ['near_loop/warn']);
+    const verbatim = PROSE + ' The leader sends heartbeats to every follower.'.repeat(30);
+    assert.deepEqual(verdicts(detect('loops', verbatim, { finishReason: 'stop' }).findings), ['sentence_loop/fail!']);
+  });
+
   it('places the loop where a reader would say it starts', () => {
     const text = PROSE + ' The leader sends heartbeats to every follower.'.repeat(30);
     const { figures, findings } = detect('loops', text);

@@ -21,6 +21,9 @@ describe('low-diversity detector', () => {
     assert.deepEqual(verdicts(findings), ['near_loop/fail!']);
     assert.ok(figures.distinct <= 12, `distinct ${figures.distinct}`);
   });
+  it('to the end of an output the model ended itself (finish_reason stop) it only warns', () => {
+    assert.deepEqual(verdicts(detect('lowDiversity', healthyProse(400, 2) + ' ' + cycling(400, 7), { finishReason: 'stop' }).findings), ['near_loop/warn']);
+  });
   it('a stretch of small vocabulary the text moves on from says nothing', () => {
     assert.deepEqual(verdicts(detect('lowDiversity', healthyProse(300, 2) + ' ' + cycling(200, 7) + ' ' + healthyProse(300, 5)).findings), []);
   });
