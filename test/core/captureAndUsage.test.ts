@@ -28,3 +28,20 @@ test('a captured stream gives the onset token whatever its line ends and blank l
     assert.ok(Math.abs(at - onset) <= 5, `${name}: onset token ${at}, expected about ${onset}`);
   }
 });
+
+test('a captured stream gives its finish_reason as evidence: cut by the limit inside a short loop fails', () => {
+  const prose = Array.from({ length: 40 }, (_, i) => [`Point${i} `, `covers${i * 3} `, `area${i % 7}. `]).flat();
+  const loop = Array.from({ length: 4 }, () => ['Please ', 'check. ']).flat();
+  const events = [...prose, ...loop].map(chunk);
+  const end = (reason: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\ndata: [DONE]\n\n`;
+  const cut = analyzeCapture(events.join('\n\n') + '\n\n' + end('length'), 'content');
+  assert.equal(cut.finishReason, 'length');
+  assert.equal(cut.analysis.verdict, 'fail', cut.analysis.reasons.join(' | '));
+  const stopped = analyzeCapture(events.join('\n\n') + '\n\n' + end('stop'), 'content');
+  assert.equal(stopped.finishReason, 'stop');
+  assert.notEqual(stopped.analysis.verdict, 'fail', stopped.analysis.reasons.join(' | '));
+  // plain text takes the caller's word for it
+  const text = prose.join('') + loop.join('');
+  assert.equal(analyzeCapture(text, 'content', undefined, 'length').analysis.verdict, 'fail');
+  assert.notEqual(analyzeCapture(text, 'content').analysis.verdict, 'fail');
+});
