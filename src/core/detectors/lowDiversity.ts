@@ -117,12 +117,16 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
   judge(f: LowDiversityFigures, ctx: JudgeContext): Finding[] {
     const t = ctx.thresholds;
     if (f.run < t.lowDiversityRunFail) return [];
-    // As with loops: still cycling at the end is a collapse; a stretch of boilerplate with a
-    // small vocabulary that the text moves on from is not (test files, API lists), however long.
-    if (f.currentRun < t.lowDiversityRunFail) return [];
+    // As with loops: still cycling at the end, or for very long, is a collapse; a stretch of
+    // boilerplate with a small vocabulary that the text moves on from is not.
+    const atEnd = f.currentRun >= t.lowDiversityRunFail;
+    if (!atEnd && f.run < 3 * t.lowDiversityRunFail) return [];
     const detail = `the text keeps cycling through ${f.distinct} distinct words for ${f.run + DIV_WINDOW} words from char ${f.start}`;
-    // The model ended the text itself: a small vocabulary to the end (a list of test cases) is not a runaway.
-    if (ctx.finishReason === 'stop') return [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)];
+    // The model ended the text itself (finish_reason stop): a small vocabulary to the end (a
+    // list of test cases) is worth a warn, a stretch it left behind (an API list) nothing.
+    if (ctx.finishReason === 'stop') {
+      return atEnd ? [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)] : [];
+    }
     return [finding('near_loop', 'fail', f.start, detail, f.currentRun >= 3 * t.lowDiversityRunFail)];
   }
 }
