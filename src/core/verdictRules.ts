@@ -28,10 +28,10 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
   },
   {
     name: 'vocabulary_yields_to_a_loop',
-    why: 'a near_loop seen by vocabulary next to a failing repeat of another kind is the same collapse, told once',
+    why: 'a near_loop seen by vocabulary next to a repeat of another kind is the same repetition: the repeat, which knows whether it is verbatim and where it ends, is told, not both',
     apply: (fs) => {
-      const otherRepeatFails = fs.some((f) => f.severity === 'fail' && f.kind !== 'near_loop' && REPEAT_KINDS.has(f.kind));
-      return otherRepeatFails ? fs.filter((f) => f.kind !== 'near_loop' || f.severity === 'warn') : [...fs];
+      const otherRepeat = fs.some((f) => f.kind !== 'near_loop' && f.kind !== 'loop_coverage' && REPEAT_KINDS.has(f.kind));
+      return otherRepeat ? fs.filter((f) => f.kind !== 'near_loop') : [...fs];
     },
   },
   {
