@@ -6,7 +6,6 @@ import { pino, type Logger } from 'pino';
 import { configFromEnv } from './config/configFromEnv.js';
 import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
-import { startDaemon } from './daemon.js';
 import { parseShard } from './scheduler/shard.js';
 import { SCENARIOS, startSimulator } from './simulator/index.js';
 import { VERSION } from './version.js';
@@ -84,6 +83,8 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
       const logger = makeLogger(io, level);
       const loaded = await readConfig(values['config'] as string | undefined, io);
       if (!loaded) return EXIT.USAGE;
+      // loaded on demand: analyze and check-config start without the daemon's HTTP stack
+      const { startDaemon } = await import('./daemon.js');
       const daemon = await startDaemon({
         config: loaded.config,
         configPath: loaded.path,
