@@ -1,4 +1,7 @@
+import assert from 'node:assert/strict';
 import type { Detector } from '../../src/core/detectors/detector.js';
+import { runDetector } from '../../src/core/detectors/runDetector.js';
+import { createRng } from '../../src/simulator/random.js';
 import type { Detectors, Figures } from '../../src/core/detectors/registry.js';
 import { Engine } from '../../src/core/engine.js';
 import type { Finding } from '../../src/core/finding.js';
@@ -44,4 +47,35 @@ export function randomSplit(text: string, seed: number, maxPiece = 40): string[]
     i += n;
   }
   return out;
+}
+
+/**
+ * The detector contract on a text-level detector: pushed in random pieces, with snapshots
+ * taken now and then, it ends in the figures of the whole text, and each snapshot equals the
+ * figures of the text so far.
+ */
+export function assertSplitInvariant<F extends object>(create: () => Detector<F>, texts: readonly string[], seed: number): void {
+  const r = createRng(seed);
+  for (const text of texts) {
+    const whole = runDetector(create(), text);
+    for (let trial = 0; trial < 4; trial++) {
+      const d = create();
+      let at = 0;
+      while (at < text.length) {
+        const len = 1 + Math.floor(r() * (trial === 0 ? 2 : trial === 1 ? 9 : 300));
+        const piece = text.slice(at, at + len);
+        d.push(piece, at);
+        at += piece.length;
+        if (r() < 0.2) {
+          const so = at;
+          const view = { length: so, slice: (a: number, b: number) => text.slice(a, Math.min(b, so)) };
+          const snap = d.figures(view);
+          assert.deepEqual(d.figures(view), snap, 'two snapshots in a row agree');
+          assert.deepEqual(snap, runDetector(create(), text.slice(0, so)).figures, 'a snapshot equals the figures of the text so far');
+        }
+      }
+      const view = { length: text.length, slice: (a: number, b: number) => text.slice(a, b) };
+      assert.deepEqual(d.figures(view), whole.figures, `split ${trial} of ${JSON.stringify(text.slice(0, 30))}`);
+    }
+  }
 }

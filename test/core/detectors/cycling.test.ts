@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createCyclingDetector } from '../../../src/core/detectors/cycling.js';
 import { runDetector } from '../../../src/core/detectors/runDetector.js';
+import { assertSplitInvariant } from '../../helpers/detectorHarness.js';
 
 const INTRO =
   'Here is a plan for three days in the lake district, starting from the station.\n\n' +
@@ -172,17 +173,6 @@ describe('cycling detector: healthy repetition stays quiet', () => {
   });
 });
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('cycling detector: contract', () => {
   const texts = [
@@ -195,31 +185,7 @@ describe('cycling detector: contract', () => {
     'Emoji 😀 lines\r\nwith CRLF.\r\n'.repeat(20) + 'Done. Next! Why? Yes.\tTab. End',
   ];
 
-  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => {
-    const r = rng(7);
-    for (const text of texts) {
-      const whole = runDetector(createCyclingDetector(), text);
-      for (let trial = 0; trial < 4; trial++) {
-        const d = createCyclingDetector();
-        let at = 0;
-        while (at < text.length) {
-          const len = 1 + Math.floor(r() * (trial === 0 ? 2 : trial === 1 ? 9 : 300));
-          const piece = text.slice(at, at + len);
-          d.push(piece, at);
-          at += piece.length;
-          if (r() < 0.2) {
-            const so = at;
-            const view = { length: so, slice: (a: number, b: number) => text.slice(a, Math.min(b, so)) };
-            const snap = d.figures(view);
-            assert.deepEqual(d.figures(view), snap, 'two snapshots in a row agree');
-            assert.deepEqual(snap, runDetector(createCyclingDetector(), text.slice(0, so)).figures, 'a snapshot equals the figures of the text so far');
-          }
-        }
-        const view = { length: text.length, slice: (a: number, b: number) => text.slice(a, b) };
-        assert.deepEqual(d.figures(view), whole.figures, `split ${trial} of ${JSON.stringify(text.slice(0, 30))}`);
-      }
-    }
-  });
+  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => assertSplitInvariant(createCyclingDetector, texts, 7));
 
   it('keeps bounded state, yet places a cycle longer than its 8 K window where it began', () => {
     // 400 KB of distinct lines (far more than the table and ring hold), then a 10 KB cycle.

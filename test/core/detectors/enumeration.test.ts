@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createEnumerationDetector } from '../../../src/core/detectors/enumeration.js';
 import { runDetector } from '../../../src/core/detectors/runDetector.js';
+import { assertSplitInvariant } from '../../helpers/detectorHarness.js';
 
 const VERBS = [
   'unfold', 'develop', 'evolve', 'emerge', 'arise', 'surface', 'take shape', 'come about', 'come to pass', 'happen',
@@ -136,17 +137,6 @@ describe('enumeration detector: healthy lists, tables, data and code stay quiet'
   }
 });
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('enumeration detector: contract', () => {
   const texts = [
@@ -157,31 +147,7 @@ describe('enumeration detector: contract', () => {
     '1. 第一项：苹果\n2. 第一项：香蕉\n3. 第一项：橙子\r\n' + '- Emoji 😀 item\r\n'.repeat(10) + 'x'.repeat(900) + '\nend',
   ];
 
-  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => {
-    const r = rng(11);
-    for (const text of texts) {
-      const whole = runDetector(createEnumerationDetector(), text);
-      for (let trial = 0; trial < 4; trial++) {
-        const d = createEnumerationDetector();
-        let at = 0;
-        while (at < text.length) {
-          const len = 1 + Math.floor(r() * (trial === 0 ? 2 : trial === 1 ? 9 : 300));
-          const piece = text.slice(at, at + len);
-          d.push(piece, at);
-          at += piece.length;
-          if (r() < 0.2) {
-            const so = at;
-            const view = { length: so, slice: (a: number, b: number) => text.slice(a, Math.min(b, so)) };
-            const snap = d.figures(view);
-            assert.deepEqual(d.figures(view), snap, 'two snapshots in a row agree');
-            assert.deepEqual(snap, runDetector(createEnumerationDetector(), text.slice(0, so)).figures, 'a snapshot equals the figures of the text so far');
-          }
-        }
-        const view = { length: text.length, slice: (a: number, b: number) => text.slice(a, b) };
-        assert.deepEqual(d.figures(view), whole.figures, `split ${trial} of ${JSON.stringify(text.slice(0, 30))}`);
-      }
-    }
-  });
+  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => assertSplitInvariant(createEnumerationDetector, texts, 11));
 
   it('keeps bounded state: thousands of distinct templates, then a runaway at the end is still found', () => {
     let text = '';
