@@ -472,8 +472,8 @@ export class Engine {
     s.blockByte = off + s.extraBytes;
   }
 
-  /** Every detector's figures for the text so far (as if it ended here); leaves every state as it was. */
-  figures(): { base: BaseFigures; detectors: Figures } {
+  /** Every detector's figures for the text so far (as if it ended here), or those `only` picks; leaves every state as it was. */
+  figures(only?: (d: Detector) => boolean): { base: BaseFigures; detectors: Figures } {
     const saved = { ...this.s };
     const savedCur = copyBlock(this.cur);
     const engineDetectors = this.all.filter((d) => typeof d.save === 'function') as EngineDetector[];
@@ -494,7 +494,7 @@ export class Engine {
       if (this.cur.chars > 0) this.detectors.windows.block(this.cur, s.blockStart, true);
       for (const d of engineDetectors) d.flush?.(s.pos);
       const figures = {} as Record<string, object>;
-      for (const [name, d] of Object.entries(this.detectors)) figures[name] = d.figures(this.view);
+      for (const [name, d] of Object.entries(this.detectors)) if (!only || only(d)) figures[name] = d.figures(this.view);
       const base: BaseFigures = { chars: s.pos, bytes: s.pos + s.extraBytes, words: s.words, distinctWords: s.distinctWords, punctChars: s.punctChars };
       return { base, detectors: figures as Figures };
     } finally {
@@ -505,10 +505,13 @@ export class Engine {
     }
   }
 
-  /** Every detector's findings, in registry order. */
-  judge(figures: Figures, context: JudgeContext): Finding[] {
+  /** Every detector's findings, in registry order (those whose figures are given). */
+  judge(figures: Partial<Figures>, context: JudgeContext): Finding[] {
     const out: Finding[] = [];
-    for (const [name, d] of Object.entries(this.detectors) as Array<[keyof Detectors, Detector]>) out.push(...d.judge(figures[name], context));
+    for (const [name, d] of Object.entries(this.detectors) as Array<[keyof Detectors, Detector]>) {
+      const f = figures[name];
+      if (f) out.push(...d.judge(f, context));
+    }
     return out;
   }
 }

@@ -123,6 +123,17 @@ function round(x: number): number {
   return Math.round(x * 10000) / 10000;
 }
 
+/**
+ * The first certain fail in the text so far, or null: the live abort check. Only detectors
+ * whose findings can be certain are computed (no gzip, n-grams or garble figures), so it is
+ * cheap enough to run every ~32 tokens; the same rules decide as in a full analysis.
+ */
+export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null {
+  const { base, detectors } = engine.figures((d) => d.mayBeCertain === true);
+  const found = applyRules(engine.judge(detectors, judgeContext(base.chars, o)));
+  return found.find((f) => f.severity === 'fail' && f.certain) ?? null;
+}
+
 /** The analysis of everything an engine was fed so far (a snapshot: the engine goes on). */
 export function analysisOf(engine: Engine, o: BuildOptions): Analysis {
   const { base, detectors } = engine.figures();

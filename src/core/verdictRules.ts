@@ -36,12 +36,12 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
   },
   {
     name: 'one_finding_per_kind',
-    why: 'two detectors can see the same thing (a word run and a one-word loop; two word-salad windows): keep the most severe, then the first',
+    why: 'two detectors can see the same thing (a word run and a one-word loop; a loop seen whole and at the tail): keep the most severe, then a certain one, then the first',
     apply: (fs) => {
       const best = new Map<FindingKind, Finding>();
       for (const f of fs) {
         const had = best.get(f.kind);
-        if (!had || (had.severity === 'warn' && f.severity === 'fail')) best.set(f.kind, f);
+        if (!had || (had.severity === 'warn' && f.severity === 'fail') || (had.severity === f.severity && !had.certain && f.certain)) best.set(f.kind, f);
       }
       return fs.filter((f) => best.get(f.kind) === f);
     },

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { analyzeText, createStreamAnalyzer, isCertainFail, type StreamAnalyzer } from '../core/analyzeText.js';
+import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
@@ -127,7 +127,6 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const startedMs = deps.now();
   let checkedAt = 0;
   let loggedAt = startedMs;
-  let liveVerdict: Analysis['verdict'] = 'ok';
   let abortedAt: number | null = null;
 
   const result = await deps.stream(request, {
@@ -143,13 +142,14 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       // Paced by the text received, not by the server's token count, which may be absent,
       // stale or nonsense mid-stream.
       const seen = live.content.length + live.reasoning.length;
-      if (seen - checkedAt >= ABORT_CHECK_EVERY_CHARS) {
+      // Only the detectors that can be certain are computed here: a full snapshot (gzip,
+      // n-grams) every 32 tokens would cost more than the stream itself.
+      if (probe.abortOnCollapse && abortedAt === null && seen - checkedAt >= ABORT_CHECK_EVERY_CHARS) {
         checkedAt = seen;
-        const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
-        liveVerdict = worstVerdict(snaps.map((a) => a.verdict)) as Analysis['verdict'];
-        if (probe.abortOnCollapse && abortedAt === null && snaps.some(isCertainFail)) {
+        const certain = live.content.certainCollapse() ?? (live.reasoning.length ? live.reasoning.certainCollapse() : null);
+        if (certain) {
           abortedAt = p.tokens;
-          log.info({ tokens: p.tokens }, 'output collapsed: closing the stream early');
+          log.info({ tokens: p.tokens, kind: certain.kind, atChar: certain.atChar }, 'output collapsed: closing the stream early');
           local.abort(new CollapseAbort());
         }
       }
@@ -157,7 +157,9 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       if (t - loggedAt >= PROGRESS_LOG_EVERY_MS) {
         loggedAt = t;
         const seconds = (t - startedMs) / 1000;
-        log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict: liveVerdict }, 'sample in progress');
+        const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
+        const verdict = worstVerdict(snaps.map((a) => a.verdict));
+        log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict }, 'sample in progress');
       }
     },
   });

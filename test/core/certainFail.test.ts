@@ -17,6 +17,7 @@ test('no healthy corpus text is ever a certain fail mid-stream', () => {
         a.push(text.slice(i, i + STEP));
         snapshots++;
         assert.equal(isCertainFail(a.snapshot()), false, `${set}/${name} certain at char ${i}`);
+        assert.equal(a.certainCollapse(), null, `${set}/${name} certain (abort check) at char ${i}`);
       }
     }
   }
@@ -32,7 +33,11 @@ test('most collapses are certain before the text ends, soon after their onset', 
     const a = createStreamAnalyzer();
     for (let i = 0; i < s.text.length; i += STEP) {
       a.push(s.text.slice(i, i + STEP));
-      if (i + STEP > s.onset && isCertainFail(a.snapshot())) {
+      if (i + STEP <= s.onset) continue;
+      const full = isCertainFail(a.snapshot());
+      // the cheap abort check says what the full analysis says
+      assert.equal(a.certainCollapse() !== null, full, `${s.name} at char ${i}`);
+      if (full) {
         delays.push(i + STEP - s.onset);
         break;
       }

@@ -30,6 +30,11 @@ export interface JudgeContext {
 export interface Detector<F extends object = object> {
   /** Short name, used in tests and the bench ('tail_repeat', 'cycling', ...). */
   readonly name: string;
+  /**
+   * True when its findings can be certain (beyond doubt, safe to abort the stream). The live
+   * abort check, run every ~32 tokens, computes only these detectors' figures.
+   */
+  readonly mayBeCertain?: boolean;
   /** The next delta, which starts at char `offset` of the text. */
   push(delta: string, offset: number): void;
   /** Figures for the text so far, as if it ended here. Must not change the detector's state. */

@@ -171,6 +171,7 @@ function isMultiple(p: number, q: number): boolean {
 
 export class LoopDetector implements EngineDetector<LoopFigures> {
   readonly name = 'loops';
+  readonly mayBeCertain = true;
   private s: LoopState = { t0: newTracker(), t1: newTracker(), longest: null, worst: null, lastRegion: null, lastLevel: 0, worstLevel: 0, coveredChars: 0 };
   private saved: LoopState | null = null;
   private readonly ids = new Int32Array(RING);

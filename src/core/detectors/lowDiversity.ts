@@ -127,6 +127,7 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
     if (ctx.finishReason === 'stop') {
       return atEnd ? [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)] : [];
     }
-    return [finding('near_loop', 'fail', f.start, detail, f.currentRun >= 3 * t.lowDiversityRunFail)];
+    // never certain: code and test lists cycle through a small vocabulary for hundreds of words
+    return [finding('near_loop', 'fail', f.start, detail)];
   }
 }

@@ -595,6 +595,7 @@ export function judgeTailRepeat(f: TailRepeatFigures, ctx: JudgeContext): Findin
 export function createTailRepeatDetector(): Detector<TailRepeatFigures> {
   return {
     name: 'tailRepeat',
+    mayBeCertain: true,
     push(_delta: string, _offset: number): void {
       // Nothing to keep: figures() reads the tail from the view.
     },

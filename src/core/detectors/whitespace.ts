@@ -20,6 +20,7 @@ interface WsState {
 
 export class WhitespaceDetector implements EngineDetector<WhitespaceFigures> {
   readonly name = 'whitespace';
+  readonly mayBeCertain = true;
   private s: WsState = { spaceChars: 0, max: 0, maxStart: -1 };
   private saved: WsState | null = null;
 

@@ -48,6 +48,7 @@ interface WinState {
 
 export class WindowDetector implements EngineDetector<WindowFigures> {
   readonly name = 'windows';
+  readonly mayBeCertain = true;
   private s: WinState = { prev1: null, prev2: null, headScript: SC_NONE, totalLetters: 0, windows: 0, runs: new Float64Array(FLAG_COUNT * RUN_FIELDS) };
   private saved: WinState | null = null;
 

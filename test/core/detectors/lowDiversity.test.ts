@@ -18,7 +18,7 @@ function cycling(words: number, seed: number): string {
 describe('low-diversity detector', () => {
   it('a small vocabulary cycling to the end fails', () => {
     const { findings, figures } = detect('lowDiversity', healthyProse(400, 2) + ' ' + cycling(400, 7));
-    assert.deepEqual(verdicts(findings), ['near_loop/fail!']);
+    assert.deepEqual(verdicts(findings), ['near_loop/fail'], 'never certain: test lists cycle through few words too');
     assert.ok(figures.distinct <= 12, `distinct ${figures.distinct}`);
   });
   it('to the end of an output the model ended itself (finish_reason stop) it only warns', () => {
