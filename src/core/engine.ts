@@ -109,7 +109,7 @@ export class Engine {
   private dBase = 0;
   private readonly view: TextView;
 
-  constructor(private readonly t: Thresholds) {
+  constructor(t: Thresholds) {
     this.detectors = createDetectors(t, this.store);
     this.all = Object.values(this.detectors) as Array<Detector & Partial<EngineDetector>>;
     this.tokenSinks = this.all.filter((d): d is Detector & { token: TokenHook } => typeof d.token === 'function');
@@ -132,10 +132,6 @@ export class Engine {
 
   slice(from: number, to: number): string {
     return this.store.slice(from, to);
-  }
-
-  get thresholds(): Thresholds {
-    return this.t;
   }
 
   push(delta: string): void {

@@ -68,7 +68,7 @@ function score(samples: Sample[]): Scores {
         if (Math.abs(Number(a.metrics['collapseOnset']) - s.onset) <= 512) onsetOk++;
       }
       else misses.push(`${s.name}: ${a.verdict} ${a.reasons.join(' | ')}`);
-      const kinds = a.reasons.map((r) => r.slice(0, r.indexOf(':')));
+      const kinds = a.findings.map((f) => f.kind);
       if (kinds.some((k) => EXPECTED_KINDS[s.kind]?.test(k))) kindOk++;
     }
   }
