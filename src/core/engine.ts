@@ -90,12 +90,16 @@ interface State {
 }
 
 type TokenHook = NonNullable<EngineDetector['token']>;
+type LineHook = NonNullable<EngineDetector['line']>;
+type WhitespaceHook = NonNullable<EngineDetector['whitespace']>;
 
 export class Engine {
   readonly store = new TextStore();
   readonly detectors: Detectors;
   private readonly all: Array<Detector & Partial<EngineDetector>>;
   private readonly tokenSinks: Array<{ token: TokenHook }>;
+  private readonly lineSinks: Array<{ line: LineHook }>;
+  private readonly whitespaceSinks: Array<{ whitespace: WhitespaceHook }>;
   private s: State;
   private cur: Block = newBlock();
   private readonly intern = new Map<string, number>();
@@ -113,6 +117,8 @@ export class Engine {
     this.detectors = createDetectors(t, this.store);
     this.all = Object.values(this.detectors) as Array<Detector & Partial<EngineDetector>>;
     this.tokenSinks = this.all.filter((d): d is Detector & { token: TokenHook } => typeof d.token === 'function');
+    this.lineSinks = this.all.filter((d): d is Detector & { line: LineHook } => typeof d.line === 'function');
+    this.whitespaceSinks = this.all.filter((d): d is Detector & { whitespace: WhitespaceHook } => typeof d.whitespace === 'function');
     const store = this.store;
     this.view = { get length() { return store.size; }, slice: (a, b) => store.slice(a, b) };
     this.s = {
@@ -333,7 +339,7 @@ export class Engine {
 
   private finishWhitespace(): void {
     const s = this.s;
-    this.detectors.whitespace.whitespace(s.wsRunStart, s.wsRun);
+    for (const d of this.whitespaceSinks) d.whitespace(s.wsRunStart, s.wsRun);
     s.wsRun = 0;
   }
 
@@ -445,7 +451,8 @@ export class Engine {
     const start = s.lineStart;
     s.lineStart = nlOff + 1;
     if (nlOff - start <= 0) return;
-    this.detectors.lines.line(start, nlOff, this.text(start, nlOff));
+    const text = this.text(start, nlOff);
+    for (const d of this.lineSinks) d.line(start, nlOff, text);
   }
 
   private finishBlock(off: number): void {
