@@ -66,6 +66,20 @@ describe('formatReport', () => {
     assert.match(out, /unit: "Then it loops on this very sentence forever\. "/);
   });
 
+  it('agrees with itself: a reported loop counts in the coverage, a shown repeat that is no finding says why', () => {
+    const prose = 'Healthy prose about leader election comes first, with enough different words to read as text. ';
+    const reported = analyzeText(prose + 'I think. '.repeat(16));
+    assert.equal(reported.verdict, 'fail');
+    assert.ok(reported.metrics.repeatCoverage > 0, `coverage ${reported.metrics.repeatCoverage}`);
+    const small = analyzeText(prose + 'Yes, yes. '.repeat(3) + prose.replace('Healthy', 'Other'));
+    const out = formatReport(small);
+    assert.match(out, /verdict OK/);
+    assert.equal(small.metrics.repeatCount, 3);
+    assert.match(out, /not counted: /);
+    const loop = formatReport(reported);
+    assert.match(loop, /at char \d+: "/, 'each finding shows where it starts and an excerpt');
+  });
+
   it('says so when nothing is wrong', () => {
     assert.match(formatReport(analyzeText('A short and perfectly ordinary sentence.')), /verdict OK\n {2}no degeneration found/);
   });
