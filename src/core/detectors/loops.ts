@@ -408,7 +408,10 @@ export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string |
       out.push(finding(f.kind, 'warn', f.onset, `${detail}, at the end of an output the model ended itself (finish_reason stop), and its copies vary`));
     } else if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
       // A loop still running at the end with many verbatim copies will not recover.
-      const certain = atEnd && r.copies >= 8 && sim >= 0.99 && r.coveredChars >= 2 * t.loopFailChars;
+      // Units of punctuation only (a table border, an ASCII chart's "| # " columns) repeat by
+      // design for a while: they need four times the size before they are beyond doubt.
+      const bare = f.kind === 'punctuation_flood' ? 4 : 1;
+      const certain = atEnd && r.copies >= 8 && sim >= 0.99 && r.coveredChars >= 2 * bare * t.loopFailChars;
       out.push(finding(f.kind, 'fail', f.onset, atEnd ? `${detail}, running to the end` : `${detail}, a runaway loop`, certain));
     } else if (f.worstLevel === LEVEL_FAIL && sim >= t.loopMinSimilarity && r.copies >= t.recoveredLoopWarnCopies
       && r.coveredChars >= t.recoveredLoopFailChars / 2) {

@@ -30,6 +30,12 @@ describe('loops detector', () => {
     assert.deepEqual(verdicts(detect('loops', verbatim, { finishReason: 'stop' }).findings), ['sentence_loop/fail!']);
   });
 
+  it('a punctuation-only unit (an ASCII chart) needs four times the size to be certain', () => {
+    const chart = PROSE + '\n' + '| # '.repeat(200);
+    assert.deepEqual(verdicts(detect('loops', chart).findings), ['punctuation_flood/fail']);
+    assert.deepEqual(verdicts(detect('loops', PROSE + '\n' + '| # '.repeat(700)).findings), ['punctuation_flood/fail!']);
+  });
+
   it('places the loop where a reader would say it starts', () => {
     const text = PROSE + ' The leader sends heartbeats to every follower.'.repeat(30);
     const { figures, findings } = detect('loops', text);
