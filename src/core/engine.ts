@@ -421,7 +421,8 @@ export class Engine {
     }
     s.chunkHash = Math.imul(s.chunkHash ^ id, 0x01000193) + 0x3c6ef372 | 0;
     s.chunkToks++;
-    if (isWord) s.chunkHasWord = true;
+    // stutter is words doubled ("I I think think"); "0, 0, 0," in data and CSS is not
+    if (isWord && !numeric) s.chunkHasWord = true;
     const n = s.nTok++;
     const sinks = this.tokenSinks;
     for (let i = 0; i < sinks.length; i++) sinks[i]!.token(n, id, kind, start, end, flags);

@@ -26,5 +26,11 @@ describe('windows detector', () => {
     assert.deepEqual(verdicts(detect('windows', healthyProse(2000, 8)).findings), []);
     assert.deepEqual(verdicts(detect('windows', '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(60)).findings), []);
   });
+  it('stutter is words doubled, not numbers repeated in data', () => {
+    const stutter = healthyProse(100, 1).split(' ').map((w) => `${w} ${w}`).join(' ');
+    assert.ok(verdicts(detect('windows', stutter).findings).includes('stutter/fail'));
+    const shadows = Array.from({ length: 60 }, (_, i) => `  ${i % 3}px ${i % 2}px 0 rgba(0, 0, 0, 0.${i % 9}),`).join('\n');
+    assert.deepEqual(verdicts(detect('windows', '.glow {\n  text-shadow:\n' + shadows + '\n}\n').findings), []);
+  });
   it('reports the opening script', () => assert.equal(detect('windows', healthyProse(300, 1)).figures.headScript, 1));
 });
