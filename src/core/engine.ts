@@ -97,6 +97,7 @@ export class Engine {
   readonly store = new TextStore();
   readonly detectors: Detectors;
   private readonly all: Array<Detector & Partial<EngineDetector>>;
+  private readonly pushSinks: Array<{ push: NonNullable<Detector['push']> }>;
   private readonly tokenSinks: Array<{ token: TokenHook }>;
   private readonly lineSinks: Array<{ line: LineHook }>;
   private readonly whitespaceSinks: Array<{ whitespace: WhitespaceHook }>;
@@ -116,6 +117,7 @@ export class Engine {
   constructor(t: Thresholds) {
     this.detectors = createDetectors(t, this.store);
     this.all = Object.values(this.detectors) as Array<Detector & Partial<EngineDetector>>;
+    this.pushSinks = this.all.filter((d): d is Detector & { push: NonNullable<Detector['push']> } => typeof d.push === 'function');
     this.tokenSinks = this.all.filter((d): d is Detector & { token: TokenHook } => typeof d.token === 'function');
     this.lineSinks = this.all.filter((d): d is Detector & { line: LineHook } => typeof d.line === 'function');
     this.whitespaceSinks = this.all.filter((d): d is Detector & { whitespace: WhitespaceHook } => typeof d.whitespace === 'function');
@@ -160,7 +162,7 @@ export class Engine {
       }
     }
     this.scan(delta, from);
-    for (const d of this.all) d.push(delta, offset);
+    for (const d of this.pushSinks) d.push(delta, offset);
   }
 
   private scan(str: string, from: number): void {

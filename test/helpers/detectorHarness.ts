@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { Detector } from '../../src/core/detectors/detector.js';
+import type { Detector, TextDetector } from '../../src/core/detectors/detector.js';
 import { runDetector } from '../../src/core/detectors/runDetector.js';
 import { createRng } from '../../src/simulator/random.js';
 import type { Detectors, Figures } from '../../src/core/detectors/registry.js';
@@ -54,7 +54,7 @@ export function randomSplit(text: string, seed: number, maxPiece = 40): string[]
  * taken now and then, it ends in the figures of the whole text, and each snapshot equals the
  * figures of the text so far.
  */
-export function assertSplitInvariant<F extends object>(create: () => Detector<F>, texts: readonly string[], seed: number): void {
+export function assertSplitInvariant<F extends object>(create: () => TextDetector<F>, texts: readonly string[], seed: number): void {
   const r = createRng(seed);
   for (const text of texts) {
     const whole = runDetector(create(), text);

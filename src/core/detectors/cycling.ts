@@ -33,7 +33,7 @@
  */
 import { CH_SPACE, CH_WORD, CH_SOLO, classOf } from '../charClass.js';
 import { finding, type Finding } from '../finding.js';
-import type { Detector, JudgeContext, TextView } from './detector.js';
+import type { TextDetector, JudgeContext, TextView } from './detector.js';
 
 export interface CyclingThresholds {
   /**
@@ -146,7 +146,7 @@ function wideClass(c: number): number {
   return k === CH_SPACE ? T_SPACE : k === CH_WORD || k === CH_SOLO ? T_WORD : T_PUNCT;
 }
 
-export function createCyclingDetector(): Detector<CyclingFigures> {
+export function createCyclingDetector(): TextDetector<CyclingFigures> {
   // The segment being read (copied into locals while a delta is scanned: closure
   // variables holding 32-bit hashes would be boxed on every char).
   let sH = FNV_OFFSET;

@@ -35,10 +35,15 @@ export interface Detector<F extends object = object> {
    * abort check, run every ~32 tokens, computes only these detectors' figures.
    */
   readonly mayBeCertain?: boolean;
-  /** The next delta, which starts at char `offset` of the text. */
-  push(delta: string, offset: number): void;
+  /** The next delta, which starts at char `offset` of the text (detectors fed only by the tokenizer's hooks leave it out). */
+  push?(delta: string, offset: number): void;
   /** Figures for the text so far, as if it ended here. Must not change the detector's state. */
   figures(view: TextView): F;
   /** Findings from the figures. Pure. */
   judge(figures: F, context: JudgeContext): Finding[];
+}
+
+/** A detector that reads the raw text itself (not the tokenizer's hooks). */
+export interface TextDetector<F extends object = object> extends Detector<F> {
+  push(delta: string, offset: number): void;
 }

@@ -28,7 +28,7 @@
  */
 import { CH_SOLO, CH_SPACE, CH_WORD, classOf } from '../charClass.js';
 import { finding, type Finding } from '../finding.js';
-import type { Detector, JudgeContext, TextView } from './detector.js';
+import type { TextDetector, JudgeContext, TextView } from './detector.js';
 
 export interface EnumerationThresholds {
   /**
@@ -120,7 +120,7 @@ const CODE_CHARS = /[{}<=;]|\S>/;
 const FNV_OFFSET = 0x811c9dc5 | 0;
 const FNV_PRIME = 16777619;
 
-export function createEnumerationDetector(): Detector<EnumerationFigures> {
+export function createEnumerationDetector(): TextDetector<EnumerationFigures> {
   // The unfinished line: its first MAX_LINE chars, and where it starts.
   let pending = '';
   let pendingLen = 0;

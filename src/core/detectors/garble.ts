@@ -37,7 +37,7 @@ import {
   CH_SOLO, CH_SPACE, CH_WORD, SC_CJK, SC_GREEK, SC_HANGUL, SC_LATIN, SC_NONE, SC_OTHER, SC_THAI, SCRIPT_COUNT, SCRIPT_NAMES,
   astralInfo, classOf, scriptOfCode,
 } from '../charClass.js';
-import type { Detector, JudgeContext, TextView } from './detector.js';
+import type { TextDetector, JudgeContext, TextView } from './detector.js';
 
 export interface GarbleThresholds {
   /**
@@ -941,7 +941,7 @@ function partFigures(view: TextView): ShortFigures & { from: number } {
   };
 }
 
-export function createGarbleDetector(): Detector<GarbleFigures> {
+export function createGarbleDetector(): TextDetector<GarbleFigures> {
   const scanState = newScan();
   return {
     name: 'garble',

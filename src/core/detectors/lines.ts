@@ -32,8 +32,6 @@ export class LineDetector implements EngineDetector<LineFigures> {
   private saved: LineState | null = null;
   private readonly counts = new Map<string, number>();
 
-  push(): void {}
-
   line(start: number, end: number, text: string): void {
     const s = this.s;
     const len = end - start;

@@ -182,8 +182,6 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
 
   constructor(private readonly t: Thresholds) {}
 
-  push(): void {}
-
   token(n: number, id: number, _kind: number, start: number, end: number, flags: number): void {
     const slot = n & RING_MASK;
     this.ids[slot] = id;

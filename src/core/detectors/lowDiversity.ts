@@ -47,8 +47,6 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
 
   constructor(private readonly t: Thresholds) {}
 
-  push(): void {}
-
   token(n: number, id: number, _kind: number, start: number, _end: number, flags: number): void {
     if (!(flags & TF_CONTENT)) return;
     const s = this.s;

@@ -15,8 +15,6 @@ export class NgramDetector implements EngineDetector<NgramFractions> {
   /** Slot, id and length overwritten by a speculative word (restored after a snapshot). */
   private readonly undo: number[] = [];
 
-  push(): void {}
-
   token(_n: number, id: number, _kind: number, start: number, end: number, flags: number): void {
     if (!(flags & TF_WORDISH)) return;
     const slot = this.words % NGRAM_WORDS;

@@ -15,7 +15,7 @@ export function runDetector<F extends object>(detector: Detector<F>, text: strin
   let offset = 0;
   for (const p of pieces) {
     if (p.length === 0) continue;
-    detector.push(p, offset);
+    detector.push?.(p, offset);
     offset += p.length;
   }
   const view = { length: text.length, slice: (a: number, b: number) => text.slice(a, b) };

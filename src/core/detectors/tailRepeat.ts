@@ -27,7 +27,7 @@
  * say it begins.
  */
 import { finding, type Finding, type FindingKind } from '../finding.js';
-import type { Detector, JudgeContext, TextView } from './detector.js';
+import type { TextDetector, JudgeContext, TextView } from './detector.js';
 
 /*
  * Measured on (figures quoted in the comments below): the 65 ok
@@ -592,7 +592,7 @@ export function judgeTailRepeat(f: TailRepeatFigures, ctx: JudgeContext): Findin
   return loose ? [loose] : [];
 }
 
-export function createTailRepeatDetector(): Detector<TailRepeatFigures> {
+export function createTailRepeatDetector(): TextDetector<TailRepeatFigures> {
   return {
     name: 'tailRepeat',
     mayBeCertain: true,

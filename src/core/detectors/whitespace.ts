@@ -24,8 +24,6 @@ export class WhitespaceDetector implements EngineDetector<WhitespaceFigures> {
   private s: WsState = { spaceChars: 0, max: 0, maxStart: -1 };
   private saved: WsState | null = null;
 
-  push(): void {}
-
   whitespace(start: number, length: number): void {
     const s = this.s;
     s.spaceChars += length;

@@ -54,8 +54,6 @@ export class WindowDetector implements EngineDetector<WindowFigures> {
 
   constructor(private readonly t: Thresholds) {}
 
-  push(): void {}
-
   /** A block ended at char `start` + b.chars; `final` is the last partial block of a snapshot. */
   block(b: Block, start: number, final: boolean): void {
     const s = this.s;

@@ -29,8 +29,6 @@ export class WordRunDetector implements EngineDetector<WordRunFigures> {
   private s: RunState = { prevId: -1, prevIsWord: false, run: 0, runStart: -1, max: 0, maxStart: -1, maxWordStart: 0, maxWordEnd: 0 };
   private saved: RunState | null = null;
 
-  push(): void {}
-
   token(_n: number, id: number, _kind: number, start: number, end: number, flags: number): void {
     const s = this.s;
     const isWord = (flags & TF_WORDISH) !== 0;
