@@ -47,6 +47,8 @@ export interface StreamAccumulation {
   maxGapMs: number;
   /** Bad events after the first one are counted here; the first one is `error`. */
   badEvents: number;
+  /** Content parts of types that are neither text nor thinking (images, audio, ...): kept out of both channels, counted. */
+  unknownContentParts: number;
   /** The first bad event, or null. */
   error: SseError | null;
 }
@@ -107,9 +109,8 @@ function tokenCount(usage: unknown): { completion: number | null; prompt: number
   return { completion, prompt };
 }
 
-/** Content and reasoning of a delta (or of a non-streamed message). */
-function textOf(delta: Json): { content: string; reasoning: string } {
-  const content = typeof delta.content === 'string' ? delta.content : '';
+/** Content and reasoning of a delta (or of a non-streamed message), and content parts of unknown types. */
+function textOf(delta: Json): { content: string; reasoning: string; unknownParts: number } {
   // vLLM/SGLang/DeepSeek say reasoning_content; OpenRouter (and newer vLLM) say reasoning.
   // Some servers send both with the same text, so take one, never both.
   let reasoning = '';
@@ -118,7 +119,39 @@ function textOf(delta: Json): { content: string; reasoning: string } {
   } else if (typeof delta.reasoning === 'string') {
     reasoning = delta.reasoning;
   }
-  return { content, reasoning };
+  if (typeof delta.content === 'string') return { content: delta.content, reasoning, unknownParts: 0 };
+  if (!Array.isArray(delta.content)) return { content: '', reasoning, unknownParts: 0 };
+  // Mistral's reasoning models send content as typed parts, mixed with plain string deltas:
+  // [{"type":"thinking","thinking":[{"type":"text","text":"…"}]}, {"type":"text","text":"3"}].
+  let content = '';
+  let unknownParts = 0;
+  for (const part of delta.content as unknown[]) {
+    if (!isObject(part)) {
+      unknownParts++;
+    } else if (part.type === 'text' && typeof part.text === 'string') {
+      content += part.text;
+    } else if (part.type === 'thinking') {
+      const t = textOfParts(part.thinking);
+      if (t === null) unknownParts++;
+      else reasoning += t;
+    } else {
+      unknownParts++; // images, audio, tool parts: neither the answer's text nor its reasoning
+    }
+  }
+  return { content, reasoning, unknownParts };
+}
+
+/** The text of a thinking part: a string, or text parts (null when it is neither). */
+function textOfParts(v: unknown): string | null {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return null;
+  let out = '';
+  for (const p of v as unknown[]) {
+    if (typeof p === 'string') out += p;
+    else if (isObject(p) && p.type === 'text' && typeof p.text === 'string') out += p.text;
+    else return null;
+  }
+  return out;
 }
 
 export class StreamAccumulator {
@@ -144,6 +177,7 @@ export class StreamAccumulator {
     gapsMs: [],
     maxGapMs: 0,
     badEvents: 0,
+    unknownContentParts: 0,
     error: null,
   };
   private usageCompletion: number | null = null;
@@ -370,13 +404,15 @@ export class StreamAccumulator {
     const s = this.state;
     let content = '';
     let reasoning = '';
+    let unknownParts = 0;
     if (isObject(choice.delta)) {
-      ({ content, reasoning } = textOf(choice.delta));
+      ({ content, reasoning, unknownParts } = textOf(choice.delta));
     } else if (isObject(choice.message)) {
-      ({ content, reasoning } = textOf(choice.message));
+      ({ content, reasoning, unknownParts } = textOf(choice.message));
     } else if (typeof choice.text === 'string') {
       content = choice.text; // legacy /completions chunks
     }
+    s.unknownContentParts += unknownParts;
     if (content !== '' || reasoning !== '') {
       const now = this.nowMs;
       if (s.lastTokenAtMs === null) {
@@ -443,11 +479,12 @@ export function accumulateChatCompletion(body: unknown, clean: (text: string) =>
   const choice = Array.isArray(choices) && isObject(choices[0]) ? choices[0] : null;
   if (choice !== null) {
     const message = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : null;
-    const { content, reasoning } = message !== null
+    const { content, reasoning, unknownParts } = message !== null
       ? textOf(message)
-      : { content: typeof choice.text === 'string' ? choice.text : '', reasoning: '' };
+      : { content: typeof choice.text === 'string' ? choice.text : '', reasoning: '', unknownParts: 0 };
     result.content = content;
     result.reasoning = reasoning;
+    result.unknownContentParts = unknownParts;
     result.tokenDeltas = content !== '' || reasoning !== '' ? 1 : 0;
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') result.finishReason = choice.finish_reason;
     const stop = choice.stop_reason;
