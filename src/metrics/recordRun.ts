@@ -16,8 +16,10 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   if (sample.verdict === 'warn' || sample.verdict === 'fail') {
     for (const kind of findingKinds(sample.findings)) metrics.reasons.inc({ ...tp, kind });
   }
-  if (sample.error && sample.outputTokens === 0) return; // nothing was generated: no latency or text figures
   metrics.duration.observe(tp, sample.durationSeconds);
+  // An errored sample (a timeout after 5 tokens, a cut stream) says nothing about how the
+  // model writes: it moves only the run, error and duration series, never the quality ones.
+  if (sample.verdict === 'error') return;
   if (sample.ttftSeconds !== null) metrics.ttft.observe(tp, sample.ttftSeconds);
   if (sample.ttfcSeconds !== null) metrics.ttfc.observe(tp, sample.ttfcSeconds);
   metrics.outputTokens.observe(tp, sample.outputTokens);
