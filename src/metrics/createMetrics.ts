@@ -32,7 +32,7 @@ const num = (v: number | string | undefined): number => (typeof v === 'number' ?
 export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
   {
     name: 'compression_ratio',
-    help: 'gzip (level 6) size / UTF-8 size of the output. LOWER means MORE repetitive; healthy prose sits around 0.3-0.45, loops fall toward 0.01; above 1 only for outputs under ~50 bytes, where gzip's 18-byte frame outweighs the text.',
+    help: 'gzip (level 6) size / UTF-8 size of the output. LOWER means MORE repetitive; healthy prose sits around 0.3-0.45, loops fall toward 0.01; above 1 only for outputs under ~50 bytes, where the 18-byte gzip frame outweighs the text.',
     buckets: RATIO_BUCKETS,
     value: (m) => m.compressionRatio,
   },
