@@ -68,11 +68,15 @@ export async function runProbe(
       sample = crashedSample(index, err);
     }
     deps.observer?.sampleFinished?.(target.name, probe.name, sample);
-    log.info(
+    // A collapse is worth a warning and a failed request an error: with --log-level warn an
+    // operator still sees both, and only them.
+    const level = sample.verdict === 'error' ? 'error' : sample.verdict === 'fail' ? 'warn' : 'info';
+    log[level](
       {
         sample: index,
         verdict: sample.verdict,
         reasons: sample.reasons,
+        findings: sample.findings.map((f) => ({ kind: f.kind, severity: f.severity, channel: f.channel, atChar: f.atChar, atToken: f.atToken })),
         outputTokens: sample.outputTokens,
         durationSeconds: round3(sample.durationSeconds),
         error: sample.error?.type,

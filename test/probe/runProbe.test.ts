@@ -184,3 +184,15 @@ test('a long sample logs its progress at debug level every few seconds', async (
   assert.equal(lines[0].verdict, 'ok');
   assert.ok(lines[0].tokensPerSecond > 0);
 });
+
+test('a sample is logged at info when ok, warn when it fails, error when it errors', async () => {
+  const levelOf = async (result: ReturnType<typeof streamResult>): Promise<number> => {
+    const log = captureLogger();
+    await runProbe(testTarget(), testProbe(), { stream: async () => result, env: {}, now: () => 0, logger: log.logger, newId: () => 'l' });
+    const line = log.text().split('\n').filter((l) => l.includes('sample finished')).map((l) => JSON.parse(l))[0];
+    return line.level;
+  };
+  assert.equal(await levelOf(streamResult({ content: HEALTHY, outputTokens: 2000 })), 30);
+  assert.equal(await levelOf(streamResult({ content: HEALTHY + ' ' + 'The cache is warm again. '.repeat(40), outputTokens: 2500 })), 40);
+  assert.equal(await levelOf(streamResult({ content: '', outputTokens: 0, error: { type: 'http_status', message: 'HTTP 500' } })), 50);
+});
