@@ -7,6 +7,7 @@
  * only when they plainly are paths (see describeFile).
  */
 import { validate as validateCron } from 'node-cron';
+import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
@@ -683,8 +684,12 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   const s = raw['schedule'];
   if (present(s)) {
     if (typeof s !== 'string') p.add(keyPath(path, 'schedule'), 'must be a cron expression in quotes');
-    else if (!validateCron(s.trim())) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}`);
-    else schedule = s.trim();
+    else {
+      const problem = cronProblem(s);
+      if (problem) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}: ${problem}`);
+      else if (!validateCron(s.trim())) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}; expected ${CRON_FORMAT}`);
+      else schedule = s.trim();
+    }
   }
 
   let messages: ChatMessage[] = [];

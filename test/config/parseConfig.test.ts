@@ -217,11 +217,17 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
   { rule: 'unknown probe key', yaml: probe('prompt: hi, maxTokens: 1, max_tokens: 5'), expected: [
     'probes[0].max_tokens: unknown key (did you mean maxTokens?)',
   ] },
+  { rule: 'cron step out of range', yaml: probe('prompt: hi, maxTokens: 1, schedule: "*/61 * * * *"'), expected: [
+    'probes[0].schedule: invalid cron expression "*/61 * * * *": minute field "*/61": step 61 is out of 1-59; expected five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily',
+  ] },
+  { rule: 'cron in words', yaml: probe('prompt: hi, maxTokens: 1, schedule: "every 5 minutes"'), expected: [
+    'probes[0].schedule: invalid cron expression "every 5 minutes": has 3 fields; expected five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily',
+  ] },
   { rule: 'invalid cron', yaml: probe('prompt: hi, maxTokens: 1, schedule: "61 * * * *"'), expected: [
-    'probes[0].schedule: invalid cron expression "61 * * * *"',
+    'probes[0].schedule: invalid cron expression "61 * * * *": minute field "61": 61 is out of 0-59; expected five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily',
   ] },
   { rule: 'cron with too many fields', yaml: probe('prompt: hi, maxTokens: 1, schedule: "* * * * * * *"'), expected: [
-    'probes[0].schedule: invalid cron expression "* * * * * * *"',
+    'probes[0].schedule: invalid cron expression "* * * * * * *": has 7 fields; expected five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily',
   ] },
   { rule: 'schedule must be a string', yaml: probe('prompt: hi, maxTokens: 1, schedule: 5'), expected: [
     'probes[0].schedule: must be a cron expression in quotes',
