@@ -43,5 +43,8 @@ export function parseConfig(yamlText: string, options: ParseConfigOptions = {}):
   } catch (err) {
     return { ok: false, errors: [`${prefix}YAML error: ${(err as Error).message}`] };
   }
-  return validateConfig(raw, env, options.checkFile ? { checkFile: options.checkFile } : {});
+  return validateConfig(raw, env, {
+    ...(options.checkFile ? { checkFile: options.checkFile } : {}),
+    ...(options.missingSecrets ? { missingSecrets: options.missingSecrets } : {}),
+  });
 }

@@ -27,11 +27,16 @@ import type {
 
 export type ConfigEnv = Record<string, string | undefined>;
 
-export type ConfigResult = { ok: true; config: Config } | { ok: false; errors: string[] };
+export type ConfigResult = { ok: true; config: Config; warnings?: string[] } | { ok: false; errors: string[] };
 
 export interface ValidateOptions {
   /** How apiKeyFile and tls.caFile are checked at load; defaults to the real file system. */
   checkFile?: FileCheck;
+  /**
+   * What an unset apiKeyEnv variable is: an error (serve, reload: the default) or a warning
+   * (check-config in a pipeline that has the file but not the secret).
+   */
+  missingSecrets?: 'error' | 'warning';
 }
 
 /** Every key the file format accepts, per section; config/example.yaml documents each. */
@@ -78,8 +83,15 @@ type Obj = Record<string, unknown>;
 /** Collects problems as "path: message" sentences. */
 class Problems {
   readonly list: string[] = [];
+  readonly warnings: string[] = [];
+  constructor(private readonly missingSecrets: 'error' | 'warning' = 'error') {}
   add(path: string, message: string): void {
     this.list.push(`${path}: ${message}`);
+  }
+  /** A secret the environment lacks: an error, or a warning where the caller asked for one. */
+  missingSecret(path: string, message: string): void {
+    if (this.missingSecrets === 'warning') this.warnings.push(`${path}: ${message}`);
+    else this.add(path, message);
   }
 }
 
@@ -403,8 +415,8 @@ function validateApiKeyEnv(obj: Obj, path: string, env: ConfigEnv, p: Problems):
   // Some keys (hf_…, gsk_…) look like variable names: name the variable only when it looks
   // like a conventional one, so a pasted key never reaches a log or a reload answer.
   const named = CONVENTIONAL_ENV_NAME_RE.test(v) ? `environment variable ${v}` : 'the environment variable named here (if you pasted the key itself, put it in a variable and name that)';
-  if (value === undefined) p.add(at, `${named} is not set`);
-  else if (value === '') p.add(at, `${named} is empty`);
+  if (value === undefined) p.missingSecret(at, `${named} is not set`);
+  else if (value === '') p.missingSecret(at, `${named} is empty`);
   return v;
 }
 
@@ -768,7 +780,7 @@ function declaredProbeNames(raw: unknown): string[] {
  */
 export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOptions = {}): ConfigResult {
   const checkFile = options.checkFile ?? checkReadableFile;
-  const p = new Problems();
+  const p = new Problems(options.missingSecrets);
   let root: Obj = {};
   if (present(raw)) {
     if (isObj(raw)) root = raw;
@@ -797,5 +809,5 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   }
 
   if (p.list.length > 0) return { ok: false, errors: p.list };
-  return { ok: true, config: { server, simulator, metrics, storage, targets, probes } };
+  return { ok: true, config: { server, simulator, metrics, storage, targets, probes }, ...(p.warnings.length ? { warnings: p.warnings } : {}) };
 }

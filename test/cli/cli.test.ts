@@ -73,6 +73,26 @@ describe('check-config', () => {
     assert.match(r.err(), /targets\[0\]\.baseUrl: /);
     assert.match(r.err(), /probes\[0\]\.maxTokens: must be a positive integer/);
   });
+
+  test('an unset key variable is a warning, an error with --strict; messages count in the singular too', async () => {
+    const p = file('secret.yaml', 'targets:\n  - name: api\n    baseUrl: https://api.example.com/v1\n    model: m\n    apiKeyEnv: OPENAI_API_KEY\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: 10\n');
+    const r = io();
+    assert.equal(await main(['check-config', p], r.io), 0);
+    assert.match(r.err(), /warning: targets\[0\]\.apiKeyEnv: environment variable OPENAI_API_KEY is not set/);
+    assert.match(r.out(), /valid \(1 target, 1 probe\)/);
+    const strict = io();
+    assert.equal(await main(['check-config', '--strict', p], strict.io), 2);
+    assert.match(strict.err(), /1 problem\n/);
+  });
+
+  test('--help says what is checked, the exit codes and --strict', async () => {
+    const r = io();
+    await main(['check-config', '--help'], r.io);
+    const help = r.out() + r.err();
+    assert.match(help, /--strict/);
+    assert.match(help, /Exit status: 0 valid/);
+    assert.match(help, /cron schedules/);
+  });
 });
 
 describe('analyze', () => {
