@@ -352,7 +352,7 @@ class StreamCall {
       this.finish(null);
       return;
     }
-    if (over) this.fail('too_large', `response over ${this.maxBytes} bytes`);
+    if (over) this.fail('too_large', `response over ${this.maxBytes} bytes (raise the probe's maxResponseBytes)`);
   }
 
   private sniff(chunk: Buffer): void {

@@ -74,6 +74,8 @@ export const DEFAULTS = {
     extraBody: {},
     // Once a loop is certain, the rest of maxTokens only costs GPU time and delays the verdict.
     abortOnCollapse: true,
+    // null: the cap on one response is scaled from maxTokens (1 KiB a token, 8 MiB at least)
+    maxResponseBytes: null,
   },
   limits: {
     portMin: 0,

@@ -85,6 +85,8 @@ export interface ProbeConfig {
   extraBody: Record<string, unknown>;
   /** Close the stream as soon as the output has certainly collapsed (no need to wait for maxTokens). */
   abortOnCollapse: boolean;
+  /** Byte cap on one response; null = scaled from maxTokens (see responseByteCap). */
+  maxResponseBytes: number | null;
 }
 
 export interface MetricsConfig {

@@ -60,6 +60,7 @@ export const CONFIG_KEYS = Object.freeze({
     'timeouts',
     'extraBody',
     'abortOnCollapse',
+    'maxResponseBytes',
   ],
   message: ['role', 'content'],
   timeouts: ['connectSeconds', 'idleSeconds', 'totalSeconds'],
@@ -759,6 +760,9 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
     extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
+    maxResponseBytes: present(raw['maxResponseBytes'])
+      ? readNumber(raw, 'maxResponseBytes', path, p, 0, (v) => isInt(v) && v >= 65536, 'must be an integer of at least 65536 (bytes)')
+      : d.maxResponseBytes,
   };
 }
 

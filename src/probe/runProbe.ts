@@ -4,6 +4,7 @@ import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/
 import { TokenMarks } from '../core/tokenMarks.js';
 import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
+import { responseByteCap } from './responseByteCap.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -11,6 +12,8 @@ import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js
 
 export interface StreamOptions {
   timeouts: StreamTimeouts;
+  /** Byte cap on the response (responseByteCap of the probe). */
+  maxBytes?: number;
   signal?: AbortSignal;
   dispatcher?: Dispatcher;
   onProgress?: (p: StreamProgress) => void;
@@ -135,6 +138,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
 
   const result = await deps.stream(request, {
     timeouts: effectiveTimeouts(target, probe),
+    maxBytes: responseByteCap(probe),
     signal,
     ...(dispatcher ? { dispatcher } : {}),
     onProgress: (p) => {

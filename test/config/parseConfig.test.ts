@@ -286,6 +286,9 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
     'probes[0].extraBody.stream_options: cannot be overridden: set by the daemon (usage reporting is required)',
     'probes[0].extraBody.max_tokens: cannot be overridden: set by the daemon from maxTokens',
   ] },
+  { rule: 'maxResponseBytes too small', yaml: probe('prompt: hi, maxTokens: 1, maxResponseBytes: 100'), expected: [
+    'probes[0].maxResponseBytes: must be an integer of at least 65536 (bytes)',
+  ] },
   { rule: 'abortOnCollapse must be boolean', yaml: probe('prompt: hi, maxTokens: 1, abortOnCollapse: "no"'), expected: [
     'probes[0].abortOnCollapse: must be true or false',
   ] },
@@ -382,6 +385,7 @@ describe('parseConfig: defaults and normalisation', () => {
         timeouts: {},
         extraBody: {},
         abortOnCollapse: true,
+        maxResponseBytes: null,
       },
     ]);
   });

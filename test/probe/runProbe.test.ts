@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
+import { responseByteCap } from '../../src/probe/responseByteCap.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { captureLogger } from '../helpers/captureLogger.js';
 import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -195,4 +196,22 @@ test('a sample is logged at info when ok, warn when it fails, error when it erro
   assert.equal(await levelOf(streamResult({ content: HEALTHY, outputTokens: 2000 })), 30);
   assert.equal(await levelOf(streamResult({ content: HEALTHY + ' ' + 'The cache is warm again. '.repeat(40), outputTokens: 2500 })), 40);
   assert.equal(await levelOf(streamResult({ content: '', outputTokens: 0, error: { type: 'http_status', message: 'HTTP 500' } })), 50);
+});
+
+test('the response cap scales with maxTokens unless the probe sets it, and reaches the client', async () => {
+  assert.equal(responseByteCap({ maxTokens: 1000, maxResponseBytes: null }), 8 * 1024 * 1024);
+  assert.equal(responseByteCap({ maxTokens: 200_000, maxResponseBytes: null }), 200_000 * 1024);
+  assert.equal(responseByteCap({ maxTokens: 200_000, maxResponseBytes: 1 << 20 }), 1 << 20);
+  let seen: number | undefined;
+  await runProbe(testTarget(), testProbe({ maxTokens: 50_000 }), {
+    stream: async (_req, options) => {
+      seen = options.maxBytes;
+      return streamResult({ content: HEALTHY, outputTokens: 2000 });
+    },
+    env: {},
+    now: () => 0,
+    logger: silentLogger,
+    newId: () => 'cap',
+  });
+  assert.equal(seen, 50_000 * 1024);
 });
