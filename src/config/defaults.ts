@@ -61,6 +61,8 @@ export const DEFAULTS = {
       caFile: null,
       insecureSkipVerify: false,
     },
+    maxTokensField: null,
+    omit: [],
   },
   probe: {
     schedule: null,

@@ -66,6 +66,13 @@ export interface TargetConfig {
   probes: string[];
   timeouts: Timeouts;
   tls: TlsConfig;
+  /**
+   * Where the token limit goes: OpenAI's reasoning models refuse max_tokens and want
+   * max_completion_tokens. null = max_tokens, switched once the server refuses it.
+   */
+  maxTokensField: 'max_tokens' | 'max_completion_tokens' | null;
+  /** Sampling fields never sent to this target (models that accept only their default). */
+  omit: Array<'temperature'>;
 }
 
 export interface ProbeConfig {

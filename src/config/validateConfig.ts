@@ -46,7 +46,7 @@ export const CONFIG_KEYS = Object.freeze({
   simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
   metrics: ['degenerationWindow'],
   storage: ['dir', 'maxRuns', 'maxBytes', 'historySize'],
-  target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls'],
+  target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls', 'maxTokensField', 'omit'],
   probe: [
     'name',
     'schedule',
@@ -576,7 +576,24 @@ function validateTarget(
     ...readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
   };
   const tls = validateTls(raw['tls'], keyPath(path, 'tls'), baseUrl, checkFile, p);
-  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls };
+  let maxTokensField: TargetConfig['maxTokensField'] = DEFAULTS.target.maxTokensField;
+  const mtf = raw['maxTokensField'];
+  if (present(mtf)) {
+    if (mtf === 'max_tokens' || mtf === 'max_completion_tokens') maxTokensField = mtf;
+    else p.add(keyPath(path, 'maxTokensField'), 'must be max_tokens or max_completion_tokens');
+  }
+  const omit: TargetConfig['omit'] = [];
+  const om = raw['omit'];
+  if (present(om)) {
+    if (!Array.isArray(om)) p.add(keyPath(path, 'omit'), 'must be a list of request fields to leave out: [temperature]');
+    else {
+      om.forEach((v, i) => {
+        if (v === 'temperature') omit.push('temperature');
+        else p.add(`${keyPath(path, 'omit')}[${i}]`, 'only temperature can be left out');
+      });
+    }
+  }
+  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit };
 }
 
 function validateMessages(raw: unknown, path: string, p: Problems): ChatMessage[] {

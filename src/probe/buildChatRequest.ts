@@ -15,7 +15,43 @@ export function apiKeyOf(target: TargetConfig, env: Record<string, string | unde
   return null;
 }
 
-export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKey: string | null): ChatRequest {
+/** How a target's requests are shaped: pinned in its config, or learned from its refusals. */
+export interface RequestShape {
+  maxTokensField: 'max_tokens' | 'max_completion_tokens';
+  omitTemperature: boolean;
+}
+
+export function shapeOf(target: Pick<TargetConfig, 'maxTokensField' | 'omit'>): RequestShape {
+  return { maxTokensField: target.maxTokensField ?? 'max_tokens', omitTemperature: target.omit.includes('temperature') };
+}
+
+/**
+ * The shape a refusal (HTTP 400) asks for, and a note for the sample, or null when it names
+ * nothing the daemon may change. OpenAI's reasoning models answer "Unsupported parameter:
+ * 'max_tokens' ... Use 'max_completion_tokens' instead." and "Unsupported value:
+ * 'temperature' does not support 0.6 with this model. Only the default (1) value is supported."
+ * A field the target pins in its config is never changed.
+ */
+export function adaptToRefusal(
+  message: string,
+  shape: RequestShape,
+  target: Pick<TargetConfig, 'maxTokensField'>,
+  probe: Pick<ProbeConfig, 'temperature'>,
+): { shape: RequestShape; note: string } | null {
+  if (!/^HTTP 400\b/.test(message)) return null;
+  if (shape.maxTokensField === 'max_tokens' && target.maxTokensField === null && /max_tokens/.test(message) && /max_completion_tokens|unsupported parameter/i.test(message)) {
+    return { shape: { ...shape, maxTokensField: 'max_completion_tokens' }, note: 'max_tokens refused: the token limit is sent as max_completion_tokens' };
+  }
+  if (!shape.omitTemperature && /temperature/.test(message) && /unsupported|not support|only the default|must be 1/i.test(message)) {
+    return {
+      shape: { ...shape, omitTemperature: true },
+      note: `temperature ${probe.temperature} refused: sampled at the server's default temperature`,
+    };
+  }
+  return null;
+}
+
+export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKey: string | null, shape: RequestShape = shapeOf(target)): ChatRequest {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',
@@ -30,8 +66,8 @@ export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKe
       ...probe.extraBody,
       model: target.model,
       messages: probe.messages,
-      max_tokens: probe.maxTokens,
-      temperature: probe.temperature,
+      [shape.maxTokensField]: probe.maxTokens,
+      ...(shape.omitTemperature ? {} : { temperature: probe.temperature }),
       stream: true,
       stream_options: { include_usage: true },
     },

@@ -36,6 +36,8 @@ export interface SampleResult {
   reasons: string[];
   /** What was found, with where (char and token offsets) and an excerpt; empty when ok. */
   findings: SampleFinding[];
+  /** How the request differed from the probe's, and why ("temperature 0.6 refused: ..."). */
+  notes: string[];
   finishReason: string | null;
   stopReason: string | number | null;
   outputTokens: number;

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
-import { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
+import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
 import { responseByteCap } from './responseByteCap.js';
 import type { Analysis } from '../core/analysisTypes.js';
@@ -29,7 +29,7 @@ export interface ProbeObserver {
   tokenGap?(target: string, probe: string, seconds: number): void;
 }
 
-export { apiKeyOf, buildChatRequest, effectiveTimeouts } from './buildChatRequest.js';
+export { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
 export { findingKinds, judgeSample } from './judgeSample.js';
 
 export interface ProbeDeps {
@@ -46,6 +46,8 @@ export interface ProbeDeps {
   /** Aborts every in-flight sample (shutdown). */
   signal?: AbortSignal;
   observer?: ProbeObserver;
+  /** Request shapes learned from servers' refusals, by target name; kept by the caller across runs. */
+  shapes?: Map<string, RequestShape>;
 }
 
 /** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
@@ -121,7 +123,16 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     return errorSample(index, 'api_key', `cannot read the API key file of target ${target.name}: ${why}`);
   }
-  const request = buildChatRequest(target, probe, apiKey);
+  // what the server asked for earlier, with what the target pins in its config on top
+  const pinned = shapeOf(target);
+  const learned = deps.shapes?.get(target.name);
+  let shape: RequestShape = learned
+    ? {
+      maxTokensField: target.maxTokensField ?? learned.maxTokensField,
+      omitTemperature: pinned.omitTemperature || learned.omitTemperature,
+    }
+    : pinned;
+  const notes: string[] = [];
   const dispatcher = deps.dispatcherFor?.(target);
   const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });
   // The stream is analysed as it arrives (cost per delta independent of the length so far),
@@ -136,7 +147,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   let loggedAt = startedMs;
   let abortedAt: number | null = null;
 
-  const result = await deps.stream(request, {
+  const send = (request: ChatRequest) => deps.stream(request, {
     timeouts: effectiveTimeouts(target, probe),
     maxBytes: responseByteCap(probe),
     signal,
@@ -171,6 +182,23 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       }
     },
   });
+  let result = await send(buildChatRequest(target, probe, apiKey, shape));
+  // A server that refuses a field by name (OpenAI's reasoning models: max_tokens, a
+  // temperature other than 1) gets the sample again in the shape it asks for, once per field;
+  // the shape is kept for the target's later runs and the sample says what changed.
+  for (let tries = 0; tries < 2 && result.error?.type === 'http_status' && result.outputTokens === 0; tries++) {
+    const adapted = adaptToRefusal(result.error.message, shape, target, probe);
+    if (!adapted) break;
+    shape = adapted.shape;
+    notes.push(adapted.note);
+    // logged once per target and field: the shape is kept, so the next runs send it right away
+    log.info({ note: adapted.note }, 'the server refused a request field: adapting the request');
+    deps.shapes?.set(target.name, shape);
+    result = await send(buildChatRequest(target, probe, apiKey, shape));
+  }
+  if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
+    notes.push(`temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`);
+  }
   for (const gap of result.gapsSeconds ?? []) deps.observer?.tokenGap?.(target.name, probe.name, gap);
 
   const aborted = abortedAt !== null;
@@ -185,6 +213,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   // Our own abort is not a stream fault: the sample is judged on what came.
   const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
   const sample = judgeSample(judged, probe, index, final);
+  sample.notes = notes;
   if (aborted) {
     sample.aborted = true;
     sample.tokensAtAbort = result.outputTokens;

@@ -3,7 +3,7 @@ import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { initSeries, recordRunEnd, recordSample } from '../metrics/recordRun.js';
 import type { RunResult } from '../probe/probeTypes.js';
-import { runProbe, type ProbeDeps } from '../probe/runProbe.js';
+import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
 import { VerdictWindow } from '../state/verdictWindow.js';
 
@@ -41,6 +41,9 @@ export class ProbeService {
   private readonly window: VerdictWindow;
   /** target/probe pairs of the current config: a run finishing after a reload removed its pair records nothing. */
   private configured = new Set<string>();
+
+  /** Request shapes the targets' servers asked for (max_completion_tokens, no temperature), kept across runs. */
+  private readonly shapes = new Map<string, RequestShape>();
 
   constructor(private readonly deps: ProbeServiceDeps) {
     this.config = deps.config;
@@ -122,6 +125,7 @@ export class ProbeService {
       probe,
       {
         ...this.deps.probe,
+        shapes: this.shapes,
         observer: {
           sampleStarted: () => metrics.inFlight.inc(),
           sampleFinished: (t, p, sample) => {

@@ -370,6 +370,8 @@ describe('parseConfig: defaults and normalisation', () => {
         probes: ['short'],
         timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800 },
         tls: { caFile: null, insecureSkipVerify: false },
+        maxTokensField: null,
+        omit: [],
       },
     ]);
     assert.deepEqual(c.probes, [

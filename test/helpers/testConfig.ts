@@ -16,6 +16,8 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     probes: ['short', 'long'],
     timeouts: { connectSeconds: 2, idleSeconds: 5, totalSeconds: 30 },
     tls: { caFile: null, insecureSkipVerify: false },
+    maxTokensField: null,
+    omit: [],
     ...over,
   };
 }

@@ -1,6 +1,6 @@
-import { describe, test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe } from '../../src/probe/runProbe.js';
+import { adaptToRefusal, apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe, shapeOf } from '../../src/probe/runProbe.js';
 import { responseByteCap } from '../../src/probe/responseByteCap.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { captureLogger } from '../helpers/captureLogger.js';
@@ -214,4 +214,56 @@ test('the response cap scales with maxTokens unless the probe sets it, and reach
     newId: () => 'cap',
   });
   assert.equal(seen, 50_000 * 1024);
+});
+
+describe('a server that refuses request fields by name (OpenAI reasoning models)', () => {
+  const refusing = () => {
+    const bodies: Record<string, unknown>[] = [];
+    const fn = async (req: { body: Record<string, unknown> }) => {
+      bodies.push(req.body);
+      const b = req.body;
+      const refuse = (message: string) => streamResult({ content: '', outputTokens: 0, error: { type: 'http_status', message } });
+      if ('max_tokens' in b) return refuse(`HTTP 400 Bad Request: {"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","param":"max_tokens"}}`);
+      if ('temperature' in b) return refuse(`HTTP 400 Bad Request: {"error":{"message":"Unsupported value: 'temperature' does not support 0.6 with this model. Only the default (1) value is supported.","param":"temperature"}}`);
+      return streamResult({ content: HEALTHY, outputTokens: 2000 });
+    };
+    return { bodies, fn };
+  };
+  const deps = (stream: unknown, shapes = new Map()) =>
+    ({ stream: stream as never, env: {}, now: () => 0, logger: silentLogger, newId: () => 's', shapes });
+
+  it('adapts once per field, passes, says what changed, and sends the right shape on later runs', async () => {
+    const server = refusing();
+    const shapes = new Map();
+    const run = await runProbe(testTarget(), testProbe(), deps(server.fn, shapes));
+    assert.equal(run.verdict, 'ok', run.samples[0]!.reasons.join('; '));
+    assert.equal(server.bodies.length, 3);
+    assert.deepEqual(run.samples[0]!.notes, [
+      'max_tokens refused: the token limit is sent as max_completion_tokens',
+      "temperature 0.6 refused: sampled at the server's default temperature",
+    ]);
+    const last = server.bodies[2]!;
+    assert.equal(last['max_completion_tokens'], testProbe().maxTokens);
+    assert.equal('temperature' in last, false);
+    const again = await runProbe(testTarget(), testProbe(), deps(server.fn, shapes));
+    assert.equal(again.verdict, 'ok');
+    assert.equal(server.bodies.length, 4, 'the next run sends the learned shape right away');
+    assert.match(again.samples[0]!.notes.join(), /temperature 0.6 not sent/);
+  });
+
+  it('never changes a field the target pins, and leaves other refusals alone', async () => {
+    const server = refusing();
+    const run = await runProbe(testTarget({ maxTokensField: 'max_tokens' }), testProbe(), deps(server.fn));
+    assert.equal(run.verdict, 'error');
+    assert.equal(server.bodies.length, 1);
+    assert.equal(adaptToRefusal('HTTP 400 Bad Request: {"error":{"message":"context length exceeded"}}', shapeOf(testTarget()), testTarget(), testProbe()), null);
+    assert.equal(adaptToRefusal("HTTP 500: 'max_tokens' max_completion_tokens", shapeOf(testTarget()), testTarget(), testProbe()), null);
+  });
+
+  it('a target can pin the shape in its config', () => {
+    const req = buildChatRequest(testTarget({ maxTokensField: 'max_completion_tokens', omit: ['temperature'] }), testProbe(), null);
+    assert.equal(req.body['max_completion_tokens'], testProbe().maxTokens);
+    assert.equal('max_tokens' in req.body, false);
+    assert.equal('temperature' in req.body, false);
+  });
 });
