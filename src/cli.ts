@@ -83,6 +83,9 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
       const logger = makeLogger(io, level);
       const loaded = await readConfig(values['config'] as string | undefined, io);
       if (!loaded) return EXIT.USAGE;
+      // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
+      // or the default file) and what it holds, so a surprise is seen at start, not at the first alert.
+      logger.info(configSummary(loaded.config, loaded.from, loaded.path), 'config loaded');
       // loaded on demand: analyze and check-config start without the daemon's HTTP stack
       const { startDaemon } = await import('./daemon.js');
       const daemon = await startDaemon({
@@ -229,6 +232,22 @@ Example (CI):  coherency-exporter check-config config/coherency.yaml`,
   },
 };
 
+/** What the start-up line says of a config: where it came from, and its targets and probes (no secrets). */
+export function configSummary(config: Config, from: string, path: string | null) {
+  return {
+    configSource: from === 'flag' ? '--config' : from === 'COHERENCY_CONFIG' ? '$COHERENCY_CONFIG' : from === 'OPENAI_BASE_URL' ? '$OPENAI_BASE_URL' : 'default',
+    configPath: path,
+    targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
+    probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
+  };
+}
+
+/** A query string may carry a key (?api-key=…): the start-up line shows that there is one, not what. */
+function withoutQuery(url: string): string {
+  const q = url.indexOf('?');
+  return q < 0 ? url : `${url.slice(0, q)}?…`;
+}
+
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
@@ -284,10 +303,10 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
   return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
 }
 
-async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null } | null> {
+async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
   const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : configFromEnv(io.env);
-  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null };
+  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);

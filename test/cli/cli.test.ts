@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main, type CliIO } from '../../src/cli.js';
+import { configSummary, main, type CliIO } from '../../src/cli.js';
+import type { Config } from '../../src/config/types.js';
 import { healthyProse } from '../helpers/texts.js';
 import { repoPath } from '../helpers/repoRoot.js';
 
@@ -146,5 +147,20 @@ describe('analyze', () => {
     assert.match(binary.err(), /not UTF-8/);
     const channel = io();
     assert.equal(await main(['analyze', '--channel', 'all', file('x.txt', 'x')], channel.io), 2);
+  });
+});
+
+describe('start-up line', () => {
+  test('names the config source, targets and probes with their schedules, never a query string', () => {
+    const config = {
+      targets: [{ name: 'api', baseUrl: 'https://llm.example/v1?api-key=sk-secret', model: 'm', probes: ['short'] }],
+      probes: [{ name: 'short', schedule: '*/5 * * * *', maxTokens: 100, samples: 1 }, { name: 'adhoc', schedule: null, maxTokens: 10, samples: 2 }],
+    } as unknown as Config;
+    const s = configSummary(config, 'COHERENCY_CONFIG', '/etc/c.yaml');
+    assert.equal(s.configSource, '$COHERENCY_CONFIG');
+    assert.equal(s.configPath, '/etc/c.yaml');
+    assert.deepEqual(s.probes.map((p) => p.schedule), ['*/5 * * * *', 'manual']);
+    assert.equal(JSON.stringify(s).includes('sk-secret'), false);
+    assert.equal(s.targets[0]!.baseUrl, 'https://llm.example/v1?…');
   });
 });
