@@ -1,16 +1,23 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { checkReadableFile } from '../../src/config/checkReadableFile.js';
 import { configFromEnv } from '../../src/config/configFromEnv.js';
 import { loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
 
 const VALID = 'targets:\n  - {name: a, baseUrl: "http://h/v1", model: m}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1}\n';
 
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), 'coherency-config-'));
+  const dir = mkdtempSync(join(tmpdir(), 'coherency-config-'));
+  made.push(dir);
+  return dir;
 }
 
 describe('loadConfig', () => {
