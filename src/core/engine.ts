@@ -68,6 +68,8 @@ interface State {
   wordFlips: number;
   wordHash: number;
   wordUppers: number;
+  /** The pending word starts with a digit (a number, for the vocabulary window). */
+  wordNumeric: boolean;
   tagState: number;
   tagStart: number;
   // tokens
@@ -97,6 +99,9 @@ export class Engine {
   readonly store = new TextStore();
   readonly detectors: Detectors;
   private readonly all: Array<Detector & Partial<EngineDetector>>;
+  /** Detectors with a snapshot state of their own (save/restore), and every detector by name. */
+  private readonly snapshotted: EngineDetector[];
+  private readonly named: Array<[keyof Detectors, Detector]>;
   private readonly pushSinks: Array<{ push: NonNullable<Detector['push']> }>;
   private readonly tokenSinks: Array<{ token: TokenHook }>;
   private readonly lineSinks: Array<{ line: LineHook }>;
@@ -117,6 +122,8 @@ export class Engine {
   constructor(t: Thresholds) {
     this.detectors = createDetectors(t, this.store);
     this.all = Object.values(this.detectors) as Array<Detector & Partial<EngineDetector>>;
+    this.snapshotted = this.all.filter((d): d is EngineDetector => typeof d.save === 'function');
+    this.named = Object.entries(this.detectors) as Array<[keyof Detectors, Detector]>;
     this.pushSinks = this.all.filter((d): d is Detector & { push: NonNullable<Detector['push']> } => typeof d.push === 'function');
     this.tokenSinks = this.all.filter((d): d is Detector & { token: TokenHook } => typeof d.token === 'function');
     this.lineSinks = this.all.filter((d): d is Detector & { line: LineHook } => typeof d.line === 'function');
@@ -127,7 +134,7 @@ export class Engine {
       pos: 0, extraBytes: 0, pendingHigh: -1, prevCode: -1, punctChars: 0,
       wsRun: 0, wsRunStart: -1, lineStart: 0, afterNl: false,
       wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false,
-      wordFlips: 0, wordHash: 0, wordUppers: 0, tagState: 0, tagStart: 0,
+      wordFlips: 0, wordHash: 0, wordUppers: 0, wordNumeric: false, tagState: 0, tagStart: 0,
       nTok: 0, nextId: 0, words: 0, distinctWords: 0,
       chunkHash: CHUNK_SEED, chunkToks: 0, chunkHasWord: false, prevChunkHash: 0, chunkRun: 0,
       blockStart: 0, blockByte: 0, wordAccounted: 0, wordVowelsAccounted: 0,
@@ -287,6 +294,7 @@ export class Engine {
         s.wordLatin = 0; s.wordVowels = 0; s.wordDigits = 0; s.wordOther = 0;
         s.wordUpper = false; s.wordNonAscii = false; s.wordFlips = 0; s.wordUppers = 0;
         s.wordHash = WORD_SEED;
+        s.wordNumeric = c >= 0x30 && c <= 0x39;
       }
       if (c >= 0x80) s.wordNonAscii = true;
       else {
@@ -381,8 +389,7 @@ export class Engine {
       cur.vowels += vowels;
       if (s.wordLatin >= GLUED) cur.gluedLetters += latin;
     }
-    this.token(s.wordInTag ? TK_MARK : TK_WORD, key, start, end, -1, known, hashed ? s.wordHash : 0, hashed ? len : -1,
-      s.wordDigits > 0 && isDigit(this.text(start, start + 1).charCodeAt(0)));
+    this.token(s.wordInTag ? TK_MARK : TK_WORD, key, start, end, -1, known, hashed ? s.wordHash : 0, hashed ? len : -1, s.wordNumeric);
   }
 
   /**
@@ -482,7 +489,7 @@ export class Engine {
   figures(only?: (d: Detector) => boolean): { base: BaseFigures; detectors: Figures } {
     const saved = { ...this.s };
     const savedCur = copyBlock(this.cur);
-    const engineDetectors = this.all.filter((d) => typeof d.save === 'function') as EngineDetector[];
+    const engineDetectors = this.snapshotted;
     for (const d of engineDetectors) d.save();
     this.spec = true;
     try {
@@ -500,7 +507,7 @@ export class Engine {
       if (this.cur.chars > 0) this.detectors.windows.block(this.cur, s.blockStart, true);
       for (const d of engineDetectors) d.flush?.(s.pos);
       const figures = {} as Record<string, object>;
-      for (const [name, d] of Object.entries(this.detectors)) if (!only || only(d)) figures[name] = d.figures(this.view);
+      for (const [name, d] of this.named) if (!only || only(d)) figures[name] = d.figures(this.view);
       const base: BaseFigures = { chars: s.pos, bytes: s.pos + s.extraBytes, words: s.words, distinctWords: s.distinctWords, punctChars: s.punctChars };
       return { base, detectors: figures as Figures };
     } finally {
@@ -514,7 +521,7 @@ export class Engine {
   /** Every detector's findings, in registry order (those whose figures are given). */
   judge(figures: Partial<Figures>, context: JudgeContext): Finding[] {
     const out: Finding[] = [];
-    for (const [name, d] of Object.entries(this.detectors) as Array<[keyof Detectors, Detector]>) {
+    for (const [name, d] of this.named) {
       const f = figures[name];
       if (f) out.push(...d.judge(f, context));
     }
@@ -541,10 +548,6 @@ const WORD_SEED = 0x811c9dc5 | 0;
 const LOWER = new Uint8Array(128);
 for (let c = 0; c < 128; c++) LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 const FW_MAX_LEN = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
 
 function asciiClass(c: number): number {
   if (c <= 0x20) return c === 0x20 || (c >= 9 && c <= 13) ? CH_SPACE : CH_PUNCT;

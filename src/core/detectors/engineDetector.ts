@@ -39,3 +39,28 @@ export interface EngineDetector<F extends object = object> extends Detector<F> {
   /** Snapshot ends: back to the state save() saw. */
   restore(): void;
 }
+
+/**
+ * The snapshot part of an EngineDetector whose state is one object of plain values: save()
+ * copies it, restore() puts the copy back. Subclasses read and write `this.s` directly (no
+ * indirection on the token path); `speculative` is true between save and restore, when maps
+ * and tables must not be written.
+ */
+export abstract class PlainStateDetector<S extends object> {
+  private saved: S | null = null;
+
+  constructor(protected s: S) {}
+
+  protected get speculative(): boolean {
+    return this.saved !== null;
+  }
+
+  save(): void {
+    this.saved = { ...this.s };
+  }
+
+  restore(): void {
+    if (this.saved) this.s = this.saved;
+    this.saved = null;
+  }
+}

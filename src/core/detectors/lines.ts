@@ -1,6 +1,6 @@
 /** Repeated lines: the duplicate-line char fraction (Gopher-style) and the most repeated line. Reported, not judged: cycling judges returns of lines. */
 import type { Finding } from '../finding.js';
-import type { EngineDetector } from './engineDetector.js';
+import { PlainStateDetector, type EngineDetector } from './engineDetector.js';
 import { excerptOf } from './loops.js';
 
 /** Lines longer than this are not counted for the repeated-line figures. */
@@ -26,11 +26,13 @@ interface LineState {
   topLine: string;
 }
 
-export class LineDetector implements EngineDetector<LineFigures> {
+export class LineDetector extends PlainStateDetector<LineState> implements EngineDetector<LineFigures> {
   readonly name = 'lines';
-  private s: LineState = { nonBlankLines: 0, lineChars: 0, dupLineChars: 0, topLineCount: 0, topLine: '' };
-  private saved: LineState | null = null;
   private readonly counts = new Map<string, number>();
+
+  constructor() {
+    super({ nonBlankLines: 0, lineChars: 0, dupLineChars: 0, topLineCount: 0, topLine: '' });
+  }
 
   line(start: number, end: number, text: string): void {
     const s = this.s;
@@ -46,22 +48,13 @@ export class LineDetector implements EngineDetector<LineFigures> {
     s.nonBlankLines++;
     s.lineChars += line.length;
     const count = (this.counts.get(line) ?? 0) + 1;
-    if (this.saved === null) this.counts.set(line, count);
+    if (!this.speculative) this.counts.set(line, count);
     if (count === 2) s.dupLineChars += 2 * line.length;
     else if (count > 2) s.dupLineChars += line.length;
     if (count > s.topLineCount) {
       s.topLineCount = count;
       s.topLine = line;
     }
-  }
-
-  save(): void {
-    this.saved = { ...this.s };
-  }
-
-  restore(): void {
-    if (this.saved) this.s = this.saved;
-    this.saved = null;
   }
 
   figures(): LineFigures {

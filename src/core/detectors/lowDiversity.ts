@@ -7,7 +7,7 @@
 import { finding, type Finding } from '../finding.js';
 import type { Thresholds } from '../thresholds.js';
 import type { JudgeContext } from './detector.js';
-import { TF_CONTENT, TF_NUMERIC, type EngineDetector } from './engineDetector.js';
+import { PlainStateDetector, TF_CONTENT, TF_NUMERIC, type EngineDetector } from './engineDetector.js';
 
 /** Content words in the sliding vocabulary window. */
 const DIV_WINDOW = 128;
@@ -34,10 +34,8 @@ interface DivState {
   maxDistinct: number;
 }
 
-export class LowDiversityDetector implements EngineDetector<LowDiversityFigures> {
+export class LowDiversityDetector extends PlainStateDetector<DivState> implements EngineDetector<LowDiversityFigures> {
   readonly name = 'low_diversity';
-  private s: DivState = { n: 0, distinct: 0, numeric: 0, run: 0, runStart: -1, maxRun: 0, maxRunStart: -1, maxDistinct: 0 };
-  private saved: DivState | null = null;
   private counts = new Int32Array(1024);
   private readonly ring = new Int32Array(DIV_WINDOW);
   private readonly pos = new Int32Array(DIV_WINDOW);
@@ -45,7 +43,9 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
   private readonly num = new Uint8Array(DIV_WINDOW);
   private readonly undo: number[] = [];
 
-  constructor(private readonly t: Thresholds) {}
+  constructor(private readonly t: Thresholds) {
+    super({ n: 0, distinct: 0, numeric: 0, run: 0, runStart: -1, maxRun: 0, maxRunStart: -1, maxDistinct: 0 });
+  }
 
   token(n: number, id: number, _kind: number, start: number, _end: number, flags: number): void {
     if (!(flags & TF_CONTENT)) return;
@@ -54,7 +54,7 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
     const i = s.n++;
     const slot = i % DIV_WINDOW;
     const removed = i >= DIV_WINDOW ? this.ring[slot]! : -1;
-    if (this.saved) this.undo.push(slot, this.ring[slot]!, this.pos[slot]!, removed, id, this.tok[slot]!, this.num[slot]!);
+    if (this.speculative) this.undo.push(slot, this.ring[slot]!, this.pos[slot]!, removed, id, this.tok[slot]!, this.num[slot]!);
     if (removed >= 0) {
       if (--this.counts[removed]! === 0) s.distinct--;
       s.numeric -= this.num[slot]!;
@@ -86,11 +86,7 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
     } else s.run = 0;
   }
 
-  save(): void {
-    this.saved = { ...this.s };
-  }
-
-  restore(): void {
+  override restore(): void {
     const u = this.undo;
     for (let i = u.length - 7; i >= 0; i -= 7) {
       const slot = u[i]!;
@@ -103,8 +99,7 @@ export class LowDiversityDetector implements EngineDetector<LowDiversityFigures>
       this.num[slot] = u[i + 6]!;
     }
     u.length = 0;
-    if (this.saved) this.s = this.saved;
-    this.saved = null;
+    super.restore();
   }
 
   figures(): LowDiversityFigures {

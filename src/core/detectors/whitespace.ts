@@ -1,7 +1,7 @@
 /** Empty output and whitespace floods (a model that emits only spaces or newlines). */
 import { finding, type Finding } from '../finding.js';
 import type { JudgeContext, TextView } from './detector.js';
-import type { EngineDetector } from './engineDetector.js';
+import { PlainStateDetector, type EngineDetector } from './engineDetector.js';
 
 export interface WhitespaceFigures {
   chars: number;
@@ -18,11 +18,13 @@ interface WsState {
   maxStart: number;
 }
 
-export class WhitespaceDetector implements EngineDetector<WhitespaceFigures> {
+export class WhitespaceDetector extends PlainStateDetector<WsState> implements EngineDetector<WhitespaceFigures> {
   readonly name = 'whitespace';
   readonly mayBeCertain = true;
-  private s: WsState = { spaceChars: 0, max: 0, maxStart: -1 };
-  private saved: WsState | null = null;
+
+  constructor() {
+    super({ spaceChars: 0, max: 0, maxStart: -1 });
+  }
 
   whitespace(start: number, length: number): void {
     const s = this.s;
@@ -31,15 +33,6 @@ export class WhitespaceDetector implements EngineDetector<WhitespaceFigures> {
       s.max = length;
       s.maxStart = start;
     }
-  }
-
-  save(): void {
-    this.saved = { ...this.s };
-  }
-
-  restore(): void {
-    if (this.saved) this.s = this.saved;
-    this.saved = null;
   }
 
   figures(view: TextView): WhitespaceFigures {

@@ -1,7 +1,7 @@
 /** Runs of one word repeated back to back ("the the the"), within a line. */
 import { finding, type Finding } from '../finding.js';
 import type { JudgeContext, TextView } from './detector.js';
-import { TF_AFTER_NL, TF_WORDISH, type EngineDetector } from './engineDetector.js';
+import { PlainStateDetector, TF_AFTER_NL, TF_WORDISH, type EngineDetector } from './engineDetector.js';
 import { excerptOf } from './loops.js';
 
 export interface WordRunFigures {
@@ -24,10 +24,12 @@ interface RunState {
   maxWordEnd: number;
 }
 
-export class WordRunDetector implements EngineDetector<WordRunFigures> {
+export class WordRunDetector extends PlainStateDetector<RunState> implements EngineDetector<WordRunFigures> {
   readonly name = 'word_runs';
-  private s: RunState = { prevId: -1, prevIsWord: false, run: 0, runStart: -1, max: 0, maxStart: -1, maxWordStart: 0, maxWordEnd: 0 };
-  private saved: RunState | null = null;
+
+  constructor() {
+    super({ prevId: -1, prevIsWord: false, run: 0, runStart: -1, max: 0, maxStart: -1, maxWordStart: 0, maxWordEnd: 0 });
+  }
 
   token(_n: number, id: number, _kind: number, start: number, end: number, flags: number): void {
     const s = this.s;
@@ -48,15 +50,6 @@ export class WordRunDetector implements EngineDetector<WordRunFigures> {
     } else s.run = 0;
     s.prevId = id;
     s.prevIsWord = isWord;
-  }
-
-  save(): void {
-    this.saved = { ...this.s };
-  }
-
-  restore(): void {
-    if (this.saved) this.s = this.saved;
-    this.saved = null;
   }
 
   figures(view: TextView): WordRunFigures {
