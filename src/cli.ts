@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { analyzeCapture } from './core/analyzeCapture.js';
 import { formatReport } from './core/formatReport.js';
 import { pino, type Logger } from 'pino';
+import { createLogger, pickLogFormat, type LogFormat } from './logging/createLogger.js';
 import { configFromEnv } from './config/configFromEnv.js';
 import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
@@ -39,14 +40,17 @@ const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'run the exporter: scheduled probes, /metrics, /probe (default command)',
     usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
-                         [--shard-index I --shard-count N]
+                         [--log-format json|pretty] [--shard-index I --shard-count N]
 
   --config FILE     YAML config. Default: $COHERENCY_CONFIG, else config/coherency.yaml;
                     with neither and OPENAI_BASE_URL set, probe that endpoint
                     (OPENAI_API_KEY, OPENAI_MODEL or COHERENCY_MODEL)
   --host H          listen address (overrides server.host)
   --port N          listen port (overrides server.port)
-  --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info)
+  --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info);
+                    a failing sample logs at warn, an erroring one at error, ok at info
+  --log-format F    json (one object per line, ISO times) or pretty (default: $LOG_FORMAT,
+                    else pretty on a terminal and json otherwise)
   --shard-index I   with --shard-count N: probe only the targets whose name hashes to
   --shard-count N   shard I of N ($COHERENCY_SHARD_INDEX, $COHERENCY_SHARD_COUNT; I may be
                     a StatefulSet pod name such as coherency-exporter-2)
@@ -57,6 +61,7 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
       host: { type: 'string' },
       port: { type: 'string', short: 'p' },
       'log-level': { type: 'string' },
+      'log-format': { type: 'string' },
       'shard-index': { type: 'string' },
       'shard-count': { type: 'string' },
     },
@@ -80,7 +85,12 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
         io.stderr(`error: log level "${level}" (--log-level or LOG_LEVEL): use one of ${Object.keys(pino.levels.values).join(', ')}, silent\n`);
         return EXIT.USAGE;
       }
-      const logger = makeLogger(io, level);
+      const format = pickLogFormat(values['log-format'] as string | undefined, io.env, process.stdout.isTTY === true);
+      if (typeof format !== 'string') {
+        io.stderr(`error: ${format.error}\n`);
+        return EXIT.USAGE;
+      }
+      const logger = makeLogger(io, level, format);
       const loaded = await readConfig(values['config'] as string | undefined, io);
       if (!loaded) return EXIT.USAGE;
       // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
@@ -325,13 +335,9 @@ function parsePort(s: string): number | null {
   return n <= 65535 ? n : null;
 }
 
-function makeLogger(io: CliIO, level?: string): Logger {
-  return pino({
-    level: level ?? io.env['LOG_LEVEL'] ?? 'info',
-    base: { name: 'coherency-exporter' },
-    // Defence in depth: request headers never reach a log line, whatever logs them.
-    redact: { paths: ['headers.authorization', '*.headers.authorization', 'request.headers'], censor: '<redacted>' },
-  });
+function makeLogger(io: CliIO, level?: string, format?: LogFormat): Logger {
+  const picked = format ?? pickLogFormat(undefined, io.env, process.stdout.isTTY === true);
+  return createLogger({ level: level ?? io.env['LOG_LEVEL'] ?? 'info', format: typeof picked === 'string' ? picked : 'json' });
 }
 
 /** First SIGTERM/SIGINT: graceful stop (10 s at most); a second one: exit at once. */
