@@ -1,0 +1,54 @@
+// The Dockerfile and its build context (issue 9, item 10): node as PID 1 in exec form, a
+// HEALTHCHECK that asks the configured port instead of a hard-coded one, and a .dockerignore
+// that keeps local builds, history and secrets out of the context. No Docker daemon is
+// needed: the checks read the files the build would read.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { repoPath } from '../helpers/repoRoot.js';
+
+const dockerfile = readFileSync(repoPath('Dockerfile'), 'utf8');
+const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const ignore = existsSync(repoPath('.dockerignore'))
+  ? readFileSync(repoPath('.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+  : [];
+
+const instructions = (name: string) => lines.filter((l) => l.toUpperCase().startsWith(`${name} `));
+const execForm = (l: string) => JSON.parse(l.slice(l.indexOf('['))) as string[];
+
+describe('Dockerfile', () => {
+  it('starts node directly, in exec form, so SIGTERM and SIGHUP reach the daemon', () => {
+    const entry = instructions('ENTRYPOINT');
+    assert.equal(entry.length, 1);
+    assert.deepEqual(execForm(entry[0] as string).slice(0, 2), ['node', 'bin/coherency-exporter.js']);
+    for (const l of [...entry, ...instructions('CMD')]) assert.match(l, /^\w+\s+\[/, `exec form, not a shell: ${l}`);
+    assert.doesNotMatch(dockerfile, /npm (start|run)/, 'npm as PID 1 does not pass SIGTERM on');
+  });
+
+  it('HEALTHCHECK runs the healthcheck command, not a hard-coded port', () => {
+    const hc = instructions('HEALTHCHECK');
+    assert.equal(hc.length, 1);
+    const cmd = execForm(hc[0] as string);
+    assert.deepEqual(cmd.slice(0, 3), ['node', 'bin/coherency-exporter.js', 'healthcheck']);
+    assert.doesNotMatch(hc[0] as string, /9464/);
+  });
+
+  it('copies only paths that exist and that .dockerignore lets through', () => {
+    const sources = instructions('COPY')
+      .filter((l) => !l.includes('--from='))
+      .flatMap((l) => l.split(/\s+/).slice(1, -1));
+    assert.ok(sources.length > 0);
+    for (const src of sources) {
+      assert.ok(existsSync(repoPath(src)), `COPY ${src}: no such path`);
+      assert.ok(!ignore.some((p) => p === src || src.startsWith(`${p}/`)), `COPY ${src} is excluded by .dockerignore`);
+    }
+  });
+
+  it('.dockerignore keeps local builds, history and secrets out of the context', () => {
+    for (const p of ['.git', 'node_modules', 'dist', '.env', '*.key', '*.pem']) assert.ok(ignore.includes(p), `.dockerignore lacks ${p}`);
+  });
+
+  it('runs as the unprivileged node user', () => {
+    assert.deepEqual(instructions('USER'), ['USER node']);
+  });
+});
