@@ -1,6 +1,7 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
 import { runCorpusBench } from './corpus.js';
+import { runLongProbeBench } from './longProbe.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
 import { runStreamBench } from './stream.js';
@@ -11,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   realworld: runRealWorldBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,
+  longprobe: runLongProbeBench,
   corpus: runCorpusBench,
 };
 for (const [name, run] of Object.entries(benches)) {

@@ -26,7 +26,8 @@ export type StreamFn = (request: ChatRequest, options: StreamOptions) => Promise
 export interface ProbeObserver {
   sampleStarted?(target: string, probe: string): void;
   sampleFinished?(target: string, probe: string, sample: SampleResult): void;
-  tokenGap?(target: string, probe: string, seconds: number): void;
+  /** Every gap between two token-carrying chunks of a finished sample, in seconds, at once. */
+  tokenGaps?(target: string, probe: string, seconds: readonly number[]): void;
 }
 
 export { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
@@ -104,6 +105,16 @@ export async function runProbe(
 
 /** Chars (about 32 tokens) between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
 export const ABORT_CHECK_EVERY_CHARS = 128;
+/**
+ * A look costs tens of microseconds (the tail-loop search spans the last 8 KB). A model
+ * streams 20-2,000 tokens/s, 128 chars every 10 ms or more, so this floor changes nothing
+ * there; a stream faster than ~64 chars/ms (a simulator, a cache replay) is looked at every
+ * 2 ms, or every ABORT_CHECK_MAX_CHARS, whichever comes first, so that its checks do not cost
+ * more than reading it.
+ */
+export const ABORT_CHECK_MIN_INTERVAL_MS = 2;
+/** Chars after which a look is taken however little time has passed: bounds the abort delay of a flood (~500 tokens). */
+export const ABORT_CHECK_MAX_CHARS = 2048;
 /** How often a long sample logs its progress at debug level. */
 export const PROGRESS_LOG_EVERY_MS = 5000;
 
@@ -144,6 +155,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const signal = deps.signal ? AbortSignal.any([deps.signal, local.signal]) : local.signal;
   const startedMs = deps.now();
   let checkedAt = 0;
+  let checkedAtMs = 0;
   let loggedAt = startedMs;
   let abortedAt: number | null = null;
 
@@ -163,8 +175,11 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       const seen = live.content.length + live.reasoning.length;
       // Only the detectors that can be certain are computed here: a full snapshot (gzip,
       // n-grams) every 32 tokens would cost more than the stream itself.
-      if (probe.abortOnCollapse && abortedAt === null && seen - checkedAt >= ABORT_CHECK_EVERY_CHARS) {
+      const unseen = seen - checkedAt;
+      if (probe.abortOnCollapse && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
+        && (unseen >= ABORT_CHECK_MAX_CHARS || performance.now() - checkedAtMs >= ABORT_CHECK_MIN_INTERVAL_MS)) {
         checkedAt = seen;
+        checkedAtMs = performance.now();
         const certain = live.content.certainCollapse() ?? (live.reasoning.length ? live.reasoning.certainCollapse() : null);
         if (certain) {
           abortedAt = p.tokens;
@@ -199,7 +214,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
     notes.push(`temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`);
   }
-  for (const gap of result.gapsSeconds ?? []) deps.observer?.tokenGap?.(target.name, probe.name, gap);
+  if (result.gapsSeconds?.length) deps.observer?.tokenGaps?.(target.name, probe.name, result.gapsSeconds);
 
   const aborted = abortedAt !== null;
   // Stream evidence for the final analysis: an output cut by the token limit while looping is a collapse at any size.

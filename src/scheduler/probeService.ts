@@ -135,8 +135,11 @@ export class ProbeService {
             const ratio = this.window.add(windowKey, sample.verdict);
             if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p }, ratio);
           },
-          tokenGap: (t, p, seconds) => {
-            if (this.configured.has(windowKey)) metrics.interTokenLatency.observe({ target: t, probe: p }, seconds);
+          tokenGaps: (t, p, gaps) => {
+            if (!this.configured.has(windowKey)) return;
+            // one label lookup per sample, not per token (a 200k-token sample has 200k gaps)
+            const histogram = metrics.interTokenLatency.labels({ target: t, probe: p });
+            for (const seconds of gaps) histogram.observe(seconds);
           },
         },
       },
