@@ -531,6 +531,7 @@ class StreamCall {
       outputTokens: acc.outputTokens,
       outputTokensSource: acc.outputTokensSource,
       promptTokens: acc.promptTokens,
+      unknownContentParts: acc.unknownContentParts,
       ttftSeconds: sec(acc.firstTokenAtMs),
       ttfcSeconds: sec(acc.firstContentAtMs),
       durationSeconds: Math.max(0, (endMs - this.startMs) / 1000),

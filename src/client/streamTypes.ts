@@ -48,6 +48,8 @@ export interface StreamResult
     StreamAccumulation,
     'content' | 'reasoning' | 'finishReason' | 'stopReason' | 'outputTokens' | 'outputTokensSource' | 'promptTokens'
   > {
+  /** Parts of an array `content` of a type that is neither text nor thinking (images, audio, tool blocks): kept out of both channels. */
+  unknownContentParts?: number;
   /** Seconds from request start to the first content or reasoning delta. */
   ttftSeconds: number | null;
   /** Seconds from request start to the first content delta. */

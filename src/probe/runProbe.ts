@@ -214,6 +214,10 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
     notes.push(`temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`);
   }
+  if (result.unknownContentParts) {
+    const n = result.unknownContentParts;
+    notes.push(`${n} content part${n === 1 ? '' : 's'} of a type other than text or thinking ${n === 1 ? 'was' : 'were'} not read (neither content nor reasoning)`);
+  }
   if (result.gapsSeconds?.length) deps.observer?.tokenGaps?.(target.name, probe.name, result.gapsSeconds);
 
   const aborted = abortedAt !== null;

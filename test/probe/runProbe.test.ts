@@ -267,3 +267,18 @@ describe('a server that refuses request fields by name (OpenAI reasoning models)
     assert.equal('temperature' in req.body, false);
   });
 });
+
+test('content parts of an unknown type (images, audio) are named in the sample notes', async () => {
+  const run = async (unknownContentParts: number) =>
+    (await runProbe(testTarget(), testProbe(), {
+      stream: async () => streamResult({ content: HEALTHY, outputTokens: 2000, unknownContentParts }),
+      env: {},
+      now: () => 0,
+      logger: silentLogger,
+      newId: () => 'u',
+    })).samples[0]!;
+  assert.deepEqual((await run(0)).notes, []);
+  const s = await run(2);
+  assert.equal(s.verdict, 'ok');
+  assert.deepEqual(s.notes, ['2 content parts of a type other than text or thinking were not read (neither content nor reasoning)']);
+});
