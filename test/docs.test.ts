@@ -1,0 +1,21 @@
+// docs/metrics.md is generated (npm run docs) from the metric definitions; this keeps the
+// committed file equal to what the generator writes, so the reference cannot drift.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { Registry } from 'prom-client';
+import { createMetrics } from '../src/metrics/createMetrics.js';
+import { metricsReference } from '../src/metrics/metricsReference.js';
+import { repoPath } from './helpers/repoRoot.js';
+
+test('docs/metrics.md is what npm run docs generates', () => {
+  const committed = readFileSync(repoPath('docs/metrics.md'), 'utf8');
+  assert.ok(committed === metricsReference(), 'docs/metrics.md is stale: run npm run docs and commit it');
+});
+
+test('docs/metrics.md documents every exported metric', () => {
+  const registry = new Registry();
+  createMetrics(registry, { version: 't', defaultMetrics: false });
+  const doc = metricsReference();
+  for (const m of registry.getMetricsAsArray()) assert.ok(doc.includes(`| \`${m.name}\` |`), m.name);
+});
