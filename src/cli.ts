@@ -9,6 +9,7 @@ import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
 import { parseShard } from './scheduler/shard.js';
 import { SCENARIOS, startSimulator } from './simulator/index.js';
+import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
 import { VERSION } from './version.js';
 
 /** Where a command writes; swapped in tests. */
@@ -17,6 +18,8 @@ export interface CliIO {
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   readStdin?: () => Promise<Uint8Array>;
+  /** Signals bin/coherency-exporter.js recorded before this module loaded. */
+  earlySignals?: EarlySignals;
 }
 
 const defaultIO: CliIO = {
@@ -67,58 +70,12 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
     },
     allowPositionals: false,
     async run(values, _pos, io) {
-      const shard = parseShard(
-        (values['shard-index'] as string | undefined) ?? io.env['COHERENCY_SHARD_INDEX'],
-        (values['shard-count'] as string | undefined) ?? io.env['COHERENCY_SHARD_COUNT'],
-      );
-      if (typeof shard === 'string') {
-        io.stderr(`error: --shard-index/--shard-count: ${shard}\n`);
-        return EXIT.USAGE;
-      }
-      const port = values['port'] === undefined ? undefined : parsePort(String(values['port']));
-      if (port === null) {
-        io.stderr(`error: --port: must be an integer from 0 to 65535, got "${String(values['port'])}"\n`);
-        return EXIT.USAGE;
-      }
-      const level = (values['log-level'] as string | undefined) ?? io.env['LOG_LEVEL'] ?? 'info';
-      if (!(level in pino.levels.values) && level !== 'silent') {
-        io.stderr(`error: log level "${level}" (--log-level or LOG_LEVEL): use one of ${Object.keys(pino.levels.values).join(', ')}, silent\n`);
-        return EXIT.USAGE;
-      }
-      const format = pickLogFormat(values['log-format'] as string | undefined, io.env, process.stdout.isTTY === true);
-      if (typeof format !== 'string') {
-        io.stderr(`error: ${format.error}\n`);
-        return EXIT.USAGE;
-      }
-      const logger = makeLogger(io, level, format);
-      const loaded = await readConfig(values['config'] as string | undefined, io);
-      if (!loaded) return EXIT.USAGE;
-      // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
-      // or the default file) and what it holds, so a surprise is seen at start, not at the first alert.
-      logger.info(configSummary(loaded.config, loaded.from, loaded.path), 'config loaded');
-      // loaded on demand: analyze and check-config start without the daemon's HTTP stack
-      const { startDaemon } = await import('./daemon.js');
-      const daemon = await startDaemon({
-        config: loaded.config,
-        configPath: loaded.path,
-        logger,
-        env: io.env,
-        shard,
-        ...(values['host'] ? { host: String(values['host']) } : {}),
-        ...(port !== undefined ? { port } : {}),
-      }).catch((err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES') throw err;
-        const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
-        io.stderr(`error: cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${err.code === 'EADDRINUSE' ? 'address already in use' : err.code}\n`);
-        return null;
-      });
-      if (!daemon) return EXIT.FAILED;
-      installSignalHandlers(logger, () => daemon.close());
-      process.on('SIGHUP', () => {
-        logger.info('SIGHUP: reloading the config');
-        daemon.reload().catch((err: unknown) => logger.error({ err }, 'config reload crashed'));
-      });
-      return 'running';
+      // First: a SIGHUP from a config-reloader sidecar or a SIGTERM during start-up is held
+      // and applied once the daemon is up, instead of killing it (SIGHUP's default action).
+      const gate = new SignalGate(process, io.earlySignals);
+      const code = await startServe(values, io, gate);
+      if (code !== 'running') gate.dispose();
+      return code;
     },
   },
   simulate: {
@@ -325,7 +282,8 @@ Run 'coherency-exporter COMMAND --help' for a command's options.
  * Runs a command. Resolves to an exit code, or to 'running' for a long-running
  * command (serve, simulate) that keeps the process alive until a signal.
  */
-export async function main(argv: string[], io: CliIO = defaultIO): Promise<number | 'running'> {
+export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?: EarlySignals): Promise<number | 'running'> {
+  if (earlySignals) io = { ...io, earlySignals };
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout(usage());
@@ -354,7 +312,64 @@ export async function main(argv: string[], io: CliIO = defaultIO): Promise<numbe
     io.stderr(`error: ${(err as Error).message}\nUsage: ${command.usage.split('\n')[0]}\n`);
     return EXIT.USAGE;
   }
+  if (name !== 'serve') {
+    const stopped = releaseEarlySignals(io.earlySignals);
+    if (stopped !== null) return stopped;
+  }
   return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
+}
+
+/** serve, after its signal gate is up: validates the flags, loads the config, starts the daemon. */
+async function startServe(values: Record<string, string | boolean | undefined>, io: CliIO, gate: SignalGate): Promise<number | 'running'> {
+  const shard = parseShard(
+    (values['shard-index'] as string | undefined) ?? io.env['COHERENCY_SHARD_INDEX'],
+    (values['shard-count'] as string | undefined) ?? io.env['COHERENCY_SHARD_COUNT'],
+  );
+  if (typeof shard === 'string') {
+    io.stderr(`error: --shard-index/--shard-count: ${shard}\n`);
+    return EXIT.USAGE;
+  }
+  const port = values['port'] === undefined ? undefined : parsePort(String(values['port']));
+  if (port === null) {
+    io.stderr(`error: --port: must be an integer from 0 to 65535, got "${String(values['port'])}"\n`);
+    return EXIT.USAGE;
+  }
+  const level = (values['log-level'] as string | undefined) ?? io.env['LOG_LEVEL'] ?? 'info';
+  if (!(level in pino.levels.values) && level !== 'silent') {
+    io.stderr(`error: log level "${level}" (--log-level or LOG_LEVEL): use one of ${Object.keys(pino.levels.values).join(', ')}, silent\n`);
+    return EXIT.USAGE;
+  }
+  const format = pickLogFormat(values['log-format'] as string | undefined, io.env, process.stdout.isTTY === true);
+  if (typeof format !== 'string') {
+    io.stderr(`error: ${format.error}\n`);
+    return EXIT.USAGE;
+  }
+  const logger = makeLogger(io, level, format);
+  gate.useLogger(logger);
+  const loaded = await readConfig(values['config'] as string | undefined, io);
+  if (!loaded) return EXIT.USAGE;
+  // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
+  // or the default file) and what it holds, so a surprise is seen at start, not at the first alert.
+  logger.info(configSummary(loaded.config, loaded.from, loaded.path), 'config loaded');
+  // loaded on demand: analyze and check-config start without the daemon's HTTP stack
+  const { startDaemon } = await import('./daemon.js');
+  const daemon = await startDaemon({
+    config: loaded.config,
+    configPath: loaded.path,
+    logger,
+    env: io.env,
+    shard,
+    ...(values['host'] ? { host: String(values['host']) } : {}),
+    ...(port !== undefined ? { port } : {}),
+  }).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES') throw err;
+    const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
+    io.stderr(`error: cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${err.code === 'EADDRINUSE' ? 'address already in use' : err.code}\n`);
+    return null;
+  });
+  if (!daemon) return EXIT.FAILED;
+  gate.attach({ stop: () => daemon.close(), reload: () => daemon.reload() });
+  return 'running';
 }
 
 async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
