@@ -11,6 +11,7 @@ import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler } from './scheduler/createScheduler.js';
+import { readKeyFile } from './probe/readKeyFile.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
 import { startSimulator } from './simulator/index.js';
@@ -93,7 +94,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       logger,
       newId: randomUUID,
       signal: shutdown.signal,
-      readKeyFile: (p) => readFileSync(p, 'utf8'),
+      readKeyFile,
       dispatcherFor: (t) => dispatchers.get(t.name),
     },
     metrics,

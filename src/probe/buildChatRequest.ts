@@ -1,18 +1,42 @@
 import type { ChatRequest, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { VERSION } from '../version.js';
+import { keyProblem } from './readKeyFile.js';
 
-/** The API key of a target, from its variable or its file; null when it has none. Throws when the file cannot be read. */
-export function apiKeyOf(target: TargetConfig, env: Record<string, string | undefined>, readKeyFile?: (path: string) => string): string | null {
-  if (target.apiKeyEnv) return env[target.apiKeyEnv] || null;
-  if (target.apiKeyFile) {
+/**
+ * The key to send for a target: its apiKeyEnv variable, or its apiKeyFile read now (so a
+ * rotated secret is picked up at the next run). Throws an error whose message names the
+ * problem and where the key came from, never the key.
+ */
+export async function apiKeyOf(
+  target: TargetConfig,
+  env: Record<string, string | undefined>,
+  readKeyFile?: (path: string) => Promise<string>,
+): Promise<string | null> {
+  let key: string | null = null;
+  let from = '';
+  if (target.apiKeyEnv) {
+    key = env[target.apiKeyEnv] || null;
+    from = `apiKeyEnv ${target.apiKeyEnv}`;
+  } else if (target.apiKeyFile) {
     if (!readKeyFile) throw new Error('no key file reader configured');
+    let text: string;
+    try {
+      text = await readKeyFile(target.apiKeyFile);
+    } catch (err) {
+      // The message of a read error holds only the path; its code says enough.
+      const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      throw new Error(`cannot read the API key file of target ${target.name}: ${why}`);
+    }
     // Files made with `kubectl create secret --from-file` end with a newline.
-    const key = readKeyFile(target.apiKeyFile).trim();
-    if (!key) throw new Error('the API key file is empty');
-    return key;
+    key = text.trim();
+    if (!key) throw new Error(`the API key file of target ${target.name} is empty`);
+    from = 'apiKeyFile';
   }
-  return null;
+  if (key === null) return null;
+  const problem = keyProblem(key);
+  if (problem) throw new Error(`the API key of target ${target.name} (${from}) ${problem}: it cannot be sent in an HTTP header`);
+  return key;
 }
 
 /** How a target's requests are shaped: pinned in its config, or learned from its refusals. */

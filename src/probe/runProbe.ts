@@ -41,7 +41,7 @@ export interface ProbeDeps {
   logger: Logger;
   newId: () => string;
   /** Reads an apiKeyFile at each run, so a rotated mounted secret applies without a restart. */
-  readKeyFile?: (path: string) => string;
+  readKeyFile?: (path: string) => Promise<string>;
   /** The connection pool of a target with its own TLS settings (undefined: the default one). */
   dispatcherFor?: (target: TargetConfig) => Dispatcher | undefined;
   /** Aborts every in-flight sample (shutdown). */
@@ -128,11 +128,10 @@ class CollapseAbort extends Error {
 async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
   let apiKey: string | null;
   try {
-    apiKey = apiKeyOf(target, deps.env, deps.readKeyFile);
+    apiKey = await apiKeyOf(target, deps.env, deps.readKeyFile);
   } catch (err) {
-    // Name the problem, never the content: the message of a read error holds only the path.
-    const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return errorSample(index, 'api_key', `cannot read the API key file of target ${target.name}: ${why}`);
+    // apiKeyOf's messages name the problem, never the key.
+    return errorSample(index, 'api_key', (err as Error).message);
   }
   // what the server asked for earlier, with what the target pins in its config on top
   const pinned = shapeOf(target);

@@ -10,9 +10,9 @@ import { healthyProse } from '../helpers/texts.js';
 const HEALTHY = healthyProse(2500, 11);
 
 describe('buildChatRequest', () => {
-  test('streams with usage, sends the key from the named variable and keeps daemon-owned fields', () => {
+  test('streams with usage, sends the key from the named variable and keeps daemon-owned fields', async () => {
     const target = testTarget({ apiKeyEnv: 'MY_KEY', headers: { 'x-team': 'ml' } });
-    const req = buildChatRequest(target, testProbe({ extraBody: { top_p: 0.9, seed: 3 } }), apiKeyOf(target, { MY_KEY: 'sk-canary' }));
+    const req = buildChatRequest(target, testProbe({ extraBody: { top_p: 0.9, seed: 3 } }), await apiKeyOf(target, { MY_KEY: 'sk-canary' }));
     assert.equal(req.url, 'http://127.0.0.1:1/v1/chat/completions');
     assert.equal(req.headers['authorization'], 'Bearer sk-canary');
     assert.equal(req.headers['x-team'], 'ml');
@@ -23,23 +23,41 @@ describe('buildChatRequest', () => {
     assert.equal(req.body['model'], 'healthy');
   });
 
-  test('no Authorization header without a key', () => {
-    const req = buildChatRequest(testTarget(), testProbe(), apiKeyOf(testTarget(), {}));
+  test('no Authorization header without a key', async () => {
+    const req = buildChatRequest(testTarget(), testProbe(), await apiKeyOf(testTarget(), {}));
     assert.equal(req.headers['authorization'], undefined);
   });
 });
 
 describe('apiKeyOf', () => {
-  test('reads a key file at each call, trimming the newline a mounted secret ends with', () => {
+  test('reads a key file at each call, trimming the newline a mounted secret ends with', async () => {
     let content = 'sk-first\n';
     const target = testTarget({ apiKeyFile: '/run/secrets/key' });
-    const read = (p: string) => {
+    const read = async (p: string) => {
       assert.equal(p, '/run/secrets/key');
       return content;
     };
-    assert.equal(apiKeyOf(target, {}, read), 'sk-first');
+    assert.equal(await apiKeyOf(target, {}, read), 'sk-first');
     content = 'sk-rotated\n';
-    assert.equal(apiKeyOf(target, {}, read), 'sk-rotated');
+    assert.equal(await apiKeyOf(target, {}, read), 'sk-rotated');
+  });
+
+  test('a key that cannot go into a header is an api_key error that names the problem, never the key', async () => {
+    const target = testTarget({ apiKeyEnv: 'K' });
+    await assert.rejects(apiKeyOf(target, { K: 'sk-ab\ncd' }), { message: 'the API key of target local (apiKeyEnv K) holds a line break at character 6 of 8: it cannot be sent in an HTTP header' });
+    await assert.rejects(apiKeyOf(target, { K: 'sk-\u201ccanary\u201d' }), /above U\+00FF at character 4 of 11/);
+    const run = await runProbe(target, testProbe(), {
+      stream: async () => {
+        throw new Error('must not be called');
+      },
+      env: { K: 'sk-secret-canary\u2014x' },
+      now: Date.now,
+      logger: silentLogger,
+      newId: () => 'k',
+    });
+    const error = run.samples[0]!.error!;
+    assert.equal(error.type, 'api_key');
+    assert.doesNotMatch(error.message, /canary/);
   });
 
   test('an unreadable key file becomes an api_key error sample that does not quote the file', async () => {
@@ -51,7 +69,7 @@ describe('apiKeyOf', () => {
       now: Date.now,
       logger: silentLogger,
       newId: () => 'k',
-      readKeyFile: () => {
+      readKeyFile: async () => {
         throw Object.assign(new Error("ENOENT: no such file or directory, open '/nope/key'"), { code: 'ENOENT' });
       },
     });
