@@ -24,7 +24,8 @@ export function renderIndex(config: Config, version: string, state: IndexState):
         const probe = config.probes.find((x) => x.name === p);
         const last = state.lastRun(t.name, p);
         const when = last
-          ? `<time datetime="${esc(last.startedAt)}" title="${esc(last.startedAt)}">${esc(formatAge((state.nowMs - Date.parse(last.startedAt)) / 1000))}</time>`
+          ? `<time datetime="${esc(last.startedAt)}" title="${esc(last.startedAt)}">${esc(formatAge((state.nowMs - Date.parse(last.startedAt)) / 1000))}</time>` +
+            ` <span class="muted">${esc(last.startedAt.replace(/\.\d+Z$/, 'Z'))}</span>`
           : '<span class="muted">never</span>';
         const link = last ? `<a href="/runs/${encodeURIComponent(last.id)}">last run</a>` : '';
         const q = `target=${encodeURIComponent(t.name)}&amp;probe=${encodeURIComponent(p)}`;

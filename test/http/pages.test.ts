@@ -21,6 +21,7 @@ function setup(authToken: string | null = null) {
     healthy: { content: HEALTHY, ttftSeconds: 0.0028309250000002066, durationSeconds: 2.0000000000000004 },
     collapse: { content: COLLAPSED },
     huge: { content: HUGE_LOOP, outputTokens: 50_000 },
+    down: { content: '', error: { type: 'connect', message: 'connection refused <ECONNREFUSED>' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
     server: { host: '127.0.0.1', port: 0, authToken, metricsAuth: false, maxConcurrentManualRuns: 4 },
@@ -28,6 +29,7 @@ function setup(authToken: string | null = null) {
       testTarget({ name: 'good', model: 'healthy', baseUrl: 'http://127.0.0.1:1/v1' }),
       testTarget({ name: 'bad<i>', model: 'collapse' }),
       testTarget({ name: 'huge', model: 'huge', probes: ['short'] }),
+      testTarget({ name: 'down', model: 'down', probes: ['short'] }),
     ],
   });
   return { ...testApp(config, stream.fn), stream };
@@ -62,7 +64,7 @@ describe('POST /probe', () => {
     assert.match(conflict.json().error.message, /probe is "long" in the query string but "short" in the body/);
     const unknown = await app.inject({ method: 'POST', url: '/probe', payload: { target: 'nope', probe: 'short' } });
     assert.equal(unknown.statusCode, 404);
-    assert.match(unknown.json().error.message, /known: good, bad<i>, huge/);
+    assert.match(unknown.json().error.message, /known: good, bad<i>, huge, down/);
     assert.equal((await app.inject({ method: 'POST', url: '/probe', payload: '[1]', headers: { 'content-type': 'application/json' } })).statusCode, 400);
     assert.equal(stream.requests.length, 0);
   });
@@ -170,6 +172,17 @@ describe('GET /runs/:id', () => {
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
   });
 
+  test('the page of an error run shows the error and no output', async () => {
+    const { app } = setup();
+    const id = (await app.inject({ method: 'POST', url: '/probe', payload: { target: 'down', probe: 'short' } })).json().id as string;
+    const res = await app.inject({ url: `/runs/${id}?format=html` });
+    assert.equal(res.statusCode, 200);
+    assert.match(res.body, /<span class="v v-error">error<\/span>/);
+    assert.match(res.body, /<p class="error">connect: connection refused &#60;ECONNREFUSED&#62;<\/p>/);
+    assert.match(res.body, /no content/);
+    assert.doesNotMatch(res.body, /class="onset"/);
+  });
+
   test('a loop of 20,000 copies makes a page of a bounded number of elements', async () => {
     const { app } = setup();
     const id = (await app.inject({ method: 'POST', url: '/probe', payload: { target: 'huge', probe: 'short' } })).json().id as string;
@@ -192,7 +205,7 @@ describe('the index page', () => {
     const row = (target: string, probe: string) => res.body.split('\n').find((l) => l.includes(`<tr data-target="${target}" data-probe="${probe}">`)) ?? '';
     const bad = row('bad&#60;i&#62;', 'short');
     assert.match(bad, /<td class="verdict"><span class="v v-fail">fail<\/span><\/td>/);
-    assert.match(bad, new RegExp(`<time datetime="${run.startedAt}" title="${run.startedAt}">3 min ago</time>`));
+    assert.match(bad, new RegExp(`<time datetime="${run.startedAt}" title="${run.startedAt}">3 min ago</time> <span class="muted">${run.startedAt.slice(0, 19)}Z</span>`));
     assert.match(bad, new RegExp(`<a href="/runs/${run.id}">last run</a>`));
     assert.match(bad, /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="bad&#60;i&#62;"><input type="hidden" name="probe" value="short"><button type="submit">run now<\/button><\/form>/);
     assert.match(row('good', 'short'), /v-none">none<.*never/);
