@@ -1,12 +1,18 @@
-import Fastify, { LogController } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
 import type { RunHistory } from '../state/runHistory.js';
-import { bearerMatches } from './bearerAuth.js';
+import { bearerMatches, tokenMatches } from './bearerAuth.js';
+import { messagePage, PAGE_HEADERS } from './htmlPage.js';
+import { toJson } from './jsonReply.js';
+import { prefersHtml } from './prefersHtml.js';
 import { renderIndex } from './renderIndex.js';
+import { renderLogin, safeNext } from './renderLogin.js';
+import { renderRun } from './renderRun.js';
 import { runListItem, runView } from './runView.js';
+import { clearedSessionCookie, sessionCookie, sessionValid } from './session.js';
 
 export interface AppDeps {
   service: ProbeService;
@@ -27,6 +33,26 @@ interface RouteAuth {
 
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
 
+/** Parameters of /probe, in the query string (GET, POST) or the body (POST: JSON or a form). */
+interface ProbeParams {
+  target?: string;
+  probe?: string;
+}
+const NAME = { type: 'string', minLength: 1, maxLength: 256 } as const;
+const FORMAT = { type: 'string', enum: ['html', 'json'] } as const;
+/** Form bodies are small: a target and a probe name, or a token. */
+const FORM_BODY_LIMIT = 8192;
+
+/** Whether a request wants a page: ?format=html|json, else its Accept header. */
+function wantsHtml(req: FastifyRequest): boolean {
+  const format = (req.query as { format?: unknown } | undefined)?.format;
+  return prefersHtml(req.headers.accept, typeof format === 'string' ? format : undefined);
+}
+
+function sendPage(reply: FastifyReply, status: number, html: string) {
+  return reply.status(status).headers(PAGE_HEADERS).send(html);
+}
+
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
 export function buildApp(deps: AppDeps) {
     // Scrapes and health checks arrive every few seconds: keep them out of the log.
@@ -38,17 +64,33 @@ export function buildApp(deps: AppDeps) {
   const server = () => deps.service.currentConfig.server;
   let manualInFlight = 0;
 
+  // Every JSON answer goes through here: times and rates keep 6 significant digits, not float noise.
+  app.setReplySerializer((payload) => toJson(payload));
+  // The pages' forms (run now, log in) post application/x-www-form-urlencoded.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
   // With a token set, everything that runs probes, shows output or changes state needs it;
   // /metrics too when metricsAuth is on. Health and readiness stay open for the kubelet,
   // which cannot send a token from a Secret. The decision reads the matched route's config,
   // never the raw URL: the router decodes %XX, so "/%70robe" is /probe.
+  // A browser has no way to send the header from a link or a form: it logs in once
+  // (POST /-/login) and sends the session cookie instead. A browser asking for a page
+  // without either gets the login form.
   app.addHook('onRequest', async (req, reply) => {
+    // A form another site's page posts here (cross-site request forgery) is refused, token or not.
+    if (req.method === 'POST' && req.headers['sec-fetch-site'] === 'cross-site') {
+      return reply.status(403).send({ error: { code: 'CROSS_SITE', message: 'POST from a page of another site refused' } });
+    }
     const { authToken, metricsAuth } = server();
     if (!authToken) return;
     const guard = (req.routeOptions.config as Partial<RouteAuth> | undefined)?.auth;
     if (!guard || (guard === 'metrics' && !metricsAuth)) return;
     if (bearerMatches(req.headers.authorization, authToken)) return;
+    if (sessionValid(req.headers.cookie, authToken, Date.now())) return;
     reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
+    if (wantsHtml(req)) return sendPage(reply, 401, renderLogin(req.method === 'GET' ? req.url : '/', false));
     return reply.status(401).send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
   });
 
@@ -58,9 +100,36 @@ export function buildApp(deps: AppDeps) {
     void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
   });
 
-  app.get('/', async (_req, reply) => {
-    reply.type('text/html; charset=utf-8');
-    return renderIndex(deps.service.currentConfig, deps.version);
+  app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
+    const page = renderIndex(deps.service.currentConfig, deps.version, {
+      lastRun: (target, probe) => deps.history.list({ target, probe, limit: 1 })[0],
+      running: (target, probe) => deps.service.isRunning(target, probe),
+      nowMs: Date.now(),
+      session: server().authToken !== null,
+    });
+    return sendPage(reply, 200, page);
+  });
+
+  app.get<{ Querystring: { next?: string } }>('/-/login', async (req, reply) => sendPage(reply, 200, renderLogin(safeNext(req.query.next), false)));
+
+  // The token comes in the form body only: never in a URL, and /-/ requests are not logged.
+  app.post<{ Body: { token?: string; next?: string } | undefined }>('/-/login', async (req, reply) => {
+    const body = req.body && typeof req.body === 'object' ? req.body : {};
+    const next = safeNext(body.next);
+    const { authToken } = server();
+    if (!authToken) return reply.redirect(next, 303);
+    if (typeof body.token !== 'string' || !tokenMatches(body.token, authToken)) {
+      deps.logger.warn({ ip: req.ip }, 'login with a wrong token');
+      reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
+      return sendPage(reply, 401, renderLogin(next, true));
+    }
+    reply.header('set-cookie', sessionCookie(authToken, Date.now(), req.protocol === 'https'));
+    return reply.redirect(next, 303);
+  });
+
+  app.post('/-/logout', async (_req, reply) => {
+    reply.header('set-cookie', clearedSessionCookie());
+    return reply.redirect('/', 303);
   });
 
   app.get('/metrics', { config: { auth: 'metrics' } satisfies RouteAuth }, async (_req, reply) => {
@@ -83,43 +152,56 @@ export function buildApp(deps: AppDeps) {
     return reply.status(400).send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
   });
 
-  app.get<{ Querystring: { target: string; probe: string } }>(
-    '/probe',
-    {
-      config: { auth: 'always' } satisfies RouteAuth,
-      schema: {
-        querystring: {
-          type: 'object',
-          required: ['target', 'probe'],
-          properties: { target: { type: 'string', minLength: 1 }, probe: { type: 'string', minLength: 1 } },
-        },
-      },
-    },
-    async (req, reply) => {
-      const { target, probe } = req.query;
-      const maxManual = server().maxConcurrentManualRuns;
-      if (manualInFlight >= maxManual) {
-        return reply.status(429).send({
-          error: { code: 'TOO_MANY_RUNS', message: `${manualInFlight} manual runs are in flight (limit ${maxManual}); try again later` },
-        });
+  // GET and POST run the same way; POST is what the index page's button sends. The request
+  // names a configured target and probe, nothing else: no URL, host or request field of it
+  // reaches the target.
+  const runProbeRoute = async (req: FastifyRequest<{ Querystring: ProbeParams & { format?: string }; Body?: ProbeParams }>, reply: FastifyReply) => {
+    const html = wantsHtml(req);
+    reply.header('vary', 'Accept');
+    const refuse = (status: number, code: string, message: string) =>
+      html ? sendPage(reply, status, messagePage(`${status}: could not run the probe`, message)) : reply.status(status).send({ error: { code, message } });
+    const body: ProbeParams = req.body && typeof req.body === 'object' ? req.body : {};
+    const names: Record<'target' | 'probe', string> = { target: '', probe: '' };
+    for (const key of ['target', 'probe'] as const) {
+      const inQuery = req.query[key];
+      const inBody = body[key];
+      if (inQuery !== undefined && inBody !== undefined && inQuery !== inBody) {
+        return refuse(400, 'BAD_REQUEST', `${key} is "${inQuery}" in the query string but "${inBody}" in the body`);
       }
-      let running;
-      try {
-        running = deps.service.run(target, probe, 'manual');
-      } catch (err) {
-        if (err instanceof ProbeLookupError) {
-          return reply.status(STATUS_BY_CODE[err.code]).send({ error: { code: err.code, message: err.message } });
-        }
-        throw err;
+      const value = inQuery ?? inBody;
+      if (typeof value !== 'string' || value === '') {
+        return refuse(400, 'BAD_REQUEST', `missing parameter ${key}: give target and probe in the query string or the body`);
       }
-      manualInFlight++;
-      try {
-        return runView(await running);
-      } finally {
-        manualInFlight--;
-      }
-    },
-  );
+      names[key] = value;
+    }
+    const maxManual = server().maxConcurrentManualRuns;
+    if (manualInFlight >= maxManual) {
+      return refuse(429, 'TOO_MANY_RUNS', `${manualInFlight} manual runs are in flight (limit ${maxManual}); try again later`);
+    }
+    let running;
+    try {
+      running = deps.service.run(names.target, names.probe, 'manual');
+    } catch (err) {
+      if (err instanceof ProbeLookupError) return refuse(STATUS_BY_CODE[err.code], err.code, err.message);
+      throw err;
+    }
+    manualInFlight++;
+    let run;
+    try {
+      run = await running;
+    } finally {
+      manualInFlight--;
+    }
+    // A browser goes on to the run's page (303: the next request is a GET).
+    if (html) return reply.redirect(`/runs/${encodeURIComponent(run.id)}`, 303);
+    return runView(run);
+  };
+  const probeQuery = { type: 'object', properties: { target: NAME, probe: NAME, format: FORMAT } } as const;
+  app.get('/probe', { config: { auth: 'always' } satisfies RouteAuth, schema: { querystring: probeQuery } }, runProbeRoute);
+  app.post('/probe', {
+    config: { auth: 'always' } satisfies RouteAuth,
+    schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
+  }, runProbeRoute);
 
   app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
     '/runs',
@@ -141,11 +223,21 @@ export function buildApp(deps: AppDeps) {
     async (req) => ({ runs: deps.history.list(req.query).map(runListItem) }),
   );
 
-  app.get<{ Params: { id: string } }>('/runs/:id', { config: { auth: 'always' } satisfies RouteAuth }, async (req, reply) => {
-    const run = deps.history.get(req.params.id);
-    if (!run) return reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message: `no run with id "${req.params.id}" in history` } });
-    return runView(run, true);
-  });
+  // JSON for curl and scripts; a browser (Accept: text/html) or ?format=html gets the page.
+  app.get<{ Params: { id: string }; Querystring: { format?: 'html' | 'json' } }>(
+    '/runs/:id',
+    { config: { auth: 'always' } satisfies RouteAuth, schema: { querystring: { type: 'object', properties: { format: FORMAT } } } },
+    async (req, reply) => {
+      const html = wantsHtml(req);
+      reply.header('vary', 'Accept');
+      const run = deps.history.get(req.params.id);
+      if (!run) {
+        const message = `no run with id "${req.params.id}" in history`;
+        return html ? sendPage(reply, 404, messagePage('Unknown run', message)) : reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message } });
+      }
+      return html ? sendPage(reply, 200, renderRun(run, Date.now())) : runView(run, true);
+    },
+  );
 
   return app;
 }

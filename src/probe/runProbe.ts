@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
+import { placeTokens } from './placeTokens.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
 import { responseByteCap } from './responseByteCap.js';
 import type { Analysis } from '../core/analysisTypes.js';
@@ -223,7 +224,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   // Stream evidence for the final analysis: an output cut by the token limit while looping is a collapse at any size.
   const finishReason = finishEvidence(result, probe);
   const final = {
-    content: finalAnalysis(live.content, result.content, { ...opts, finishReason }),
+    // Token indexes of the content come from the server's counts at each read (tokenMarks), in one place.
+    content: placeTokens(finalAnalysis(live.content, result.content, { ...opts, finishReason }), (c) => tokenMarks.tokenAt(c)),
     reasoning: result.reasoning
       ? finalAnalysis(live.reasoning, result.reasoning, { ...opts, finishReason: result.content.length > 0 ? 'stop' : finishReason })
       : null,
@@ -237,10 +239,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
     sample.tokensAtAbort = result.outputTokens;
     sample.tokensSaved = Math.max(0, probe.maxTokens - result.outputTokens);
   }
-  const onset = final.content.metrics.repeatOnset;
-  sample.onsetToken = onset >= 0 ? tokenMarks.tokenAt(onset) : null;
-  // Content findings get the server's token index of where they start.
-  for (const f of sample.findings) if (f.channel === 'content' && f.atChar >= 0) f.atToken = tokenMarks.tokenAt(f.atChar);
+  const onsetToken = final.content.metrics.repeatOnsetToken;
+  sample.onsetToken = onsetToken >= 0 ? onsetToken : null;
   return sample;
 }
 

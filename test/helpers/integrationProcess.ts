@@ -125,6 +125,23 @@ export function requireTool(name: 'prometheus' | 'promtool'): { path: string; sk
   return { path: null, skip: `${name} is not installed (apt-get install prometheus); skipped outside CI` };
 }
 
+/**
+ * Debian's chromium for the browser tests (driven by playwright-core, which downloads no
+ * browser), or a skip reason. Under CI a missing browser is an error, as for promtool.
+ */
+export function requireChromium(
+  candidates: (string | null)[] = ['/usr/bin/chromium', findExecutable('chromium'), findExecutable('chromium-browser')],
+): { path: string; skip: null } | { path: null; skip: string } {
+  const path = candidates.find(
+    (p): p is string => typeof p === 'string' && existsSync(p),
+  );
+  if (path) return { path, skip: null };
+  if (runningUnderCi()) {
+    throw new Error('chromium is not installed, and CI is set: CI must install Debian\'s chromium package (see .ci/run)');
+  }
+  return { path: null, skip: 'chromium is not installed (apt-get install chromium); the browser tests are skipped outside CI' };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -30,6 +30,13 @@ describe('early abort of a collapsed stream (against the simulator on loopback)'
       assert.ok(s.tokensAtAbort! < onset + within, `aborted at ${s.tokensAtAbort}`);
       assert.equal(s.tokensSaved, 8000 - s.outputTokens);
       assert.ok(s.onsetToken !== null && Math.abs(s.onsetToken - onset) < 120, `onset token ${s.onsetToken}`);
+      // The metrics map offsets to tokens the same way as the sample (they used to say -1).
+      const m = s.metrics!.content;
+      assert.equal(m.repeatOnsetToken, s.onsetToken);
+      const firstFail = s.findings.filter((f) => f.channel === 'content' && f.severity === 'fail').sort((a, b) => a.atChar - b.atChar)[0]!;
+      assert.equal(m.collapseOnset, firstFail.atChar);
+      assert.equal(m.collapseOnsetToken, firstFail.atToken);
+      assert.ok(m.collapseOnsetToken >= 0 && Math.abs(m.collapseOnsetToken - onset) < 120, `collapse onset token ${m.collapseOnsetToken}`);
       const served = sim.requests.at(-1)!;
       assert.equal(served.model, model);
       // The server notices the closed socket a moment after the client returns.

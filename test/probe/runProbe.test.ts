@@ -300,3 +300,19 @@ test('content parts of an unknown type (images, audio) are named in the sample n
   assert.equal(s.verdict, 'ok');
   assert.deepEqual(s.notes, ['2 content parts of a type other than text or thinking were not read (neither content nor reasoning)']);
 });
+
+test('the metrics of a sample give the same token indexes as its findings and onsetToken', async () => {
+  const loop = `${HEALTHY} ${'The cache is warm again. '.repeat(60)}`;
+  const stream = fakeStream({ healthy: { content: loop } });
+  const run = await runProbe(testTarget(), testProbe(), { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => 'id-1' });
+  const s = run.samples[0]!;
+  assert.equal(s.verdict, 'fail', s.reasons.join('; '));
+  const m = s.metrics!.content;
+  assert.ok(s.onsetToken !== null && s.onsetToken > 0, `onsetToken ${s.onsetToken}`);
+  assert.equal(m.repeatOnsetToken, s.onsetToken);
+  const first = s.findings.filter((f) => f.severity === 'fail').sort((a, b) => a.atChar - b.atChar)[0]!;
+  assert.equal(m.collapseOnset, first.atChar);
+  assert.ok(m.collapseOnsetToken > 0, `collapseOnsetToken ${m.collapseOnsetToken}`);
+  assert.equal(m.collapseOnsetToken, first.atToken);
+  assert.deepEqual(s.metrics!.combined, m, 'without reasoning the combined figures are the content figures');
+});

@@ -1,0 +1,91 @@
+import type { TextMetrics } from '../core/analysisTypes.js';
+import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
+import { formatAge } from './formatAge.js';
+import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
+import { markOutput } from './markOutput.js';
+
+type Channel = 'content' | 'reasoning';
+
+const seconds = (x: number | null) => (x === null ? '–' : `${x.toFixed(3)} s`);
+const num = (x: number | null, digits = 0) => (x === null ? '–' : x.toFixed(digits));
+
+/** The failed run as a person wants to see it: per sample the verdict, reasons, figures, and the output with the collapse marked. */
+export function renderRun(run: RunResult, nowMs: number): string {
+  const age = formatAge((nowMs - Date.parse(run.startedAt)) / 1000);
+  const id = encodeURIComponent(run.id);
+  const head = `<h1>Run <code>${esc(run.id)}</code> ${verdictBadge(run.verdict)}</h1>
+<p>target <b>${esc(run.target)}</b> · probe <b>${esc(run.probe)}</b> · ${esc(run.trigger)} ·
+started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${esc(age)}) · took ${seconds(run.durationSeconds)} ·
+<a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
+  return htmlPage(`${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`, `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`);
+}
+
+function renderSample(s: SampleResult): string {
+  const prefix = `s${s.index}`;
+  const reasons = s.reasons.length ? `<ul class="reasons">${s.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : '<p class="muted">no findings</p>';
+  const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
+  const error = s.error ? `<p class="error">${esc(s.error.type)}: ${esc(s.error.message)}</p>` : '';
+  const content = channelOutput(s, 'content');
+  const reasoning = channelOutput(s, 'reasoning');
+  const jump = content.onset || reasoning.onset
+    ? `<p><a href="#${prefix}-${content.onset ? 'content' : 'reasoning'}-onset">Jump to the collapse onset</a></p>`
+    : '';
+  // Reasoning is folded away unless the collapse is only there.
+  const openReasoning = reasoning.onset && !content.onset ? ' open' : '';
+  return `<section class="sample" id="${prefix}">
+<h2>Sample ${s.index} ${verdictBadge(s.verdict)}</h2>
+<div class="cols"><div><h3>Reasons</h3>${reasons}${error}${notes}${jump}</div>
+<div><h3>Figures</h3>${figures(s)}</div></div>
+<h3>Content <span class="muted">(${s.contentChars} chars)</span></h3>
+${s.content ? `<pre class="output" id="${prefix}-content">${content.html}</pre>` : '<p class="muted">no content</p>'}
+${s.reasoning ? `<details${openReasoning}><summary>Reasoning <span class="muted">(${s.reasoningChars} chars)</span></summary>
+<pre class="output" id="${prefix}-reasoning">${reasoning.html}</pre></details>` : ''}
+</section>`;
+}
+
+/** A channel's text with its collapse onset and its reported loop marked. */
+function channelOutput(s: SampleResult, channel: Channel): { html: string; onset: boolean } {
+  const text = s[channel];
+  const m: TextMetrics | null | undefined = s.metrics?.[channel];
+  const findings = s.findings.filter((f) => f.channel === channel);
+  const onset = collapseOnset(m, findings);
+  // Only a loop the analysis reported is highlighted: every text has some small repeat.
+  const reported = m && m.repeatPeriod > 0 && m.repeatOnset >= 0 && findings.some((f) => f.atChar === m.repeatOnset && f.kind === m.repeatKind);
+  const loop = reported ? { start: m.repeatOnset, period: m.repeatPeriod, end: m.repeatEnd } : null;
+  const token = onset >= 0 ? findings.find((f) => f.atChar === onset && f.atToken >= 0)?.atToken : undefined;
+  const onsetTitle = `collapse onset: char ${onset}${token !== undefined ? `, token ${token}` : ''}`;
+  return { html: markOutput(text, { onset, loop, id: `s${s.index}-${channel}`, onsetTitle }), onset: onset >= 0 && text.length > 0 };
+}
+
+/** Where the channel's collapse starts: the metrics' onset, else the earliest placed failing finding; -1 when it did not fail. */
+function collapseOnset(m: TextMetrics | null | undefined, findings: SampleFinding[]): number {
+  if (m && m.collapseOnset >= 0) return m.collapseOnset;
+  const placed = findings.filter((f) => f.severity === 'fail' && f.atChar >= 0).map((f) => f.atChar);
+  return placed.length ? Math.min(...placed) : -1;
+}
+
+function figures(s: SampleResult): string {
+  const m = s.metrics?.content;
+  const rows: [string, string][] = [
+    ['output tokens', num(s.outputTokens)],
+    ['finish reason', s.finishReason ?? '–'],
+    ['time to first token', seconds(s.ttftSeconds)],
+    ['duration', seconds(s.durationSeconds)],
+    ['tokens per second', num(s.tokensPerSecond, 1)],
+    ['aborted early', s.aborted ? `yes, at ${s.tokensAtAbort ?? '?'} tokens (${s.tokensSaved} saved)` : 'no'],
+  ];
+  if (m) {
+    if (m.collapseOnset >= 0) {
+      const share = m.chars > 0 ? ` (${Math.round((100 * m.collapseOnset) / m.chars)}% in)` : '';
+      rows.push(['collapse', `${m.collapseKind} at char ${m.collapseOnset}${m.collapseOnsetToken >= 0 ? `, token ${m.collapseOnsetToken}` : ''}${share}`]);
+    }
+    if (m.repeatPeriod > 0) {
+      rows.push(['repeat', `${m.repeatKind || 'repeat'}: ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}`]);
+      rows.push(['repeated unit', m.repeatExcerpt]);
+    }
+    rows.push(['repeat coverage', num(m.repeatCoverage, 3)]);
+    rows.push(['compression ratio', num(m.compressionRatio, 3)]);
+    rows.push(['unique word ratio', num(m.uniqueWordRatio, 3)]);
+  }
+  return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</table>`;
+}

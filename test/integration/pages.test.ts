@@ -1,0 +1,148 @@
+// The pages in a real browser (issue 9, item 8 "Done when"): Debian's chromium, driven by
+// playwright-core, against `serve` on loopback with a token set and the simulator behind it.
+// The page of a failed run shows the onset mark and the highlighted loop; the index page's
+// button runs a probe. Skipped when chromium is absent, except under CI.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { ensureBuilt, freePort, makeTempDir, requireChromium, startServe, waitReady, type Child } from '../helpers/integrationProcess.js';
+
+const TOKEN = 'browser-test-token-0123456789';
+const PROBE = 'long';
+const chromium = requireChromium();
+
+function configYaml(simUrl: string): string {
+  return `server:
+  authToken: ${TOKEN}
+targets:
+  - name: healthy
+    baseUrl: ${simUrl}
+    model: healthy
+  - name: collapse
+    baseUrl: ${simUrl}
+    model: collapse-sentence@1200
+probes:
+  - name: ${PROBE}
+    prompt: Write a detailed technical article about building a reliable job scheduler.
+    maxTokens: 3000
+    minTokens: 1000
+`;
+}
+
+/** The browser's globals used inside evaluate() (the project compiles without the DOM library). */
+interface BrowserWindow {
+  getComputedStyle(el: unknown, pseudo?: string): { content: string; backgroundColor: string };
+  innerHeight: number;
+}
+
+interface RunJson {
+  id: string;
+  verdict: string;
+  samples: { metrics: { content: { repeatCount: number; collapseOnset: number } } }[];
+}
+
+describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeout: 120_000 }, () => {
+  let sim: Simulator | undefined;
+  let serve: Child | undefined;
+  let browser: Browser | undefined;
+  let page: Page | undefined;
+  let base = '';
+  const tmp = makeTempDir('pages');
+  // Style sheets or scripts the CSP refused: the pages must need none it forbids.
+  const refused: string[] = [];
+
+  before(async () => {
+    ensureBuilt();
+    sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
+    const file = join(tmp.dir, 'pages.yaml');
+    writeFileSync(file, configYaml(sim.url));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    serve = startServe(['--config', file, '--port', String(port)]);
+    await waitReady(serve, base);
+    const { chromium: driver } = await import('playwright-core');
+    browser = await driver.launch({ executablePath: chromium.path!, timeout: 30_000, args: ['--disable-dev-shm-usage'] });
+    page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+    page.setDefaultNavigationTimeout(30_000);
+    page.on('console', (msg) => {
+      if (/Content.Security.Policy|Refused to/i.test(msg.text())) refused.push(msg.text());
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => undefined);
+    await serve?.stop(2000);
+    await sim?.close();
+    tmp.remove();
+  });
+
+  it('the page of a failed run shows the onset mark and the highlighted loop (after logging in with the token)', async () => {
+    assert.ok(page);
+    const res = await fetch(`${base}/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'collapse', probe: PROBE }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    assert.equal(res.status, 200);
+    const run = (await res.json()) as RunJson;
+    assert.equal(run.verdict, 'fail');
+
+    // No session yet: the browser is shown the login form, then sent on to the run.
+    const first = await page.goto(`${base}/runs/${run.id}`);
+    assert.equal(first?.status(), 401);
+    await page.fill('input[name="token"]', TOKEN);
+    await Promise.all([page.waitForURL(`${base}/runs/${run.id}`), page.click('button[type="submit"]')]);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+
+    const onset = page.locator('#s0-content-onset');
+    assert.equal(await onset.count(), 1);
+    assert.equal(await onset.isVisible(), true, 'the onset mark is visible');
+    const label = await onset.evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el, '::before').content);
+    assert.match(label, /collapse starts here/, 'the style sheet (allowed by its CSP hash) labels the mark');
+
+    const loops = page.locator('#s0-content mark.loop');
+    const copies = await loops.count();
+    assert.ok(copies >= 3 && copies <= run.samples[0]!.metrics.content.repeatCount + 1, `${copies} highlighted copies (a partial last copy counts)`);
+    assert.equal(await loops.first().isVisible(), true, 'the first copy of the loop is visible');
+    const background = await loops.first().evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(background, 'rgb(255, 224, 138)', 'the copy is highlighted');
+    const unit = (await loops.first().textContent()) ?? '';
+    assert.ok(unit.length > 20 && (await loops.nth(2).textContent()) === unit, `the copies repeat the unit: ${JSON.stringify(unit)}`);
+
+    // The jump link brings the onset into view.
+    await page.click('a[href="#s0-content-onset"]');
+    const inView = await onset.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.bottom <= (globalThis as unknown as BrowserWindow).innerHeight;
+    });
+    assert.equal(inView, true, 'the onset is in view after "jump"');
+    assert.deepEqual(refused, []);
+  });
+
+  it("the index page's button runs a probe and the row shows its verdict", async () => {
+    assert.ok(page);
+    await page.goto(`${base}/`);
+    const row = page.locator('tr[data-target="healthy"][data-probe="long"]');
+    assert.equal(await row.locator('td.verdict').textContent(), 'none');
+    await Promise.all([page.waitForURL(/\/runs\/[^/?]+$/, { timeout: 30_000 }), row.locator('button', { hasText: 'run now' }).click()]);
+    const id = decodeURIComponent(new URL(page.url()).pathname.split('/').pop()!);
+    assert.equal(await page.locator('h1 .v').textContent(), 'ok');
+    assert.equal(await page.locator('#s0-content-onset').count(), 0, 'a healthy run has no onset');
+
+    await page.goto(`${base}/`);
+    assert.equal(await row.locator('td.verdict').textContent(), 'ok');
+    assert.match((await row.locator('time').textContent()) ?? '', /just now|\d+ s ago/);
+    assert.equal(await row.locator('a', { hasText: 'last run' }).getAttribute('href'), `/runs/${encodeURIComponent(id)}`);
+    assert.equal(await page.locator('tr[data-target="collapse"] td.verdict').textContent(), 'fail');
+
+    const listed = await fetch(`${base}/runs?target=healthy`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    const runs = ((await listed.json()) as { runs: { id: string; trigger: string }[] }).runs;
+    assert.deepEqual(runs.map((r) => [r.id, r.trigger]), [[id, 'manual']]);
+    assert.deepEqual(refused, []);
+  });
+});
