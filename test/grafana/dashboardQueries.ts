@@ -46,6 +46,7 @@ export const VARIABLE_VALUES: Readonly<Record<string, string>> = Object.freeze({
   target: '.*',
   probe: '.*',
   channel: '.*',
+  window: '1h',
   __rate_interval: '1m',
   __interval: '1m',
   __range: '5m',

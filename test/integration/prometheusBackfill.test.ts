@@ -158,6 +158,12 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
         problems.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
         continue;
       }
+      if (title === 'Failed share of samples [A]') {
+        // Not only some data: the day's story. 1 during the collapse, 0 at the end.
+        const values = (answer.data?.result ?? []).flatMap((series) => series.values.map(([, v]) => Number(v)));
+        const last = answer.data?.result[0]?.values.at(-1);
+        if (Math.max(...values) !== 1 || Number(last?.[1]) !== 0) problems.push(`${where}\n    → max ${Math.max(...values)}, last ${String(last?.[1])}; expected 1 and 0`);
+      }
       const shown = new Set<number>();
       for (const series of answer.data?.result ?? []) {
         for (const [ts, v] of series.values) if (ts >= warm && Number.isFinite(Number(v))) shown.add(ts);
