@@ -2,6 +2,9 @@
 // into deploy/kubernetes/prometheusrule.yaml, so the two cannot drift:
 //   node --import tsx scripts/build-prometheus-rule.ts           write the manifest
 //   node --import tsx scripts/build-prometheus-rule.ts --check   exit 1 when it is out of date
+//   node --import tsx scripts/build-prometheus-rule.ts --runbook-base URL
+//       first points every runbook_url of rules.yml and rules.test.yml at URL#<alert>
+//       (where you host docs/runbook.md), then writes the manifest
 // test/deploy/kubernetes.test.ts checks that the groups are equal.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -10,7 +13,28 @@ import { Document, isSeq, parseDocument } from 'yaml';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RULES = 'deploy/prometheus/rules.yml';
+const RULE_TESTS = 'deploy/prometheus/rules.test.yml';
 const MANIFEST = 'deploy/kubernetes/prometheusrule.yaml';
+
+const RUNBOOK_URL = /(runbook_url: ")([^"#]*)(#[a-z0-9-]+")/g;
+
+/**
+ * Points every `runbook_url: "BASE#anchor"` line of a rules or rule-test file at a new base,
+ * keeping the anchors. Throws when the base is not an absolute https URL or the text has none.
+ */
+export function setRunbookBase(text: string, base: string): string {
+  const url = new URL(base);
+  if (url.protocol !== 'https:' || url.hash !== '' || url.search !== '') {
+    throw new Error(`--runbook-base: expected an https URL without ?query or #anchor, got ${base}`);
+  }
+  let found = 0;
+  const out = text.replace(RUNBOOK_URL, (_m, head: string, _old: string, tail: string) => {
+    found++;
+    return `${head}${url.href}${tail}`;
+  });
+  if (found === 0) throw new Error('no runbook_url: "BASE#anchor" line found');
+  return out;
+}
 
 const HEADER = [
   ` Generated from ${RULES} by scripts/build-prometheus-rule.ts; do not edit by hand:`,
@@ -48,6 +72,15 @@ export function buildPrometheusRule(rulesText: string): string {
 
 function main(argv: string[]): number {
   const check = argv.includes('--check');
+  const baseAt = argv.indexOf('--runbook-base');
+  if (baseAt >= 0) {
+    const base = argv[baseAt + 1];
+    if (!base) throw new Error('--runbook-base needs a URL');
+    for (const file of [RULES, RULE_TESTS]) {
+      writeFileSync(join(root, file), setRunbookBase(readFileSync(join(root, file), 'utf8'), base));
+      process.stdout.write(`runbook_url in ${file} now points at ${base}\n`);
+    }
+  }
   const built = buildPrometheusRule(readFileSync(join(root, RULES), 'utf8'));
   if (check) {
     let current = '';

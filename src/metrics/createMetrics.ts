@@ -178,6 +178,12 @@ export function createMetrics(registry: Registry, options: { version: string; de
       labelNames: TP,
       registers: reg,
     }),
+    runsSinceFail: new Gauge({
+      name: 'coherency_probe_runs_since_last_fail',
+      help: 'Runs of this probe since the last one with a failed (degenerate) sample: 0 when the last run had one, 2 after two runs without. Runs whose samples all errored do not count; counted from the exporter start when no run failed since; absent until a run with an analysed sample.',
+      labelNames: TP,
+      registers: reg,
+    }),
     lastRun: new Gauge({
       name: 'coherency_probe_last_run_timestamp_seconds',
       help: 'Unix time at which the last run of this probe finished.',
@@ -235,6 +241,13 @@ export function createMetrics(registry: Registry, options: { version: string; de
     interTokenLatency: new Histogram({
       name: 'coherency_inter_token_latency_seconds',
       help: 'Seconds between two consecutive token-carrying chunks of a stream; one observation per gap.',
+      labelNames: TP,
+      buckets: INTER_TOKEN_BUCKETS_SECONDS,
+      registers: reg,
+    }),
+    largestInterTokenGap: new Histogram({
+      name: 'coherency_largest_inter_token_gap_seconds',
+      help: 'The longest gap between two consecutive token-carrying chunks of a sample (a stall), one observation per sample; 0 when the answer came in one chunk.',
       labelNames: TP,
       buckets: INTER_TOKEN_BUCKETS_SECONDS,
       registers: reg,

@@ -22,6 +22,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   if (sample.verdict === 'error') return;
   if (sample.ttftSeconds !== null) metrics.ttft.observe(tp, sample.ttftSeconds);
   if (sample.ttfcSeconds !== null) metrics.ttfc.observe(tp, sample.ttfcSeconds);
+  if (sample.ttftSeconds !== null) metrics.largestInterTokenGap.observe(tp, sample.maxGapSeconds);
   metrics.outputTokens.observe(tp, sample.outputTokens);
   if (sample.tokensPerSecond !== null) metrics.tokensPerSecond.observe(tp, sample.tokensPerSecond);
   if (!sample.metrics) return;
@@ -52,6 +53,11 @@ export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds
   metrics.success.set(tp, success ? 1 : 0);
   if (success) metrics.consecutiveUnsuccessful.set(tp, 0);
   else metrics.consecutiveUnsuccessful.inc(tp);
+  // What lets CoherencyDegenerationRatioHigh clear after two healthy runs whatever the schedule:
+  // a run that only errored says nothing about the output, so it neither resets nor advances it.
+  const analysed = run.samples.filter((s) => s.verdict !== 'error');
+  if (analysed.some((s) => s.verdict === 'fail')) metrics.runsSinceFail.set(tp, 0);
+  else if (analysed.length > 0) metrics.runsSinceFail.inc(tp);
   metrics.lastRun.set(tp, finishedAtSeconds);
 }
 

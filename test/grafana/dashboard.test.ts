@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  VARIABLE_VALUES,
   allPanels,
   dashboardQueries,
   expandVariables,
@@ -127,12 +128,37 @@ test('selectors match only on labels their metric has', () => {
   }
 });
 
-test('rate and increase windows are Grafana intervals, not fixed durations', () => {
+test('range windows are variables, not fixed durations, and never $__rate_interval (empty between sparse runs)', () => {
   for (const { where, expr } of rawExpressions()) {
     for (const m of expr.matchAll(/\[([^\]]*)\]/g)) {
-      assert.ok(['$__rate_interval', '$__range'].includes(m[1] as string), `${where}: window [${m[1]}] in ${expr}`);
+      assert.ok(['$window', '$__range', '$__interval'].includes(m[1] as string), `${where}: window [${m[1]}] in ${expr}`);
     }
   }
+});
+
+test('the Window variable: an interval variable with windows from 30m to 1d, 1h by default', () => {
+  const window = variable('window');
+  assert.equal(window.type, 'interval');
+  assert.deepEqual(String(window.query).split(','), ['30m', '1h', '3h', '6h', '12h', '1d']);
+  assert.equal((window.current as { value: string }).value, '1h');
+  assert.equal(VARIABLE_VALUES['window'], '1h');
+});
+
+test('ratios that can pass 1 are not drawn as percentages clipped at 1', () => {
+  // coherency_*compression_ratio: above 1 for outputs under ~50 bytes (see its HELP).
+  for (const p of allPanels(dashboard)) {
+    if (!(p.targets ?? []).some((t) => String(t.expr).includes('compression_ratio'))) continue;
+    const defaults = (p.fieldConfig as { defaults: { unit?: string; max?: number } }).defaults;
+    assert.notEqual(defaults.unit, 'percentunit', `panel ${p.id} "${p.title}"`);
+    assert.equal(defaults.max, undefined, `panel ${p.id} "${p.title}" clips at ${defaults.max}`);
+  }
+});
+
+test('the inter-token gap panel reads the per-sample largest gap histogram', () => {
+  const gaps = allPanels(dashboard).find((p) => /inter-token gap/i.test(p.title ?? ''));
+  assert.ok(gaps);
+  const exprs = (gaps.targets ?? []).map((t) => String(t.expr));
+  assert.ok(exprs.some((e) => e.includes('coherency_largest_inter_token_gap_seconds_bucket')), exprs.join('\n'));
 });
 
 test('dashboardQueries expands every variable and returns every panel query', () => {
@@ -146,7 +172,7 @@ test('dashboardQueries expands every variable and returns every panel query', ()
   const ttft = queries.find((q) => q.title === 'Time to first token p50 / p95 [A]');
   assert.equal(
     ttft?.expr,
-    'histogram_quantile(0.5, sum by (target, probe, le) (rate(coherency_time_to_first_token_seconds_bucket{target=~".*",probe=~".*"}[1m])))',
+    'histogram_quantile(0.5, sum by (target, probe, le) (rate(coherency_time_to_first_token_seconds_bucket{target=~".*",probe=~".*"}[1h])))',
   );
 });
 

@@ -46,6 +46,7 @@ export const VARIABLE_VALUES: Readonly<Record<string, string>> = Object.freeze({
   target: '.*',
   probe: '.*',
   channel: '.*',
+  window: '1h',
   __rate_interval: '1m',
   __interval: '1m',
   __range: '5m',
@@ -74,14 +75,21 @@ export function allPanels(dashboard: Dashboard): DashboardPanel[] {
   return out;
 }
 
+export interface PanelQuery {
+  title: string;
+  expr: string;
+  /** Grafana runs it as an instant query (stat and table panels), at the end of the time range. */
+  instant: boolean;
+}
+
 /** Every panel query, variables expanded. Titles get " [refId]" when a panel has several queries. */
-export function dashboardQueries(dashboard: Dashboard): { title: string; expr: string }[] {
-  const out: { title: string; expr: string }[] = [];
+export function dashboardQueries(dashboard: Dashboard, values: Readonly<Record<string, string>> = VARIABLE_VALUES): PanelQuery[] {
+  const out: PanelQuery[] = [];
   for (const panel of allPanels(dashboard)) {
     const targets = (panel.targets ?? []).filter((t) => typeof t.expr === 'string' && t.expr.trim() !== '');
     for (const t of targets) {
       const title = targets.length > 1 ? `${panel.title ?? ''} [${t.refId ?? '?'}]` : (panel.title ?? '');
-      out.push({ title, expr: expandVariables(t.expr as string) });
+      out.push({ title, expr: expandVariables(t.expr as string, values), instant: t['instant'] === true && t['range'] !== true });
     }
   }
   return out;

@@ -28,16 +28,25 @@ export function exportedSeries(): Map<string, Set<string>> {
 /** Labels Prometheus adds to every scraped series. */
 export const TARGET_LABELS: readonly string[] = ['job', 'instance'];
 
-/** Names of the exporter's own and prom-client's default metrics referenced in a PromQL expression. */
+/**
+ * Names of the exporter's own and prom-client's default metrics referenced in a PromQL expression.
+ * Recording-rule names (`level:metric:operations`) are not metrics: see recordedNamesIn.
+ */
 export function metricNamesIn(expr: string): string[] {
-  return [...new Set(expr.match(/\b(?:coherency|process|nodejs)_[a-zA-Z0-9_]+\b/g) ?? [])];
+  return [...new Set(expr.match(/(?<![\w:])(?:coherency|process|nodejs)_[a-zA-Z0-9_]+(?![\w:])/g) ?? [])];
+}
+
+/** Recording-rule series (names with a colon) referenced in a PromQL expression. */
+export function recordedNamesIn(expr: string): string[] {
+  const unquoted = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
+  return [...new Set(unquoted.match(/(?<![\w:])[a-zA-Z_][a-zA-Z0-9_]*:[a-zA-Z0-9_:]*(?![\w:])/g) ?? [])];
 }
 
 /** `name{a="x", b=~"y"}` selectors of the exporter's metrics in an expression, with the label names they match on. */
 export function selectorsIn(expr: string): { name: string; labels: string[] }[] {
   const out: { name: string; labels: string[] }[] = [];
   const unquoted = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""');
-  for (const m of unquoted.matchAll(/\b((?:coherency|process|nodejs)_[a-zA-Z0-9_]+)\s*\{([^}]*)\}/g)) {
+  for (const m of unquoted.matchAll(/(?<![\w:])((?:coherency|process|nodejs)_[a-zA-Z0-9_]+)\s*\{([^}]*)\}/g)) {
     const labels = [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((l) => l[1] as string);
     out.push({ name: m[1] as string, labels });
   }

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from './dashboardQueries.js';
-import { TARGET_LABELS, exportedSeries, metricNamesIn, selectorsIn } from './exportedMetrics.js';
+import { TARGET_LABELS, exportedSeries, metricNamesIn, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
 
 interface RuleFile {
   groups: { name: string; rules: { alert?: string; record?: string; expr: string; labels?: Record<string, string> }[] }[];
@@ -34,14 +34,47 @@ test('alert rules reference only exported metrics and their labels', () => {
   }
 });
 
-test('every alert has a severity, a summary, a description and a runbook, and a promtool test', () => {
+test('recorded series are named level:metric:operations and recorded before a rule of the file uses them', () => {
+  const all = rules.groups.flatMap((g) => g.rules);
+  const recorded = new Set<string>();
+  for (const rule of all) {
+    const where = rule.alert ?? rule.record ?? '?';
+    for (const name of recordedNamesIn(rule.expr)) assert.ok(recorded.has(name), `${where}: ${name} is not recorded above it`);
+    if (rule.record) {
+      assert.match(rule.record, /^[a-z_]+:coherency_[a-z_]+:[a-z0-9_]+$/, rule.record);
+      recorded.add(rule.record);
+    }
+  }
+  assert.ok(recorded.size > 0);
+});
+
+/** GitHub's (and GitLab's) anchor for a Markdown heading: lower case, punctuation dropped, spaces to dashes. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+test('every alert has a severity, a summary, a description, a runbook_url into docs/runbook.md, and a promtool test', () => {
   const tested = readFileSync(join(root, 'deploy/prometheus/rules.test.yml'), 'utf8');
+  const runbook = readFileSync(join(root, 'docs/runbook.md'), 'utf8');
+  const anchors = new Set([...runbook.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1] as string)));
+  const bases = new Set<string>();
   for (const rule of rules.groups.flatMap((g) => g.rules).filter((r) => r.alert)) {
     const r = rule as typeof rule & { annotations?: Record<string, string> };
     assert.match(r.labels?.severity ?? '', /^(critical|warning|info)$/, r.alert);
-    for (const key of ['summary', 'description', 'runbook']) assert.ok(r.annotations?.[key], `${r.alert}: no ${key}`);
+    for (const key of ['summary', 'description', 'runbook_url']) assert.ok(r.annotations?.[key], `${r.alert}: no ${key}`);
+    assert.equal(r.annotations?.['runbook'], undefined, `${r.alert}: runbook_url, not runbook`);
+    const url = new URL(r.annotations?.['runbook_url'] ?? ''); // throws unless absolute
+    assert.equal(url.protocol, 'https:', `${r.alert}: ${url.href}`);
+    assert.ok(url.pathname.endsWith('/runbook.md'), `${r.alert}: ${url.href} is not the runbook`);
+    assert.ok(anchors.has(url.hash.slice(1)), `${r.alert}: docs/runbook.md has no heading for ${url.hash}`);
+    assert.equal(url.hash, `#${r.alert?.toLowerCase()}`, `${r.alert}: the anchor is the alert's name`);
+    bases.add(url.href.slice(0, url.href.length - url.hash.length));
     assert.ok(tested.includes(`alertname: ${r.alert}`), `${r.alert} has no promtool test`);
   }
+  assert.equal(bases.size, 1, `runbook_url under one base, so that one command changes it: ${[...bases].join(', ')}`);
 });
 
 test('promtool input series use exported names with their labels', () => {

@@ -2,8 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
-import { recordSample } from '../../src/metrics/recordRun.js';
-import { judgeSample } from '../../src/probe/judgeSample.js';
+import { recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
+import { errorSample, judgeSample } from '../../src/probe/judgeSample.js';
+import { worstVerdict, type RunResult, type SampleResult } from '../../src/probe/probeTypes.js';
 import { streamResult, testProbe } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
 
@@ -43,4 +44,54 @@ test('an errored sample moves only the run, error and duration series, never a q
     }
   }
   assert.ok(checked >= 10, `${checked} quality metrics checked`);
+});
+
+test('coherency_probe_runs_since_last_fail: 0 after a run with a failed sample, +1 per run without; all-error runs do not count', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  const probe = testProbe();
+  const ok = judgeSample(streamResult({ content: healthyProse(1500, 3) }), probe, 0);
+  const fail = judgeSample(streamResult({ content: 'The same sentence again and again. '.repeat(200) }), probe, 1);
+  const error = errorSample(2, 'connect', 'refused');
+  assert.equal(ok.verdict, 'ok');
+  assert.equal(fail.verdict, 'fail');
+  const run = (...samples: SampleResult[]): RunResult => ({
+    id: 'r',
+    target: 't',
+    probe: 'p',
+    verdict: worstVerdict(samples.map((s) => s.verdict)),
+    trigger: 'schedule',
+    startedAt: new Date(0).toISOString(),
+    durationSeconds: 1,
+    samples,
+  });
+  const value = async () => (await registry.getSingleMetric('coherency_probe_runs_since_last_fail')!.get()).values[0]?.value;
+  recordRunEnd(metrics, run(error), 1);
+  assert.equal(await value(), undefined, 'absent until a run with an analysed sample');
+  recordRunEnd(metrics, run(ok), 2);
+  assert.equal(await value(), 1, 'counted from the start when nothing failed');
+  recordRunEnd(metrics, run(ok, fail, error), 3);
+  assert.equal(await value(), 0);
+  recordRunEnd(metrics, run(error), 4);
+  assert.equal(await value(), 0, 'a run that only errored leaves it');
+  recordRunEnd(metrics, run(ok), 5);
+  recordRunEnd(metrics, run(ok, error), 6);
+  assert.equal(await value(), 2);
+});
+
+test('coherency_largest_inter_token_gap_seconds: one observation per sample, its largest gap', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  const probe = testProbe();
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content: healthyProse(1500, 3), maxGapSeconds: 3.2 }), probe, 0));
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content: healthyProse(1500, 4), maxGapSeconds: 0.02 }), probe, 1));
+  recordSample(metrics, 't', 'p', errorSample(2, 'timeout_idle', 'no token for 60 s'));
+  const values = (await registry.getSingleMetric('coherency_largest_inter_token_gap_seconds')!.get()).values as {
+    metricName?: string;
+    labels: Record<string, string | number>;
+    value: number;
+  }[];
+  assert.equal(values.find((v) => v.metricName?.endsWith('_count'))?.value, 2);
+  assert.ok(Math.abs((values.find((v) => v.metricName?.endsWith('_sum'))?.value ?? 0) - 3.22) < 1e-9);
+  assert.equal(values.find((v) => v.labels['le'] === 2.5)?.value, 1);
 });
