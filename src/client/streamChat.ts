@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
+import { createBrotliDecompress, createGunzip, createInflate, type Gunzip, type Inflate, type BrotliDecompress } from 'node:zlib';
 import {
   StreamAccumulator,
   accumulateChatCompletionText,
@@ -107,6 +108,23 @@ function statusLabel(status: number): string {
   return '';
 }
 
+/**
+ * What a redirect answer says: it was not followed (the daemon connects only to the configured
+ * baseUrl, so a request can never be steered elsewhere) and where it pointed, without its
+ * query string or credentials; a same-origin Location usually means a baseUrl to correct.
+ */
+function redirectNote(status: number, location: string, requestUrl: string): string {
+  if (status < 300 || status >= 400) return '';
+  let where = '';
+  try {
+    const to = new URL(location, requestUrl);
+    where = location === '' ? '' : `; Location: ${to.origin}${to.pathname}${to.search ? '?…' : ''}`;
+  } catch {
+    where = location === '' ? '' : '; Location: (not a URL)';
+  }
+  return ` (redirect not followed: update the target's baseUrl${where})`;
+}
+
 function headerValue(headers: IncomingHttpHeaders, name: string): string {
   const v = headers[name];
   return Array.isArray(v) ? v.join(', ') : (v ?? '');
@@ -154,6 +172,9 @@ class StreamCall {
   private controller: Dispatcher.DispatchController | null = null;
   private httpStatus: number | null = null;
   private contentType = '';
+  /** Set when a server compressed the body although the request asked for identity. */
+  private decoder: Gunzip | Inflate | BrotliDecompress | null = null;
+  private location = '';
   private rawBytes = 0;
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
@@ -211,13 +232,14 @@ class StreamCall {
       );
     }
     const dispatcher = this.options.dispatcher ?? defaultDispatcher(connectMs ?? MAX_TIMER_MS);
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      // undici's dispatch does not decompress; ask for the raw stream.
-      'accept-encoding': 'identity',
-    };
+    const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(this.request.headers)) headers[k.toLowerCase()] = v;
+    // The daemon's own headers come last, so no configured header can replace them (the
+    // config validator refuses them too). undici's dispatch does not decompress: ask for the
+    // raw stream; a server that compresses anyway is decoded below.
+    headers['content-type'] = 'application/json';
+    headers['accept'] = 'text/event-stream';
+    headers['accept-encoding'] = 'identity';
     try {
       dispatcher.dispatch(
         {
@@ -290,6 +312,9 @@ class StreamCall {
     this.idleTimer?.refresh();
     this.httpStatus = status;
     this.contentType = headerValue(headers, 'content-type').toLowerCase();
+    if (status >= 300 && status < 400) this.location = headerValue(headers, 'location');
+    const encoding = headerValue(headers, 'content-encoding').toLowerCase().trim();
+    if (encoding !== '' && encoding !== 'identity' && !this.startDecoder(encoding)) return;
     if (status < 200 || status >= 300) {
       this.mode = 'error_status';
     } else if (this.contentType.includes('text/event-stream')) {
@@ -300,9 +325,38 @@ class StreamCall {
     }
   }
 
+  /**
+   * A body compressed against `Accept-Encoding: identity` (some gateways do it) is decoded as
+   * it arrives rather than reported as a cut stream; an encoding zlib does not know is an error
+   * that names it. Returns false when the sample has ended.
+   */
+  private startDecoder(encoding: string): boolean {
+    const make = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip : encoding === 'deflate' ? createInflate : encoding === 'br' ? createBrotliDecompress : null;
+    if (make === null) {
+      this.fail('malformed', `the response body is encoded as "${encoding.slice(0, 40)}", which was not asked for (Accept-Encoding: identity) and cannot be decoded`);
+      return false;
+    }
+    const decoder = make();
+    decoder.on('data', (chunk: Buffer) => this.onBody(chunk));
+    decoder.on('error', (err) => this.fail('malformed', `the response body is ${encoding}-encoded (not asked for) and could not be decoded: ${errorText(err)}`));
+    decoder.on('end', () => this.onDecodedEnd());
+    this.decoder = decoder;
+    return true;
+  }
+
   private onData(chunk: Buffer): void {
     if (this.phase === 'settled') return;
     this.idleTimer?.refresh();
+    if (this.decoder) {
+      this.decoder.write(chunk);
+      return;
+    }
+    this.onBody(chunk);
+  }
+
+  /** The body's bytes as sent, after any decoding. */
+  private onBody(chunk: Buffer): void {
+    if (this.phase === 'settled') return;
     this.rawBytes += chunk.byteLength;
     if (this.mode === 'sniff') this.sniff(chunk);
     if (this.mode === 'error_status') {
@@ -388,6 +442,13 @@ class StreamCall {
 
   private onEnd(): void {
     if (this.phase === 'settled') return;
+    // A decoder may still hold bytes: the sample ends when it has given them all.
+    if (this.decoder) this.decoder.end();
+    else this.finish(null);
+  }
+
+  private onDecodedEnd(): void {
+    if (this.phase === 'settled') return;
     this.finish(null);
   }
 
@@ -443,6 +504,7 @@ class StreamCall {
     this.options.signal?.removeEventListener('abort', this.onAbort);
     // Aborting destroys the socket: that is how vLLM, SGLang and llama.cpp learn to free the sequence.
     this.controller?.abort(new Error('stream settled'));
+    this.decoder?.destroy();
     const endMs = this.now();
     const accumulation = this.bodyAccumulation(endMs);
     const error = this.resultError(accumulation, phaseAtEnd);
@@ -481,7 +543,7 @@ class StreamCall {
       const body = flatSnippet(this.redact(Buffer.concat(this.buffered).toString('utf8')));
       error = {
         type: 'http_status',
-        message: `HTTP ${this.httpStatus}${statusLabel(this.httpStatus)}${body !== '' ? `: ${body}` : ''}`,
+        message: `HTTP ${this.httpStatus}${statusLabel(this.httpStatus)}${redirectNote(this.httpStatus, this.location, this.request.url)}${body !== '' ? `: ${body}` : ''}`,
       };
     } else if (acc.error !== null) {
       // The first bad event in the body is the root cause of anything after it.

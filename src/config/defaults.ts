@@ -133,6 +133,7 @@ export const RESERVED_BODY_KEYS: Readonly<Record<string, string>> = Object.freez
 export const RESERVED_HEADERS: readonly string[] = Object.freeze([
   'content-type',
   'accept',
+  'accept-encoding',
   'host',
   'content-length',
   'transfer-encoding',

@@ -11,7 +11,7 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<SampleErrorType, string>> = {
   timeout_idle: 'no byte for timeouts.idleSeconds while streaming',
   timeout_total: 'the sample ran past timeouts.totalSeconds',
   truncated: 'the stream ended without finish_reason or [DONE]',
-  malformed: 'an event that is not JSON, or not a chat-completion chunk',
+  malformed: 'an event that is not JSON, or not a chat-completion chunk; a body in an encoding that cannot be decoded',
   server_error_event: 'the server sent an error event inside the stream',
   not_streaming: 'the answer was not a stream (and held no text to judge)',
   too_large: 'the response passed its byte cap (maxResponseBytes)',

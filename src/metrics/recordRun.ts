@@ -14,7 +14,9 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
     metrics.tokensSaved.inc(tp, sample.tokensSaved);
   }
   if (sample.verdict === 'warn' || sample.verdict === 'fail') {
-    for (const kind of findingKinds(sample.findings)) metrics.reasons.inc({ ...tp, kind });
+    // "inconclusive" (too short to judge, or all budget spent reasoning) is no degeneration:
+    // it shows in runs_total{verdict="warn"} only.
+    for (const kind of findingKinds(sample.findings)) if (kind !== 'inconclusive') metrics.reasons.inc({ ...tp, kind });
   }
   metrics.duration.observe(tp, sample.durationSeconds);
   // An errored sample (a timeout after 5 tokens, a cut stream) says nothing about how the

@@ -155,6 +155,9 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
   { rule: 'daemon-managed header', yaml: target('headers: {Accept: text/plain}'), expected: [
     'targets[0].headers.Accept: is managed by the HTTP client and cannot be set',
   ] },
+  { rule: 'Accept-Encoding is the daemon\'s (identity: the stream is read as it arrives)', yaml: target('headers: {Accept-Encoding: gzip}'), expected: [
+    'targets[0].headers.Accept-Encoding: is managed by the HTTP client and cannot be set',
+  ] },
   { rule: 'Authorization with apiKeyEnv', yaml: target('apiKeyEnv: K, headers: {Authorization: "Bearer x"}'), env: { K: 'k' }, expected: [
     'targets[0].headers.Authorization: conflicts with apiKeyEnv, which sets Authorization: Bearer <key>; use one of them',
   ] },
