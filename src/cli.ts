@@ -361,13 +361,13 @@ async function startServe(values: Record<string, string | boolean | undefined>, 
     shard,
     ...(values['host'] ? { host: String(values['host']) } : {}),
     ...(port !== undefined ? { port } : {}),
-  }).catch((err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES') throw err;
-    const e = err as NodeJS.ErrnoException & { address?: string; port?: number };
-    io.stderr(`error: cannot listen on ${e.address ?? '?'}:${e.port ?? '?'}: ${err.code === 'EADDRINUSE' ? 'address already in use' : err.code}\n`);
+  }).catch((err: unknown) => {
+    // A host that does not resolve, a port in use or not allowed: one line, exit 2.
+    if (!(err instanceof Error) || err.name !== 'ListenError') throw err;
+    io.stderr(`error: ${err.message}\n`);
     return null;
   });
-  if (!daemon) return EXIT.FAILED;
+  if (!daemon) return EXIT.USAGE;
   gate.attach({ stop: () => daemon.close(), reload: () => daemon.reload() });
   return 'running';
 }

@@ -48,6 +48,35 @@ export interface Daemon {
  * The composition root: the only place that creates real I/O objects (undici pools,
  * listening sockets, cron tasks, files, the simulator) and wires them together.
  */
+/** A listen failure that start-up reports as one line naming the setting, instead of a stack trace. */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'address already in use (another exporter, or the same port twice)',
+  EADDRNOTAVAIL: 'the address is not one of this machine\'s',
+  EACCES: 'permission denied (ports below 1024 need privileges)',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved now (DNS)',
+  EAI_NONAME: 'the host name does not resolve',
+  EAFNOSUPPORT: 'this machine has no network of that address family (IPv6?)',
+};
+
+function listenError(err: unknown, where: string, host: string, port: number): unknown {
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const why = LISTEN_PROBLEMS[code];
+  if (!why) return err;
+  const key = where === 'server' || where === 'simulator' ? `${where}.host/${where}.port` : where;
+  return new ListenError(`cannot listen on ${host}:${port} (${key}): ${why}`, code);
+}
+
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { logger } = options;
   const shard = options.shard ?? null;
@@ -73,6 +102,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   const simulator = config.simulator.enabled
     ? await startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
+      .catch((err: unknown) => {
+        throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
+      })
     : null;
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
 
@@ -174,7 +206,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await app.listen({ host, port });
   } catch (err) {
     await simulator?.close();
-    throw err;
+    throw listenError(err, options.host !== undefined || options.port !== undefined ? '--host/--port' : 'server', host, port);
   }
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;

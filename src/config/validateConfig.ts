@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 /**
  * Turns a plain JS value (parsed YAML, or the env fallback's object) into a Config,
  * or into the list of every problem found. Never throws for bad input.
@@ -10,6 +11,7 @@ import { validate as validateCron } from 'node-cron';
 import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
+import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
 import { suggestKey } from './suggest.js';
 import type {
@@ -32,6 +34,8 @@ export type ConfigResult = { ok: true; config: Config; warnings?: string[] } | {
 export interface ValidateOptions {
   /** How apiKeyFile and tls.caFile are checked at load; defaults to the real file system. */
   checkFile?: FileCheck;
+  /** How storage.dir is checked (a directory that exists or can be created, writable); defaults to the real file system. */
+  checkDir?: DirCheck;
   /**
    * What an unset apiKeyEnv variable is: an error (serve, reload: the default) or a warning
    * (check-config in a pipeline that has the file but not the secret).
@@ -238,11 +242,24 @@ function readAuthToken(obj: Obj, env: ConfigEnv, p: Problems): { token: string |
   return { token: t, given: true };
 }
 
+/** An IP address (v4 or v6, brackets allowed) or a host name of RFC 1123 labels. */
+function isHost(v: string): boolean {
+  if (isIP(v.replace(/^\[(.*)\]$/, '$1')) !== 0) return true;
+  return v.length <= 253 && v.split('.').every((label) => /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/.test(label));
+}
+
+/** A listen address: checked for its form here; whether it resolves and can be bound is known only at start. */
+function readHost(obj: Obj, section: string, p: Problems, fallback: string): string {
+  const host = readString(obj, 'host', section, p, fallback);
+  if (!isHost(host)) p.add(`${section}.host`, `must be an IP address or a host name (letters, digits, '-' and '.'), got ${JSON.stringify(host.slice(0, 60))}`);
+  return host;
+}
+
 function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig {
   const d = DEFAULTS.server;
   const lim = DEFAULTS.limits;
   const obj = section(raw, 'server', CONFIG_KEYS.server, p) ?? {};
-  const host = readString(obj, 'host', 'server', p, d.host);
+  const host = readHost(obj, 'server', p, d.host);
   const port = readNumber(obj, 'port', 'server', p, d.port, portOk, PORT_MESSAGE);
   const { token, given } = readAuthToken(obj, env, p);
   const metricsAuth = readBool(obj, 'metricsAuth', 'server', p, d.metricsAuth);
@@ -266,7 +283,7 @@ function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {
   const obj = section(raw, 'simulator', CONFIG_KEYS.simulator, p) ?? {};
   return {
     enabled: readBool(obj, 'enabled', 'simulator', p, d.enabled),
-    host: readString(obj, 'host', 'simulator', p, d.host),
+    host: readHost(obj, 'simulator', p, d.host),
     port: readNumber(obj, 'port', 'simulator', p, d.port, portOk, PORT_MESSAGE),
     // 0 streams as fast as possible, as in `coherency-exporter simulate --tokens-per-second 0`.
     tokensPerSecond: readNumber(
@@ -813,6 +830,10 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   const simulator = validateSimulator(root['simulator'], p);
   const metrics = validateMetrics(root['metrics'], p);
   const storage = validateStorage(root['storage'], p);
+  if (storage.dir !== null) {
+    const problem = (options.checkDir ?? checkWritableDir)(storage.dir);
+    if (problem) p.add('storage.dir', `"${storage.dir}" ${problem}`);
+  }
 
   const probeNames = declaredProbeNames(root['probes']);
   const targetSeen = new Map<string, number>();
