@@ -1,14 +1,11 @@
+// Only what every command needs is imported here; each command loads its own modules when it
+// runs (the analyzer, the config validator, the simulator, pino, the daemon's HTTP stack), so
+// `--help` and `analyze` do not pay for what they never use.
 import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { analyzeCapture } from './core/analyzeCapture.js';
-import { formatReport } from './core/formatReport.js';
-import { pino, type Logger } from 'pino';
-import { createLogger, pickLogFormat, type LogFormat } from './logging/createLogger.js';
-import { configFromEnv } from './config/configFromEnv.js';
-import { loadConfig, resolveConfigSource } from './config/loadConfig.js';
+import type { Logger } from 'pino';
 import type { Config } from './config/types.js';
-import { parseShard } from './scheduler/shard.js';
-import { SCENARIOS, startSimulator } from './simulator/index.js';
+import type { LogFormat } from './logging/createLogger.js';
 import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
 import { VERSION } from './version.js';
 
@@ -34,6 +31,8 @@ export const EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
 interface Command {
   summary: string;
   usage: string;
+  /** Help text that needs a module to write (the simulator's scenarios), added by --help. */
+  moreHelp?: () => Promise<string>;
   options: NonNullable<ParseArgsConfig['options']>;
   allowPositionals: boolean;
   run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number | 'running'>;
@@ -87,7 +86,11 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   --tokens-per-second N    streaming rate; 0 = as fast as possible (default 2000)
 
 The model name picks the scenario:
-${SCENARIOS.map((s) => `  ${s.name.padEnd(24)} ${s.description}`).join('\n')}`,
+`,
+    moreHelp: async () => {
+      const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
+      return [...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`).join('\n');
+    },
     options: { host: { type: 'string' }, port: { type: 'string', short: 'p' }, 'tokens-per-second': { type: 'string' } },
     allowPositionals: false,
     async run(values, _pos, io) {
@@ -101,9 +104,10 @@ ${SCENARIOS.map((s) => `  ${s.name.padEnd(24)} ${s.description}`).join('\n')}`,
         io.stderr(`error: --tokens-per-second: must be a number >= 0\n`);
         return EXIT.USAGE;
       }
+      const { startSimulator } = await import('./simulator/index.js');
       const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
       io.stdout(`simulator listening on ${sim.url}\n`);
-      installSignalHandlers(makeLogger(io), () => sim.close());
+      installSignalHandlers(await makeLogger(io), () => sim.close());
       return 'running';
     },
   },
@@ -148,6 +152,7 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
         io.stderr(`error: --finish-reason: a finish_reason such as length or stop, got "${finishReason.slice(0, 40)}"\n`);
         return EXIT.USAGE;
       }
+      const { analyzeCapture } = await import('./core/analyzeCapture.js');
       const result = analyzeCapture(text, channel, undefined, finishReason);
       const { analysis } = result;
       if (values['json']) {
@@ -155,6 +160,7 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
         io.stdout(`${JSON.stringify({ verdict, findings, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
       } else {
         const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
+        const { formatReport } = await import('./core/formatReport.js');
         io.stdout(formatReport(analysis, { title }));
       }
       for (const note of result.notes) io.stderr(`note: ${note}\n`);
@@ -188,6 +194,7 @@ Exit status: 0 healthy, 1 no answer or not 200, 2 bad usage.`,
         return EXIT.USAGE;
       }
       const { listenAddress } = await import('./config/listenAddress.js');
+      const { resolveConfigSource } = await import('./config/loadConfig.js');
       const source = resolveConfigSource({ ...(values['config'] !== undefined ? { configFlag: String(values['config']) } : {}), env: io.env });
       const address = await listenAddress(source);
       const host = values['host'] !== undefined ? String(values['host']) : address.host;
@@ -229,6 +236,7 @@ Example (CI):  coherency-exporter check-config config/coherency.yaml`,
         io.stderr('error: check-config takes exactly one FILE\n');
         return EXIT.USAGE;
       }
+      const { loadConfig } = await import('./config/loadConfig.js');
       const result = await loadConfig(file, io.env, { missingSecrets: values['strict'] ? 'error' : 'warning' });
       if (!result.ok) {
         io.stderr(`${file}: ${plural(result.errors.length, 'problem')}\n`);
@@ -302,7 +310,7 @@ export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?:
   }
   const rest = explicit ? argv.slice(1) : argv;
   if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout(`${command.usage}\n`);
+    io.stdout(`${command.usage}${command.moreHelp ? `\n${await command.moreHelp()}` : ''}\n`);
     return EXIT.OK;
   }
   let parsed;
@@ -321,6 +329,9 @@ export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?:
 
 /** serve, after its signal gate is up: validates the flags, loads the config, starts the daemon. */
 async function startServe(values: Record<string, string | boolean | undefined>, io: CliIO, gate: SignalGate): Promise<number | 'running'> {
+  const { parseShard } = await import('./scheduler/shard.js');
+  const { pino } = await import('pino');
+  const { pickLogFormat } = await import('./logging/createLogger.js');
   const shard = parseShard(
     (values['shard-index'] as string | undefined) ?? io.env['COHERENCY_SHARD_INDEX'],
     (values['shard-count'] as string | undefined) ?? io.env['COHERENCY_SHARD_COUNT'],
@@ -344,7 +355,7 @@ async function startServe(values: Record<string, string | boolean | undefined>, 
     io.stderr(`error: ${format.error}\n`);
     return EXIT.USAGE;
   }
-  const logger = makeLogger(io, level, format);
+  const logger = await makeLogger(io, level, format);
   gate.useLogger(logger);
   const loaded = await readConfig(values['config'] as string | undefined, io);
   if (!loaded) return EXIT.USAGE;
@@ -373,8 +384,9 @@ async function startServe(values: Record<string, string | boolean | undefined>, 
 }
 
 async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
+  const { loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
-  const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : configFromEnv(io.env);
+  const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
   if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
@@ -394,7 +406,8 @@ function parsePort(s: string): number | null {
   return n <= 65535 ? n : null;
 }
 
-function makeLogger(io: CliIO, level?: string, format?: LogFormat): Logger {
+async function makeLogger(io: CliIO, level?: string, format?: LogFormat): Promise<Logger> {
+  const { createLogger, pickLogFormat } = await import('./logging/createLogger.js');
   const picked = format ?? pickLogFormat(undefined, io.env, process.stdout.isTTY === true);
   return createLogger({ level: level ?? io.env['LOG_LEVEL'] ?? 'info', format: typeof picked === 'string' ? picked : 'json' });
 }
