@@ -343,7 +343,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
         histogram: buckets
           ? new Histogram({
               name: `coherency_output_${spec.name}`,
-              help: `${spec.help} One observation per sample and channel (the content channel only under metrics.detail: basic).`,
+              help: `${spec.help} One observation per sample and channel${Array.isArray(spec.basic) ? ' (the content channel only under metrics.detail: basic)' : ''}.`,
               labelNames: TPC,
               buckets,
               registers: reg,
