@@ -4,6 +4,7 @@ import { runCorpusBench } from './corpus.js';
 import { runLongProbeBench } from './longProbe.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
+import { runSeriesBench } from './series.js';
 import { runStreamBench } from './stream.js';
 
 const only = process.argv[2];
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void>> = {
   probe: runProbePathBench,
   longprobe: runLongProbeBench,
   corpus: runCorpusBench,
+  series: runSeriesBench,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -85,7 +85,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (shard) logger.info({ shard, targets: config.targets.map((t) => t.name) }, 'probing the targets of this shard only');
 
   const registry = new Registry();
-  const metrics = createMetrics(registry, { version: VERSION });
+  const metrics = createMetrics(registry, { version: VERSION, detail: config.metrics.detail });
   const shutdown = new AbortController();
 
   // Pools for targets with their own TLS settings. Built before they are swapped in, so a CA
@@ -164,6 +164,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     for (const key of ['simulator', 'storage'] as const) {
       if (JSON.stringify(next[key]) !== JSON.stringify(config[key])) logger.warn({ section: key }, 'this section changed; it applies after a restart');
     }
+    if (next.metrics.detail !== metrics.detail) logger.warn({ running: metrics.detail }, 'metrics.detail applies after a restart');
     if (next.server.host !== config.server.host || next.server.port !== config.server.port) {
       logger.warn('server.host and server.port apply after a restart');
     }

@@ -45,6 +45,7 @@ export const DEFAULTS = {
   },
   metrics: {
     degenerationWindow: 20,
+    detail: 'basic',
   },
   target: {
     apiKeyEnv: null,

@@ -96,9 +96,14 @@ export interface ProbeConfig {
   maxResponseBytes: number | null;
 }
 
+/** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */
+export type MetricsDetail = 'basic' | 'full';
+
 export interface MetricsConfig {
   /** How many recent samples coherency_degeneration_ratio looks at. */
   degenerationWindow: number;
+  /** Series per target x probe: see createMetrics. Applies at start (a reload keeps the running set). */
+  detail: MetricsDetail;
 }
 
 export interface Config {

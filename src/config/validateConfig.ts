@@ -18,6 +18,7 @@ import type {
   ChatMessage,
   Config,
   MetricsConfig,
+  MetricsDetail,
   ProbeConfig,
   ServerConfig,
   SimulatorConfig,
@@ -48,7 +49,7 @@ export const CONFIG_KEYS = Object.freeze({
   root: ['server', 'simulator', 'metrics', 'storage', 'targets', 'probes'],
   server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns'],
   simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
-  metrics: ['degenerationWindow'],
+  metrics: ['degenerationWindow', 'detail'],
   storage: ['dir', 'maxRuns', 'maxBytes', 'historySize'],
   target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls', 'maxTokensField', 'omit'],
   probe: [
@@ -311,7 +312,16 @@ function validateMetrics(raw: unknown, p: Problems): MetricsConfig {
       (v) => isInt(v) && v >= min && v <= max,
       `must be an integer from ${min} to ${max}`,
     ),
+    detail: readDetail(obj, p),
   };
+}
+
+function readDetail(obj: Obj, p: Problems): MetricsDetail {
+  const v = obj['detail'];
+  if (!present(v)) return DEFAULTS.metrics.detail;
+  if (v === 'basic' || v === 'full') return v;
+  p.add('metrics.detail', 'must be basic (about 100 series per target and probe) or full (every figure and channel)');
+  return DEFAULTS.metrics.detail;
 }
 
 function validateStorage(raw: unknown, p: Problems): StorageConfig {

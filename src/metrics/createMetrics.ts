@@ -1,6 +1,12 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TextMetrics } from '../core/analysisTypes.js';
+import type { MetricsDetail } from '../config/types.js';
 import {
+  BASIC_COMPRESSION_RATIO_BUCKETS,
+  BASIC_E2E_BUCKETS_SECONDS,
+  BASIC_LATENCY_BUCKETS_SECONDS,
+  BASIC_OUTPUT_TOKEN_BUCKETS,
+  BASIC_TOKENS_PER_SECOND_BUCKETS,
   CHAR_SPAN_BUCKETS,
   E2E_BUCKETS_SECONDS,
   INTER_TOKEN_BUCKETS_SECONDS,
@@ -23,6 +29,11 @@ export interface DegenerationMetricSpec {
   help: string;
   /** null: only the last-value gauge (keeps the series count down for secondary figures). */
   buckets: number[] | null;
+  /**
+   * What `metrics.detail: basic` keeps of the figure: 'gauge' the last-value gauge only, an array
+   * a histogram with these (coarse) buckets as well, null nothing (the figure is full only).
+   */
+  basic: 'gauge' | readonly number[] | null;
   /** null when the figure does not apply to this text (e.g. no collapse, no onset). */
   value: (m: TextMetrics) => number | null;
 }
@@ -34,41 +45,49 @@ export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
     name: 'compression_ratio',
     help: 'gzip (level 6) size / UTF-8 size of the output. LOWER means MORE repetitive; healthy prose sits around 0.3-0.45, loops fall toward 0.01; above 1 only for outputs under ~50 bytes, where the 18-byte gzip frame outweighs the text.',
     buckets: RATIO_BUCKETS,
+    basic: BASIC_COMPRESSION_RATIO_BUCKETS,
     value: (m) => m.compressionRatio,
   },
   {
     name: 'longest_word_run',
     help: 'Longest run of one word repeated back to back in the output ("the the the" = 3). HIGHER means MORE repetitive.',
     buckets: RUN_LENGTH_BUCKETS,
+    basic: 'gauge',
     value: (m) => m.longestWordRun,
   },
   {
     name: 'top_line_repeats',
     help: 'Occurrences of the most repeated non-blank line of the output. Code and HTML repeat lines naturally; compare with the verdict.',
     buckets: RUN_LENGTH_BUCKETS,
+    basic: 'gauge',
     value: (m) => m.topLineRepeats,
   },
   {
     name: 'unique_word_ratio',
     help: 'Distinct words / words in the output, 0-1. LOWER means MORE repetitive.',
     buckets: RATIO_BUCKETS,
+    basic: 'gauge',
     value: (m) => m.uniqueWordRatio,
   },
   {
     name: 'repeat_coverage_ratio',
     help: 'Share of output characters inside back-to-back repeated blocks, 0-1. HIGHER means MORE repetitive; a collapse drives it towards 1.',
     buckets: RATIO_BUCKETS,
+    basic: 'gauge',
     value: (m) => m.repeatCoverage,
   },
   {
     name: 'longest_repeat_characters',
     help: 'Characters spanned by the longest back-to-back repeated block of the output (unit length x copies). 0 when none.',
     buckets: CHAR_SPAN_BUCKETS,
+    basic: 'gauge',
     value: (m) => m.repeatPeriod * m.repeatCount,
-  },  {
+  },
+  {
     name: 'collapse_onset_ratio',
     help: 'Where the collapse starts, as a share of the output (0 = from the first character, 0.9 = in the last tenth). Only for failed samples with a located onset.',
     buckets: [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1],
+    basic: 'gauge',
     value: (m) => {
       const onset = num(m['collapseOnset']);
       return onset >= 0 && m.chars > 0 ? onset / m.chars : null;
@@ -78,44 +97,86 @@ export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
     name: 'window_compression_min_ratio',
     help: 'gzip ratio of the most compressible 4 KB window of the output, 0-1. LOWER means a more repetitive stretch somewhere, even when the whole text looks fine.',
     buckets: null,
+    basic: null,
     value: (m) => num(m['windowCompressionMin']),
   },
   {
     name: 'duplicate_10gram_char_ratio',
     help: 'Share of characters inside word 10-grams that occur more than once (Gopher-style), 0-1. HIGHER means MORE repetitive.',
     buckets: null,
+    basic: null,
     value: (m) => num(m['dup10gramCharFraction']),
   },
   {
     name: 'top_2gram_char_ratio',
     help: 'Share of characters taken by the most frequent word 2-gram (Gopher-style), 0-1. HIGHER means MORE repetitive.',
     buckets: null,
+    basic: null,
     value: (m) => num(m['top2gramCharFraction']),
   },
   {
     name: 'whitespace_ratio',
     help: 'Share of whitespace characters in the output, 0-1. Near 1 means the output turned into blanks and newlines.',
     buckets: null,
+    basic: null,
     value: (m) => num(m['whitespaceShare']),
   },
   {
     name: 'punctuation_ratio',
     help: 'Share of punctuation characters in the output, 0-1. HIGH values come with floods such as "!!!!" or tag spam.',
     buckets: null,
+    basic: null,
     value: (m) => num(m['punctuationShare']),
   },
   {
     name: 'script_switch_windows',
     help: 'Number of 1 KB windows of the output written mostly in another script than its opening one (a switch of language mid-answer).',
     buckets: null,
+    basic: null,
     value: (m) => num(m['scriptSwitchWindows']),
   },
 ];
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
-/** Every metric of the exporter, registered on the given registry (never the global one). */
-export function createMetrics(registry: Registry, options: { version: string; defaultMetrics?: boolean }) {
+/** Where the scheduler puts every gap between two tokens (prom-client's Histogram is one). */
+export interface GapObserver {
+  labels(labels: { target: string; probe: string }): { observe(value: number): void };
+}
+
+/** Takes the gaps and keeps nothing: coherency_inter_token_latency_seconds under metrics.detail: basic. */
+const DISCARD_GAPS: GapObserver = { labels: () => ({ observe: () => {} }) };
+
+export interface CreateMetricsOptions {
+  version: string;
+  defaultMetrics?: boolean;
+  /** metrics.detail; basic when absent. */
+  detail?: MetricsDetail;
+}
+
+/**
+ * Every metric of the exporter, registered on the given registry (never the global one).
+ *
+ * `detail: 'basic'` (the default) is a budget of about 100 series per target x probe, so that a
+ * hundred endpoints cost Prometheus ~10k series rather than ~35k. What a target x probe keeps,
+ * and why:
+ * - every counter and gauge the alert rules and the dashboard's overview read (verdicts, errors
+ *   and finding kinds, which only grow a series for a type or kind that happened; the run gauges;
+ *   the degeneration ratio);
+ * - five histograms with coarse buckets (buckets.ts): duration, time to first token, tokens/s,
+ *   largest gap per sample and output tokens, the latency view of an endpoint;
+ * - the quality figures the dashboard draws, as last-value gauges of the content channel, and of
+ *   the reasoning channel only while the model streams reasoning; a histogram only for the
+ *   compression ratio (content), the headline figure whose quantiles the dashboard shows.
+ * What it leaves to `detail: 'full'`: the `combined` channel (reasoning + answer, which says
+ * little the two channels do not), quality histograms of every figure and channel, the secondary
+ * figures (n-gram and character shares, windowed compression, script switches: each sample's page
+ * under /runs/:id shows them all), time to first content token, and one observation per
+ * inter-token gap. Full keeps the fine bucket sets (vLLM's own for latency).
+ */
+export function createMetrics(registry: Registry, options: CreateMetricsOptions) {
+  const detail: MetricsDetail = options.detail ?? 'basic';
+  const full = detail === 'full';
   if (options.defaultMetrics !== false) {
     collectDefaultMetrics({ register: registry });
     // prom-client exports these gauges with a _total suffix, which promtool (rightly) rejects;
@@ -136,6 +197,7 @@ export function createMetrics(registry: Registry, options: { version: string; de
 
   return {
     registry,
+    detail,
     runs: new Counter({
       name: 'coherency_probe_runs_total',
       help: 'Probe samples completed, by verdict: ok, warn (suspicious or inconclusive), fail (degenerate output) or error (no usable answer). One increment per sample.',
@@ -221,69 +283,79 @@ export function createMetrics(registry: Registry, options: { version: string; de
       name: 'coherency_probe_duration_seconds',
       help: 'Seconds from sending the request to the end of the stream, per sample.',
       labelNames: TP,
-      buckets: E2E_BUCKETS_SECONDS,
+      buckets: full ? E2E_BUCKETS_SECONDS : BASIC_E2E_BUCKETS_SECONDS,
       registers: reg,
     }),
     ttft: new Histogram({
       name: 'coherency_time_to_first_token_seconds',
       help: 'Seconds from sending the request to the first content or reasoning token, per sample.',
       labelNames: TP,
-      buckets: TTFT_BUCKETS_SECONDS,
+      buckets: full ? TTFT_BUCKETS_SECONDS : BASIC_LATENCY_BUCKETS_SECONDS,
       registers: reg,
     }),
-    ttfc: new Histogram({
-      name: 'coherency_time_to_first_content_token_seconds',
-      help: 'Seconds from sending the request to the first content token, per sample; later than the first token when a reasoning model thinks first.',
-      labelNames: TP,
-      buckets: TTFT_BUCKETS_SECONDS,
-      registers: reg,
-    }),
-    interTokenLatency: new Histogram({
-      name: 'coherency_inter_token_latency_seconds',
-      help: 'Seconds between two consecutive token-carrying chunks of a stream; one observation per gap.',
-      labelNames: TP,
-      buckets: INTER_TOKEN_BUCKETS_SECONDS,
-      registers: reg,
-    }),
+    /** null under metrics.detail: basic. */
+    ttfc: full
+      ? new Histogram({
+          name: 'coherency_time_to_first_content_token_seconds',
+          help: 'Seconds from sending the request to the first content token, per sample; later than the first token when a reasoning model thinks first.',
+          labelNames: TP,
+          buckets: TTFT_BUCKETS_SECONDS,
+          registers: reg,
+        })
+      : null,
+    interTokenLatency: full
+      ? (new Histogram({
+          name: 'coherency_inter_token_latency_seconds',
+          help: 'Seconds between two consecutive token-carrying chunks of a stream; one observation per gap.',
+          labelNames: TP,
+          buckets: INTER_TOKEN_BUCKETS_SECONDS,
+          registers: reg,
+        }) as GapObserver)
+      : DISCARD_GAPS,
     largestInterTokenGap: new Histogram({
       name: 'coherency_largest_inter_token_gap_seconds',
       help: 'The longest gap between two consecutive token-carrying chunks of a sample (a stall), one observation per sample; 0 when the answer came in one chunk.',
       labelNames: TP,
-      buckets: INTER_TOKEN_BUCKETS_SECONDS,
+      buckets: full ? INTER_TOKEN_BUCKETS_SECONDS : BASIC_LATENCY_BUCKETS_SECONDS,
       registers: reg,
     }),
     outputTokens: new Histogram({
       name: 'coherency_output_tokens',
       help: 'Output tokens per sample (usage.completion_tokens, or counted deltas when the server sent no usage).',
       labelNames: TP,
-      buckets: OUTPUT_TOKEN_BUCKETS,
+      buckets: full ? OUTPUT_TOKEN_BUCKETS : BASIC_OUTPUT_TOKEN_BUCKETS,
       registers: reg,
     }),
     tokensPerSecond: new Histogram({
       name: 'coherency_output_tokens_per_second',
       help: 'Output tokens per second of streaming, measured from the first token to the end of the sample.',
       labelNames: TP,
-      buckets: TOKENS_PER_SECOND_BUCKETS,
+      buckets: full ? TOKENS_PER_SECOND_BUCKETS : BASIC_TOKENS_PER_SECOND_BUCKETS,
       registers: reg,
     }),
     // Last, so the table of core metrics reads first in /metrics and README.
-    degeneration: DEGENERATION_METRICS.map((spec) => ({
-    spec,
-    histogram: spec.buckets
-      ? new Histogram({
-          name: `coherency_output_${spec.name}`,
-          help: `${spec.help} One observation per sample and channel.`,
+    // Under basic, only the figures with a `basic` entry, and their histograms observe the content
+    // channel only (recordSample).
+    degeneration: DEGENERATION_METRICS.filter((spec) => full || spec.basic !== null).map((spec) => {
+      const buckets = full ? spec.buckets : Array.isArray(spec.basic) ? [...(spec.basic as readonly number[])] : null;
+      return {
+        spec,
+        histogram: buckets
+          ? new Histogram({
+              name: `coherency_output_${spec.name}`,
+              help: `${spec.help} One observation per sample and channel${Array.isArray(spec.basic) ? ' (the content channel only under metrics.detail: basic)' : ''}.`,
+              labelNames: TPC,
+              buckets,
+              registers: reg,
+            })
+          : null,
+        last: new Gauge({
+          name: `coherency_last_output_${spec.name}`,
+          help: `Last sample's value. ${spec.help}`,
           labelNames: TPC,
-          buckets: spec.buckets,
           registers: reg,
-        })
-      : null,
-    last: new Gauge({
-      name: `coherency_last_output_${spec.name}`,
-      help: `Last sample's value. ${spec.help}`,
-      labelNames: TPC,
-      registers: reg,
+        }),
+      };
     }),
-  })),
   };
 }

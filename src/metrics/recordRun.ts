@@ -1,8 +1,10 @@
 import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/probeTypes.js';
 import { findingKinds } from '../probe/judgeSample.js';
+import type { MetricsDetail } from '../config/types.js';
 import type { Metrics } from './createMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
+type Channel = (typeof CHANNELS)[number];
 
 /** Everything a finished sample moves: counters, histograms and last-value gauges. */
 export function recordSample(metrics: Metrics, target: string, probe: string, sample: SampleResult): void {
@@ -23,29 +25,42 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   // model writes: it moves only the run, error and duration series, never the quality ones.
   if (sample.verdict === 'error') return;
   if (sample.ttftSeconds !== null) metrics.ttft.observe(tp, sample.ttftSeconds);
-  if (sample.ttfcSeconds !== null) metrics.ttfc.observe(tp, sample.ttfcSeconds);
+  if (sample.ttfcSeconds !== null) metrics.ttfc?.observe(tp, sample.ttfcSeconds);
   if (sample.ttftSeconds !== null) metrics.largestInterTokenGap.observe(tp, sample.maxGapSeconds);
   metrics.outputTokens.observe(tp, sample.outputTokens);
   if (sample.tokensPerSecond !== null) metrics.tokensPerSecond.observe(tp, sample.tokensPerSecond);
   if (!sample.metrics) return;
+  const exported = exportedChannels(metrics.detail, sample.metrics.reasoning !== null);
   for (const channel of CHANNELS) {
     const m = sample.metrics[channel];
     const labels = { ...tp, channel };
-    if (!m) {
+    if (!m || !exported.includes(channel)) {
       // No reasoning in this sample: the reasoning gauges must not show the previous one's.
       for (const d of metrics.degeneration) d.last.remove(labels);
       continue;
     }
+    // Under basic, a quality histogram costs its buckets once, for the answer itself.
+    const observe = metrics.detail === 'full' || channel === 'content';
     for (const d of metrics.degeneration) {
       const v = d.spec.value(m);
       if (v === null || !Number.isFinite(v)) {
         d.last.remove(labels); // the last sample had no such figure (e.g. no collapse): no stale value
         continue;
       }
-      d.histogram?.observe(labels, v);
+      if (observe) d.histogram?.observe(labels, v);
       d.last.set(labels, v);
     }
   }
+}
+
+/**
+ * The channels whose quality series a sample moves. Without reasoning, `combined` is the content
+ * itself and `reasoning` does not exist: only `content`. With reasoning, basic adds `reasoning`
+ * (a thinking loop is how reasoning models collapse most often), full adds `combined` as well.
+ */
+export function exportedChannels(detail: MetricsDetail, hasReasoning: boolean): readonly Channel[] {
+  if (!hasReasoning) return ['content'];
+  return detail === 'full' ? CHANNELS : ['content', 'reasoning'];
 }
 
 /** The per-run gauges, set once every sample of the run is recorded. */

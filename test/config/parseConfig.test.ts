@@ -102,6 +102,8 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
   // metrics
   { rule: 'degenerationWindow range', yaml: `metrics: {degenerationWindow: 0}\n${BASE}`, expected: ['metrics.degenerationWindow: must be an integer from 1 to 1000'] },
   { rule: 'degenerationWindow too large', yaml: `metrics: {degenerationWindow: 1001}\n${BASE}`, expected: ['metrics.degenerationWindow: must be an integer from 1 to 1000'] },
+  { rule: 'metrics.detail unknown', yaml: `metrics: {detail: everything}\n${BASE}`, expected: ['metrics.detail: must be basic (about 100 series per target and probe) or full (every figure and channel)'] },
+  { rule: 'metrics.detail not a string', yaml: `metrics: {detail: true}\n${BASE}`, expected: ['metrics.detail: must be basic (about 100 series per target and probe) or full (every figure and channel)'] },
   // targets
   { rule: 'targets missing', yaml: PROBES, expected: ['targets: must list at least one target'] },
   { rule: 'targets empty', yaml: `targets: []\n${PROBES}`, expected: ['targets: must list at least one target'] },
@@ -360,6 +362,8 @@ describe('parseConfig: defaults and normalisation', () => {
     assert.deepEqual(c.server, DEFAULTS.server);
     assert.deepEqual(c.simulator, DEFAULTS.simulator);
     assert.deepEqual(c.metrics, DEFAULTS.metrics);
+    assert.equal(c.metrics.detail, 'basic');
+    assert.equal(ok(`metrics: {detail: full}\n${BASE}`).metrics.detail, 'full');
     assert.deepEqual(c.storage, { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200 });
     assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4 });
     assert.deepEqual(c.targets, [

@@ -65,6 +65,7 @@ describe('config/example.yaml', () => {
       `default ${DEFAULTS.simulator.port}`,
       `default ${DEFAULTS.simulator.tokensPerSecond}`,
       `default ${DEFAULTS.metrics.degenerationWindow}`,
+      `default ${DEFAULTS.metrics.detail}`,
       `default ${DEFAULTS.target.timeouts.connectSeconds}`,
       `default ${DEFAULTS.target.timeouts.idleSeconds}`,
       `default ${DEFAULTS.target.timeouts.totalSeconds}`,

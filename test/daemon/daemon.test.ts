@@ -134,6 +134,16 @@ describe('daemon: auth, run storage, reload and secrets', () => {
     assert.equal((await get('/probe?target=denied&probe=p', authed)).status, 404);
   });
 
+  test('metrics.detail applies at start: a reload that changes it warns and keeps the running set', async () => {
+    await writeFile(configPath, `${yaml(sim.url, crashUrl, join(dir, 'runs'))}metrics: { detail: full }\n`);
+    assert.equal((await get('/-/reload', { method: 'POST', ...authed })).status, 200);
+    assert.match(log.text(), /metrics\.detail applies after a restart/);
+    assert.equal((await get('/probe?target=good&probe=p', authed)).status, 200);
+    const metrics = (await get('/metrics')).body;
+    assert.match(metrics, /coherency_last_output_compression_ratio\{target="good",probe="p",channel="content"\}/);
+    assert.doesNotMatch(metrics, /coherency_inter_token_latency_seconds|coherency_output_longest_word_run/, 'still basic');
+  });
+
   test('the API key appears nowhere: logs, responses, stored runs, metrics', async () => {
     responses.push((await get('/metrics')).body);
     const stored = await Promise.all((await readdir(join(dir, 'runs'))).map((f) => readFile(join(dir, 'runs', f), 'utf8')));

@@ -10,12 +10,12 @@ import {
   type Dashboard,
   type DashboardVariable,
 } from './dashboardQueries.js';
-import { TARGET_LABELS, exportedSeries, metricNamesIn, selectorsIn } from './exportedMetrics.js';
+import { TARGET_LABELS, exportedSeries, metricNamesIn, needsFullDetail, selectorsIn } from './exportedMetrics.js';
 
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 
 const dashboard: Dashboard = loadDashboard();
-const series = exportedSeries();
+const series = exportedSeries('full');
 const variable = (name: string): DashboardVariable => {
   const v = dashboard.templating.list.find((x) => x.name === name);
   assert.ok(v, `template variable ${name} missing`);
@@ -105,7 +105,21 @@ test('target and probe variables: multi-select, All = .*, values from coherency_
   ]);
 });
 
-test('every metric referenced exists in createMetrics (histograms as _bucket/_sum/_count)', () => {
+test('every panel shows data with the default metrics.detail (basic); a query that needs full says so in its panel', () => {
+  let needFull = 0;
+  for (const p of allPanels(dashboard)) {
+    const exprs = (p.targets ?? []).map((t) => t.expr).filter((e): e is string => typeof e === 'string');
+    if (exprs.length === 0) continue;
+    const full = exprs.filter((e) => needsFullDetail(e));
+    assert.ok(full.length < exprs.length, `panel ${p.id} "${p.title}" is empty unless metrics.detail is full`);
+    if (full.length === 0) continue;
+    needFull++;
+    assert.match(String(p.description ?? ''), /metrics\.detail: full/, `panel ${p.id} "${p.title}" reads ${full.join(', ')} but does not say it needs metrics.detail: full`);
+  }
+  assert.ok(needFull >= 1, 'the all-gaps line of the inter-token gap panel needs full');
+});
+
+test('every metric referenced exists in createMetrics with metrics.detail: full (histograms as _bucket/_sum/_count)', () => {
   for (const { where, expr } of rawExpressions()) {
     const names = metricNamesIn(expr);
     for (const name of names) assert.ok(series.has(name), `${where}: ${name} is not exported (${expr})`);

@@ -1,11 +1,12 @@
 /** The series names (and their labels) the exporter exposes, read from createMetrics on a fresh registry. */
 import { Registry } from 'prom-client';
+import type { MetricsDetail } from '../../src/config/types.js';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
 
-/** Series name → label names (histogram series carry `le` on _bucket). */
-export function exportedSeries(): Map<string, Set<string>> {
+/** Series name → label names (histogram series carry `le` on _bucket), under a metrics.detail (basic, the default, when absent). */
+export function exportedSeries(detail: MetricsDetail = 'basic'): Map<string, Set<string>> {
   const registry = new Registry();
-  createMetrics(registry, { version: 'test' });
+  createMetrics(registry, { version: 'test', detail });
   const series = new Map<string, Set<string>>();
   for (const metric of registry.getMetricsAsArray()) {
     const { name, type, labelNames } = metric as unknown as { name: string; type: string; labelNames?: string[] };
@@ -23,6 +24,17 @@ export function exportedSeries(): Map<string, Set<string>> {
     }
   }
   return series;
+}
+
+/** Series names that only metrics.detail: full exports. */
+export function fullOnlySeries(): Set<string> {
+  const basic = exportedSeries('basic');
+  return new Set([...exportedSeries('full').keys()].filter((name) => !basic.has(name)));
+}
+
+/** Whether an expression reads a series that the default metrics.detail (basic) does not export. */
+export function needsFullDetail(expr: string, fullOnly: ReadonlySet<string> = fullOnlySeries()): boolean {
+  return metricNamesIn(expr).some((name) => fullOnly.has(name));
 }
 
 /** Labels Prometheus adds to every scraped series. */

@@ -1,42 +1,33 @@
 // README's cost note, kept true: the series one target x probe costs Prometheus after a run
-// (with and without reasoning text), and the output tokens a day of the probes built from
-// OPENAI_BASE_URL.
+// (with and without reasoning text, for each metrics.detail), measured the way
+// `npm run bench -- series` does, on a live daemon's /metrics; and the output tokens a day of
+// the probes built from OPENAI_BASE_URL.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { Registry } from 'prom-client';
 import cron from 'node-cron';
+import { countSeries } from '../../bench/series.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
-import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { scheduleIntervalSeconds } from '../../src/scheduler/createScheduler.js';
-import { initSeries, recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
-import { judgeSample } from '../../src/probe/judgeSample.js';
-import type { RunResult, SampleResult } from '../../src/probe/probeTypes.js';
-import { streamResult, testProbe } from '../helpers/testConfig.js';
-import { healthyProse } from '../helpers/texts.js';
 import { repoPath } from '../helpers/repoRoot.js';
 
-/** Series with target="t" in the exposition after one run of the given samples. */
-async function seriesAfter(samples: SampleResult[]): Promise<number> {
-  const registry = new Registry();
-  const metrics = createMetrics(registry, { version: 'x', defaultMetrics: false });
-  initSeries(metrics, 't', 'p');
-  for (const s of samples) recordSample(metrics, 't', 'p', s);
-  const run = { id: 'r', target: 't', probe: 'p', verdict: samples[0]!.verdict, trigger: 'schedule', startedAt: new Date(0).toISOString(), durationSeconds: 1, samples } as RunResult;
-  recordRunEnd(metrics, run, 1);
-  const text = await registry.metrics();
-  return text.split('\n').filter((l) => !l.startsWith('#') && l.includes('target="t"')).length;
-}
+/** The series budget of issue 11: a probe exporter costs tens of series per probe, not hundreds. */
+const BASIC_BUDGET = 100;
 
-test("README's cost note gives the series one target x probe costs", async () => {
-  const probe = testProbe();
-  const content = healthyProse(1500, 3);
-  const plain = await seriesAfter([judgeSample(streamResult({ content, gapsSeconds: [0.01, 0.02] }), probe, 0)]);
-  const reasoning = await seriesAfter([judgeSample(streamResult({ content, reasoning: healthyProse(800, 4) }), probe, 0)]);
+test("README's cost note gives the series one target x probe costs, within the budget by default", async () => {
+  const basic = await countSeries('basic');
+  const full = await countSeries('full');
+  assert.ok(basic.plain <= BASIC_BUDGET && basic.reasoning <= BASIC_BUDGET, `basic: ${basic.plain} and ${basic.reasoning} series, budget ${BASIC_BUDGET}`);
   const readme = readFileSync(repoPath('README.md'), 'utf8');
   const m = /costs about \*\*(\d+) series\*\* per target and probe \((\d+) for a model that streams reasoning\)/.exec(readme);
-  assert.ok(m, `README states the series cost per target and probe (measured ${plain} and ${reasoning})`);
-  assert.deepEqual([Number(m[1]), Number(m[2])], [plain, reasoning], `measured ${plain} and ${reasoning}`);
+  assert.ok(m, `README states the series cost per target and probe (measured ${basic.plain} and ${basic.reasoning})`);
+  assert.deepEqual([Number(m[1]), Number(m[2])], [basic.plain, basic.reasoning], `measured ${basic.plain} and ${basic.reasoning}`);
+  const f = /`metrics\.detail: full`\s+costs \*\*(\d+)\*\* \((\d+) with reasoning\)/.exec(readme);
+  assert.ok(f, `README states the series cost with metrics.detail: full (measured ${full.plain} and ${full.reasoning})`);
+  assert.deepEqual([Number(f[1]), Number(f[2])], [full.plain, full.reasoning], `measured ${full.plain} and ${full.reasoning}`);
+  const h = /100 target×probe pairs are \*\*([\d.]+)k-([\d.]+)k series\*\*/.exec(readme);
+  assert.ok(h, 'README states the series of 100 pairs');
+  assert.deepEqual([h[1], h[2]], [(basic.plain / 10).toFixed(1), (basic.reasoning / 10).toFixed(1)]);
 });
 
 test("README's cost note gives the output tokens a day of the default probes", () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
-import { recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
+import { exportedChannels, recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
 import { errorSample, judgeSample } from '../../src/probe/judgeSample.js';
 import { worstVerdict, type RunResult, type SampleResult } from '../../src/probe/probeTypes.js';
 import { streamResult, testProbe } from '../helpers/testConfig.js';
@@ -94,4 +94,57 @@ test('coherency_largest_inter_token_gap_seconds: one observation per sample, its
   assert.equal(values.find((v) => v.metricName?.endsWith('_count'))?.value, 2);
   assert.ok(Math.abs((values.find((v) => v.metricName?.endsWith('_sum'))?.value ?? 0) - 3.22) < 1e-9);
   assert.equal(values.find((v) => v.labels['le'] === 2.5)?.value, 1);
+});
+
+/** Channels with a series of the metric, for target t. */
+async function channelsOf(registry: Registry, name: string): Promise<string[]> {
+  const metric = registry.getSingleMetric(name);
+  if (!metric) return [];
+  const values = (await metric.get()).values.filter((v) => v.labels['target'] === 't');
+  return [...new Set(values.map((v) => String(v.labels['channel'])))].sort();
+}
+
+test('metrics.detail basic: content always, reasoning only with reasoning text, never combined; quality histograms on content only', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false, detail: 'basic' });
+  const probe = testProbe();
+  const content = healthyProse(1500, 3);
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, 0));
+  assert.deepEqual(await channelsOf(registry, 'coherency_last_output_compression_ratio'), ['content']);
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content, reasoning: healthyProse(800, 4) }), probe, 1));
+  assert.deepEqual(await channelsOf(registry, 'coherency_last_output_compression_ratio'), ['content', 'reasoning']);
+  assert.deepEqual(await channelsOf(registry, 'coherency_output_compression_ratio'), ['content']);
+  assert.match(await registry.metrics(), /coherency_output_compression_ratio_count\{target="t",probe="p",channel="content"\} 2\n/, 'one observation per sample, of the content');
+  for (const name of [
+    'coherency_output_longest_word_run',
+    'coherency_last_output_whitespace_ratio',
+    'coherency_time_to_first_content_token_seconds',
+    'coherency_inter_token_latency_seconds',
+  ]) {
+    assert.equal(registry.getSingleMetric(name), undefined, `${name} is registered under basic`);
+  }
+  // The scheduler hands every gap to this; under basic it keeps nothing.
+  metrics.interTokenLatency.labels({ target: 't', probe: 'p' }).observe(0.02);
+  assert.ok(!(await registry.metrics()).includes('coherency_inter_token_latency_seconds'));
+});
+
+test('metrics.detail full: every figure and channel, combined only for a sample with reasoning text', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false, detail: 'full' });
+  const probe = testProbe();
+  const content = healthyProse(1500, 3);
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content, reasoning: healthyProse(800, 4) }), probe, 0));
+  assert.deepEqual(await channelsOf(registry, 'coherency_last_output_whitespace_ratio'), ['combined', 'content', 'reasoning']);
+  assert.deepEqual(await channelsOf(registry, 'coherency_output_longest_word_run'), ['combined', 'content', 'reasoning']);
+  recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, 1));
+  assert.deepEqual(await channelsOf(registry, 'coherency_last_output_whitespace_ratio'), ['content'], 'no stale reasoning or combined gauge');
+  metrics.interTokenLatency.labels({ target: 't', probe: 'p' }).observe(0.02);
+  assert.match(await registry.metrics(), /coherency_inter_token_latency_seconds_count\{target="t",probe="p"\} 1/);
+});
+
+test('exportedChannels: content alone without reasoning; reasoning under basic, reasoning and combined under full', () => {
+  assert.deepEqual(exportedChannels('basic', false), ['content']);
+  assert.deepEqual(exportedChannels('full', false), ['content']);
+  assert.deepEqual(exportedChannels('basic', true), ['content', 'reasoning']);
+  assert.deepEqual(exportedChannels('full', true), ['content', 'reasoning', 'combined']);
 });
