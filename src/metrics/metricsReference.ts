@@ -110,7 +110,8 @@ ${Object.entries(ERROR_TYPE_MEANINGS).map(([t, m]) => `| \`${t}\` | ${m} |`).joi
 ## Finding kinds
 
 \`coherency_degeneration_reasons_total{kind}\`: ${FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}, and the
-sample-level \`inconclusive\` (too few tokens, or the budget spent reasoning) and
-\`engine_repetition_stop\` (vLLM stopped the generation with \`stop_reason: "repetition_detected"\`).
+sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
+\`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
+spent reasoning) is a warn in \`coherency_probe_runs_total\` and has no kind here.
 `;
 }
