@@ -107,15 +107,17 @@ export async function runProbe(
 /** Chars (about 32 tokens) between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
 export const ABORT_CHECK_EVERY_CHARS = 128;
 /**
- * A look costs tens of microseconds (the tail-loop search spans the last 8 KB). A model
- * streams 20-2,000 tokens/s, 128 chars every 10 ms or more, so this floor changes nothing
- * there; a stream faster than ~64 chars/ms (a simulator, a cache replay) is looked at every
- * 2 ms, or every ABORT_CHECK_MAX_CHARS, whichever comes first, so that its checks do not cost
- * more than reading it.
+ * A look costs 0.1-0.5 ms on a long text (the tail-loop search spans the last 8 KB). A model
+ * streams 20-2,000 tokens/s, 128 chars every 10 ms or more, so these bounds change nothing
+ * there. A faster stream (a simulator, a cache replay, a burst of buffered text) is looked at
+ * no sooner than 2 ms after the last look and no sooner than 9 times the last look's own cost
+ * after it (looks take at most a tenth of the time), and at least every ABORT_CHECK_MAX_CHARS.
  */
 export const ABORT_CHECK_MIN_INTERVAL_MS = 2;
-/** Chars after which a look is taken however little time has passed: bounds the abort delay of a flood (~500 tokens). */
-export const ABORT_CHECK_MAX_CHARS = 2048;
+/** Last look's cost x this = the least time to the next one: looks take at most 1/(1+9) of the time. */
+export const ABORT_CHECK_COST_FACTOR = 9;
+/** Chars after which a look is taken however little time has passed: bounds the abort delay of a flood (~2,000 tokens). */
+export const ABORT_CHECK_MAX_CHARS = 8192;
 /** How often a long sample logs its progress at debug level. */
 export const PROGRESS_LOG_EVERY_MS = 5000;
 
@@ -156,6 +158,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const startedMs = deps.now();
   let checkedAt = 0;
   let checkedAtMs = 0;
+  let checkCostMs = 0;
   let loggedAt = startedMs;
   let abortedAt: number | null = null;
 
@@ -177,10 +180,13 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       // n-grams) every 32 tokens would cost more than the stream itself.
       const unseen = seen - checkedAt;
       if (probe.abortOnCollapse && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
-        && (unseen >= ABORT_CHECK_MAX_CHARS || performance.now() - checkedAtMs >= ABORT_CHECK_MIN_INTERVAL_MS)) {
+        && (unseen >= ABORT_CHECK_MAX_CHARS
+          || performance.now() - checkedAtMs >= Math.max(ABORT_CHECK_MIN_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs))) {
         checkedAt = seen;
-        checkedAtMs = performance.now();
+        const lookStart = performance.now();
         const certain = live.content.certainCollapse() ?? (live.reasoning.length ? live.reasoning.certainCollapse() : null);
+        checkedAtMs = performance.now();
+        checkCostMs = checkedAtMs - lookStart;
         if (certain) {
           abortedAt = p.tokens;
           log.info({ tokens: p.tokens, kind: certain.kind, atChar: certain.atChar }, 'output collapsed: closing the stream early');
