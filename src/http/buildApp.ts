@@ -142,7 +142,7 @@ export function buildApp(deps: AppDeps) {
   );
 
   app.get<{ Params: { id: string } }>('/runs/:id', { config: { auth: 'always' } satisfies RouteAuth }, async (req, reply) => {
-    const run = deps.history.get(req.params.id);
+    const run = await deps.history.get(req.params.id);
     if (!run) return reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message: `no run with id "${req.params.id}" in history` } });
     return runView(run, true);
   });
