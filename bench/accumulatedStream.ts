@@ -11,9 +11,11 @@ const EVENTS_PER_PUSH = 32;
  * A stream function for ProbeService that never touches a socket but builds each sample's
  * text exactly as streamChat does: healthy prose cut into tokens, one SSE event per token,
  * pushed through the StreamAccumulator and reported delta by delta to the live analyzer.
- * Each sample gets fresh text (a new seed), so nothing is shared between samples.
+ * Each sample gets fresh text (a new seed), so nothing is shared between samples. With
+ * reasoningShare, that share of the tokens comes first as reasoning_content, as a reasoning
+ * model sends it.
  */
-export function accumulatedStream(tokensPerSample: number, firstSeed = 1): StreamFn {
+export function accumulatedStream(tokensPerSample: number, firstSeed = 1, reasoningShare = 0): StreamFn {
   let seed = firstSeed;
   return async (_request, options) => {
     const text = createHealthyText(seed++);
@@ -23,6 +25,7 @@ export function accumulatedStream(tokensPerSample: number, firstSeed = 1): Strea
     let batch = encoder.role();
     let inBatch = 0;
     let tokens = 0;
+    const reasoningTokens = Math.round(tokensPerSample * reasoningShare);
     const flush = () => {
       const delta = acc.pushText(batch, performance.now());
       if (delta.contentDelta || delta.reasoningDelta) {
@@ -33,7 +36,7 @@ export function accumulatedStream(tokensPerSample: number, firstSeed = 1): Strea
     };
     outer: for (;;) {
       for (const token of tokenize(text.nextBlock())) {
-        batch += encoder.content(token);
+        batch += tokens < reasoningTokens ? encoder.reasoning(token) : encoder.content(token);
         if (++inBatch >= EVENTS_PER_PUSH) flush();
         if (++tokens >= tokensPerSample) break outer;
       }

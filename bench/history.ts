@@ -50,7 +50,7 @@ function memoryChild(historyMaxBytes: number): Promise<MemoryFigures> {
 }
 
 async function memoryBench(): Promise<void> {
-  console.log(`memory: ${RUNS} runs of ${SAMPLES} samples x ${TOKENS.toLocaleString('en-US')} tokens (built delta by delta), RSS after gc over the baseline`);
+  console.log(`memory: ${RUNS} runs of ${SAMPLES} samples x ${TOKENS.toLocaleString('en-US')} tokens (half reasoning, half content, built delta by delta), RSS after gc over the baseline`);
   for (const budget of [64 * MiB, 16 * MiB]) {
     const f = await memoryChild(budget);
     const met = f.keptBytes <= budget && f.rssBytes <= 2 * budget;

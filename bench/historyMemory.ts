@@ -30,10 +30,12 @@ const logger = pino({ level: 'silent' });
 const metrics = createMetrics(new Registry(), { version: 'bench', defaultMetrics: false });
 const limits = { maxRuns: config.storage.historySize, maxBytes: config.storage.historyMaxBytes };
 let n = 0;
+// half of each sample is reasoning, as from a reasoning model
+const REASONING_SHARE = 0.5;
 let seed = 1;
 const serviceWith = (history: RunHistory) => new ProbeService({
   config,
-  probe: { stream: accumulatedStream(TOKENS, (seed += 1000)), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
+  probe: { stream: accumulatedStream(TOKENS, (seed += 1000), REASONING_SHARE), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
   metrics,
   history,
   logger,

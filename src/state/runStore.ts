@@ -197,8 +197,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     if (head) return head;
     if (!whole) throw new Error('not a stored run');
     // 0.1's one-line format: read whole this once, then stored again in the current format
+    // (when that fails, the file stays as it is and is read whole at each start)
     const run = decodeOldFormat(line);
-    await writeAtomic(file, encodeStoredRun(run));
+    await writeAtomic(file, encodeStoredRun(run)).catch((err: Error) => logger.warn({ file: name, err: err.message }, 'could not rewrite a stored run of 0.1'));
     return decodeHead(headLine(run))!;
   }
 
