@@ -79,7 +79,7 @@ export class RunHistory {
     const bytes = runTextBytes(run);
     const entry: Entry = bytes > this.limits.maxBytes
       ? { run: withoutText(run, bytes, this.limits.maxBytes), bytes: 0, textDropped: true }
-      : { run, bytes, textDropped: false };
+      : { run: ownCopy(run), bytes, textDropped: false };
     this.entries.unshift(entry);
     this.bytes += entry.bytes;
     while (this.entries.length > this.limits.maxRuns || this.bytes > this.limits.maxBytes) {
@@ -126,6 +126,19 @@ export class RunHistory {
     this.entries.push(...kept);
     this.bytes = kept.reduce((sum, e) => sum + e.bytes, 0);
   }
+}
+
+/**
+ * The run with its text strings as they are (flat, from the stream accumulator) and a deep copy
+ * of everything else: an excerpt or unit sliced from a longer string (the reasoning and content
+ * joined for the combined analysis) is a view that keeps that whole string alive.
+ */
+function ownCopy(run: RunResult): RunResult {
+  const { samples, ...rest } = run;
+  return {
+    ...structuredClone(rest),
+    samples: samples.map(({ content, reasoning, ...figures }) => ({ ...structuredClone(figures), content, reasoning })),
+  };
 }
 
 /**

@@ -134,3 +134,15 @@ test('limits must be positive integers', () => {
   assert.throws(() => new RunHistory({ maxRuns: 0, maxBytes: 10 }), RangeError);
   assert.throws(() => new RunHistory({ maxRuns: 1, maxBytes: 1.5 }), RangeError);
 });
+
+test('the history keeps its own copy of everything but the text (an excerpt may be a view of a longer string)', async () => {
+  const history = new RunHistory({ maxRuns: 100, maxBytes: 1000 });
+  const original = run('a', 10);
+  history.add(original);
+  original.samples[0]!.notes.push('changed later');
+  original.verdict = 'ok';
+  const kept = (await history.get('a'))!;
+  assert.deepEqual(kept.samples[0]!.notes, []);
+  assert.equal(kept.verdict, 'fail');
+  assert.equal(kept.samples[0]!.content, original.samples[0]!.content);
+});
