@@ -1,6 +1,7 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
 import { runCorpusBench } from './corpus.js';
+import { runHistoryBench } from './history.js';
 import { runLongProbeBench } from './longProbe.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   longprobe: runLongProbeBench,
   corpus: runCorpusBench,
   series: runSeriesBench,
+  history: runHistoryBench,
 };
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

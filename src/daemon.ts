@@ -108,14 +108,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     : null;
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
 
-  const history = new RunHistory(config.storage.historySize);
   const storage = config.storage;
   const store = storage.dir ? createRunStore({ dir: storage.dir, maxRuns: storage.maxRuns, maxBytes: storage.maxBytes, logger }) : null;
   if (store) {
-    const stored = await store.loadAll();
-    for (const run of stored) history.add(run);
-    logger.info({ dir: storage.dir, runs: stored.length }, 'stored runs loaded');
+    // retention first, then the head of each kept file; a run's text is read on GET /runs/:id
+    const runs = await store.open();
+    logger.info({ dir: storage.dir, runs }, 'stored runs indexed');
   }
+  const history = new RunHistory({ maxRuns: storage.historySize, maxBytes: storage.historyMaxBytes }, store);
 
   const service = new ProbeService({
     config,

@@ -26,4 +26,6 @@ test('README config table names every top-level section and every target and pro
     assert.match(readme, new RegExp(`probes\\[\\]\\.${key}\\b`), `probes[].${key}`);
   }
   for (const key of CONFIG_KEYS.server) assert.match(readme, new RegExp(`server\\.${key}\\b`), `server.${key}`);
+  // storage.maxRuns, `.maxBytes`: a row may name a second key of the section by its dot
+  for (const key of CONFIG_KEYS.storage) assert.match(readme, new RegExp(`storage\\.${key}\\b|\`\\.${key}\``), `storage.${key}`);
 });

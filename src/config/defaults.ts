@@ -36,6 +36,7 @@ export const DEFAULTS = {
     maxRuns: 500,
     maxBytes: 268435456, // 256 MiB
     historySize: 200,
+    historyMaxBytes: 67108864, // 64 MiB
   },
   simulator: {
     enabled: false,
@@ -94,6 +95,8 @@ export const DEFAULTS = {
     maxConcurrentManualRunsMax: 100,
     historySizeMin: 1,
     historySizeMax: 10000,
+    historyMaxBytesMin: 1048576, // 1 MiB
+    historyMaxBytesMax: 17179869184, // 16 GiB
   },
   /** Relative to the working directory; the packaged copy is used when it is absent there. */
   configPath: 'config/coherency.yaml',

@@ -33,6 +33,8 @@ export interface StorageConfig {
   maxBytes: number;
   /** Runs kept in memory for /runs. */
   historySize: number;
+  /** Bytes of output text those runs may hold; the oldest runs leave memory first. */
+  historyMaxBytes: number;
 }
 
 export interface SimulatorConfig {

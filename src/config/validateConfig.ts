@@ -50,7 +50,7 @@ export const CONFIG_KEYS = Object.freeze({
   server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns'],
   simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
   metrics: ['degenerationWindow', 'detail'],
-  storage: ['dir', 'maxRuns', 'maxBytes', 'historySize'],
+  storage: ['dir', 'maxRuns', 'maxBytes', 'historySize', 'historyMaxBytes'],
   target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls', 'maxTokensField', 'omit'],
   probe: [
     'name',
@@ -326,7 +326,7 @@ function readDetail(obj: Obj, p: Problems): MetricsDetail {
 
 function validateStorage(raw: unknown, p: Problems): StorageConfig {
   const d = DEFAULTS.storage;
-  const { historySizeMin: min, historySizeMax: max } = DEFAULTS.limits;
+  const { historySizeMin: min, historySizeMax: max, historyMaxBytesMin: bytesMin, historyMaxBytesMax: bytesMax } = DEFAULTS.limits;
   const obj = section(raw, 'storage', CONFIG_KEYS.storage, p) ?? {};
   let dir: string | null = d.dir;
   const v = obj['dir'];
@@ -346,6 +346,15 @@ function validateStorage(raw: unknown, p: Problems): StorageConfig {
       d.historySize,
       (n) => isInt(n) && n >= min && n <= max,
       `must be an integer from ${min} to ${max}`,
+    ),
+    historyMaxBytes: readNumber(
+      obj,
+      'historyMaxBytes',
+      'storage',
+      p,
+      d.historyMaxBytes,
+      (n) => isInt(n) && n >= bytesMin && n <= bytesMax,
+      `must be an integer from ${bytesMin} (1 MiB) to ${bytesMax} (16 GiB) (bytes of output text kept in memory)`,
     ),
   };
 }

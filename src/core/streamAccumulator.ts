@@ -181,6 +181,11 @@ export class StreamAccumulator {
     error: null,
   };
   private usageCompletion: number | null = null;
+  // The text as received, one string per delta, joined when the result is read: a string grown
+  // by += of every delta is a rope in V8 (a node per delta, ~5x the text), and a finished
+  // sample's text is kept for the run history.
+  private readonly contentParts = new TextParts();
+  private readonly reasoningParts = new TextParts();
   // Per-push scratch, reset at the start of each push.
   private nowMs = 0;
   private contentDelta = '';
@@ -250,6 +255,8 @@ export class StreamAccumulator {
     const s = this.state;
     return {
       ...s,
+      content: this.contentParts.text(),
+      reasoning: this.reasoningParts.text(),
       outputTokens: this.outputTokens(),
       outputTokensSource: this.usedUsage() ? 'usage' : 'deltas',
       endedCleanly: s.done || s.finishReason !== null,
@@ -427,11 +434,11 @@ export class StreamAccumulator {
       this.pushTokenChunks++;
       if (content !== '') {
         if (s.firstContentAtMs === null) s.firstContentAtMs = now;
-        s.content += content;
+        this.contentParts.append(content);
         this.contentDelta += content;
       }
       if (reasoning !== '') {
-        s.reasoning += reasoning;
+        this.reasoningParts.append(reasoning);
         this.reasoningDelta += reasoning;
       }
     }
@@ -440,6 +447,35 @@ export class StreamAccumulator {
     }
     const stop = choice.stop_reason;
     if (typeof stop === 'string' || typeof stop === 'number') s.stopReason = stop;
+  }
+}
+
+const PARTS_PER_PIECE = 1024;
+
+/**
+ * Append-only text as a list of pieces, read as one flat string. Every PARTS_PER_PIECE deltas
+ * are joined into one piece, so the list stays short and the final join copies the text once more.
+ */
+class TextParts {
+  private pieces: string[] = [];
+  private merged = 0;
+
+  append(delta: string): void {
+    this.pieces.push(delta);
+    if (this.pieces.length - this.merged >= PARTS_PER_PIECE) {
+      const piece = this.pieces.splice(this.merged).join('');
+      this.pieces.push(piece);
+      this.merged = this.pieces.length;
+    }
+  }
+
+  /** The text so far as one flat string (join allocates a flat string; += would make a rope). */
+  text(): string {
+    if (this.pieces.length > 1) {
+      this.pieces = [this.pieces.join('')];
+      this.merged = 1;
+    }
+    return this.pieces[0] ?? '';
   }
 }
 

@@ -230,7 +230,7 @@ export function buildApp(deps: AppDeps) {
     async (req, reply) => {
       const html = wantsHtml(req);
       reply.header('vary', 'Accept');
-      const run = deps.history.get(req.params.id);
+      const run = await deps.history.get(req.params.id);
       if (!run) {
         const message = `no run with id "${req.params.id}" in history`;
         return html ? sendPage(reply, 404, messagePage('Unknown run', message)) : reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message } });

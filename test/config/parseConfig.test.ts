@@ -87,8 +87,17 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
   { rule: 'storage.maxRuns positive integer', yaml: `storage: {maxRuns: 0}\n${BASE}`, expected: ['storage.maxRuns: must be a positive integer'] },
   { rule: 'storage.maxBytes positive integer', yaml: `storage: {maxBytes: 1.5}\n${BASE}`, expected: ['storage.maxBytes: must be a positive integer (bytes)'] },
   { rule: 'storage.historySize range', yaml: `storage: {historySize: 10001}\n${BASE}`, expected: ['storage.historySize: must be an integer from 1 to 10000'] },
+  { rule: 'storage.historyMaxBytes below 1 MiB', yaml: `storage: {historyMaxBytes: 1048575}\n${BASE}`, expected: [
+    'storage.historyMaxBytes: must be an integer from 1048576 (1 MiB) to 17179869184 (16 GiB) (bytes of output text kept in memory)',
+  ] },
+  { rule: 'storage.historyMaxBytes above 16 GiB', yaml: `storage: {historyMaxBytes: 17179869185}\n${BASE}`, expected: [
+    'storage.historyMaxBytes: must be an integer from 1048576 (1 MiB) to 17179869184 (16 GiB) (bytes of output text kept in memory)',
+  ] },
+  { rule: 'storage.historyMaxBytes integer', yaml: `storage: {historyMaxBytes: "64MiB"}\n${BASE}`, expected: [
+    'storage.historyMaxBytes: must be an integer from 1048576 (1 MiB) to 17179869184 (16 GiB) (bytes of output text kept in memory)',
+  ] },
   { rule: 'storage unknown key', yaml: `storage: {directory: /x}\n${BASE}`, expected: [
-    'storage.directory: unknown key (known: dir, maxRuns, maxBytes, historySize)',
+    'storage.directory: unknown key (known: dir, maxRuns, maxBytes, historySize, historyMaxBytes)',
   ] },
   // simulator
   { rule: 'simulator.enabled must be boolean', yaml: `simulator: {enabled: "yes"}\n${BASE}`, expected: ['simulator.enabled: must be true or false'] },
@@ -364,7 +373,7 @@ describe('parseConfig: defaults and normalisation', () => {
     assert.deepEqual(c.metrics, DEFAULTS.metrics);
     assert.equal(c.metrics.detail, 'basic');
     assert.equal(ok(`metrics: {detail: full}\n${BASE}`).metrics.detail, 'full');
-    assert.deepEqual(c.storage, { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200 });
+    assert.deepEqual(c.storage, { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 });
     assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4 });
     assert.deepEqual(c.targets, [
       {
@@ -475,8 +484,9 @@ describe('parseConfig: auth, storage, key files, TLS', () => {
   });
 
   it('reads storage', () => {
-    const c = ok(`storage: {dir: /var/lib/coherency, maxRuns: 50, maxBytes: 1048576, historySize: 10000}\n${BASE}`);
-    assert.deepEqual(c.storage, { dir: '/var/lib/coherency', maxRuns: 50, maxBytes: 1048576, historySize: 10000 });
+    const c = ok(`storage: {dir: /var/lib/coherency, maxRuns: 50, maxBytes: 1048576, historySize: 10000, historyMaxBytes: 1048576}\n${BASE}`);
+    assert.deepEqual(c.storage, { dir: '/var/lib/coherency', maxRuns: 50, maxBytes: 1048576, historySize: 10000, historyMaxBytes: 1048576 });
+    assert.equal(ok(`storage: {historyMaxBytes: 17179869184}\n${BASE}`).storage.historyMaxBytes, 17179869184);
   });
 
   it('keeps apiKeyFile as a path and checks it at load', () => {

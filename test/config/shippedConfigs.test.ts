@@ -78,6 +78,7 @@ describe('config/example.yaml', () => {
       `default ${DEFAULTS.storage.maxRuns}`,
       `default ${DEFAULTS.storage.maxBytes}`,
       `default ${DEFAULTS.storage.historySize}`,
+      `default ${DEFAULTS.storage.historyMaxBytes}`,
       `default ${DEFAULTS.target.tls.insecureSkipVerify}`,
       `default ${DEFAULTS.probe.abortOnCollapse}`,
     ];

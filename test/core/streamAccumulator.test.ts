@@ -331,3 +331,16 @@ describe('accumulateChatCompletion (non-streamed body)', () => {
     assert.equal(accumulateChatCompletionText('{"choices":[{"message":{"content":"a"}}]}').content, 'a');
   });
 });
+
+test('text of thousands of deltas reads back whole, before and after more deltas arrive', () => {
+  const acc = new StreamAccumulator();
+  const tokens = Array.from({ length: 2500 }, (_, i) => `t${i} `);
+  const event = (field: string, text: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { [field]: text } }] })}\n\n`;
+  for (const t of tokens.slice(0, 1500)) acc.pushText(event('content', t) + event('reasoning_content', t.toUpperCase()), 0);
+  assert.equal(acc.result().content, tokens.slice(0, 1500).join(''));
+  for (const t of tokens.slice(1500)) acc.pushText(event('content', t), 0);
+  acc.pushText('data: [DONE]\n\n', 0);
+  acc.end(0);
+  assert.equal(acc.result().content, tokens.join(''));
+  assert.equal(acc.result().reasoning, tokens.slice(0, 1500).join('').toUpperCase());
+});

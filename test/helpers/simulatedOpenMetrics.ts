@@ -149,7 +149,7 @@ export async function writeSimulatedScrapes(options: SimulatedScrapesOptions): P
     }),
     probe: { stream, env: {}, now: () => nowMs, logger: silentLogger, newId: () => `run-${++id}` },
     metrics,
-    history: new RunHistory(10),
+    history: new RunHistory({ maxRuns: 10, maxBytes: 64 * 1024 * 1024 }),
     logger: silentLogger,
   });
   // What the scheduler sets for a cron schedule.

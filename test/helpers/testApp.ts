@@ -11,7 +11,7 @@ import { silentLogger } from './testConfig.js';
 export function testApp(config: Config, stream: StreamFn, extra: Partial<AppDeps> = {}) {
   const registry = new Registry();
   const metrics = createMetrics(registry, { version: 'test', defaultMetrics: false });
-  const history = new RunHistory(50);
+  const history = new RunHistory({ maxRuns: 50, maxBytes: 64 * 1024 * 1024 });
   let id = 0;
   const service = new ProbeService({
     config,

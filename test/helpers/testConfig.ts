@@ -40,7 +40,7 @@ export function testConfig(over: Partial<Config> = {}): Config {
     server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4 },
     simulator: { enabled: false, host: '127.0.0.1', port: 0, tokensPerSecond: 0 },
     metrics: { degenerationWindow: 20, detail: 'basic' },
-    storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200 },
+    storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 },
     targets: [testTarget()],
     probes: [testProbe(), testProbe({ name: 'long', maxTokens: 8000, minTokens: 1500 })],
     ...over,

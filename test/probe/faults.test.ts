@@ -45,7 +45,7 @@ describe('faults end in a typed error and the next probe goes ahead', () => {
       config,
       probe: { stream: streamChat, env: {}, now: Date.now, logger: silentLogger, newId: () => Math.random().toString(36).slice(2) },
       metrics: createMetrics(registry, { version: 't', defaultMetrics: false }),
-      history: new RunHistory(50),
+      history: new RunHistory({ maxRuns: 50, maxBytes: 64 * 1024 * 1024 }),
       logger: silentLogger,
     });
   });

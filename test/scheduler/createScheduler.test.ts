@@ -16,7 +16,7 @@ test('a scheduled run never overlaps itself; other pairs keep running', async ()
     probes: [testProbe({ name: 'tick', schedule: '* * * * * *' })],
   });
   const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });
-  const history = new RunHistory(100);
+  const history = new RunHistory({ maxRuns: 100, maxBytes: 64 * 1024 * 1024 });
   // Hold only the "slow" target's stream.
   let releaseSlow = () => {};
   const slowGate = new Promise<void>((r) => (releaseSlow = r));

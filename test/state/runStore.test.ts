@@ -1,14 +1,21 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRunStore, fileNameFor, shouldStore } from '../../src/state/runStore.js';
+import { createRunStore, encodeStoredRun, fileNameFor, shouldStore } from '../../src/state/runStore.js';
 import type { RunResult } from '../../src/probe/probeTypes.js';
+import { captureLogger } from '../helpers/captureLogger.js';
 import { silentLogger } from '../helpers/testConfig.js';
 
 const dirs: string[] = [];
 after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-store-'));
+  dirs.push(dir);
+  return dir;
+}
 
 function run(i: number, verdict: RunResult['verdict'], text = 'x'.repeat(1000)): RunResult {
   return {
@@ -19,9 +26,11 @@ function run(i: number, verdict: RunResult['verdict'], text = 'x'.repeat(1000)):
     trigger: 'schedule',
     startedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
     durationSeconds: 1,
-    samples: [{ verdict, content: text } as RunResult['samples'][number]],
+    samples: [{ verdict, content: text, reasoning: `thinking ${i}`, findings: [], notes: [] } as unknown as RunResult['samples'][number]],
   };
 }
+
+const ids = (runs: readonly RunResult[]) => runs.map((r) => r.id);
 
 test('only runs with a fail or error sample are worth storing', () => {
   assert.equal(shouldStore(run(1, 'ok')), false);
@@ -35,33 +44,93 @@ test('file names sort by start time and cannot escape the directory', () => {
   assert.equal(fileNameFor({ ...run(5, 'fail'), id: '../../etc/passwd' }), '20260101T000005000Z_etcpasswd.json');
 });
 
-test('retention by count and by bytes drops the oldest; unreadable files are skipped', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'coherency-store-'));
-  dirs.push(dir);
+test('a stored file is the head without text on its first line, the text on its second', () => {
+  const [head, text, rest] = encodeStoredRun(run(1, 'fail', 'the output')).split('\n');
+  assert.equal(rest, '');
+  assert.doesNotMatch(head!, /the output|thinking 1/);
+  assert.equal(JSON.parse(head!).run.id, 'run-1');
+  assert.deepEqual(JSON.parse(text!), { samples: [{ content: 'the output', reasoning: 'thinking 1' }] });
+});
+
+test('retention by count and by bytes drops the oldest; heads list newest first, without text; load reads the text', async () => {
+  const dir = await tempDir();
   const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 0);
   for (let i = 0; i < 8; i++) await store.save(run(i, 'fail'));
-  let runs = await store.loadAll();
-  assert.deepEqual(runs.map((r) => r.id), ['run-3', 'run-4', 'run-5', 'run-6', 'run-7']);
+  assert.deepEqual(ids(store.heads()), ['run-7', 'run-6', 'run-5', 'run-4', 'run-3']);
+  assert.equal(store.heads()[0]!.samples[0]!.content, '', 'a head holds no text');
+  assert.equal((await store.load('run-7'))!.samples[0]!.content, 'x'.repeat(1000));
+  assert.equal((await store.load('run-7'))!.samples[0]!.reasoning, 'thinking 7');
+  assert.equal(await store.load('run-0'), null, 'removed by retention');
 
-  const small = createRunStore({ dir, maxRuns: 100, maxBytes: 3500, logger: silentLogger });
+  // a new process over the same directory
+  const again = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger });
+  assert.equal(await again.open(), 5);
+  assert.deepEqual(ids(again.heads()), ['run-7', 'run-6', 'run-5', 'run-4', 'run-3']);
+
+  const small = createRunStore({ dir, maxRuns: 100, maxBytes: 3000, logger: silentLogger });
+  await small.open();
   await small.save(run(9, 'error'));
-  runs = await small.loadAll();
-  assert.deepEqual(runs.map((r) => r.id), ['run-7', 'run-9'], 'only what fits in 3500 bytes stays');
+  assert.deepEqual(ids(small.heads()), ['run-9', 'run-7'], 'only what fits in 3000 bytes stays');
+  assert.deepEqual((await readdir(dir)).sort(), [fileNameFor(run(7, 'fail')), fileNameFor(run(9, 'fail'))]);
+});
 
+test('unreadable files are logged and skipped; the temp file of an interrupted write is removed', async () => {
+  const dir = await tempDir();
+  const seed = createRunStore({ dir, maxRuns: 100, maxBytes: 1_000_000, logger: silentLogger });
+  await seed.save(run(1, 'fail'));
   await writeFile(join(dir, '20260101T000010000Z_broken.json'), '{not json');
   await writeFile(join(dir, '20260101T000011000Z_shape.json'), JSON.stringify({ id: 'x', samples: [null] }));
   await writeFile(join(dir, '20260101T000012000Z_cut.json.tmp-4242'), '{"id":"half a wri');
-  runs = await small.loadAll();
-  assert.deepEqual(runs.map((r) => r.id), ['run-7', 'run-9']);
-  assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false, 'the temp file of an interrupted write is removed');
+  const { logger, text } = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 100, maxBytes: 1_000_000, logger });
+  assert.equal(await store.open(), 1);
+  assert.deepEqual(ids(store.heads()), ['run-1']);
+  assert.equal(text().match(/skipping unreadable stored run/g)?.length, 2);
+  assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false);
 });
 
-test('runs stored before findings had offsets load with their kinds as findings', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'coherency-store-'));
-  dirs.push(dir);
-  const old = { ...run(1, 'fail'), samples: [{ verdict: 'fail', findings: ['sentence_loop', 'inconclusive'], content: '' }] };
-  await writeFile(join(dir, fileNameFor(old as unknown as RunResult)), JSON.stringify(old));
-  const [loaded] = await createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger }).loadAll();
-  const findings = loaded!.samples[0]!.findings;
+test('retention runs before anything is parsed: corrupt files beyond it are deleted unread', async () => {
+  const dir = await tempDir();
+  // the five oldest files are corrupt, the five newest are runs
+  for (let i = 0; i < 5; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), '{corrupt');
+  for (let i = 5; i < 10; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), encodeStoredRun(run(i, 'fail')));
+  const { logger, text } = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger });
+  assert.equal(await store.open(), 5);
+  assert.deepEqual(ids(store.heads()), ['run-9', 'run-8', 'run-7', 'run-6', 'run-5']);
+  assert.doesNotMatch(text(), /unreadable/, 'a file beyond retention was parsed');
+  assert.equal((await readdir(dir)).length, 5);
+});
+
+test('start-up reads heads only: a stored run whose text is corrupt is listed, and fails only when asked for', async () => {
+  const dir = await tempDir();
+  const [head] = encodeStoredRun(run(1, 'fail')).split('\n');
+  // a first line of 40 KB (more than one read block), then a second line that is not JSON
+  const big = { ...run(2, 'fail'), samples: [{ ...run(2, 'fail').samples[0]!, notes: ['n'.repeat(40_000)] }] };
+  const [bigHead] = encodeStoredRun(big).split('\n');
+  await writeFile(join(dir, fileNameFor(run(1, 'fail'))), `${head}\n{"samples":[{"content":"cut sho`);
+  await writeFile(join(dir, fileNameFor(big)), `${bigHead}\nnot json either`);
+  const { logger, text } = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger });
+  assert.equal(await store.open(), 2);
+  assert.doesNotMatch(text(), /unreadable|could not read/, 'a text line was parsed at start-up');
+  assert.equal(store.heads()[0]!.samples[0]!.notes[0]!.length, 40_000);
+  assert.equal(await store.load('run-1'), null);
+  assert.match(text(), /could not read stored run/);
+});
+
+test('runs stored by 0.1 (one JSON object) are read once, findings upgraded, and rewritten as head and text', async () => {
+  const dir = await tempDir();
+  const old = { ...run(1, 'fail'), samples: [{ verdict: 'fail', findings: ['sentence_loop', 'inconclusive'], content: 'old text' }] };
+  const file = join(dir, fileNameFor(old as unknown as RunResult));
+  await writeFile(file, JSON.stringify(old));
+  const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 1);
+  const findings = store.heads()[0]!.samples[0]!.findings;
   assert.deepEqual(findings.map((f) => [f.kind, f.severity, f.atChar, f.channel]), [['sentence_loop', 'fail', -1, 'sample'], ['inconclusive', 'fail', -1, 'sample']]);
+  assert.match(await readFile(file, 'utf8'), /^\{"format":2,/);
+  const loaded = await store.load('run-1');
+  assert.equal(loaded!.samples[0]!.content, 'old text');
+  assert.equal(loaded!.samples[0]!.reasoning, '');
 });

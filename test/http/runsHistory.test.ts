@@ -1,0 +1,79 @@
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Registry } from 'prom-client';
+import { buildApp } from '../../src/http/buildApp.js';
+import { createMetrics } from '../../src/metrics/createMetrics.js';
+import type { RunResult } from '../../src/probe/probeTypes.js';
+import { ProbeService } from '../../src/scheduler/probeService.js';
+import { RunHistory } from '../../src/state/runHistory.js';
+import { createRunStore, shouldStore } from '../../src/state/runStore.js';
+import { fakeStream } from '../helpers/fakeStream.js';
+import { silentLogger, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
+import { healthyProse } from '../helpers/texts.js';
+
+const HEALTHY = healthyProse(2500, 7);
+const COLLAPSED = `${healthyProse(900, 3)}\n\n${'The system keeps repeating this exact sentence again. '.repeat(120)}`;
+
+const dirs: string[] = [];
+after(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))));
+
+test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored runs read lazily', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-runs-'));
+  dirs.push(dir);
+  // a run stored by an earlier process
+  const earlier = createRunStore({ dir, maxRuns: 50, maxBytes: 10_000_000, logger: silentLogger });
+  await earlier.open();
+  const previous: RunResult = {
+    id: 'earlier', target: 'bad', probe: 'short', verdict: 'fail', trigger: 'schedule', startedAt: '2025-12-31T00:00:00.000Z', durationSeconds: 1,
+    samples: [{ index: 0, verdict: 'fail', reasons: [], findings: [], notes: [], outputTokens: 5, content: 'text of an earlier process', reasoning: '' } as unknown as RunResult['samples'][number]],
+  };
+  await earlier.save(previous);
+
+  const store = createRunStore({ dir, maxRuns: 50, maxBytes: 10_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 1);
+  // room for one run's text at a time
+  const history = new RunHistory({ maxRuns: 50, maxBytes: Math.max(HEALTHY.length, COLLAPSED.length) + 10 }, store);
+  const config = testConfig({
+    targets: [testTarget({ name: 'good', model: 'healthy' }), testTarget({ name: 'bad', model: 'collapse' })],
+    probes: [testProbe({ samples: 1 })],
+  });
+  const registry = new Registry();
+  let n = 0;
+  const service = new ProbeService({
+    config,
+    probe: { stream: fakeStream({ healthy: { content: HEALTHY }, collapse: { content: COLLAPSED } }).fn, env: {}, now: Date.now, logger: silentLogger, newId: () => `run-${++n}` },
+    metrics: createMetrics(registry, { version: 'test', defaultMetrics: false }),
+    history,
+    logger: silentLogger,
+    onRun: (run) => {
+      if (shouldStore(run)) void store.save(run);
+    },
+  });
+  const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true });
+  try {
+    assert.equal((await app.inject('/probe?target=bad&probe=short')).json().verdict, 'fail'); // run-1, stored
+    assert.equal((await app.inject('/probe?target=good&probe=short')).json().verdict, 'ok'); // run-2 pushes run-1 out of memory
+    await app.inject('/probe?target=good&probe=short'); // run-3 pushes run-2 out: it was not stored
+    await store.flush();
+    assert.equal(history.size, 1);
+
+    const list = (await app.inject('/runs')).json().runs as { id: string; samples: object[] }[];
+    assert.deepEqual(list.map((r) => r.id), ['run-3', 'run-1', 'earlier']);
+    assert.ok(list.every((r) => r.samples.every((s) => !('content' in s))), 'listings carry no text');
+    assert.deepEqual((await app.inject('/runs?verdict=fail')).json().runs.map((r: { id: string }) => r.id), ['run-1', 'earlier']);
+
+    const show = async (id: string) => {
+      const res = await app.inject(`/runs/${id}`);
+      return { status: res.statusCode, content: res.statusCode === 200 ? (res.json().samples[0].content as string) : null };
+    };
+    assert.deepEqual(await show('run-3'), { status: 200, content: HEALTHY }, 'in memory');
+    assert.deepEqual(await show('run-1'), { status: 200, content: COLLAPSED }, 'evicted from memory, read from disk');
+    assert.deepEqual(await show('earlier'), { status: 200, content: 'text of an earlier process' }, 'stored by an earlier process, read from disk');
+    assert.equal((await show('run-2')).status, 404, 'evicted and never stored');
+  } finally {
+    await app.close();
+  }
+});
