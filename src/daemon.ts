@@ -109,7 +109,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
 
   const storage = config.storage;
-  const store = storage.dir ? createRunStore({ dir: storage.dir, maxRuns: storage.maxRuns, maxBytes: storage.maxBytes, logger }) : null;
+  const store = storage.dir ? createRunStore({ dir: storage.dir, maxRuns: storage.maxRuns, maxBytes: storage.maxBytes, logger, onSaveError: () => metrics.storeErrors.inc() }) : null;
   if (store) {
     // retention first, then the head of each kept file; a run's text is read on GET /runs/:id
     const runs = await store.open();

@@ -274,6 +274,11 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       help: 'Unix time of the last successful config load.',
       registers: reg,
     }),
+    storeErrors: new Counter({
+      name: 'coherency_run_store_errors_total',
+      help: 'Failing or erroring runs that could not be written to storage.dir (read-only, full, removed and not re-creatable): each one is kept in memory only and lost at restart. Alert when it grows.',
+      registers: reg,
+    }),
     inFlight: new Gauge({
       name: 'coherency_probe_samples_in_flight',
       help: 'Samples currently streaming.',

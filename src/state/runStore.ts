@@ -12,6 +12,8 @@ export interface RunStoreOptions {
   /** Keep at most this many bytes of stored runs (oldest deleted first). */
   maxBytes: number;
   logger: Logger;
+  /** Called once per run that could not be written (the daemon counts them). */
+  onSaveError?: (err: unknown) => void;
 }
 
 export interface RunStore extends StoredRuns {
@@ -104,8 +106,9 @@ interface Indexed {
 /** Failing runs with their full output text, as one file each in `dir`; only their heads are kept in memory. */
 export function createRunStore(options: RunStoreOptions): RunStore {
   const { dir, logger } = options;
-  let ready: Promise<void> | null = null;
-  const ensureDir = () => (ready ??= mkdir(dir, { recursive: true }).then(() => undefined));
+  // At every write, not once: a directory removed while the daemon runs is made again, and a
+  // failure (read-only, a file in its place) is retried at the next run instead of remembered.
+  const ensureDir = () => mkdir(dir, { recursive: true }).then(() => undefined);
   // Saves are serialised so retention never races a concurrent write.
   let queue: Promise<void> = Promise.resolve();
   /** Oldest first, as the file names sort. */
@@ -240,7 +243,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           remember(name, decodeHead(data.slice(0, data.indexOf('\n')))!);
           forget(await applyRetention());
         } catch (err) {
-          logger.error({ err, run: run.id }, 'could not store run');
+          const code = (err as NodeJS.ErrnoException).code;
+          logger.error({ err, run: run.id, dir, code }, 'could not store run: it is kept in memory only and lost at restart');
+          options.onSaveError?.(err);
         }
       });
     },

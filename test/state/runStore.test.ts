@@ -134,3 +134,30 @@ test('runs stored by 0.1 (one JSON object) are read once, findings upgraded, and
   assert.equal(loaded!.samples[0]!.content, 'old text');
   assert.equal(loaded!.samples[0]!.reasoning, '');
 });
+
+test('a storage.dir removed at runtime is made again; a save that fails is reported once per run and retried at the next', async () => {
+  const parent = await tempDir();
+  const dir = join(parent, 'runs');
+  const errors: unknown[] = [];
+  const log = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: log.logger, onSaveError: (e) => errors.push(e) });
+  await store.open();
+  await store.save(run(1, 'fail'));
+  assert.equal((await readdir(dir)).length, 1);
+
+  await rm(dir, { recursive: true });
+  await store.save(run(2, 'fail'));
+  assert.deepEqual(await readdir(dir), [fileNameFor(run(2, 'fail'))], 'the directory was made again');
+  assert.deepEqual(errors, []);
+
+  // a file where the directory was: the save fails, is reported, and the next one is tried afresh
+  await rm(dir, { recursive: true });
+  await writeFile(dir, 'not a directory');
+  await store.save(run(3, 'fail'));
+  assert.equal(errors.length, 1);
+  assert.match(log.text(), /could not store run: it is kept in memory only/);
+  await rm(dir);
+  await store.save(run(4, 'error'));
+  assert.equal(errors.length, 1);
+  assert.deepEqual(await readdir(dir), [fileNameFor(run(4, 'error'))]);
+});
