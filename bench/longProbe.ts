@@ -79,7 +79,8 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
     await waitOk(`http://127.0.0.1:${simPort}/v1/models`, sim, 15_000);
     await waitOk(`http://127.0.0.1:${port}/-/ready`, serve, 15_000);
     const rates: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    // the first run includes the JIT warming up on a fresh daemon; a daemon runs for days
+    for (let i = 0; i < 6; i++) {
       const t0 = performance.now();
       const res = await fetch(`http://127.0.0.1:${port}/probe?target=sim&probe=huge`, { signal: AbortSignal.timeout(600_000) });
       const body = (await res.json()) as ProbeAnswer;
@@ -89,13 +90,13 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
         console.log(`  run ${i + 1}: NOT read whole: ${JSON.stringify({ verdict: s?.verdict, tokens: s?.outputTokens, error: s?.error, reasons: s?.reasons })}`);
         continue;
       }
-      rates.push(TOKENS / seconds);
+      if (i > 0) rates.push(TOKENS / seconds);
       console.log(`  run ${i + 1}: ${TOKENS.toLocaleString('en-US')} tokens, verdict ${s.verdict}, ${seconds.toFixed(2)} s, ${Math.round(TOKENS / seconds).toLocaleString('en-US')} tokens/s`);
     }
     if (rates.length) {
       rates.sort((a, b) => a - b);
       const median = rates[Math.floor(rates.length / 2)]!;
-      console.log(`200k-token healthy probe through GET /probe (serve and simulate as processes): median ${Math.round(median).toLocaleString('en-US')} tokens/s`
+      console.log(`200k-token healthy probe through GET /probe (serve and simulate as processes): median of runs 2-6 ${Math.round(median).toLocaleString('en-US')} tokens/s`
         + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${median >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
     }
   } finally {
