@@ -1,6 +1,7 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
 import { runCorpusBench } from './corpus.js';
+import { runLoadBench } from './load.js';
 import { runLongProbeBench } from './longProbe.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
@@ -15,6 +16,11 @@ const benches: Record<string, () => Promise<void>> = {
   longprobe: runLongProbeBench,
   corpus: runCorpusBench,
 };
+// Not in the default run: a minute of load that needs the machine to itself (npm run bench -- load [--seconds N] [--before CLI]).
+if (only === 'load') {
+  console.log('\n== load ==');
+  await runLoadBench(process.argv.slice(3));
+}
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
   console.log(`\n== ${name} ==`);
