@@ -50,6 +50,11 @@ export interface ProbeDeps {
   observer?: ProbeObserver;
   /** Request shapes learned from servers' refusals, by target name; kept by the caller across runs. */
   shapes?: Map<string, RequestShape>;
+  /**
+   * The global limit on samples in flight (server.maxConcurrentSamples): each sample waits
+   * for a slot before its request and gives it back when it ends. Absent: no limit.
+   */
+  slots?: { acquire(signal?: AbortSignal): Promise<() => void> };
 }
 
 /** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
@@ -65,6 +70,14 @@ export async function runProbe(
   const samples: SampleResult[] = [];
   for (let index = 0; index < probe.samples; index++) {
     if (deps.signal?.aborted) break;
+    let release: (() => void) | null = null;
+    if (deps.slots) {
+      try {
+        release = await deps.slots.acquire(deps.signal);
+      } catch {
+        break; // shut down while waiting for a slot: nothing was sent
+      }
+    }
     deps.observer?.sampleStarted?.(target.name, probe.name);
     let sample: SampleResult;
     try {
@@ -73,6 +86,8 @@ export async function runProbe(
       // A bug in our own code must not take the scheduler down; report it as an error sample.
       log.error({ err }, 'sample crashed');
       sample = crashedSample(index, err);
+    } finally {
+      release?.();
     }
     deps.observer?.sampleFinished?.(target.name, probe.name, sample);
     // A collapse is worth a warning and a failed request an error: with --log-level warn an
