@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
  * daemon's own event-loop lag (prom-client's p99, reset at each scrape) and the run counters,
  * and reads the daemon's RSS and CPU time from /proc.
  *
- *   npm run bench -- load [--seconds N] [--before PATH/bin/coherency-exporter.js]
+ *   npm run bench -- load [--seconds N] [--before PATH/bin/coherency-exporter.js] [--profile DIR]
  *
  * With --before, the same load runs first against that build (another checkout, e.g. main),
  * then against this one, and the figures are printed side by side. The load average is
@@ -144,7 +144,7 @@ probes:
 `;
 }
 
-async function runOnce(label: string, cli: string, seconds: number): Promise<Figures> {
+async function runOnce(label: string, cli: string, seconds: number, profileDir?: string): Promise<Figures> {
   const dir = mkdtempSync(join(tmpdir(), 'coherency-bench-load-'));
   const simPort = await freePort();
   const port = await freePort();
@@ -155,7 +155,9 @@ async function runOnce(label: string, cli: string, seconds: number): Promise<Fig
   });
   const file = join(dir, 'load.yaml');
   writeFileSync(file, configYaml(port, simPort));
-  const serve = spawn(process.execPath, [cli, 'serve', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'], env });
+  // --profile DIR: a V8 CPU profile of the daemon, for finding what the load costs
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const serve = spawn(process.execPath, [...profile, cli, 'serve', '--config', file], { stdio: ['ignore', 'pipe', 'pipe'], env });
   let rawLines = 0;
   let rawMissed = 0;
   let loggedMissed = 0;
@@ -315,7 +317,7 @@ export async function runLoadBench(args: string[] = []): Promise<void> {
     results.push(await runOnce('before', before, seconds));
   }
   console.log(`after: ${THIS_CLI} (${seconds} s)...`);
-  results.push(await runOnce('after', THIS_CLI, seconds));
+  results.push(await runOnce('after', THIS_CLI, seconds, opt('--profile')));
   const table = results.map((f) => rows(f, seconds));
   const width = Math.max(...table[0]!.map(([k]) => k.length));
   const colWidth = Math.max(...table.flat().map(([, v]) => v.length), 6);

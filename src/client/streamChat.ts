@@ -43,6 +43,17 @@ export interface StreamChatOptions {
 
 export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
 
+/**
+ * Bytes of the response read (parsed and analysed) in one turn of the event loop. A network
+ * read can carry 64 KiB or more, several hundred tokens of a fast server, and with dozens of
+ * streams those reads added up to seconds in which nothing else ran (health checks, timers,
+ * cron ticks). The rest of a larger read waits for setImmediate, after the other sockets
+ * and timers have had their turn: the loop stays responsive however fast the streams are.
+ */
+export const READ_SLICE_BYTES = 16 * 1024;
+/** Unread bytes above which the socket is paused (TCP backpressure reaches the server) until they are read. */
+const PAUSE_BACKLOG_BYTES = 256 * 1024;
+
 /** Body bytes kept from an error response (for its snippet). */
 const ERROR_BODY_BYTES = 4096;
 /** After [DONE], how long to wait for the server to end the response before closing it ourselves. */
@@ -158,6 +169,12 @@ class StreamCall {
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
   private pendingError: { type: StreamErrorType; message: string } | null = null;
+  /** Received, not yet read: each with its arrival time, so token gaps are the network's, not our queue's. */
+  private backlog: Array<{ chunk: Buffer; atMs: number }> = [];
+  private backlogBytes = 0;
+  private nextSlice: NodeJS.Immediate | null = null;
+  /** The end or error of the response, applied once the backlog is read. */
+  private afterBacklog: (() => void) | null = null;
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private totalTimer: NodeJS.Timeout | null = null;
@@ -235,9 +252,9 @@ class StreamCall {
         {
           onRequestStart: (controller) => this.onRequestStart(controller),
           onResponseStart: (controller, status, resHeaders) => this.onResponseStart(controller, status, resHeaders),
-          onResponseData: (_controller, chunk) => this.onData(chunk),
-          onResponseEnd: () => this.onEnd(),
-          onResponseError: (_controller, err) => this.onError(err),
+          onResponseData: (controller, chunk) => this.onData(controller, chunk),
+          onResponseEnd: () => this.whenRead(() => this.onEnd()),
+          onResponseError: (_controller, err) => this.whenRead(() => this.onError(err)),
         },
       );
     } catch (err) {
@@ -300,9 +317,61 @@ class StreamCall {
     }
   }
 
-  private onData(chunk: Buffer): void {
+  private onData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.phase === 'settled') return;
     this.idleTimer?.refresh();
+    const atMs = this.now();
+    if (this.backlog.length === 0 && chunk.byteLength <= READ_SLICE_BYTES) {
+      this.read(chunk, atMs);
+      return;
+    }
+    this.backlog.push({ chunk, atMs });
+    this.backlogBytes += chunk.byteLength;
+    if (this.backlogBytes > PAUSE_BACKLOG_BYTES && !controller.paused) controller.pause();
+    // the first slice now, unless earlier ones are already waiting their turn
+    if (this.nextSlice === null) this.readSlice();
+  }
+
+  /** Runs `then` (the response's end or error) now, or after the backlog is read. */
+  private whenRead(then: () => void): void {
+    if (this.backlog.length === 0) then();
+    else this.afterBacklog = then;
+  }
+
+  /** Reads READ_SLICE_BYTES of the backlog, and leaves the rest for the next turn of the event loop. */
+  private readSlice(): void {
+    this.nextSlice = null;
+    let budget = READ_SLICE_BYTES;
+    while (budget > 0 && this.backlog.length > 0 && !this.settled()) {
+      const head = this.backlog[0]!;
+      let part = head.chunk;
+      if (part.byteLength > budget) {
+        part = head.chunk.subarray(0, budget);
+        head.chunk = head.chunk.subarray(budget);
+      } else {
+        this.backlog.shift();
+      }
+      this.backlogBytes -= part.byteLength;
+      budget -= part.byteLength;
+      this.read(part, head.atMs);
+    }
+    if (this.settled()) {
+      this.backlog = [];
+      this.backlogBytes = 0;
+      return;
+    }
+    if (this.backlog.length > 0) {
+      this.nextSlice = setImmediate(() => this.readSlice());
+      return;
+    }
+    if (this.controller?.paused) this.controller.resume();
+    const then = this.afterBacklog;
+    this.afterBacklog = null;
+    then?.();
+  }
+
+  /** Reads one piece of the body, in order. */
+  private read(chunk: Buffer, atMs: number): void {
     this.rawBytes += chunk.byteLength;
     if (this.mode === 'sniff') this.sniff(chunk);
     if (this.mode === 'error_status') {
@@ -327,7 +396,7 @@ class StreamCall {
       const room = chunk.byteLength - (this.rawBytes - this.maxBytes);
       bytes = chunk.subarray(0, Math.max(0, room));
     }
-    const delta = this.acc.push(bytes, this.now());
+    const delta = this.acc.push(bytes, atMs);
     if (delta.done) this.afterDone();
     // Deliver what arrived first, so an incremental analyzer sees every delta the result holds.
     const { onProgress } = this.options;
@@ -440,6 +509,11 @@ class StreamCall {
     this.clearConnectTimer();
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     if (this.totalTimer !== null) clearTimeout(this.totalTimer);
+    if (this.nextSlice !== null) clearImmediate(this.nextSlice);
+    this.nextSlice = null;
+    this.afterBacklog = null;
+    this.backlog = [];
+    this.backlogBytes = 0;
     this.options.signal?.removeEventListener('abort', this.onAbort);
     // Aborting destroys the socket: that is how vLLM, SGLang and llama.cpp learn to free the sequence.
     this.controller?.abort(new Error('stream settled'));

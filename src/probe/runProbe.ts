@@ -54,7 +54,7 @@ export interface ProbeDeps {
    * The global limit on samples in flight (server.maxConcurrentSamples): each sample waits
    * for a slot before its request and gives it back when it ends. Absent: no limit.
    */
-  slots?: { acquire(signal?: AbortSignal): Promise<() => void> };
+  slots?: { acquire(): Promise<() => void> };
 }
 
 /** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
@@ -72,10 +72,11 @@ export async function runProbe(
     if (deps.signal?.aborted) break;
     let release: (() => void) | null = null;
     if (deps.slots) {
-      try {
-        release = await deps.slots.acquire(deps.signal);
-      } catch {
-        break; // shut down while waiting for a slot: nothing was sent
+      release = await deps.slots.acquire();
+      // shut down while waiting for a slot: nothing is sent (the slots free up as the aborted samples end)
+      if (deps.signal?.aborted) {
+        release();
+        break;
       }
     }
     deps.observer?.sampleStarted?.(target.name, probe.name);

@@ -32,16 +32,10 @@ export class SampleSlots {
     this.wake();
   }
 
-  /**
-   * Resolves with a release function once a slot is held. Release exactly once (extra calls
-   * are ignored). An aborted signal takes the caller out of the line: the promise rejects
-   * with the signal's reason and holds nothing.
-   */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const grant = () => {
-        signal?.removeEventListener('abort', onAbort);
+  /** Resolves with a release function once a slot is held; release exactly once (extra calls are ignored). */
+  acquire(): Promise<() => void> {
+    return new Promise((resolve) => {
+      this.queue.push(() => {
         this.held++;
         let released = false;
         resolve(() => {
@@ -50,14 +44,7 @@ export class SampleSlots {
           this.held--;
           this.wake();
         });
-      };
-      const onAbort = () => {
-        const i = this.queue.indexOf(grant);
-        if (i >= 0) this.queue.splice(i, 1);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.queue.push(grant);
+      });
       this.wake();
     });
   }
