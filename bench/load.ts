@@ -37,6 +37,8 @@ interface Figures {
   healthP50: number;
   healthP99: number;
   healthMax: number;
+  /** The five slowest health answers: when (s into the run) and how long. */
+  healthSlowest: Array<{ atS: number; ms: number }>;
   /** prom-client's nodejs_eventloop_lag_p99_seconds of each 5 s scrape window, in ms. */
   lagP99Windows: number[];
   lagMaxMs: number;
@@ -191,6 +193,7 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     await waitOk(`${base}/-/ready`, serve, 15_000);
     const loadBefore = loadavg()[0]!;
     const latencies: number[] = [];
+    const timed: Array<{ atS: number; ms: number }> = [];
     let healthFailed = 0;
     const pending = new Set<Promise<void>>();
     const lagWindows: number[] = [];
@@ -204,7 +207,10 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       const start = performance.now();
       const p = get(`${base}/-/healthy`, HEALTH_TIMEOUT_MS).then(
         (r) => {
-          if (r.status === 200) latencies.push(performance.now() - start);
+          if (r.status === 200) {
+            latencies.push(performance.now() - start);
+            timed.push({ atS: (start - t0) / 1000, ms: performance.now() - start });
+          }
           else healthFailed++;
         },
         () => {
@@ -254,6 +260,7 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       healthP50: quantile(latencies, 0.5),
       healthP99: quantile(latencies, 0.99),
       healthMax: latencies.at(-1) ?? NaN,
+      healthSlowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 5),
       lagP99Windows: lagWindows,
       lagMaxMs,
       rssMaxMb,
@@ -282,6 +289,7 @@ function rows(f: Figures, seconds: number): [string, string][] {
     ['load average (1 min) start / end', `${f.loadBefore.toFixed(2)} / ${f.loadAfter.toFixed(2)}`],
     ['/-/healthy p50 / p99 / max', `${ms(f.healthP50)} / ${ms(f.healthP99)} / ${ms(f.healthMax)}`],
     ['/-/healthy answered / failed', `${f.healthCount} / ${f.healthFailed}`],
+    ['slowest /-/healthy (s into the run: ms)', f.healthSlowest.map((x) => `${x.atS.toFixed(1)}: ${Math.round(x.ms)}`).join(', ')],
     ['event-loop lag p99, median / worst 5 s window', `${ms(quantile(lags, 0.5))} / ${ms(lags.at(-1) ?? NaN)}`],
     ['event-loop lag max', ms(f.lagMaxMs)],
     ['RSS max', `${Math.round(f.rssMaxMb)} MB`],

@@ -169,3 +169,32 @@ test("node-cron's missed ticks (a blocked event loop) are counted and logged as 
   assert.equal(lines.filter((l) => l['reason'] === 'missed_tick').length, missed, 'one JSON line per missed tick');
   assert.deepEqual(raw, [], 'nothing printed by node-cron itself');
 });
+
+test('a sample still waiting for a slot at shutdown sends nothing', async () => {
+  const stream = fakeStream({ healthy: { content: healthyProse(500, 3) } });
+  stream.hold();
+  const config = testConfig({
+    targets: [testTarget({ name: 'a', model: 'healthy', probes: ['p'] }), testTarget({ name: 'b', model: 'healthy', probes: ['p'] })],
+    probes: [testProbe({ name: 'p' })],
+  });
+  config.server.maxConcurrentSamples = 1;
+  const shutdown = new AbortController();
+  const service = new ProbeService({
+    config,
+    probe: { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => Math.random().toString(36), signal: shutdown.signal },
+    metrics: createMetrics(new Registry(), { version: 't', defaultMetrics: false }),
+    history: new RunHistory(10),
+    logger: silentLogger,
+  });
+  const a = service.run('a', 'p', 'manual');
+  const b = service.run('b', 'p', 'manual');
+  await flush();
+  assert.equal(stream.requests.length, 1);
+  shutdown.abort(new Error('shutting down'));
+  stream.release();
+  const [runA, runB] = await Promise.all([a, b]);
+  assert.equal(runA.samples.length, 1);
+  assert.equal(runB.samples.length, 0, 'b never started a sample');
+  assert.equal(stream.requests.length, 1, 'b sent no request');
+  assert.equal(service.sampleSlots.inUse, 0);
+});
