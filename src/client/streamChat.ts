@@ -6,6 +6,7 @@ import {
   type StreamAccumulation,
 } from '../core/streamAccumulator.js';
 import type { ChatRequest, StreamErrorType, StreamProgress, StreamResult, StreamTimeouts } from './streamTypes.js';
+import { ReadPacer, type PacedReader } from './readPacer.js';
 
 /**
  * Defaults sized for 5k–10k-token generations:
@@ -39,18 +40,23 @@ export interface StreamChatOptions {
   now?: () => number;
   /** Called after each network read that added output (never after the result is settled). */
   onProgress?: (progress: StreamProgress) => void;
+  /** Paces reads across streams; default: one pacer shared by every call of the process. */
+  pacer?: ReadPacer;
 }
 
 export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
 
 /**
- * Bytes of the response read (parsed and analysed) in one turn of the event loop. A network
- * read can carry 64 KiB or more, several hundred tokens of a fast server, and with dozens of
- * streams those reads added up to seconds in which nothing else ran (health checks, timers,
- * cron ticks). The rest of a larger read waits for setImmediate, after the other sockets
- * and timers have had their turn: the loop stays responsive however fast the streams are.
+ * Bytes of a response read (parsed and analysed) in one go. A network read can carry 64 KiB
+ * or more, several hundred tokens of a fast server, and with dozens of streams those reads
+ * added up to seconds in which nothing else ran (health checks, timers, cron ticks). Reads
+ * are cut into slices and paced (ReadPacer): the loop stays responsive however fast the
+ * streams are.
  */
 export const READ_SLICE_BYTES = 16 * 1024;
+/** Milliseconds of stream reading per turn of the event loop, all streams together. */
+export const READ_BUDGET_MS = 10;
+const defaultPacer = new ReadPacer(READ_BUDGET_MS);
 /** Unread bytes above which the socket is paused (TCP backpressure reaches the server) until they are read. */
 const PAUSE_BACKLOG_BYTES = 256 * 1024;
 
@@ -154,7 +160,7 @@ export function streamChat(request: ChatRequest, options: StreamChatOptions): Pr
   });
 }
 
-class StreamCall {
+class StreamCall implements PacedReader {
   private readonly now: () => number;
   private readonly startMs: number;
   private readonly maxBytes: number;
@@ -172,7 +178,7 @@ class StreamCall {
   /** Received, not yet read: each with its arrival time, so token gaps are the network's, not our queue's. */
   private backlog: Array<{ chunk: Buffer; atMs: number }> = [];
   private backlogBytes = 0;
-  private nextSlice: NodeJS.Immediate | null = null;
+  private readonly pacer: ReadPacer;
   /** The end or error of the response, applied once the backlog is read. */
   private afterBacklog: (() => void) | null = null;
   private connectTimer: NodeJS.Timeout | null = null;
@@ -190,6 +196,7 @@ class StreamCall {
     this.now = options.now ?? (() => performance.now());
     this.startMs = this.now();
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.pacer = options.pacer ?? defaultPacer;
     // Credentials must never show up in an error message, even if a server echoes them back.
     this.secrets = secretsOf(request.headers);
   }
@@ -321,15 +328,14 @@ class StreamCall {
     if (this.phase === 'settled') return;
     this.idleTimer?.refresh();
     const atMs = this.now();
-    if (this.backlog.length === 0 && chunk.byteLength <= READ_SLICE_BYTES) {
-      this.read(chunk, atMs);
+    if (this.backlog.length === 0 && chunk.byteLength <= READ_SLICE_BYTES && this.pacer.hasBudget()) {
+      this.pacer.charge(() => this.read(chunk, atMs));
       return;
     }
     this.backlog.push({ chunk, atMs });
     this.backlogBytes += chunk.byteLength;
     if (this.backlogBytes > PAUSE_BACKLOG_BYTES && !controller.paused) controller.pause();
-    // the first slice now, unless earlier ones are already waiting their turn
-    if (this.nextSlice === null) this.readSlice();
+    this.pacer.enqueue(this);
   }
 
   /** Runs `then` (the response's end or error) now, or after the backlog is read. */
@@ -338,9 +344,8 @@ class StreamCall {
     else this.afterBacklog = then;
   }
 
-  /** Reads READ_SLICE_BYTES of the backlog, and leaves the rest for the next turn of the event loop. */
-  private readSlice(): void {
-    this.nextSlice = null;
+  /** Reads READ_SLICE_BYTES of the backlog (the pacer calls it); true while more is left. */
+  readSlice(): boolean {
     let budget = READ_SLICE_BYTES;
     while (budget > 0 && this.backlog.length > 0 && !this.settled()) {
       const head = this.backlog[0]!;
@@ -358,16 +363,14 @@ class StreamCall {
     if (this.settled()) {
       this.backlog = [];
       this.backlogBytes = 0;
-      return;
+      return false;
     }
-    if (this.backlog.length > 0) {
-      this.nextSlice = setImmediate(() => this.readSlice());
-      return;
-    }
+    if (this.backlog.length > 0) return true;
     if (this.controller?.paused) this.controller.resume();
     const then = this.afterBacklog;
     this.afterBacklog = null;
     then?.();
+    return false;
   }
 
   /** Reads one piece of the body, in order. */
@@ -509,8 +512,6 @@ class StreamCall {
     this.clearConnectTimer();
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     if (this.totalTimer !== null) clearTimeout(this.totalTimer);
-    if (this.nextSlice !== null) clearImmediate(this.nextSlice);
-    this.nextSlice = null;
     this.afterBacklog = null;
     this.backlog = [];
     this.backlogBytes = 0;

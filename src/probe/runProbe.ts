@@ -204,7 +204,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
         }
       }
       const t = deps.now();
-      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS) {
+      // a full snapshot (gzip, n-grams) only when someone reads the debug line
+      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS && log.isLevelEnabled('debug')) {
         loggedAt = t;
         const seconds = (t - startedMs) / 1000;
         const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
