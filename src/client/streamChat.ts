@@ -358,7 +358,12 @@ class StreamCall implements PacedReader {
       }
       this.backlogBytes -= part.byteLength;
       budget -= part.byteLength;
-      this.read(part, head.atMs);
+      try {
+        this.read(part, head.atMs);
+      } catch (err) {
+        // read outside undici's callback: a fault here must end this call, not the process
+        this.fail('truncated', `stream could not be read: ${errorText(err)}`);
+      }
     }
     if (this.settled()) {
       this.backlog = [];
@@ -366,7 +371,9 @@ class StreamCall implements PacedReader {
       return false;
     }
     if (this.backlog.length > 0) return true;
+    // resume() can hand over what undici holds at once, the response's end included: read that first
     if (this.controller?.paused) this.controller.resume();
+    if (this.backlog.length > 0 || this.settled()) return this.backlog.length > 0 && !this.settled();
     const then = this.afterBacklog;
     this.afterBacklog = null;
     then?.();
