@@ -42,6 +42,9 @@ interface Figures {
   /** prom-client's nodejs_eventloop_lag_p99_seconds of each 5 s scrape window, in ms. */
   lagP99Windows: number[];
   lagMaxMs: number;
+  /** How long each /metrics scrape took, in ms (its rendering blocks the daemon's loop too). */
+  scrapeMs: number[];
+  scrapeBytes: number;
   rssMaxMb: number;
   cpuCores: number;
   samples: number;
@@ -197,6 +200,8 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     let healthFailed = 0;
     const pending = new Set<Promise<void>>();
     const lagWindows: number[] = [];
+    const scrapeMs: number[] = [];
+    let scrapeBytes = 0;
     let lagMaxMs = 0;
     let rssMaxMb = 0;
     const cpu0 = procStatus(serve.pid!).cpuSeconds;
@@ -226,7 +231,10 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     let last = '';
     const scrape = async () => {
       try {
+        const s0 = performance.now();
         const r = await get(`${base}/metrics`, HEALTH_TIMEOUT_MS);
+        scrapeMs.push(performance.now() - s0);
+        scrapeBytes = r.body.length;
         last = r.body;
         const p99 = sumOf(r.body, 'nodejs_eventloop_lag_p99_seconds')[''];
         const max = sumOf(r.body, 'nodejs_eventloop_lag_max_seconds')[''];
@@ -263,6 +271,8 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       healthSlowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 5),
       lagP99Windows: lagWindows,
       lagMaxMs,
+      scrapeMs,
+      scrapeBytes,
       rssMaxMb,
       cpuCores: (cpu1 - cpu0) / elapsed,
       samples,
@@ -292,6 +302,7 @@ function rows(f: Figures, seconds: number): [string, string][] {
     ['slowest /-/healthy (s into the run: ms)', f.healthSlowest.map((x) => `${x.atS.toFixed(1)}: ${Math.round(x.ms)}`).join(', ')],
     ['event-loop lag p99, median / worst 5 s window', `${ms(quantile(lags, 0.5))} / ${ms(lags.at(-1) ?? NaN)}`],
     ['event-loop lag max', ms(f.lagMaxMs)],
+    ['/metrics scrape median / max (body size)', `${ms(quantile([...f.scrapeMs].sort((a, b) => a - b), 0.5))} / ${ms(Math.max(...f.scrapeMs, NaN))} (${Math.round(f.scrapeBytes / 1024)} KiB)`],
     ['RSS max', `${Math.round(f.rssMaxMb)} MB`],
     ['daemon CPU (cores)', f.cpuCores.toFixed(2)],
     ['samples done / tokens read', `${f.samples} / ${Math.round(f.tokens).toLocaleString('en-US')} (${Math.round(f.tokens / seconds).toLocaleString('en-US')} tokens/s)`],
