@@ -5,12 +5,13 @@ import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 /**
  * Issue 11, "steady under load": 50 targets x 2 probes (3,000 tokens every 5 s, 8,000 tokens
  * every 10 s) against the built-in simulator at 2,000 tokens/s a stream, for 60 s. The daemon
- * (`serve`) and the simulator (`simulate`) run as processes; this process polls /-/healthy
- * every 50 ms on a fresh connection (as a kubelet does), scrapes /metrics every 5 s for the
+ * (`serve`) and the simulator (`simulate`) run as processes; a worker thread of this process
+ * polls /-/healthy every 50 ms on a fresh connection (as a kubelet does); this one scrapes /metrics every 5 s for the
  * daemon's own event-loop lag (prom-client's p99, reset at each scrape) and the run counters,
  * and reads the daemon's RSS and CPU time from /proc.
  *
@@ -55,6 +56,58 @@ interface Figures {
   rawLines: number;
   rawMissed: number;
   loggedMissed: number;
+}
+
+/**
+ * The /-/healthy poller, in a worker thread of its own: this process parses a /metrics body
+ * of megabytes every 5 s, which must not delay the timing of health answers.
+ */
+const POLLER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { request } = require('node:http');
+const { url, everyMs, timeoutMs } = workerData;
+const t0 = performance.now();
+const answers = [];
+let failed = 0;
+let pending = 0;
+let stopping = false;
+const done = () => { if (stopping && pending === 0) { parentPort.postMessage({ answers, failed }); parentPort.close(); } };
+const poll = () => {
+  const start = performance.now();
+  pending++;
+  const end = (ok) => {
+    if (ok) answers.push({ atS: (start - t0) / 1000, ms: performance.now() - start });
+    else failed++;
+    pending--;
+    done();
+  };
+  const req = request(url, { agent: false, timeout: timeoutMs }, (res) => {
+    res.resume();
+    res.on('end', () => end(res.statusCode === 200));
+    res.on('error', () => end(false));
+  });
+  req.on('timeout', () => req.destroy(new Error('timeout')));
+  req.on('error', () => end(false));
+  req.end();
+};
+const timer = setInterval(poll, everyMs);
+parentPort.on('message', () => { stopping = true; clearInterval(timer); done(); });
+`;
+
+function startPoller(url: string): { stop(): Promise<{ answers: Array<{ atS: number; ms: number }>; failed: number }> } {
+  const worker = new Worker(POLLER, { eval: true, workerData: { url, everyMs: HEALTH_EVERY_MS, timeoutMs: HEALTH_TIMEOUT_MS } });
+  const result = new Promise<{ answers: Array<{ atS: number; ms: number }>; failed: number }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    async stop() {
+      worker.postMessage('stop');
+      const r = await result;
+      await worker.terminate();
+      return r;
+    },
+  };
 }
 
 function freePort(): Promise<number> {
@@ -195,10 +248,6 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     await waitOk(`http://127.0.0.1:${simPort}/v1/models`, sim, 15_000);
     await waitOk(`${base}/-/ready`, serve, 15_000);
     const loadBefore = loadavg()[0]!;
-    const latencies: number[] = [];
-    const timed: Array<{ atS: number; ms: number }> = [];
-    let healthFailed = 0;
-    const pending = new Set<Promise<void>>();
     const lagWindows: number[] = [];
     const scrapeMs: number[] = [];
     let scrapeBytes = 0;
@@ -208,23 +257,7 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     const t0 = performance.now();
     // discard the window before the load starts
     await get(`${base}/metrics`, HEALTH_TIMEOUT_MS).catch(() => null);
-    const health = setInterval(() => {
-      const start = performance.now();
-      const p = get(`${base}/-/healthy`, HEALTH_TIMEOUT_MS).then(
-        (r) => {
-          if (r.status === 200) {
-            latencies.push(performance.now() - start);
-            timed.push({ atS: (start - t0) / 1000, ms: performance.now() - start });
-          }
-          else healthFailed++;
-        },
-        () => {
-          healthFailed++;
-        },
-      );
-      pending.add(p);
-      void p.finally(() => pending.delete(p));
-    }, HEALTH_EVERY_MS);
+    const poller = startPoller(`${base}/-/healthy`);
     const rss = setInterval(() => {
       rssMaxMb = Math.max(rssMaxMb, procStatus(serve.pid!).rssMb);
     }, 1000);
@@ -249,9 +282,9 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       await new Promise((r) => setTimeout(r, Math.min(SCRAPE_EVERY_MS, deadline - performance.now())));
       await scrape();
     }
-    clearInterval(health);
     clearInterval(rss);
-    await Promise.allSettled([...pending]);
+    const { answers: timed, failed: healthFailed } = await poller.stop();
+    const latencies = timed.map((a) => a.ms);
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = procStatus(serve.pid!).cpuSeconds;
     const loadAfter = loadavg()[0]!;
@@ -302,7 +335,7 @@ function rows(f: Figures, seconds: number): [string, string][] {
     ['slowest /-/healthy (s into the run: ms)', f.healthSlowest.map((x) => `${x.atS.toFixed(1)}: ${Math.round(x.ms)}`).join(', ')],
     ['event-loop lag p99, median / worst 5 s window', `${ms(quantile(lags, 0.5))} / ${ms(lags.at(-1) ?? NaN)}`],
     ['event-loop lag max', ms(f.lagMaxMs)],
-    ['/metrics scrape median / max (body size)', `${ms(quantile([...f.scrapeMs].sort((a, b) => a - b), 0.5))} / ${ms(Math.max(...f.scrapeMs, NaN))} (${Math.round(f.scrapeBytes / 1024)} KiB)`],
+    ['/metrics scrape median / max (body size)', `${ms(quantile([...f.scrapeMs].sort((a, b) => a - b), 0.5))} / ${ms(f.scrapeMs.length ? Math.max(...f.scrapeMs) : NaN)} (${Math.round(f.scrapeBytes / 1024)} KiB)`],
     ['RSS max', `${Math.round(f.rssMaxMb)} MB`],
     ['daemon CPU (cores)', f.cpuCores.toFixed(2)],
     ['samples done / tokens read', `${f.samples} / ${Math.round(f.tokens).toLocaleString('en-US')} (${Math.round(f.tokens / seconds).toLocaleString('en-US')} tokens/s)`],
