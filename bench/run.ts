@@ -2,6 +2,7 @@
 import { runAnalyzerBench } from './analyzer.js';
 import { runCorpusBench } from './corpus.js';
 import { runHistoryBench } from './history.js';
+import { runLoadBench } from './load.js';
 import { runLongProbeBench } from './longProbe.js';
 import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
@@ -19,6 +20,11 @@ const benches: Record<string, () => Promise<void>> = {
   series: runSeriesBench,
   history: runHistoryBench,
 };
+// Not in the default run: a minute of load that needs the machine to itself (npm run bench -- load [--seconds N] [--before CLI]).
+if (only === 'load') {
+  console.log('\n== load ==');
+  await runLoadBench(process.argv.slice(3));
+}
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
   console.log(`\n== ${name} ==`);

@@ -7,6 +7,7 @@ import {
   type StreamAccumulation,
 } from '../core/streamAccumulator.js';
 import type { ChatRequest, StreamErrorType, StreamProgress, StreamResult, StreamTimeouts } from './streamTypes.js';
+import { ReadPacer, type PacedReader } from './readPacer.js';
 
 /**
  * Defaults sized for 5k–10k-token generations:
@@ -40,9 +41,25 @@ export interface StreamChatOptions {
   now?: () => number;
   /** Called after each network read that added output (never after the result is settled). */
   onProgress?: (progress: StreamProgress) => void;
+  /** Paces reads across streams; default: one pacer shared by every call of the process. */
+  pacer?: ReadPacer;
 }
 
 export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
+
+/**
+ * Bytes of a response read (parsed and analysed) in one go. A network read can carry 64 KiB
+ * or more, several hundred tokens of a fast server, and with dozens of streams those reads
+ * added up to seconds in which nothing else ran (health checks, timers, cron ticks). Reads
+ * are cut into slices and paced (ReadPacer): the loop stays responsive however fast the
+ * streams are.
+ */
+export const READ_SLICE_BYTES = 16 * 1024;
+/** Milliseconds of stream reading per turn of the event loop, all streams together. */
+export const READ_BUDGET_MS = 10;
+const defaultPacer = new ReadPacer(READ_BUDGET_MS);
+/** Unread bytes above which the socket is paused (TCP backpressure reaches the server) until they are read. */
+const PAUSE_BACKLOG_BYTES = 256 * 1024;
 
 /** Body bytes kept from an error response (for its snippet). */
 const ERROR_BODY_BYTES = 4096;
@@ -161,7 +178,7 @@ export function streamChat(request: ChatRequest, options: StreamChatOptions): Pr
   });
 }
 
-class StreamCall {
+class StreamCall implements PacedReader {
   private readonly now: () => number;
   private readonly startMs: number;
   private readonly maxBytes: number;
@@ -179,6 +196,12 @@ class StreamCall {
   private buffered: Buffer[] = [];
   private bufferedBytes = 0;
   private pendingError: { type: StreamErrorType; message: string } | null = null;
+  /** Received, not yet read: each with its arrival time, so token gaps are the network's, not our queue's. */
+  private backlog: Array<{ chunk: Buffer; atMs: number }> = [];
+  private backlogBytes = 0;
+  private readonly pacer: ReadPacer;
+  /** The end or error of the response, applied once the backlog is read. */
+  private afterBacklog: (() => void) | null = null;
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private totalTimer: NodeJS.Timeout | null = null;
@@ -194,6 +217,7 @@ class StreamCall {
     this.now = options.now ?? (() => performance.now());
     this.startMs = this.now();
     this.maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+    this.pacer = options.pacer ?? defaultPacer;
     // Credentials must never show up in an error message, even if a server echoes them back.
     this.secrets = secretsOf(request.headers);
   }
@@ -257,9 +281,9 @@ class StreamCall {
         {
           onRequestStart: (controller) => this.onRequestStart(controller),
           onResponseStart: (controller, status, resHeaders) => this.onResponseStart(controller, status, resHeaders),
-          onResponseData: (_controller, chunk) => this.onData(chunk),
-          onResponseEnd: () => this.onEnd(),
-          onResponseError: (_controller, err) => this.onError(err),
+          onResponseData: (controller, chunk) => this.onData(controller, chunk),
+          onResponseEnd: () => this.whenRead(() => this.onEnd()),
+          onResponseError: (_controller, err) => this.whenRead(() => this.onError(err)),
         },
       );
     } catch (err) {
@@ -337,26 +361,83 @@ class StreamCall {
       return false;
     }
     const decoder = make();
-    decoder.on('data', (chunk: Buffer) => this.onBody(chunk));
+    decoder.on('data', (chunk: Buffer) => {
+      if (this.controller) this.paced(this.controller, chunk);
+    });
     decoder.on('error', (err) => this.fail('malformed', `the response body is ${encoding}-encoded (not asked for) and could not be decoded: ${errorText(err)}`));
     decoder.on('end', () => this.onDecodedEnd());
     this.decoder = decoder;
     return true;
   }
 
-  private onData(chunk: Buffer): void {
+  private onData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.phase === 'settled') return;
     this.idleTimer?.refresh();
     if (this.decoder) {
       this.decoder.write(chunk);
       return;
     }
-    this.onBody(chunk);
+    this.paced(controller, chunk);
   }
 
-  /** The body's bytes as sent, after any decoding. */
-  private onBody(chunk: Buffer): void {
+  /** The body's bytes as sent (after any decoding): read now while the pacer's budget lasts, else queued. */
+  private paced(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.phase === 'settled') return;
+    const atMs = this.now();
+    if (this.backlog.length === 0 && chunk.byteLength <= READ_SLICE_BYTES && this.pacer.hasBudget()) {
+      this.pacer.charge(() => this.read(chunk, atMs));
+      return;
+    }
+    this.backlog.push({ chunk, atMs });
+    this.backlogBytes += chunk.byteLength;
+    if (this.backlogBytes > PAUSE_BACKLOG_BYTES && !controller.paused) controller.pause();
+    this.pacer.enqueue(this);
+  }
+
+  /** Runs `then` (the response's end or error) now, or after the backlog is read. */
+  private whenRead(then: () => void): void {
+    if (this.backlog.length === 0) then();
+    else this.afterBacklog = then;
+  }
+
+  /** Reads READ_SLICE_BYTES of the backlog (the pacer calls it); true while more is left. */
+  readSlice(): boolean {
+    let budget = READ_SLICE_BYTES;
+    while (budget > 0 && this.backlog.length > 0 && !this.settled()) {
+      const head = this.backlog[0]!;
+      let part = head.chunk;
+      if (part.byteLength > budget) {
+        part = head.chunk.subarray(0, budget);
+        head.chunk = head.chunk.subarray(budget);
+      } else {
+        this.backlog.shift();
+      }
+      this.backlogBytes -= part.byteLength;
+      budget -= part.byteLength;
+      try {
+        this.read(part, head.atMs);
+      } catch (err) {
+        // read outside undici's callback: a fault here must end this call, not the process
+        this.fail('truncated', `stream could not be read: ${errorText(err)}`);
+      }
+    }
+    if (this.settled()) {
+      this.backlog = [];
+      this.backlogBytes = 0;
+      return false;
+    }
+    if (this.backlog.length > 0) return true;
+    // resume() can hand over what undici holds at once, the response's end included: read that first
+    if (this.controller?.paused) this.controller.resume();
+    if (this.backlog.length > 0 || this.settled()) return this.backlog.length > 0 && !this.settled();
+    const then = this.afterBacklog;
+    this.afterBacklog = null;
+    then?.();
+    return false;
+  }
+
+  /** Reads one piece of the body, in order. */
+  private read(chunk: Buffer, atMs: number): void {
     this.rawBytes += chunk.byteLength;
     if (this.mode === 'sniff') this.sniff(chunk);
     if (this.mode === 'error_status') {
@@ -381,7 +462,7 @@ class StreamCall {
       const room = chunk.byteLength - (this.rawBytes - this.maxBytes);
       bytes = chunk.subarray(0, Math.max(0, room));
     }
-    const delta = this.acc.push(bytes, this.now());
+    const delta = this.acc.push(bytes, atMs);
     if (delta.done) this.afterDone();
     // Deliver what arrived first, so an incremental analyzer sees every delta the result holds.
     const { onProgress } = this.options;
@@ -448,8 +529,10 @@ class StreamCall {
   }
 
   private onDecodedEnd(): void {
-    if (this.phase === 'settled') return;
-    this.finish(null);
+    // what the decoder gave last may still wait in the backlog
+    this.whenRead(() => {
+      if (this.phase !== 'settled') this.finish(null);
+    });
   }
 
   private onError(err: Error): void {
@@ -501,6 +584,9 @@ class StreamCall {
     this.clearConnectTimer();
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     if (this.totalTimer !== null) clearTimeout(this.totalTimer);
+    this.afterBacklog = null;
+    this.backlog = [];
+    this.backlogBytes = 0;
     this.options.signal?.removeEventListener('abort', this.onAbort);
     // Aborting destroys the socket: that is how vLLM, SGLang and llama.cpp learn to free the sequence.
     this.controller?.abort(new Error('stream settled'));

@@ -28,6 +28,10 @@ export const DEFAULTS = {
     authToken: null,
     metricsAuth: false,
     maxConcurrentManualRuns: 4,
+    // Samples streaming at once, all targets together; more wait for a slot. A sample costs
+    // CPU in proportion to its token rate: 16 streams of a fast server (2,000 tokens/s each)
+    // keep the event loop of a 2-core pod under 100 ms; slow endpoints can afford more.
+    maxConcurrentSamples: 16,
   },
   /** Read when server.authToken is absent from the file (the file value wins). */
   authTokenEnv: 'COHERENCY_AUTH_TOKEN',
@@ -93,6 +97,8 @@ export const DEFAULTS = {
     authTokenMinLength: 16,
     maxConcurrentManualRunsMin: 1,
     maxConcurrentManualRunsMax: 100,
+    maxConcurrentSamplesMin: 1,
+    maxConcurrentSamplesMax: 1000,
     historySizeMin: 1,
     historySizeMax: 10000,
     historyMaxBytesMin: 1048576, // 1 MiB

@@ -23,6 +23,8 @@ export interface ServerConfig {
   metricsAuth: boolean;
   /** Manual runs (GET /probe) in flight at once across all targets; more get 429. */
   maxConcurrentManualRuns: number;
+  /** Samples streaming at once across all targets and probes (scheduled and manual); more wait for a slot. */
+  maxConcurrentSamples: number;
 }
 
 export interface StorageConfig {

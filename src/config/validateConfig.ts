@@ -47,7 +47,7 @@ export interface ValidateOptions {
 /** Every key the file format accepts, per section; config/example.yaml documents each. */
 export const CONFIG_KEYS = Object.freeze({
   root: ['server', 'simulator', 'metrics', 'storage', 'targets', 'probes'],
-  server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns'],
+  server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns', 'maxConcurrentSamples'],
   simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
   metrics: ['degenerationWindow', 'detail'],
   storage: ['dir', 'maxRuns', 'maxBytes', 'historySize', 'historyMaxBytes'],
@@ -276,7 +276,16 @@ function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig
     (v) => isInt(v) && v >= lim.maxConcurrentManualRunsMin && v <= lim.maxConcurrentManualRunsMax,
     `must be an integer from ${lim.maxConcurrentManualRunsMin} to ${lim.maxConcurrentManualRunsMax}`,
   );
-  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns };
+  const maxConcurrentSamples = readNumber(
+    obj,
+    'maxConcurrentSamples',
+    'server',
+    p,
+    d.maxConcurrentSamples,
+    (v) => isInt(v) && v >= lim.maxConcurrentSamplesMin && v <= lim.maxConcurrentSamplesMax,
+    `must be an integer from ${lim.maxConcurrentSamplesMin} to ${lim.maxConcurrentSamplesMax}`,
+  );
+  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples };
 }
 
 function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {

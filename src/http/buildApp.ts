@@ -10,6 +10,7 @@ import { toJson } from './jsonReply.js';
 import { prefersHtml } from './prefersHtml.js';
 import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
+import { renderMetrics } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
 import { runListItem, runView } from './runView.js';
 import { clearedSessionCookie, sessionCookie, sessionValid } from './session.js';
@@ -134,7 +135,7 @@ export function buildApp(deps: AppDeps) {
 
   app.get('/metrics', { config: { auth: 'metrics' } satisfies RouteAuth }, async (_req, reply) => {
     reply.type(deps.registry.contentType);
-    return deps.registry.metrics();
+    return renderMetrics(deps.registry);
   });
 
   app.get('/-/healthy', async () => 'OK\n');

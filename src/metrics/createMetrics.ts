@@ -284,6 +284,12 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       help: 'Samples currently streaming.',
       registers: reg,
     }),
+    skipped: new Counter({
+      name: 'coherency_probe_skipped_total',
+      help: 'Scheduled runs not started, by reason: overlap (the previous run of the pair was still streaming), missed_tick (the event loop reached the cron tick more than 1 s late), concurrency_limit (the previous run was still waiting for a slot of server.maxConcurrentSamples).',
+      labelNames: ['target', 'probe', 'reason'] as const,
+      registers: reg,
+    }),
     duration: new Histogram({
       name: 'coherency_probe_duration_seconds',
       help: 'Seconds from sending the request to the end of the stream, per sample.',

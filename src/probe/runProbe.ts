@@ -50,6 +50,11 @@ export interface ProbeDeps {
   observer?: ProbeObserver;
   /** Request shapes learned from servers' refusals, by target name; kept by the caller across runs. */
   shapes?: Map<string, RequestShape>;
+  /**
+   * The global limit on samples in flight (server.maxConcurrentSamples): each sample waits
+   * for a slot before its request and gives it back when it ends. Absent: no limit.
+   */
+  slots?: { acquire(): Promise<() => void> };
 }
 
 /** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
@@ -65,6 +70,15 @@ export async function runProbe(
   const samples: SampleResult[] = [];
   for (let index = 0; index < probe.samples; index++) {
     if (deps.signal?.aborted) break;
+    let release: (() => void) | null = null;
+    if (deps.slots) {
+      release = await deps.slots.acquire();
+      // shut down while waiting for a slot: nothing is sent (the slots free up as the aborted samples end)
+      if (deps.signal?.aborted) {
+        release();
+        break;
+      }
+    }
     deps.observer?.sampleStarted?.(target.name, probe.name);
     let sample: SampleResult;
     try {
@@ -73,6 +87,8 @@ export async function runProbe(
       // A bug in our own code must not take the scheduler down; report it as an error sample.
       log.error({ err }, 'sample crashed');
       sample = crashedSample(index, err);
+    } finally {
+      release?.();
     }
     deps.observer?.sampleFinished?.(target.name, probe.name, sample);
     // A collapse is worth a warning and a failed request an error: with --log-level warn an
@@ -116,6 +132,8 @@ export const ABORT_CHECK_EVERY_CHARS = 128;
 export const ABORT_CHECK_MIN_INTERVAL_MS = 2;
 /** Last look's cost x this = the least time to the next one: looks take at most 1/(1+9) of the time. */
 export const ABORT_CHECK_COST_FACTOR = 9;
+/** ...but never more than this, so that a busy machine (slow looks) delays an abort by ~20 tokens of a 2,000 tokens/s stream at most. */
+export const ABORT_CHECK_MAX_INTERVAL_MS = 10;
 /** Chars after which a look is taken however little time has passed: bounds the abort delay of a flood (~2,000 tokens). */
 export const ABORT_CHECK_MAX_CHARS = 8192;
 /** How often a long sample logs its progress at debug level. */
@@ -181,7 +199,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       const unseen = seen - checkedAt;
       if (probe.abortOnCollapse && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
         && (unseen >= ABORT_CHECK_MAX_CHARS
-          || performance.now() - checkedAtMs >= Math.max(ABORT_CHECK_MIN_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs))) {
+          || performance.now() - checkedAtMs >= Math.max(ABORT_CHECK_MIN_INTERVAL_MS, Math.min(ABORT_CHECK_MAX_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs)))) {
         checkedAt = seen;
         const lookStart = performance.now();
         const certain = live.content.certainCollapse() ?? (live.reasoning.length ? live.reasoning.certainCollapse() : null);
@@ -194,7 +212,8 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
         }
       }
       const t = deps.now();
-      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS) {
+      // a full snapshot (gzip, n-grams) only when someone reads the debug line
+      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS && log.isLevelEnabled('debug')) {
         loggedAt = t;
         const seconds = (t - startedMs) / 1000;
         const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];

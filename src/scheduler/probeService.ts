@@ -6,6 +6,7 @@ import type { RunResult } from '../probe/probeTypes.js';
 import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
 import { VerdictWindow } from '../state/verdictWindow.js';
+import { SampleSlots } from './sampleSlots.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
 
@@ -38,6 +39,10 @@ export const runKey = (target: string, probe: string) => `${target}\u0000${probe
 export class ProbeService {
   private config: Config;
   private readonly inFlight = new Map<string, Promise<RunResult>>();
+  /** Runs in flight that have started a sample (the others are waiting for a slot). */
+  private readonly started = new Set<string>();
+  /** The global limit on samples in flight; every run's samples, scheduled or manual, take a slot. */
+  private readonly slots: SampleSlots;
   private readonly window: VerdictWindow;
   /** target/probe pairs of the current config: a run finishing after a reload removed its pair records nothing. */
   private configured = new Set<string>();
@@ -48,6 +53,7 @@ export class ProbeService {
   constructor(private readonly deps: ProbeServiceDeps) {
     this.config = deps.config;
     this.window = new VerdictWindow(deps.config.metrics.degenerationWindow);
+    this.slots = new SampleSlots(deps.config.server.maxConcurrentSamples);
     this.initSeries();
   }
 
@@ -64,6 +70,7 @@ export class ProbeService {
   setConfig(config: Config): void {
     this.config = config;
     this.window.resize(config.metrics.degenerationWindow);
+    this.slots.setLimit(config.server.maxConcurrentSamples);
     this.initSeries();
   }
 
@@ -96,8 +103,19 @@ export class ProbeService {
     return this.inFlight.has(runKey(targetName, probeName));
   }
 
+  /** True while the pair's run is in flight but none of its samples has had a slot yet. */
+  isWaitingForSlot(targetName: string, probeName: string): boolean {
+    const key = runKey(targetName, probeName);
+    return this.inFlight.has(key) && !this.started.has(key);
+  }
+
   get runningCount(): number {
     return this.inFlight.size;
+  }
+
+  /** Samples streaming now, and samples waiting for a slot of server.maxConcurrentSamples. */
+  get sampleSlots(): { inUse: number; waiting: number; limit: number } {
+    return { inUse: this.slots.inUse, waiting: this.slots.waiting, limit: this.slots.limit };
   }
 
   /** Starts a run; throws ProbeLookupError (ALREADY_RUNNING when the same target+probe is in flight). */
@@ -107,7 +125,10 @@ export class ProbeService {
     if (this.inFlight.has(key)) {
       throw new ProbeLookupError('ALREADY_RUNNING', `probe "${probe.name}" on target "${target.name}" is already running`);
     }
-    const promise = this.execute(target, probe, trigger).finally(() => this.inFlight.delete(key));
+    const promise = this.execute(target, probe, trigger).finally(() => {
+      this.inFlight.delete(key);
+      this.started.delete(key);
+    });
     this.inFlight.set(key, promise);
     return promise;
   }
@@ -126,8 +147,12 @@ export class ProbeService {
       {
         ...this.deps.probe,
         shapes: this.shapes,
+        slots: this.slots,
         observer: {
-          sampleStarted: () => metrics.inFlight.inc(),
+          sampleStarted: () => {
+            this.started.add(windowKey);
+            metrics.inFlight.inc();
+          },
           sampleFinished: (t, p, sample) => {
             metrics.inFlight.dec();
             if (!this.configured.has(windowKey)) return;

@@ -76,6 +76,12 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
   { rule: 'server.maxConcurrentManualRuns at most 100', yaml: `server: {maxConcurrentManualRuns: 101}\n${BASE}`, expected: [
     'server.maxConcurrentManualRuns: must be an integer from 1 to 100',
   ] },
+  { rule: 'server.maxConcurrentSamples at least 1', yaml: `server: {maxConcurrentSamples: 0}\n${BASE}`, expected: [
+    'server.maxConcurrentSamples: must be an integer from 1 to 1000',
+  ] },
+  { rule: 'server.maxConcurrentSamples an integer', yaml: `server: {maxConcurrentSamples: 2.5}\n${BASE}`, expected: [
+    'server.maxConcurrentSamples: must be an integer from 1 to 1000',
+  ] },
   // storage
   { rule: 'storage must be a mapping', yaml: `storage: /var/lib/coherency\n${BASE}`, expected: ['storage: must be a mapping'] },
   { rule: 'storage.dir must be a path', yaml: `storage: {dir: ""}\n${BASE}`, expected: [
@@ -374,7 +380,7 @@ describe('parseConfig: defaults and normalisation', () => {
     assert.equal(c.metrics.detail, 'basic');
     assert.equal(ok(`metrics: {detail: full}\n${BASE}`).metrics.detail, 'full');
     assert.deepEqual(c.storage, { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 });
-    assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4 });
+    assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4, maxConcurrentSamples: 16 });
     assert.deepEqual(c.targets, [
       {
         name: 'local',
@@ -470,7 +476,7 @@ describe('parseConfig: defaults and normalisation', () => {
 describe('parseConfig: auth, storage, key files, TLS', () => {
   it('reads server.authToken (trimmed) and the other server keys', () => {
     const c = ok(`server: {authToken: "  ${TOKEN} ", metricsAuth: true, maxConcurrentManualRuns: 10}\n${BASE}`);
-    assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: TOKEN, metricsAuth: true, maxConcurrentManualRuns: 10 });
+    assert.deepEqual(c.server, { host: '127.0.0.1', port: 9464, authToken: TOKEN, metricsAuth: true, maxConcurrentManualRuns: 10, maxConcurrentSamples: 16 });
   });
 
   it('takes the token from COHERENCY_AUTH_TOKEN when the file has none', () => {

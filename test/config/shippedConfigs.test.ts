@@ -74,6 +74,7 @@ describe('config/example.yaml', () => {
       `default ${DEFAULTS.probe.minTokens}`,
       `default ${DEFAULTS.server.metricsAuth}`,
       `default ${DEFAULTS.server.maxConcurrentManualRuns}`,
+      `default ${DEFAULTS.server.maxConcurrentSamples}`,
       `default ${DEFAULTS.storage.dir}`,
       `default ${DEFAULTS.storage.maxRuns}`,
       `default ${DEFAULTS.storage.maxBytes}`,

@@ -145,6 +145,13 @@ describe('deploy/kubernetes: workloads', () => {
         assert.deepEqual(c['readinessProbe']?.['httpGet'], { path: '/-/ready', port: 'http' });
       });
 
+      it('gives the probes timeouts the daemon keeps under load (answers within ~100 ms), without restarting it for one busy moment', () => {
+        assert.ok(c['livenessProbe']?.['timeoutSeconds'] <= 2, 'liveness timeout at most 2 s');
+        assert.ok(c['readinessProbe']?.['timeoutSeconds'] <= 1, 'readiness timeout at most 1 s');
+        const live = c['livenessProbe'];
+        assert.ok(live['periodSeconds'] * live['failureThreshold'] >= 60, 'a restart needs a minute of failed checks');
+      });
+
       it('starts serve with the mounted config on 0.0.0.0', () => {
         assert.equal(c['image'], 'coherency-exporter:0.1.0');
         const args: string[] = c['args'];

@@ -18,7 +18,7 @@ function setup(maxConcurrentManualRuns = 4) {
     down: { content: '', error: { type: 'connect', message: 'connection refused (ECONNREFUSED)' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
-    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns },
+    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns, maxConcurrentSamples: 16 },
     targets: [
       testTarget({ name: 'good', model: 'healthy' }),
       testTarget({ name: 'bad', model: 'collapse' }),

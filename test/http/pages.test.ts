@@ -24,7 +24,7 @@ function setup(authToken: string | null = null) {
     down: { content: '', error: { type: 'connect', message: 'connection refused <ECONNREFUSED>' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
-    server: { host: '127.0.0.1', port: 0, authToken, metricsAuth: false, maxConcurrentManualRuns: 4 },
+    server: { host: '127.0.0.1', port: 0, authToken, metricsAuth: false, maxConcurrentManualRuns: 4, maxConcurrentSamples: 16 },
     targets: [
       testTarget({ name: 'good', model: 'healthy', baseUrl: 'http://127.0.0.1:1/v1' }),
       testTarget({ name: 'bad<i>', model: 'collapse' }),
