@@ -486,7 +486,7 @@ export class Engine {
   }
 
   /** Every detector's figures for the text so far (as if it ended here), or those `only` picks; leaves every state as it was. */
-  figures(only?: (d: Detector) => boolean): { base: BaseFigures; detectors: Figures } {
+  figures(only?: (d: Detector, view: TextView) => boolean): { base: BaseFigures; detectors: Figures } {
     const saved = { ...this.s };
     const savedCur = copyBlock(this.cur);
     const engineDetectors = this.snapshotted;
@@ -507,7 +507,7 @@ export class Engine {
       if (this.cur.chars > 0) this.detectors.windows.block(this.cur, s.blockStart, true);
       for (const d of engineDetectors) d.flush?.(s.pos);
       const figures = {} as Record<string, object>;
-      for (const [name, d] of this.named) if (!only || only(d)) figures[name] = d.figures(this.view);
+      for (const [name, d] of this.named) if (!only || only(d, this.view)) figures[name] = d.figures(this.view);
       const base: BaseFigures = { chars: s.pos, bytes: s.pos + s.extraBytes, words: s.words, distinctWords: s.distinctWords, punctChars: s.punctChars };
       return { base, detectors: figures as Figures };
     } finally {

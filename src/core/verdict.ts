@@ -129,7 +129,7 @@ function round(x: number): number {
  * cheap enough to run every ~32 tokens; the same rules decide as in a full analysis.
  */
 export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null {
-  const { base, detectors } = engine.figures((d) => d.mayBeCertain === true);
+  const { base, detectors } = engine.figures((d, view) => d.mayBeCertain === true && d.cannotBeCertain?.(view, o.thresholds) !== true);
   const found = applyRules(engine.judge(detectors, judgeContext(base.chars, o)));
   return found.find((f) => f.severity === 'fail' && f.certain) ?? null;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createStreamAnalyzer, isCertainFail } from '../../src/core/streamAnalyzer.js';
 import { freshCorpus, holdoutCorpus, tuningCorpus } from '../corpus/generate.js';
 import { readTexts } from '../corpus/paths.js';
+import { loadRealCorpus } from '../corpus/realCorpus.js';
 
 // The daemon closes a stream on the first certain fail, so a healthy text must never be
 // certain at any point of its stream, and most collapses should be certain before the end.
@@ -48,4 +49,43 @@ test('most collapses are certain before the text ends, soon after their onset', 
   const median = delays[delays.length >> 1]!;
   assert.ok(share >= 0.8, `only ${(share * 100).toFixed(1)}% of ${degenerate} collapses became certain`);
   assert.ok(median <= 1200, `median delay after the onset ${median} chars`);
+});
+
+test('on real model outputs the abort check (with its prefilter) agrees with the full analysis at every look', () => {
+  const corpus = loadRealCorpus();
+  if (!corpus) {
+    // realCorpus.test.ts fails under CI when the folder is absent; here there is nothing to compare
+    assert.ok(!process.env['CI'], 'the real corpus is absent under CI');
+    return;
+  }
+  let looks = 0;
+  for (const sample of corpus) {
+    const a = createStreamAnalyzer();
+    for (let i = 0; i < sample.text.length; i += STEP) {
+      a.push(sample.text.slice(i, i + STEP));
+      looks++;
+      const full = isCertainFail(a.snapshot());
+      assert.equal(a.certainCollapse() !== null, full, `${sample.name} at char ${i}`);
+      if (full) break;
+    }
+  }
+  assert.ok(looks > 1000, `${looks} looks`);
+});
+
+test('a loop whose copies differ only in spacing is still caught by the abort check (the prefilter folds whitespace)', () => {
+  const spacings = [' ', '  ', '\n', ' \n ', '\t'];
+  let text = 'We start with a short introduction to the system and its parts before the details. ';
+  // spacing drawn at random, so that no two copies in a row are the same char for char
+  let seed = 7;
+  const pick = () => spacings[(seed = (seed * 1103515245 + 12345) % 2147483648) % 5]!;
+  for (let i = 0; i < 60; i++) text += `The cache is warm again${pick()}and the queue is empty now.${pick()}`;
+  const a = createStreamAnalyzer();
+  let certainAt = -1;
+  for (let i = 0; i < text.length && certainAt < 0; i += STEP) {
+    a.push(text.slice(i, i + STEP));
+    const full = isCertainFail(a.snapshot());
+    assert.equal(a.certainCollapse() !== null, full, `at char ${i}`);
+    if (full) certainAt = i;
+  }
+  assert.ok(certainAt > 0, 'the spaced loop became certain');
 });

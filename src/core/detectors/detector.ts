@@ -35,6 +35,11 @@ export interface Detector<F extends object = object> {
    * abort check, run every ~32 tokens, computes only these detectors' figures.
    */
   readonly mayBeCertain?: boolean;
+  /**
+   * A cheap test for the live abort check: true when figures() cannot give a certain finding
+   * for this text now, so the check may skip it. Must never answer true when it could.
+   */
+  cannotBeCertain?(view: TextView, thresholds: Thresholds): boolean;
   /** The next delta, which starts at char `offset` of the text (detectors fed only by the tokenizer's hooks leave it out). */
   push?(delta: string, offset: number): void;
   /** Figures for the text so far, as if it ended here. Must not change the detector's state. */

@@ -388,6 +388,11 @@ export function tailRepeatFigures(view: TextView): TailRepeatFigures {
  * drifting indentation) still count as one loop. Reported only when it sees more copies than
  * the verbatim search.
  */
+/** The whitespace the loose search folds: ASCII blanks, no-break and ideographic space, line and paragraph separators, BOM. */
+function isFoldedSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || c === 0x2028 || c === 0x2029 || c === 0xfeff;
+}
+
 function looseLoop(rev: Uint16Array, n: number, from: number, verbatimCopies: number): typeof NO_LOOSE {
   // Fold the reversed tail: frev[j] is the j-th char from the end, at[j] its offset in the tail.
   const frev = FOLDED_REV;
@@ -397,7 +402,7 @@ function looseLoop(rev: Uint16Array, n: number, from: number, verbatimCopies: nu
   let changed = false;
   for (let i = 0; i < n; i++) {
     const c = rev[i]!;
-    if (c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x3000 || c === 0x2028 || c === 0x2029 || c === 0xfeff) {
+    if (isFoldedSpace(c)) {
       if (inSpace) {
         changed = true;
         continue;
@@ -549,6 +554,77 @@ function judgeLoop(l: Loop, ctx: JudgeContext, loose: boolean): Finding | null {
   return finding(l.kind as FindingKind, 'fail', l.start, detail, certain);
 }
 
+/**
+ * The live abort check's prefilter: false when no loop or flood at the end of the text can be
+ * certain yet, found without the periodic-suffix search. Why it is exact for the verbatim search:
+ * a certain loop or flood covers at least m = min(tailCertainChars, tailCertainFloodChars) chars
+ * in 3+ copies of period p, so its last 2m/3 chars (at least) occur again p chars earlier; if the
+ * last K <= 2m/3 chars of the tail occur nowhere earlier in it, there is none. For the
+ * whitespace-folded search the same holds on the folded tail with K <= tailCertainCopies - 1 (16
+ * copies of a unit: the last 15 folded chars recur), except for a flood of 3-15 copies whose
+ * units are mostly whitespace, which the full analysis still fails (only its early close waits).
+ */
+function mayEndInCertainLoop(view: TextView, t: TailRepeatThresholds): boolean {
+  const total = view.length;
+  const tail = view.slice(Math.max(0, total - TAIL_WINDOW), total).trimEnd();
+  const m = Math.min(t.tailCertainChars, t.tailCertainFloodChars);
+  if (tail.length < Math.min(m, t.tailCertainCopies)) return false;
+  const k = Math.max(1, Math.min(64, Math.floor((2 * m) / 3)));
+  if (recursEarlier(tail, k)) return true;
+  return foldedRecursEarlier(tail, Math.max(1, Math.min(k, t.tailCertainCopies - 1)));
+}
+
+/**
+ * recursEarlier on the text with each whitespace run read as one space, as looseLoop folds it,
+ * without building the folded text: the last k folded chars are read back from the end, then
+ * every earlier place that starts with the same char is compared, folding as it goes.
+ */
+function foldedRecursEarlier(tail: string, k: number): boolean {
+  const key: number[] = [];
+  let i = tail.length - 1;
+  while (i >= 0 && key.length < k) {
+    const c = tail.charCodeAt(i);
+    if (isFoldedSpace(c)) {
+      while (i > 0 && isFoldedSpace(tail.charCodeAt(i - 1))) i--;
+      key.push(32);
+    } else {
+      key.push(c);
+    }
+    i--;
+  }
+  if (key.length < k) return false;
+  key.reverse();
+  const keyStart = i + 1; // where the key's first char (or whitespace run) starts
+  const first = key[0]!;
+  for (let j = keyStart - 1; j >= 0; j--) {
+    const c = tail.charCodeAt(j);
+    if (first === 32 ? !isFoldedSpace(c) : c !== first) continue;
+    // a folded space starts where its whitespace run starts
+    if (first === 32 && j > 0 && isFoldedSpace(tail.charCodeAt(j - 1))) continue;
+    let q = 0;
+    let x = j;
+    while (q < k && x < tail.length) {
+      const cx = tail.charCodeAt(x);
+      if (isFoldedSpace(cx)) {
+        if (key[q] !== 32) break;
+        while (x < tail.length && isFoldedSpace(tail.charCodeAt(x))) x++;
+      } else {
+        if (key[q] !== cx) break;
+        x++;
+      }
+      q++;
+    }
+    if (q === k) return true;
+  }
+  return false;
+}
+
+/** Whether the last k chars of s occur again earlier in s (overlapping allowed). */
+function recursEarlier(s: string, k: number): boolean {
+  if (s.length <= k) return false;
+  return s.lastIndexOf(s.slice(s.length - k), s.length - k - 1) >= 0;
+}
+
 /** Judges tail figures: a loop or flood that runs to the end fails by its unit's copies; with the token limit cut, a small one suffices. */
 export function judgeTailRepeat(f: TailRepeatFigures, ctx: JudgeContext): Finding[] {
   const verbatim = judgeLoop({
@@ -601,6 +677,9 @@ export function createTailRepeatDetector(): TextDetector<TailRepeatFigures> {
     },
     figures(view: TextView): TailRepeatFigures {
       return tailRepeatFigures(view);
+    },
+    cannotBeCertain(view: TextView, t: TailRepeatThresholds): boolean {
+      return !mayEndInCertainLoop(view, t);
     },
     judge(f: TailRepeatFigures, ctx: JudgeContext): Finding[] {
       return judgeTailRepeat(f, ctx);
