@@ -17,6 +17,8 @@ export interface CliIO {
   readStdin?: () => Promise<Uint8Array>;
   /** Signals bin/coherency-exporter.js recorded before this module loaded. */
   earlySignals?: EarlySignals;
+  /** Whether stderr is a terminal (probe's live progress); default: process.stderr.isTTY. */
+  stderrIsTTY?: boolean;
 }
 
 const defaultIO: CliIO = {
@@ -35,7 +37,7 @@ interface Command {
   moreHelp?: () => Promise<string>;
   options: NonNullable<ParseArgsConfig['options']>;
   allowPositionals: boolean;
-  run(values: Record<string, string | boolean | undefined>, positionals: string[], io: CliIO): Promise<number | 'running'>;
+  run(values: Record<string, string | boolean | string[] | undefined>, positionals: string[], io: CliIO): Promise<number | 'running'>;
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -165,6 +167,61 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
       }
       for (const note of result.notes) io.stderr(`note: ${note}\n`);
       return analysis.verdict === 'fail' ? EXIT.FAILED : EXIT.OK;
+    },
+  },
+  probe: {
+    summary: 'run probes once and exit (0 passed, 1 failed, 2 bad usage or config, 3 target error); for deploy pipelines',
+    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [COMMON]
+coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
+                         [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
+
+  --config FILE      run every target x probe of FILE (each target's probes), or those chosen
+  --target T         with --target and --probe (both repeatable)
+  --probe P
+  --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
+  --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
+  --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
+                     --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+COMMON:
+  --json             one JSON document on stdout: {verdict, exitCode, failOn, runs} (samples as /probe)
+  --save DIR         per sample, DIR/TARGET/PROBE/sample-N/: output.txt, reasoning.txt, result.json
+                     and capture.sse (the stream as received: 'coherency-exporter analyze' re-judges it)
+  --fail-on L        warn or fail (default fail): the verdict that makes the exit status 1
+  --concurrency N    samples streaming at once (default 1)
+  --quiet            no progress and no report: the exit status only (--json still prints)
+
+Progress goes to stderr: on a terminal a live line per running sample, else one line when
+each sample starts and ends. The report (or --json) goes to stdout.
+
+Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on warn),
+2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.`,
+    options: {
+      config: { type: 'string', short: 'c' },
+      target: { type: 'string', multiple: true },
+      probe: { type: 'string', multiple: true },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      'api-key-env': { type: 'string' },
+      prompt: { type: 'string' },
+      'prompt-file': { type: 'string' },
+      'max-tokens': { type: 'string' },
+      'min-tokens': { type: 'string' },
+      temperature: { type: 'string' },
+      samples: { type: 'string' },
+      json: { type: 'boolean' },
+      save: { type: 'string' },
+      'fail-on': { type: 'string' },
+      concurrency: { type: 'string' },
+      quiet: { type: 'boolean' },
+    },
+    allowPositionals: false,
+    async run(values, _pos, io) {
+      const { probeCommand } = await import('./oneShot/probeCommand.js');
+      return probeCommand(values, {
+        ...io,
+        stderrIsTTY: io.stderrIsTTY ?? process.stderr.isTTY === true,
+        ...(process.stderr.columns ? { columns: process.stderr.columns } : {}),
+      });
     },
   },
   healthcheck: {
@@ -324,11 +381,11 @@ export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?:
     const stopped = releaseEarlySignals(io.earlySignals);
     if (stopped !== null) return stopped;
   }
-  return command.run(parsed.values as Record<string, string | boolean | undefined>, parsed.positionals, io);
+  return command.run(parsed.values as Record<string, string | boolean | string[] | undefined>, parsed.positionals, io);
 }
 
 /** serve, after its signal gate is up: validates the flags, loads the config, starts the daemon. */
-async function startServe(values: Record<string, string | boolean | undefined>, io: CliIO, gate: SignalGate): Promise<number | 'running'> {
+async function startServe(values: Record<string, string | boolean | string[] | undefined>, io: CliIO, gate: SignalGate): Promise<number | 'running'> {
   const { parseShard } = await import('./scheduler/shard.js');
   const { pino } = await import('pino');
   const { pickLogFormat } = await import('./logging/createLogger.js');

@@ -43,6 +43,11 @@ export interface StreamChatOptions {
   onProgress?: (progress: StreamProgress) => void;
   /** Paces reads across streams; default: one pacer shared by every call of the process. */
   pacer?: ReadPacer;
+  /**
+   * The response body as received (after any decoding), in order, at most maxBytes in all:
+   * a raw capture for `probe --save`, which `analyze` can re-judge.
+   */
+  onRaw?: (bytes: Uint8Array) => void;
 }
 
 export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
@@ -438,6 +443,11 @@ class StreamCall implements PacedReader {
 
   /** Reads one piece of the body, in order. */
   private read(chunk: Buffer, atMs: number): void {
+    const { onRaw } = this.options;
+    if (onRaw !== undefined && this.rawBytes < this.maxBytes) {
+      const room = this.maxBytes - this.rawBytes;
+      onRaw(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+    }
     this.rawBytes += chunk.byteLength;
     if (this.mode === 'sniff') this.sniff(chunk);
     if (this.mode === 'error_status') {

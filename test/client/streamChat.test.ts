@@ -390,6 +390,33 @@ describe('streamChat against a loopback server', () => {
     });
   });
 
+  test('onRaw: hands over the body as received, byte for byte', BOUND, async () => {
+    const body = healthyBody();
+    await withServer((_req, res) => {
+      sseHeaders(res);
+      res.end(body);
+    }, async (server) => {
+      const parts: Buffer[] = [];
+      const result = await run(server.url, { onRaw: (b) => parts.push(Buffer.from(b)) });
+      assert.equal(result.error, null);
+      assert.equal(Buffer.concat(parts).toString('utf8'), body);
+    });
+  });
+
+  test('onRaw: the capture is bounded by maxBytes', BOUND, async () => {
+    await withServer((_req, res) => {
+      sseHeaders(res);
+      const timer = setInterval(() => res.write(chunk('x'.repeat(100))), 1);
+      res.on('close', () => clearInterval(timer));
+    }, async (server) => {
+      let captured = 0;
+      const result = await run(server.url, { maxBytes: 20_000, onRaw: (b) => { captured += b.byteLength; } });
+      assert.equal(result.error?.type, 'too_large');
+      assert.equal(captured, 20_000);
+      await server.socketClosed();
+    });
+  });
+
   test('too_large: an oversize JSON body', BOUND, async () => {
     await withServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { toJson } from '../http/jsonReply.js';
+import { runView } from '../http/runView.js';
+import { worstVerdict } from '../probe/probeTypes.js';
+import { PROBE_EXIT, probeExitCode, type FailOn } from './exitCode.js';
+import { configFromFlags, ENDPOINT_FLAGS, selectPairs, type ProbeFlagValues } from './probeFlags.js';
+import { plainProgress, ttyProgress } from './progressView.js';
+import { runOneShot } from './runOneShot.js';
+import { sampleReport } from './sampleReport.js';
+import { saveSample } from './saveSample.js';
+
+export interface ProbeCommandIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  env: Record<string, string | undefined>;
+  /** stderr is a terminal: the progress view redraws in place. */
+  stderrIsTTY: boolean;
+  columns?: number;
+}
+
+/** `coherency-exporter probe`: runs probes once, prints a report (or --json) and exits with PROBE_EXIT. */
+export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO): Promise<number> {
+  const usage = (msg: string) => {
+    io.stderr(`error: ${msg}\n`);
+    return PROBE_EXIT.USAGE;
+  };
+  const failOn = String(values['fail-on'] ?? 'fail');
+  if (failOn !== 'warn' && failOn !== 'fail') return usage(`--fail-on: warn or fail, got "${failOn}"`);
+  const concurrency = Number(values['concurrency'] ?? '1');
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) return usage(`--concurrency: an integer from 1 to 256, got "${String(values['concurrency'])}"`);
+  const list = (k: string) => (Array.isArray(values[k]) ? (values[k] as string[]) : []);
+  const file = typeof values['config'] === 'string' ? values['config'] : undefined;
+  let result;
+  if (file !== undefined) {
+    const extra = ENDPOINT_FLAGS.filter((f) => values[f] !== undefined);
+    if (extra.length) return usage(`--config: cannot be combined with ${extra.map((f) => `--${f}`).join(', ')}`);
+    const { loadConfig } = await import('../config/loadConfig.js');
+    result = await loadConfig(file, io.env);
+  } else {
+    if (list('target').length || list('probe').length) return usage('--target and --probe select from a --config file');
+    let promptText: string | null = null;
+    const promptFile = values['prompt-file'];
+    if (typeof promptFile === 'string') {
+      try {
+        promptText = await readFile(promptFile, 'utf8');
+      } catch (err) {
+        return usage(`--prompt-file: cannot read ${promptFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+    }
+    result = configFromFlags(values, io.env, promptText);
+  }
+  if (!result.ok) {
+    io.stderr(`error: invalid ${file !== undefined ? `config ${file}` : 'probe flags'}: ${result.errors.join('; ')}\n`);
+    return PROBE_EXIT.USAGE;
+  }
+  const config = result.config;
+  const selected = selectPairs(config, list('target'), list('probe'));
+  if (!selected.ok) return usage(selected.errors.join('; '));
+
+  const quiet = values['quiet'] === true;
+  const json = values['json'] === true;
+  const saveDir = typeof values['save'] === 'string' ? values['save'] : null;
+  const view = quiet ? plainProgress(() => {}) : io.stderrIsTTY ? ttyProgress(io.stderr, io.columns) : plainProgress(io.stderr);
+  const savedTo = new Map<string, string>();
+  const saveErrors: string[] = [];
+  const runs = await runOneShot({
+    config,
+    pairs: selected.pairs,
+    env: io.env,
+    logger: pino({ level: 'silent' }),
+    concurrency,
+    view,
+    captureRaw: saveDir !== null,
+    ...(saveDir !== null
+      ? {
+        onSample: async (target: string, probe: string, sample, capture) => {
+          try {
+            savedTo.set(`${target}/${probe}/${sample.index}`, await saveSample(saveDir, target, probe, sample, capture));
+          } catch (err) {
+            saveErrors.push(`--save ${saveDir}: ${(err as Error).message}`);
+          }
+        },
+      }
+      : {}),
+  });
+  const code = probeExitCode(runs, failOn as FailOn);
+  if (json) {
+    const verdict = worstVerdict(runs.map((r) => r.verdict));
+    io.stdout(`${toJson({ verdict, exitCode: code, failOn, runs: runs.map((r) => runView(r)) })}\n`);
+  } else if (!quiet) {
+    // the report goes to stdout: it is the answer; progress went to stderr
+    for (const run of runs) for (const s of run.samples) io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
+  }
+  for (const e of saveErrors) io.stderr(`error: ${e}\n`);
+  return code;
+}

@@ -1,0 +1,93 @@
+import { DEFAULTS } from '../config/defaults.js';
+import type { Config } from '../config/types.js';
+import { validateConfig, type ConfigEnv, type ConfigResult } from '../config/validateConfig.js';
+
+/** The flags of `probe` as node:util parseArgs gives them. */
+export type ProbeFlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/** One target x probe to run. */
+export interface ProbePair {
+  target: string;
+  probe: string;
+}
+
+/** The flags that build a config without a file, and the config path each one fills. */
+const FLAG_PATHS: [string, string][] = [
+  ['targets[0].baseUrl', '--base-url (or OPENAI_BASE_URL)'],
+  ['targets[0].model', '--model (or OPENAI_MODEL)'],
+  ['targets[0].apiKeyEnv', '--api-key-env'],
+  ['probes[0].prompt', '--prompt'],
+  ['probes[0].maxTokens', '--max-tokens'],
+  ['probes[0].minTokens', '--min-tokens'],
+  ['probes[0].temperature', '--temperature'],
+  ['probes[0].samples', '--samples'],
+];
+
+/** Flags that only make sense without --config. */
+export const ENDPOINT_FLAGS = ['base-url', 'model', 'api-key-env', 'prompt', 'prompt-file', 'max-tokens', 'min-tokens', 'temperature', 'samples'] as const;
+
+/**
+ * The config of `probe --base-url URL --model M ...`: one target named "cli" and one probe
+ * named "probe" (the long probe of the environment fallback, with the flags over it), built
+ * through the same validator as a file, so every problem is reported at once, each under the
+ * flag that set it. OPENAI_BASE_URL, OPENAI_MODEL (COHERENCY_MODEL wins) and OPENAI_API_KEY
+ * fill in what the flags leave out, as for serve.
+ */
+export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptFileText: string | null): ConfigResult {
+  const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
+  const errors: string[] = [];
+  const baseUrl = str('base-url') ?? nonEmpty(env['OPENAI_BASE_URL']);
+  const model = str('model') ?? nonEmpty(env['COHERENCY_MODEL']) ?? nonEmpty(env['OPENAI_MODEL']);
+  if (baseUrl === undefined) errors.push('--base-url: is required without --config (or set OPENAI_BASE_URL)');
+  if (model === undefined) errors.push('--model: is required without --config (or set OPENAI_MODEL)');
+  if (str('prompt') !== undefined && str('prompt-file') !== undefined) errors.push('--prompt, --prompt-file: give one, not both');
+  if (errors.length) return { ok: false, errors };
+  const apiKeyEnv = str('api-key-env') ?? (nonEmpty(env['OPENAI_API_KEY']) !== undefined ? 'OPENAI_API_KEY' : undefined);
+  const long = DEFAULTS.envFallback.probes[1];
+  const probe: Record<string, unknown> = { name: 'probe', prompt: promptFileText ?? str('prompt') ?? long.prompt, maxTokens: long.maxTokens, minTokens: long.minTokens };
+  for (const [flag, key] of [['max-tokens', 'maxTokens'], ['min-tokens', 'minTokens'], ['temperature', 'temperature'], ['samples', 'samples']] as const) {
+    const v = str(flag);
+    if (v !== undefined) probe[key] = numberOrText(v);
+  }
+  // a --max-tokens below the fallback's minTokens would be refused for a value the user never gave
+  if (str('min-tokens') === undefined && typeof probe['maxTokens'] === 'number' && probe['maxTokens'] < long.minTokens) probe['minTokens'] = 0;
+  const raw = {
+    targets: [{ name: 'cli', baseUrl, model, ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) }],
+    probes: [probe],
+  };
+  const result = validateConfig(raw, env);
+  if (result.ok) return result;
+  return {
+    ok: false,
+    errors: result.errors.map((e) => {
+      for (const [path, flag] of FLAG_PATHS) if (e.startsWith(`${path}:`)) return flag + e.slice(path.length);
+      return e;
+    }),
+  };
+}
+
+/**
+ * The target x probe pairs to run: every probe each target names (targets[].probes), narrowed
+ * to --target and --probe when given. A name that is not in the config is an error.
+ */
+export function selectPairs(config: Config, targets: readonly string[], probes: readonly string[]): { ok: true; pairs: ProbePair[] } | { ok: false; errors: string[] } {
+  const errors: string[] = [];
+  for (const t of targets) if (!config.targets.some((c) => c.name === t)) errors.push(`--target ${t}: no such target (targets: ${config.targets.map((c) => c.name).join(', ')})`);
+  for (const p of probes) if (!config.probes.some((c) => c.name === p)) errors.push(`--probe ${p}: no such probe (probes: ${config.probes.map((c) => c.name).join(', ')})`);
+  if (errors.length) return { ok: false, errors };
+  const pairs: ProbePair[] = [];
+  for (const t of config.targets) {
+    if (targets.length && !targets.includes(t.name)) continue;
+    for (const p of t.probes) if (!probes.length || probes.includes(p)) pairs.push({ target: t.name, probe: p });
+  }
+  if (!pairs.length) return { ok: false, errors: ['nothing to run: no selected target runs a selected probe (see targets[].probes)'] };
+  return { ok: true, pairs };
+}
+
+function numberOrText(v: string): number | string {
+  return /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v;
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v !== undefined && v.trim() !== '' ? v.trim() : undefined;
+}
