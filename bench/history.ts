@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopChild } from './childProcess.js';
 import { pino } from 'pino';
 import { parseConfig } from '../src/config/parseConfig.js';
 import type { RunResult } from '../src/probe/probeTypes.js';
@@ -58,26 +58,6 @@ async function memoryBench(): Promise<void> {
       + ` RSS +${mb(f.rssBytes)}, heap +${mb(f.heapBytes)} (${f.seconds.toFixed(1)} s)`
       + ` — target text <= budget, RSS <= 2x budget: ${met ? 'met' : 'NOT met'}`);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** One failing run of ~390 KB (4 samples x 20k tokens), its text built by the stream path; copied under new ids. */
@@ -149,7 +129,7 @@ storage: { dir: ${JSON.stringify(join(dir, 'runs'))}, maxRuns: ${STORED_RUNS}, m
     }
     return { readyMs, peakRssBytes, listed: runs.length, showMs };
   } finally {
-    await stop(child);
+    await stopChild(child);
   }
 }
 

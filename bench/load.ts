@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { freePort, stopChild, waitOk } from './childProcess.js';
 
 /**
  * Issue 11, "steady under load": 50 targets x 2 probes (3,000 tokens every 5 s, 8,000 tokens
@@ -110,17 +110,6 @@ function startPoller(url: string): { stop(): Promise<{ answers: Array<{ atS: num
   };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** GET on a fresh connection; resolves with the status and the body, or rejects on error or timeout. */
 function get(url: string, timeoutMs: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -135,29 +124,6 @@ function get(url: string, timeoutMs: number): Promise<{ status: number; body: st
     req.on('error', reject);
     req.end();
   });
-}
-
-async function waitOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})`);
-    try {
-      if ((await get(url, 1000)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url}: not ready after ${timeoutMs} ms`);
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Sum of a metric's series, optionally grouped by one label. */
@@ -317,8 +283,8 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       loggedMissed,
     };
   } finally {
-    await stop(serve);
-    await stop(sim);
+    await stopChild(serve);
+    await stopChild(sim);
     rmSync(dir, { recursive: true, force: true });
   }
 }

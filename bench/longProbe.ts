@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, stopChild, waitOk } from './childProcess.js';
 
 /**
  * Issue 9, "a 200k-token probe reads whole": the daemon (`serve`) and the simulator
@@ -16,44 +16,8 @@ const TOKENS = 200_000;
 const TARGET_TOKENS_PER_SECOND = 100_000;
 const CLI = fileURLToPath(new URL('../../bin/coherency-exporter.js', import.meta.url));
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: the process exited (${child.exitCode})`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      await res.arrayBuffer();
-      if (res.ok) return;
-    } catch {
-      /* not yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url}: not ready after ${timeoutMs} ms`);
-}
-
 function start(args: string[]): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' } });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 interface ProbeAnswer {
@@ -100,8 +64,8 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
         + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${median >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
     }
   } finally {
-    await stop(serve);
-    await stop(sim);
+    await stopChild(serve);
+    await stopChild(sim);
     rmSync(dir, { recursive: true, force: true });
   }
 }
