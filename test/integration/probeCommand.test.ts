@@ -51,6 +51,20 @@ describe('probe command', { timeout: 120_000 }, () => {
     }
   });
 
+  it('an HTTP 500 exits 3 and names the status; a fail among errors still exits 1', async () => {
+    const r = await probe(['--base-url', base, '--model', 'fault-500', '--max-tokens', '100', '--json']);
+    assert.equal(r.code, 3, r.stderr);
+    const doc = JSON.parse(r.stdout) as { runs: { samples: { verdict: string; error?: { type: string; message: string } }[] }[] };
+    const s = doc.runs[0]!.samples[0]!;
+    assert.equal(s.verdict, 'error');
+    assert.equal(s.error?.type, 'http_status');
+    assert.match(s.error!.message, /^HTTP 500/);
+    // two samples at once: one collapse is enough for exit 1, whatever else happened
+    const two = await probe(['--base-url', base, '--model', 'collapse-sentence@300', '--max-tokens', '2000', '--samples', '2', '--concurrency', '2']);
+    assert.equal(two.code, 1, two.stderr);
+    assert.equal((two.stdout.match(/FAIL/g) ?? []).length >= 2, true, two.stdout);
+  });
+
   it('--fail-on warn turns a warning into exit 1 only then', async () => {
     // a short healthy text below minTokens is not a failure; exit codes follow the verdicts either way
     const r = await probe(['--base-url', base, '--model', 'healthy', '--max-tokens', '400', '--fail-on', 'warn', '--json']);
