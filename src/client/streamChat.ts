@@ -107,10 +107,35 @@ export async function closeStreamDispatchers(): Promise<void> {
 type Phase = 'connecting' | 'waiting' | 'body' | 'settled';
 type BodyMode = 'sse' | 'sniff' | 'buffer' | 'error_status';
 
+/**
+ * Bytes with every secret replaced by "[redacted]", compared as UTF-8 bytes so that a capture
+ * keeps every other byte as it came (a server that echoes the key must not put it on disk).
+ */
+export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
+  let out = bytes;
+  for (const secret of secrets) {
+    const needle = Buffer.from(secret, 'utf8');
+    let at = out.indexOf(needle);
+    if (at < 0) continue;
+    const parts: Buffer[] = [];
+    let from = 0;
+    while (at >= 0) {
+      parts.push(out.subarray(from, at), REDACTED_BYTES);
+      from = at + needle.length;
+      at = out.indexOf(needle, from);
+    }
+    parts.push(out.subarray(from));
+    out = Buffer.concat(parts);
+  }
+  return out;
+}
+
+const REDACTED_BYTES = Buffer.from('[redacted]');
+
 /** Header names whose values are credentials (Authorization, Azure's api-key, x-api-key, cookies…). */
 const SECRET_HEADER = /auth|key|token|secret|cookie|password|signature/i;
 
-function secretsOf(headers: Record<string, string>): string[] {
+export function secretsOf(headers: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [name, value] of Object.entries(headers)) {
     if (typeof value !== 'string' || !SECRET_HEADER.test(name)) continue;
@@ -682,8 +707,10 @@ class StreamCall implements PacedReader {
   ): StreamResult {
     const sec = (ms: number | null): number | null => (ms === null ? null : Math.max(0, (ms - this.startMs) / 1000));
     return {
-      content: acc.content,
-      reasoning: acc.reasoning,
+      // A server that echoes the key (in an error, or as "you sent Bearer sk-…" in its answer)
+      // must not put it into the sample's text, /runs or a stored run.
+      content: this.redact(acc.content),
+      reasoning: this.redact(acc.reasoning),
       finishReason: acc.finishReason,
       stopReason: acc.stopReason,
       outputTokens: acc.outputTokens,

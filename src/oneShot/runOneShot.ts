@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { closeStreamDispatchers, streamChat } from '../client/streamChat.js';
+import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import type { Config } from '../config/types.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
@@ -49,10 +49,13 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
       let index = -1;
       let capture: Buffer[] = [];
       let captured = 0;
+      // the credentials this sample's request carried: never written to disk, even when echoed
+      let secrets: string[] = [];
       const key = () => `${tName}/${pName}/${index}`;
       const stream: StreamFn = (req, opts) => {
         capture = []; // a request re-sent in the shape a server asked for starts the capture again
         captured = 0;
+        secrets = secretsOf(req.headers);
         const k = key();
         opts.signal?.addEventListener('abort', () => {
           const reason = opts.signal?.reason as Error | undefined;
@@ -85,7 +88,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
           },
           sampleFinished: (_t, _p, sample) => {
             o.view.finished(key(), tName, pName, sample);
-            const body = o.captureRaw && captured > 0 ? Buffer.concat(capture) : null;
+            const body = o.captureRaw && captured > 0 ? redactBytes(Buffer.concat(capture), secrets) : null;
             capture = [];
             if (o.onSample) pending.push(Promise.resolve(o.onSample(tName, pName, sample, body)));
           },

@@ -2,6 +2,7 @@
 // its exit codes, its report, --json and --save, and `analyze` re-judging a saved capture.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSimulator } from '../../src/simulator/index.js';
@@ -63,6 +64,32 @@ describe('probe command', { timeout: 120_000 }, () => {
     const two = await probe(['--base-url', base, '--model', 'collapse-sentence@300', '--max-tokens', '2000', '--samples', '2', '--concurrency', '2']);
     assert.equal(two.code, 1, two.stderr);
     assert.equal((two.stdout.match(/FAIL/g) ?? []).length >= 2, true, two.stdout);
+  });
+
+  it('--save never writes the API key, even when the server echoes it in the stream', async () => {
+    const KEY = 'sk-canary-echo-0123456789';
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        const echo = `you sent ${req.headers.authorization ?? ''}. `;
+        res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: echo }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const dir = join(tmp.dir, 'echo');
+      const r = await runCommand(process.execPath, [CLI, 'probe', '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'm', '--api-key-env', 'ECHO_KEY', '--max-tokens', '50', '--save', dir, '--json'], { timeoutMs: 30_000, env: { ...env, ECHO_KEY: KEY } });
+      assert.ok(r.code === 0 || r.code === 1, r.stderr);
+      const where = join(dir, 'cli', 'probe', 'sample-0');
+      const capture = readFileSync(join(where, 'capture.sse'), 'utf8');
+      assert.match(capture, /you sent \[redacted\]/);
+      for (const f of ['output.txt', 'result.json', 'capture.sse']) assert.ok(!readFileSync(join(where, f), 'utf8').includes(KEY), `${f} holds the key`);
+      assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key in the command output');
+    } finally {
+      server.close();
+    }
   });
 
   it('--fail-on warn turns a warning into exit 1 only then', async () => {
