@@ -109,7 +109,10 @@ The model name picks the scenario:
       const { startSimulator } = await import('./simulator/index.js');
       const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
       io.stdout(`simulator listening on ${sim.url}\n`);
-      installSignalHandlers(await makeLogger(io), () => sim.close());
+      // SIGTERM/SIGINT as serve stops (graceful, a second one at once); nothing to reload, so SIGHUP keeps node's default
+      const gate = new SignalGate(process, undefined, { reloads: false });
+      gate.useLogger(await makeLogger(io));
+      gate.attach({ stop: () => sim.close(), reload: async () => undefined });
       return 'running';
     },
   },
@@ -469,29 +472,3 @@ async function makeLogger(io: CliIO, level?: string, format?: LogFormat): Promis
   return createLogger({ level: level ?? io.env['LOG_LEVEL'] ?? 'info', format: typeof picked === 'string' ? picked : 'json' });
 }
 
-/** First SIGTERM/SIGINT: graceful stop (10 s at most); a second one: exit at once. */
-function installSignalHandlers(logger: Logger, close: () => Promise<void>): void {
-  let stopping = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => {
-      logger.error('graceful stop took over 10 s: exiting');
-      process.exit(1);
-    }, 10_000);
-    force.unref();
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, 'error while stopping');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-}

@@ -29,11 +29,16 @@ export class SignalGate {
   private logger: Logger | null = null;
   private readonly onSignal = (signal: NodeJS.Signals): void => this.receive(signal);
 
+  /** The signals it handles: all three for serve; the stop signals alone for a command with nothing to reload (SIGHUP keeps node's default). */
+  private readonly handled: readonly NodeJS.Signals[];
+
   constructor(
     private readonly proc: Pick<NodeJS.Process, 'on' | 'off' | 'exit'> = process,
     early?: EarlySignals,
+    options: { reloads?: boolean } = {},
   ) {
-    for (const s of ALL) proc.on(s, this.onSignal);
+    this.handled = options.reloads === false ? STOP_SIGNALS : ALL;
+    for (const s of this.handled) proc.on(s, this.onSignal);
     if (early) {
       for (const s of ALL) proc.off(s, early.handler);
       for (const s of early.signals) this.receive(s);
@@ -60,7 +65,7 @@ export class SignalGate {
 
   /** Stops listening (tests; a command that failed to start). */
   dispose(): void {
-    for (const s of ALL) this.proc.off(s, this.onSignal);
+    for (const s of this.handled) this.proc.off(s, this.onSignal);
   }
 
   private receive(signal: NodeJS.Signals): void {

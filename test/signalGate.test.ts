@@ -87,3 +87,20 @@ describe('SignalGate', () => {
     assert.equal(releaseEarlySignals({ signals: ['SIGTERM'], handler: () => {} }, p.proc), 143);
   });
 });
+
+describe('SignalGate without reloads (simulate)', () => {
+  it('handles the stop signals only, leaving SIGHUP to node', async () => {
+    const p = fakeProcess();
+    const gate = new SignalGate(p.proc, undefined, { reloads: false });
+    assert.equal(p.count('SIGHUP'), 0);
+    assert.equal(p.count('SIGTERM'), 1);
+    const { calls, t } = targets();
+    gate.attach(t);
+    p.send('SIGTERM');
+    await tick();
+    assert.deepEqual(calls, ['stop']);
+    assert.deepEqual(p.exits, [0]);
+    gate.dispose();
+    assert.equal(p.count('SIGTERM'), 0);
+  });
+});
