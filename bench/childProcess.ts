@@ -1,18 +1,9 @@
 // What the benches that run the daemon as a process share: a free loopback port, waiting for
 // an endpoint to answer 200, and stopping a child (SIGTERM, then SIGKILL).
 import type { ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
+// the tests' helper: one way to find a free loopback port
+export { freePort } from '../test/helpers/integrationProcess.js';
 
 /** Polls `url` every 100 ms until it answers 200; throws when the child exits first or time runs out. */
 export async function waitOk(url: string, child: ChildProcess, timeoutMs: number): Promise<void> {
