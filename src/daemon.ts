@@ -3,8 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
-import { closeStreamDispatchers, streamChat } from './client/streamChat.js';
-import { createTargetDispatcher } from './client/targetDispatcher.js';
 import { loadConfig } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
 import { buildApp } from './http/buildApp.js';
@@ -12,9 +10,9 @@ import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
+import type { StreamFn } from './probe/runProbe.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
-import { startSimulator } from './simulator/index.js';
 import { RunHistory } from './state/runHistory.js';
 import { createRunStore, shouldStore } from './state/runStore.js';
 import { VERSION } from './version.js';
@@ -90,18 +88,25 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
 
   // Pools for targets with their own TLS settings. Built before they are swapped in, so a CA
   // file that vanished since validation fails the reload instead of half-applying it.
-  const makeDispatchers = (c: Config): Map<string, Dispatcher> => {
+  // The HTTP client (undici, a fifth of start-up) is loaded only where a probe or a TLS setting
+  // needs it, not before the server is ready.
+  const makeDispatchers = async (c: Config): Promise<Map<string, Dispatcher>> => {
     const made = new Map<string, Dispatcher>();
+    if (!c.targets.some((t) => t.tls.caFile || t.tls.insecureSkipVerify)) return made;
+    const { createTargetDispatcher } = await import('./client/targetDispatcher.js');
     for (const t of c.targets) {
       const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
       if (d) made.set(t.name, d);
     }
     return made;
   };
-  let dispatchers = makeDispatchers(config);
+  let dispatchers = await makeDispatchers(config);
+  let client: Promise<typeof import('./client/streamChat.js')> | null = null;
+  const loadClient = (): Promise<typeof import('./client/streamChat.js')> => (client ??= import('./client/streamChat.js'));
+  const streamChat: StreamFn = async (request, streamOptions) => (await loadClient()).streamChat(request, streamOptions);
 
   const simulator = config.simulator.enabled
-    ? await startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
+    ? await (await import('./simulator/index.js')).startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
       .catch((err: unknown) => {
         throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
       })
@@ -153,7 +158,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     const next = ownShard(result.config);
     let nextDispatchers: Map<string, Dispatcher>;
     try {
-      nextDispatchers = makeDispatchers(next);
+      nextDispatchers = await makeDispatchers(next);
     } catch (err) {
       return refuse([`a TLS file could not be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`]);
     }
@@ -240,7 +245,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         }
         await simulator?.close();
         await Promise.all([...dispatchers.values()].map((d) => d.close()));
-        await closeStreamDispatchers();
+        if (client) await (await client).closeStreamDispatchers();
         logger.info('stopped');
       })();
       return closing;

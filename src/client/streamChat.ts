@@ -6,7 +6,7 @@ import {
   accumulateChatCompletionText,
   type StreamAccumulation,
 } from '../core/streamAccumulator.js';
-import type { ChatRequest, StreamErrorType, StreamProgress, StreamResult, StreamTimeouts } from './streamTypes.js';
+import { DEFAULT_MAX_BYTES, type ChatRequest, type StreamErrorType, type StreamProgress, type StreamResult, type StreamTimeouts } from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
 
 /**
@@ -26,8 +26,6 @@ export const DEFAULT_TIMEOUTS: Readonly<StreamTimeouts> = Object.freeze({
   totalSeconds: 1800,
 });
 
-/** 10k tokens of vLLM chunks are ~2–3.5 MB; 8 MiB leaves room for reasoning and usage-per-chunk. */
-export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 
 export interface StreamChatOptions {
   /** Seconds; 0, negative or non-finite disables that timeout. */

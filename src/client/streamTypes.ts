@@ -69,3 +69,10 @@ export interface StreamResult
   httpStatus: number | null;
   error: { type: StreamErrorType; message: string } | null;
 }
+
+/**
+ * The default byte cap on one response. 10k tokens of vLLM chunks are ~2–3.5 MB; 8 MiB leaves room
+ * for reasoning and usage-per-chunk. Here, not in streamChat, so callers that size a cap do not load
+ * the HTTP client.
+ */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_BYTES } from '../client/streamChat.js';
+import { DEFAULT_MAX_BYTES } from '../client/streamTypes.js';
 import type { ProbeConfig } from '../config/types.js';
 
 /**
