@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { freePort, stopChild, waitOk } from './childProcess.js';
+import { printShares, profileShares, readProfile } from './profileSummary.js';
 
 /**
  * Issue 11, "steady under load": 50 targets x 2 probes (3,000 tokens every 5 s, 8,000 tokens
@@ -15,10 +16,11 @@ import { freePort, stopChild, waitOk } from './childProcess.js';
  * daemon's own event-loop lag (prom-client's p99, reset at each scrape) and the run counters,
  * and reads the daemon's RSS and CPU time from /proc.
  *
- *   npm run bench -- load [--seconds N] [--before PATH/bin/coherency-exporter.js] [--profile DIR]
+ *   npm run bench -- load [--seconds N] [--before PATH/bin/coherency-exporter.js] [--profile]
  *
  * With --before, the same load runs first against that build (another checkout, e.g. main),
- * then against this one, and the figures are printed side by side. The load average is
+ * then against this one, and the figures are printed side by side. With --profile, each daemon
+ * runs under `--cpu-prof` and the bench prints where its CPU went (bench/profileSummary.ts). The load average is
  * printed with each figure: on a shared machine it says how much the figures are worth.
  */
 
@@ -283,7 +285,8 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       loggedMissed,
     };
   } finally {
-    await stopChild(serve);
+    // a profiled daemon writes its profile only if it exits by itself: give it time
+    await stopChild(serve, profileDir ? 120_000 : undefined);
     await stopChild(sim);
     rmSync(dir, { recursive: true, force: true });
   }
@@ -330,19 +333,35 @@ export async function runLoadBench(args: string[] = []): Promise<void> {
   const seconds = Number(opt('--seconds') ?? 60);
   const before = opt('--before');
   const results: Figures[] = [];
-  if (before) {
-    console.log(`before: ${before} (${seconds} s)...`);
-    results.push(await runOnce('before', before, seconds));
-  }
-  console.log(`after: ${THIS_CLI} (${seconds} s)...`);
-  results.push(await runOnce('after', THIS_CLI, seconds, opt('--profile')));
-  const table = results.map((f) => rows(f, seconds));
-  const width = Math.max(...table[0]!.map(([k]) => k.length));
-  const colWidth = Math.max(...table.flat().map(([, v]) => v.length), 6);
-  console.log(`\n${TARGETS} targets x 2 probes (3,000 tokens every 5 s, 8,000 every 10 s), simulator at ${SIM_TOKENS_PER_SECOND} tokens/s a stream, ${seconds} s`);
-  console.log(`${''.padEnd(width)}  ${results.map((f) => f.label.padEnd(colWidth)).join('  ')}`);
-  for (let i = 0; i < table[0]!.length; i++) {
-    console.log(`${table[0]![i]![0].padEnd(width)}  ${table.map((t) => t[i]![1].padEnd(colWidth)).join('  ')}`);
+  const profileRoot = args.includes('--profile') ? mkdtempSync(join(tmpdir(), 'coherency-bench-profile-')) : null;
+  const profileDir = (label: string) => (profileRoot ? join(profileRoot, label) : undefined);
+  try {
+    if (before) {
+      console.log(`before: ${before} (${seconds} s)...`);
+      results.push(await runOnce('before', before, seconds, profileDir('before')));
+    }
+    console.log(`after: ${THIS_CLI} (${seconds} s)...`);
+    results.push(await runOnce('after', THIS_CLI, seconds, profileDir('after')));
+    const table = results.map((f) => rows(f, seconds));
+    const width = Math.max(...table[0]!.map(([k]) => k.length));
+    const colWidth = Math.max(...table.flat().map(([, v]) => v.length), 6);
+    console.log(`\n${TARGETS} targets x 2 probes (3,000 tokens every 5 s, 8,000 every 10 s), simulator at ${SIM_TOKENS_PER_SECOND} tokens/s a stream, ${seconds} s`);
+    console.log(`${''.padEnd(width)}  ${results.map((f) => f.label.padEnd(colWidth)).join('  ')}`);
+    for (let i = 0; i < table[0]!.length; i++) {
+      console.log(`${table[0]![i]![0].padEnd(width)}  ${table.map((t) => t[i]![1].padEnd(colWidth)).join('  ')}`);
+    }
+    if (profileRoot) {
+      console.log('\nwhere the daemon\'s CPU went (V8 CPU profile; each sample charged to the innermost part of the program on its stack):');
+      for (const f of results) {
+        try {
+          printShares(f.label, profileShares(readProfile(profileDir(f.label)!)));
+        } catch (err) {
+          console.log(`${f.label}: no profile (${(err as Error).message})`);
+        }
+      }
+    }
+  } finally {
+    if (profileRoot) rmSync(profileRoot, { recursive: true, force: true });
   }
   for (const f of results) console.log(`${f.label}: ${verdict(f)}`);
 }

@@ -2,7 +2,7 @@ import type { Analysis } from './analysisTypes.js';
 import { Engine } from './engine.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import type { Finding } from './finding.js';
-import { analysisOf, certainCollapse } from './verdict.js';
+import { analysisOf, certainCollapse, liveCheck, type LiveCheck } from './verdict.js';
 
 export interface StreamAnalyzerOptions {
   thresholds?: Partial<Thresholds>;
@@ -30,6 +30,8 @@ export interface StreamAnalyzer {
    * snapshot(), for the abort check every ~32 tokens. Agrees with isCertainFail(snapshot()).
    */
   certainCollapse(): Finding | null;
+  /** certainCollapse() and, short of certain, the first fail or warning of the same cheap detectors. */
+  liveCheck(): LiveCheck;
   /** Chars pushed so far. */
   readonly length: number;
 }
@@ -64,6 +66,9 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
     },
     certainCollapse(): Finding | null {
       return certainCollapse(engine, { thresholds, slice, tokenOffsets: offsets });
+    },
+    liveCheck(): LiveCheck {
+      return liveCheck(engine, { thresholds, slice, tokenOffsets: offsets });
     },
     snapshot(o: SnapshotOptions = {}): Analysis {
       return analysisOf(engine, { thresholds, slice, tokenOffsets: offsets, finishReason: o.finishReason ?? null });

@@ -129,9 +129,23 @@ function round(x: number): number {
  * cheap enough to run every ~32 tokens; the same rules decide as in a full analysis.
  */
 export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null {
+  return liveCheck(engine, o).certain;
+}
+
+/** What the live check saw: a certain fail (abort), else the first fail or warning of the same detectors. */
+export interface LiveCheck {
+  certain: Finding | null;
+  /** A loop or flood the cheap detectors see but cannot yet call certain; null when certain is set. */
+  suspected: Finding | null;
+}
+
+/** certainCollapse, plus what it saw short of certain: the "suspected" state of a live view. */
+export function liveCheck(engine: Engine, o: BuildOptions): LiveCheck {
   const { base, detectors } = engine.figures((d, view) => d.mayBeCertain === true && d.cannotBeCertain?.(view, o.thresholds) !== true);
   const found = applyRules(engine.judge(detectors, judgeContext(base.chars, o)));
-  return found.find((f) => f.severity === 'fail' && f.certain) ?? null;
+  const certain = found.find((f) => f.severity === 'fail' && f.certain) ?? null;
+  const suspected = certain ? null : (found.find((f) => f.severity === 'fail') ?? found.find((f) => f.severity === 'warn') ?? null);
+  return { certain, suspected };
 }
 
 /** The analysis of everything an engine was fed so far (a snapshot: the engine goes on). */

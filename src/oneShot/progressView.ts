@@ -1,4 +1,5 @@
 import type { SampleResult } from '../probe/probeTypes.js';
+import type { LiveState } from '../probe/runProbe.js';
 import { sampleEndLine, sampleLabel } from './sampleReport.js';
 
 /** What the one-shot runner tells the person watching. */
@@ -9,6 +10,18 @@ export interface ProgressView {
   state(key: string, state: string): void;
   finished(key: string, target: string, probe: string, sample: SampleResult): void;
   close(): void;
+}
+
+/**
+ * A live check's state as the progress line shows it: "sentence loop suspected at token 1834",
+ * "aborted: char flood from token 2210", "word loop from token 900 (will not recover)".
+ */
+export function describeLive(live: LiveState): string {
+  const what = `${live.kind.replace(/_/g, ' ')}${live.channel === 'reasoning' ? ' in the reasoning' : ''}`;
+  const at = live.atToken === null ? '' : live.state === 'suspected' ? ` at token ${live.atToken}` : ` from token ${live.atToken}`;
+  if (live.state === 'suspected') return `${what} suspected${at}`;
+  if (live.state === 'aborted') return `aborted: ${what}${at}`;
+  return `${what}${at} (will not recover)`;
 }
 
 /** Off a TTY (CI logs): one line when each sample starts and one when it ends; no redraws. */

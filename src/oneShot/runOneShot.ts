@@ -9,7 +9,7 @@ import type { RunResult, SampleResult } from '../probe/probeTypes.js';
 import { readKeyFile } from '../probe/readKeyFile.js';
 import { runProbe, type StreamFn } from '../probe/runProbe.js';
 import type { ProbePair } from './probeFlags.js';
-import type { ProgressView } from './progressView.js';
+import { describeLive, type ProgressView } from './progressView.js';
 
 export interface OneShotOptions {
   config: Config;
@@ -58,8 +58,9 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
         secrets = secretsOf(req.headers);
         const k = key();
         opts.signal?.addEventListener('abort', () => {
+          // a collapse has already been shown by sampleLive, with its kind and onset
           const reason = opts.signal?.reason as Error | undefined;
-          o.view.state(k, reason?.name === 'CollapseAbort' ? 'aborted: the output collapsed' : 'aborted');
+          if (reason?.name !== 'CollapseAbort') o.view.state(k, 'aborted');
         }, { once: true });
         return base(req, {
           ...opts,
@@ -86,6 +87,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
             captured = 0;
             o.view.started(key(), tName, pName, index, probe.maxTokens);
           },
+          sampleLive: (_t, _p, live) => o.view.state(key(), describeLive(live)),
           sampleFinished: (_t, _p, sample) => {
             o.view.finished(key(), tName, pName, sample);
             const body = o.captureRaw && captured > 0 ? redactBytes(Buffer.concat(capture), secrets) : null;

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
 import { TokenMarks } from '../core/tokenMarks.js';
+import type { FindingKind } from '../core/finding.js';
 import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
 import { placeTokens } from './placeTokens.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
@@ -29,6 +30,22 @@ export interface ProbeObserver {
   sampleFinished?(target: string, probe: string, sample: SampleResult): void;
   /** Every gap between two token-carrying chunks of a finished sample, in seconds, at once. */
   tokenGaps?(target: string, probe: string, seconds: readonly number[]): void;
+  /**
+   * What the live check of a running sample sees, when it changes: a loop or flood it suspects
+   * (not yet certain) or the certain collapse that closed the stream. With this hook the live
+   * check runs even on probes with abortOnCollapse off (it then never aborts).
+   */
+  sampleLive?(target: string, probe: string, live: LiveState): void;
+}
+
+/** A running sample's live state, for progress views. */
+export interface LiveState {
+  /** suspected: not yet certain; certain: will not recover, but the probe does not abort; aborted: the stream was closed. */
+  state: 'suspected' | 'certain' | 'aborted';
+  kind: FindingKind;
+  channel: 'content' | 'reasoning';
+  /** Output token where it starts (content only; null in the reasoning). */
+  atToken: number | null;
 }
 
 export { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
@@ -179,6 +196,9 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   let checkCostMs = 0;
   let loggedAt = startedMs;
   let abortedAt: number | null = null;
+  // the live check runs to abort collapsed streams, or for a progress view that shows what it sees
+  const watching = probe.abortOnCollapse || deps.observer?.sampleLive !== undefined;
+  let liveState = '';
 
   const send = (request: ChatRequest) => deps.stream(request, {
     timeouts: effectiveTimeouts(target, probe),
@@ -197,14 +217,25 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
       // Only the detectors that can be certain are computed here: a full snapshot (gzip,
       // n-grams) every 32 tokens would cost more than the stream itself.
       const unseen = seen - checkedAt;
-      if (probe.abortOnCollapse && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
+      if (watching && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
         && (unseen >= ABORT_CHECK_MAX_CHARS
           || performance.now() - checkedAtMs >= Math.max(ABORT_CHECK_MIN_INTERVAL_MS, Math.min(ABORT_CHECK_MAX_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs)))) {
         checkedAt = seen;
         const lookStart = performance.now();
-        const certain = live.content.certainCollapse() ?? (live.reasoning.length ? live.reasoning.certainCollapse() : null);
+        const inContent = live.content.liveCheck();
+        const inReasoning = live.reasoning.length ? live.reasoning.liveCheck() : null;
         checkedAtMs = performance.now();
         checkCostMs = checkedAtMs - lookStart;
+        const certain = probe.abortOnCollapse ? (inContent.certain ?? inReasoning?.certain ?? null) : null;
+        if (deps.observer?.sampleLive) {
+          const f = inContent.certain ?? inReasoning?.certain ?? inContent.suspected ?? inReasoning?.suspected ?? null;
+          const channel = f === inContent.certain || f === inContent.suspected ? 'content' : 'reasoning';
+          const atToken = f && channel === 'content' && f.atChar >= 0 ? tokenMarks.tokenAt(f.atChar) : null;
+          const state = !f ? null : !f.certain ? 'suspected' : probe.abortOnCollapse ? 'aborted' : 'certain';
+          const key = f ? `${state} ${f.kind} ${channel} ${atToken}` : '';
+          if (f && state && key !== liveState) deps.observer.sampleLive(target.name, probe.name, { state, kind: f.kind, channel, atToken });
+          liveState = key;
+        }
         if (certain) {
           abortedAt = p.tokens;
           log.info({ tokens: p.tokens, kind: certain.kind, atChar: certain.atChar }, 'output collapsed: closing the stream early');
