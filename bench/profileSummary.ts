@@ -19,11 +19,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+const ANALYSIS = 'live analysis (src/core)';
+const ANALYSIS_GZIP = 'live analysis: its gzip figures (node:zlib called from src/core)';
+
 /** Parts of the program, matched on each frame's script URL. */
 const PARTS: readonly [string, (url: string) => boolean][] = [
   // the SSE accumulator lives in src/core (pure) but is stream parsing, not analysis
   ['stream reading (src/client, undici, SSE parsing)', (u) => u.includes('/dist/src/client/') || u.includes('/core/streamAccumulator.') || u.includes('/undici/') || u.includes('/eventsource-parser/')],
-  ['live analysis (src/core)', (u) => u.includes('/dist/src/core/')],
+  [ANALYSIS, (u) => u.includes('/dist/src/core/')],
   ['scheduling and probe bookkeeping (node-cron, src/probe, src/scheduler, src/state)', (u) => /\/dist\/src\/(probe|scheduler|state)\//.test(u) || u.includes('/node-cron/')],
   ['HTTP server and /metrics (fastify, prom-client, src/http, src/metrics)', (u) => /\/dist\/src\/(http|metrics)\//.test(u) || /\/(fastify|prom-client|find-my-way|light-my-request)\//.test(u)],
   ['logging (pino)', (u) => u.includes('/pino')],
@@ -55,7 +58,9 @@ export function profileShares(profile: CpuProfile, topN = 8): ProfileShares {
     const { url, functionName } = node.callFrame;
     // the innermost frame that belongs to a named part; frames of none (zlib, JSON) take their caller's
     const up = parent.get(id);
-    const part = SPECIAL.get(functionName) ?? PARTS.find(([, match]) => match(url))?.[0] ?? (up === undefined ? 'other' : classify(up));
+    let part = SPECIAL.get(functionName) ?? PARTS.find(([, match]) => match(url))?.[0] ?? (up === undefined ? 'other' : classify(up));
+    // the analyzer's gzip figures, shown apart: the cost the snapshot every 128 chars was made of
+    if ((part === ANALYSIS || part === ANALYSIS_GZIP) && (url === 'node:zlib' || url.startsWith('node:internal/zlib') || functionName === 'zlibBufferSync')) part = ANALYSIS_GZIP;
     partOf.set(id, part);
     return part;
   };
