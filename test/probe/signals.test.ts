@@ -11,6 +11,7 @@ import { LogprobTrace, logprobEscalation } from '../../src/core/logprobTrace.js'
 import { accumulateSseText } from '../../src/core/streamAccumulator.js';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { parseConfig } from '../../src/config/parseConfig.js';
+import { renderRun } from '../../src/http/renderRun.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { chunk, finishChunk, sseHeaders, startLoopback, usageChunk, type Loopback } from '../client/loopback.js';
 import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -259,4 +260,18 @@ describe('logprob traces', () => {
     // a healthy text with near-certain tokens stays ok: no finding from logprobs alone
     assert.equal(judgeSample(streamResult({ content: text, logprobs: locked }), testProbe(), 0).verdict, 'ok');
   });
+});
+
+test('the run page shows the temperature, keyword coverage and logprob figures of a sample', () => {
+  const sample = judgeSample(
+    streamResult({ content: UNRELATED, logprobs: { tokens: 900, meanLogprob: -1.25, tailTokens: 256, tailMeanLogprob: -0.002, tailNearCertainRatio: 0.97 } }),
+    testProbe({ expect: EXPECT }),
+    0,
+  );
+  sample.temperature = 0;
+  const html = renderRun({ id: 'r1', target: 't', probe: 'p', verdict: sample.verdict, trigger: 'manual', startedAt: new Date(0).toISOString(), durationSeconds: 1, samples: [sample] }, 1000);
+  assert.match(html, /<td>temperature<\/td><td>0<\/td>/);
+  assert.match(html, /<td>prompt keywords<\/td><td>0 of 6 \(0%\); missing sourdough, flour/);
+  assert.match(html, /<td>mean logprob<\/td><td>-1.250 over 900 tokens<\/td>/);
+  assert.match(html, /<td>last tokens near-certain<\/td><td>97% of 256/);
 });
