@@ -12,6 +12,8 @@ import { accumulateSseText } from '../../src/core/streamAccumulator.js';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { parseConfig } from '../../src/config/parseConfig.js';
 import { renderRun } from '../../src/http/renderRun.js';
+import { testApp } from '../helpers/testApp.js';
+import { testConfig } from '../helpers/testConfig.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { chunk, finishChunk, sseHeaders, startLoopback, usageChunk, type Loopback } from '../client/loopback.js';
 import { silentLogger, streamResult, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -179,6 +181,30 @@ describe('simulator scenarios (on loopback)', () => {
     assert.equal(s.verdict, 'fail', s.reasons.join('; '));
     assert.deepEqual(s.findings.map((f) => f.kind), ['off_prompt']);
   });
+});
+
+test('end to end through /probe and /metrics: a sweeping probe and a plain one on the same target', async () => {
+  const lb = await startLoopback(answering(healthyProse(900, 9)));
+  try {
+    const config = testConfig({
+      targets: [testTarget({ baseUrl: base(lb), probes: ['sweep', 'plain'] })],
+      probes: [testProbe({ name: 'sweep', samples: 2, temperatures: [0, 0.6] }), testProbe({ name: 'plain' })],
+    });
+    const { app } = testApp(config, streamChat);
+    const body = (await app.inject('/probe?target=local&probe=sweep')).json() as { samples: { temperature: number }[] };
+    assert.deepEqual(body.samples.map((x) => x.temperature), [0, 0.6, 0, 0.6]);
+    await app.inject('/probe?target=local&probe=plain');
+    assert.equal(lb.requests.length, 5);
+    const text = (await app.inject('/metrics')).body;
+    const withTemp = text.split('\n').filter((l) => l.startsWith('coherency_') && l.includes('temperature='));
+    assert.ok(withTemp.length > 0 && withTemp.every((l) => l.includes('probe="sweep"')), withTemp.join('\n'));
+    assert.match(text, /coherency_degeneration_ratio\{target="local",probe="sweep",temperature="0"\} 0/);
+    assert.match(text, /coherency_degeneration_ratio\{target="local",probe="plain"\} 0/);
+    assert.doesNotMatch(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok"\}/);
+    await app.close();
+  } finally {
+    await lb.close();
+  }
 });
 
 describe('logprob traces', () => {
