@@ -715,6 +715,7 @@ class StreamCall implements PacedReader {
       outputTokensSource: acc.outputTokensSource,
       promptTokens: acc.promptTokens,
       unknownContentParts: acc.unknownContentParts,
+      logprobs: acc.logprobs,
       ttftSeconds: sec(acc.firstTokenAtMs),
       ttfcSeconds: sec(acc.firstContentAtMs),
       durationSeconds: Math.max(0, (endMs - this.startMs) / 1000),

@@ -1,4 +1,5 @@
 import type { StreamAccumulation } from '../core/streamAccumulator.js';
+import type { LogprobSummary } from '../core/logprobTrace.js';
 
 /** Stable error types of a streamed chat completion. Callers branch on these, never on messages. */
 export type StreamErrorType =
@@ -48,6 +49,8 @@ export interface StreamResult
     StreamAccumulation,
     'content' | 'reasoning' | 'finishReason' | 'stopReason' | 'outputTokens' | 'outputTokensSource' | 'promptTokens'
   > {
+  /** Per-token logprob figures when the server sent logprobs (asked by logprobs: true); null or absent otherwise. */
+  logprobs?: LogprobSummary | null;
   /** Parts of an array `content` of a type that is neither text nor thinking (images, audio, tool blocks): kept out of both channels. */
   unknownContentParts?: number;
   /** Seconds from request start to the first content or reasoning delta. */

@@ -84,6 +84,9 @@ export const DEFAULTS = {
     abortOnCollapse: true,
     // null: the cap on one response is scaled from maxTokens (1 KiB a token, 8 MiB at least)
     maxResponseBytes: null,
+    temperatures: null,
+    expect: null,
+    logprobs: false,
   },
   limits: {
     portMin: 0,

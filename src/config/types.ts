@@ -1,4 +1,5 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
+import type { ExpectConfig } from '../core/promptAdherence.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -86,6 +87,12 @@ export interface ProbeConfig {
   messages: ChatMessage[];
   maxTokens: number;
   temperature: number;
+  /**
+   * A temperature sweep: every sample is run at each of these (samples x temperatures requests
+   * per run), and the run counters, degeneration ratio and quality histograms of this probe get a
+   * `temperature` label. null: no sweep, `temperature` alone.
+   */
+  temperatures: number[] | null;
   samples: number;
   minTokens: number;
   /** Analyzer threshold overrides, keyed by the analyzer's threshold names. */
@@ -98,6 +105,10 @@ export interface ProbeConfig {
   abortOnCollapse: boolean;
   /** Byte cap on one response; null = scaled from maxTokens (see responseByteCap). */
   maxResponseBytes: number | null;
+  /** Keywords (and headings) the answer should have; null = not checked. */
+  expect: ExpectConfig | null;
+  /** Ask the server for per-token logprobs (logprobs: true) and use them as supporting evidence. */
+  logprobs: boolean;
 }
 
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */

@@ -14,6 +14,7 @@ import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
 import { suggestKey } from './suggest.js';
+import { validateProbeSignals } from './validateProbeSignals.js';
 import type {
   ChatMessage,
   Config,
@@ -66,6 +67,9 @@ export const CONFIG_KEYS = Object.freeze({
     'extraBody',
     'abortOnCollapse',
     'maxResponseBytes',
+    'expect',
+    'temperatures',
+    'logprobs',
   ],
   message: ['role', 'content'],
   timeouts: ['connectSeconds', 'idleSeconds', 'totalSeconds'],
@@ -825,6 +829,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     maxResponseBytes: present(raw['maxResponseBytes'])
       ? readNumber(raw, 'maxResponseBytes', path, p, 0, (v) => isInt(v) && v >= 65536, 'must be an integer of at least 65536 (bytes)')
       : d.maxResponseBytes,
+    ...validateProbeSignals(raw, path, lim, samples, (at, message) => p.add(at, message)),
   };
 }
 

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { chunkLogprobs, LogprobTrace, type LogprobSummary } from './logprobTrace.js';
 
 /**
  * Pure accumulation of an OpenAI-compatible chat-completion SSE body:
@@ -51,6 +52,8 @@ export interface StreamAccumulation {
   unknownContentParts: number;
   /** The first bad event, or null. */
   error: SseError | null;
+  /** Figures of the per-token logprobs (choices[].logprobs.content[].logprob); null when the server sent none. */
+  logprobs: LogprobSummary | null;
 }
 
 /** What one push added: feed contentDelta/reasoningDelta to an incremental analyzer. */
@@ -179,7 +182,10 @@ export class StreamAccumulator {
     badEvents: 0,
     unknownContentParts: 0,
     error: null,
+    logprobs: null,
   };
+  // Bounded: a running sum and the last 256 values, however long the stream.
+  private readonly trace = new LogprobTrace();
   private usageCompletion: number | null = null;
   // The text as received, one string per delta, joined when the result is read: a string grown
   // by += of every delta is a rope in V8 (a node per delta, ~5x the text), and a finished
@@ -260,6 +266,7 @@ export class StreamAccumulator {
       outputTokens: this.outputTokens(),
       outputTokensSource: this.usedUsage() ? 'usage' : 'deltas',
       endedCleanly: s.done || s.finishReason !== null,
+      logprobs: this.trace.summary(),
     };
   }
 
@@ -420,6 +427,7 @@ export class StreamAccumulator {
       content = choice.text; // legacy /completions chunks
     }
     s.unknownContentParts += unknownParts;
+    if (choice.logprobs != null) for (const v of chunkLogprobs(choice)) this.trace.push(v);
     if (content !== '' || reasoning !== '') {
       const now = this.nowMs;
       if (s.lastTokenAtMs === null) {
@@ -521,6 +529,9 @@ export function accumulateChatCompletion(body: unknown, clean: (text: string) =>
     result.content = content;
     result.reasoning = reasoning;
     result.unknownContentParts = unknownParts;
+    const trace = new LogprobTrace();
+    for (const v of chunkLogprobs(choice)) trace.push(v);
+    result.logprobs = trace.summary();
     result.tokenDeltas = content !== '' || reasoning !== '' ? 1 : 0;
     if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') result.finishReason = choice.finish_reason;
     const stop = choice.stop_reason;

@@ -74,6 +74,20 @@ function figures(s: SampleResult): string {
     ['tokens per second', num(s.tokensPerSecond, 1)],
     ['aborted early', s.aborted ? `yes, at ${s.tokensAtAbort ?? '?'} tokens (${s.tokensSaved} saved)` : 'no'],
   ];
+  if (s.temperature !== undefined) rows.push(['temperature', String(s.temperature)]);
+  if (s.adherence) {
+    const a = s.adherence;
+    if (a.coverage !== null) {
+      const missing = a.missing.length ? `; missing ${a.missing.join(', ')}` : '';
+      rows.push(['prompt keywords', `${a.matched.length} of ${a.matched.length + a.missing.length} (${Math.round(a.coverage * 100)}%)${missing}`]);
+    }
+    rows.push(['markdown headings', String(a.headings)]);
+  }
+  if (s.logprobs) {
+    const l = s.logprobs;
+    rows.push(['mean logprob', `${num(l.meanLogprob, 3)} over ${l.tokens} tokens`]);
+    rows.push(['last tokens near-certain', `${Math.round(l.tailNearCertainRatio * 100)}% of ${l.tailTokens} (mean logprob ${num(l.tailMeanLogprob, 3)})`]);
+  }
   if (m) {
     if (m.collapseOnset >= 0) {
       const share = m.chars > 0 ? ` (${Math.round((100 * m.collapseOnset) / m.chars)}% in)` : '';

@@ -19,6 +19,16 @@ import {
 
 const TP = ['target', 'probe'] as const;
 const TPC = ['target', 'probe', 'channel'] as const;
+/**
+ * `temperature` is declared on the series a temperature sweep splits (run counters, the
+ * degeneration ratio, quality histograms, the logprob gauges) but set only on samples of probes
+ * that sweep: prom-client fixes a metric's label names at creation, yet writes only the labels a
+ * series was given, so a probe without a sweep keeps exactly its series of before (PromQL reads a
+ * missing label as empty), and one family serves both: no second set of metrics, no query written
+ * twice, and `sum without (temperature)` adds a sweep up. Values are bounded by the configured list.
+ */
+const TPT = ['target', 'probe', 'temperature'] as const;
+const TPCT = ['target', 'probe', 'channel', 'temperature'] as const;
 
 /**
  * The analyzer figures exported per sample and channel: a histogram
@@ -201,7 +211,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     runs: new Counter({
       name: 'coherency_probe_runs_total',
       help: 'Probe samples completed, by verdict: ok, warn (suspicious or inconclusive), fail (degenerate output) or error (no usable answer). One increment per sample.',
-      labelNames: ['target', 'probe', 'verdict'] as const,
+      labelNames: ['target', 'probe', 'verdict', 'temperature'] as const,
       registers: reg,
     }),
     errors: new Counter({
@@ -260,8 +270,8 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     degenerationRatio: new Gauge({
       name: 'coherency_degeneration_ratio',
-      help: 'Share of failed samples among the most recent samples of this probe (window set by metrics.degenerationWindow), 0-1. HIGHER is worse; errors are not counted as failed.',
-      labelNames: TP,
+      help: 'Share of failed samples among the most recent samples of this probe (window set by metrics.degenerationWindow; per temperature for probes that sweep), 0-1. HIGHER is worse; errors are not counted as failed.',
+      labelNames: TPT,
       registers: reg,
     }),
     reloadSuccessful: new Gauge({
@@ -277,6 +287,24 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     storeErrors: new Counter({
       name: 'coherency_run_store_errors_total',
       help: 'Failing or erroring runs that could not be written to storage.dir (read-only, full, removed and not re-creatable): each one is kept in memory only and lost at restart. Alert when it grows.',
+      registers: reg,
+    }),
+    promptCoverage: new Gauge({
+      name: 'coherency_last_prompt_keyword_coverage_ratio',
+      help: "Share of the probe's expect.keywords the last analysed sample's answer mentions (stemmed, case-insensitive), 0-1. LOWER is worse: under expect.minCoverage the sample fails off_prompt (it answered another prompt). Only probes with expect.keywords.",
+      labelNames: TPT,
+      registers: reg,
+    }),
+    tailLogprobMean: new Gauge({
+      name: 'coherency_last_output_tail_logprob_mean',
+      help: 'Mean per-token logprob of the last 256 output tokens of the last sample (natural log, <= 0). Near 0 means the model is certain of every token (a loop locks in there); very low values (under -4) mean it is guessing. Only probes with logprobs: true whose server sends logprobs.',
+      labelNames: TPT,
+      registers: reg,
+    }),
+    tailNearCertain: new Gauge({
+      name: 'coherency_last_output_tail_near_certain_ratio',
+      help: 'Share of the last 256 output tokens of the last sample with logprob > -0.01 (p > 0.99), 0-1. HIGHER means more locked in: a collapsed loop sits near 1, healthy prose well below. Only probes with logprobs: true whose server sends logprobs.',
+      labelNames: TPT,
       registers: reg,
     }),
     inFlight: new Gauge({
@@ -355,7 +383,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
           ? new Histogram({
               name: `coherency_output_${spec.name}`,
               help: `${spec.help} One observation per sample and channel${Array.isArray(spec.basic) ? ' (the content channel only under metrics.detail: basic)' : ''}.`,
-              labelNames: TPC,
+              labelNames: TPCT,
               buckets,
               registers: reg,
             })

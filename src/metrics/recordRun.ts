@@ -6,10 +6,20 @@ import type { Metrics } from './createMetrics.js';
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
 type Channel = (typeof CHANNELS)[number];
 
-/** Everything a finished sample moves: counters, histograms and last-value gauges. */
-export function recordSample(metrics: Metrics, target: string, probe: string, sample: SampleResult): void {
+/** The `temperature` label of a sample of a probe that sweeps temperatures; {} otherwise (no label). */
+export function temperatureLabel(swept: boolean, sample: Pick<SampleResult, 'temperature'>): { temperature?: string } {
+  return swept && sample.temperature !== undefined ? { temperature: String(sample.temperature) } : {};
+}
+
+/**
+ * Everything a finished sample moves: counters, histograms and last-value gauges. `swept`: the
+ * probe sweeps temperatures, so the run counter, quality histograms and logprob gauges get the
+ * sample's temperature as a label.
+ */
+export function recordSample(metrics: Metrics, target: string, probe: string, sample: SampleResult, swept = false): void {
   const tp = { target, probe };
-  metrics.runs.inc({ ...tp, verdict: sample.verdict });
+  const temp = temperatureLabel(swept, sample);
+  metrics.runs.inc({ ...tp, ...temp, verdict: sample.verdict });
   if (sample.error) metrics.errors.inc({ ...tp, type: sample.error.type });
   if (sample.aborted) {
     metrics.aborted.inc(tp);
@@ -29,6 +39,15 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   if (sample.ttftSeconds !== null) metrics.largestInterTokenGap.observe(tp, sample.maxGapSeconds);
   metrics.outputTokens.observe(tp, sample.outputTokens);
   if (sample.tokensPerSecond !== null) metrics.tokensPerSecond.observe(tp, sample.tokensPerSecond);
+  if (sample.adherence?.coverage != null) metrics.promptCoverage.set({ ...tp, ...temp }, sample.adherence.coverage);
+  if (sample.logprobs) {
+    metrics.tailLogprobMean.set({ ...tp, ...temp }, sample.logprobs.tailMeanLogprob);
+    metrics.tailNearCertain.set({ ...tp, ...temp }, sample.logprobs.tailNearCertainRatio);
+  } else {
+    // no logprobs this time (the server stopped sending them): no stale figure
+    metrics.tailLogprobMean.remove({ ...tp, ...temp });
+    metrics.tailNearCertain.remove({ ...tp, ...temp });
+  }
   if (!sample.metrics) return;
   const exported = exportedChannels(metrics.detail, sample.metrics.reasoning !== null);
   for (const channel of CHANNELS) {
@@ -47,7 +66,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
         d.last.remove(labels); // the last sample had no such figure (e.g. no collapse): no stale value
         continue;
       }
-      if (observe) d.histogram?.observe(labels, v);
+      if (observe) d.histogram?.observe({ ...labels, ...temp }, v);
       d.last.set(labels, v);
     }
   }
@@ -82,8 +101,11 @@ export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds
  * Creates the verdict counters of a target/probe at 0, so that increase() and rate()
  * see the very first fail or error (a series born at 1 has no increase).
  */
-export function initSeries(metrics: Metrics, target: string, probe: string): void {
-  for (const verdict of SAMPLE_VERDICTS) metrics.runs.inc({ target, probe, verdict }, 0);
+export function initSeries(metrics: Metrics, target: string, probe: string, temperatures: readonly number[] | null = null): void {
+  for (const verdict of SAMPLE_VERDICTS) {
+    if (!temperatures) metrics.runs.inc({ target, probe, verdict }, 0);
+    else for (const t of temperatures) metrics.runs.inc({ target, probe, verdict, temperature: String(t) }, 0);
+  }
   metrics.aborted.inc({ target, probe }, 0);
   metrics.tokensSaved.inc({ target, probe }, 0);
 }

@@ -94,6 +94,8 @@ export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKe
       ...(shape.omitTemperature ? {} : { temperature: probe.temperature }),
       stream: true,
       stream_options: { include_usage: true },
+      // per-token logprobs (OpenAI, vLLM, SGLang, llama.cpp); a server that ignores it sends none
+      ...(probe.logprobs ? { logprobs: true } : {}),
     },
   };
 }

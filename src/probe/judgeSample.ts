@@ -1,6 +1,9 @@
 import { analyzeText } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { Finding } from '../core/finding.js';
+import { adherenceFindings, measureAdherence } from '../core/promptAdherence.js';
+import { logprobEscalation } from '../core/logprobTrace.js';
+import { REPEAT_KINDS } from '../core/verdictRules.js';
 import type { StreamResult } from '../client/streamTypes.js';
 import type { ProbeConfig } from '../config/types.js';
 import { worstVerdict, type SampleErrorType, type SampleFinding, type SampleResult, type SampleVerdict } from './probeTypes.js';
@@ -37,13 +40,28 @@ export function judgeSample(
   };
   let verdict: SampleVerdict;
   const error = result.error;
+  const logprobs = result.logprobs ?? null;
+  const adherence = probe.expect ? measureAdherence(result.content, probe.expect) : null;
+  // An answer to another prompt fails; one whose text already failed (a loop from the start,
+  // an empty answer) is explained by that, and is not counted off_prompt as well.
+  const adherenceVerdict = (): SampleVerdict => {
+    if (!adherence || !probe.expect) return 'ok';
+    const textFailed = findings.some((f) => f.severity === 'fail');
+    let worst: SampleVerdict = 'ok';
+    for (const f of adherenceFindings(adherence, probe.expect)) {
+      if (f.kind === 'off_prompt' && textFailed) continue;
+      sampleFinding({ kind: f.kind, severity: f.severity, certain: false, atChar: -1, atToken: -1, detail: f.detail, excerpt: '', channel: 'sample' }, 'sample');
+      worst = worstVerdict([worst, f.severity]);
+    }
+    return worst;
+  };
   // A non-streamed chat completion still says how the model writes; an HTML page does not.
   if (error && !(error.type === 'not_streaming' && hasText)) {
     verdict = 'error';
     reasons.push(`${error.type}: ${error.message}`);
   } else {
     if (error) reasons.push(`${error.type}: ${error.message} (the body was analysed anyway)`);
-    verdict = textVerdict(result, content, reasoning, sampleFinding);
+    verdict = worstVerdict([textVerdict(result, content, reasoning, sampleFinding, logprobs), adherenceVerdict()]);
     if (result.stopReason === 'repetition_detected') {
       verdict = 'fail';
       sampleFinding(sampleLevel('engine_repetition_stop', 'fail', 'the server stopped the generation because it detected repetition'), 'sample');
@@ -80,6 +98,8 @@ export function judgeSample(
     tokensSaved: 0,
     metrics: hasText || !error ? { content: content.metrics, reasoning: reasoning?.metrics ?? null, combined: combined.metrics } : null,
     error,
+    adherence,
+    logprobs,
     content: result.content,
     reasoning: result.reasoning,
   };
@@ -94,6 +114,7 @@ function textVerdict(
   content: Analysis,
   reasoning: Analysis | null,
   add: (f: Finding | SampleFinding, channel: SampleFinding['channel']) => void,
+  logprobs: StreamResult['logprobs'] = null,
 ): SampleVerdict {
   // A reasoning model that spent the whole budget thinking returns no content: that says the
   // probe's maxTokens is too small, not that the model collapsed (unless the reasoning did).
@@ -102,9 +123,20 @@ function textVerdict(
     add(sampleLevel('inconclusive', 'warn', 'the token budget ran out during reasoning, no content was produced'), 'sample');
     return 'warn';
   }
-  for (const f of content.findings) add(f, 'content');
+  // Logprobs strengthen a warn of the answer into a fail (a loop locked in at logprob ~0,
+  // garble at very low logprobs); they never make a finding of their own.
+  let contentVerdict = content.verdict;
+  for (const f of content.findings) {
+    const why = f.severity === 'warn' ? logprobEscalation(f.kind, REPEAT_KINDS.has(f.kind), logprobs ?? null) : null;
+    if (why) {
+      add({ ...f, severity: 'fail', detail: `${f.detail}; ${why}` }, 'content');
+      contentVerdict = 'fail';
+    } else {
+      add(f, 'content');
+    }
+  }
   if (reasoning) for (const f of reasoning.findings) add(f, 'reasoning');
-  return worstVerdict([content.verdict, ...(reasoning ? [reasoning.verdict] : [])]);
+  return worstVerdict([contentVerdict, ...(reasoning ? [reasoning.verdict] : [])]);
 }
 
 export function crashedSample(index: number, err: unknown): SampleResult {

@@ -1,6 +1,8 @@
 import type { TextMetrics, Verdict } from '../core/analysisTypes.js';
 import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
+import type { Adherence } from '../core/promptAdherence.js';
+import type { LogprobSummary } from '../core/logprobTrace.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -10,10 +12,13 @@ export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
 
-/** Kinds a sample can be judged by besides the analyzer's: too short to judge, or the server's own repetition stop. */
-export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop';
+/**
+ * Kinds a sample can be judged by besides the analyzer's: too short to judge, the server's own
+ * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings).
+ */
+export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | 'off_prompt' | 'missing_headings';
 
-export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop'] as const;
+export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings'] as const;
 
 /** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
 export interface SampleFinding extends Omit<Finding, 'kind'> {
@@ -63,6 +68,12 @@ export interface SampleResult {
   /** null when the stream ended in error before anything could be analysed. */
   metrics: SampleMetrics | null;
   error: { type: SampleErrorType; message: string } | null;
+  /** The probe's temperature for this sample (for a sweep, its value of temperatures); a note says when it was not sent. Absent on samples made before sweeps existed. */
+  temperature?: number;
+  /** Keyword coverage and headings of the answer, for probes with `expect` (null otherwise). */
+  adherence?: Adherence | null;
+  /** Per-token logprob figures, for probes with `logprobs: true` whose server sent them (null otherwise). */
+  logprobs?: LogprobSummary | null;
   /** Full output text; kept for run history, never sent in /metrics. */
   content: string;
   reasoning: string;

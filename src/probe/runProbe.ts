@@ -85,8 +85,10 @@ export async function runProbe(
   const id = deps.newId();
   const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
   const samples: SampleResult[] = [];
-  for (let index = 0; index < probe.samples; index++) {
+  const plan = samplePlan(probe);
+  for (let index = 0; index < plan.length; index++) {
     if (deps.signal?.aborted) break;
+    const atTemperature = plan[index] as ProbeConfig;
     let release: (() => void) | null = null;
     if (deps.slots) {
       release = await deps.slots.acquire();
@@ -99,7 +101,7 @@ export async function runProbe(
     deps.observer?.sampleStarted?.(target.name, probe.name);
     let sample: SampleResult;
     try {
-      sample = await runSample(target, probe, deps, index);
+      sample = await runSample(target, atTemperature, deps, index);
     } catch (err) {
       // A bug in our own code must not take the scheduler down; report it as an error sample.
       log.error({ err }, 'sample crashed');
@@ -107,6 +109,8 @@ export async function runProbe(
     } finally {
       release?.();
     }
+    // the temperature asked for (a note says when the server's default was used instead)
+    sample.temperature = atTemperature.temperature;
     deps.observer?.sampleFinished?.(target.name, probe.name, sample);
     // A collapse is worth a warning and a failed request an error: with --log-level warn an
     // operator still sees both, and only them.
@@ -114,6 +118,7 @@ export async function runProbe(
     log[level](
       {
         sample: index,
+        ...(probe.temperatures ? { temperature: atTemperature.temperature } : {}),
         verdict: sample.verdict,
         reasons: sample.reasons,
         findings: sample.findings.map((f) => ({ kind: f.kind, severity: f.severity, channel: f.channel, atChar: f.atChar, atToken: f.atToken })),
@@ -135,6 +140,21 @@ export async function runProbe(
     durationSeconds: (deps.now() - startedMs) / 1000,
     samples,
   };
+}
+
+/**
+ * The probe as each sample of a run sends it: `samples` copies, or for a temperature sweep every
+ * sample at every temperature, interleaved (0, 0.6, 0, 0.6, ...) so that a server's state
+ * changing during the run (load, a cache filling) falls on every temperature alike.
+ */
+export function samplePlan(probe: ProbeConfig): ProbeConfig[] {
+  const temps = probe.temperatures;
+  const plan: ProbeConfig[] = [];
+  for (let i = 0; i < probe.samples; i++) {
+    if (!temps) plan.push(probe);
+    else for (const temperature of temps) plan.push({ ...probe, temperature });
+  }
+  return plan;
 }
 
 /** Chars (about 32 tokens) between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
@@ -290,6 +310,7 @@ async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDe
   const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
   const sample = judgeSample(judged, probe, index, final);
   sample.notes = notes;
+  sample.temperature = probe.temperature;
   if (aborted) {
     sample.aborted = true;
     sample.tokensAtAbort = result.outputTokens;

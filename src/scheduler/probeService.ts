@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { initSeries, recordRunEnd, recordSample } from '../metrics/recordRun.js';
+import { initSeries, recordRunEnd, recordSample, temperatureLabel } from '../metrics/recordRun.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
@@ -59,7 +59,8 @@ export class ProbeService {
 
   private initSeries(): void {
     this.configured = new Set(this.config.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
-    for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p);
+    const sweeps = new Map(this.config.probes.map((p) => [p.name, p.temperatures]));
+    for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p, sweeps.get(p) ?? null);
   }
 
   get currentConfig(): Config {
@@ -156,9 +157,12 @@ export class ProbeService {
           sampleFinished: (t, p, sample) => {
             metrics.inFlight.dec();
             if (!this.configured.has(windowKey)) return;
-            recordSample(metrics, t, p, sample);
-            const ratio = this.window.add(windowKey, sample.verdict);
-            if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p }, ratio);
+            const swept = probe.temperatures !== null;
+            recordSample(metrics, t, p, sample, swept);
+            // a sweep keeps one window per temperature: the ratios are what it compares
+            const temp = temperatureLabel(swept, sample);
+            const ratio = this.window.add(temp.temperature === undefined ? windowKey : `${windowKey}\u0000${temp.temperature}`, sample.verdict);
+            if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p, ...temp }, ratio);
           },
           tokenGaps: (t, p, gaps) => {
             if (!this.configured.has(windowKey)) return;

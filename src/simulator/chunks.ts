@@ -19,7 +19,8 @@ export interface Usage {
 export interface ChunkEncoder {
   /** The first event: `delta: {role: "assistant", content: ""}`. */
   role(): string;
-  content(text: string): string;
+  /** With a logprob: `logprobs.content[0].logprob` as OpenAI and vLLM send it; without: `logprobs: null`. */
+  content(text: string, logprob?: number): string;
   reasoning(text: string): string;
   /** Empty delta carrying the finish_reason. */
   finish(reason: string): string;
@@ -35,7 +36,9 @@ export function createChunkEncoder(identity: ChunkIdentity): ChunkEncoder {
   const deltaSuffix = '},"logprobs":null,"finish_reason":null}]}\n\n';
   return {
     role: () => `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
-    content: (text) => contentPrefix + JSON.stringify(text) + deltaSuffix,
+    content: (text, logprob) => logprob === undefined
+      ? contentPrefix + JSON.stringify(text) + deltaSuffix
+      : `${contentPrefix}${JSON.stringify(text)}},"logprobs":{"content":[{"token":${JSON.stringify(text)},"logprob":${logprob},"bytes":null,"top_logprobs":[]}]},"finish_reason":null}]}\n\n`,
     reasoning: (text) => reasoningPrefix + JSON.stringify(text) + deltaSuffix,
     finish: (reason) => `${head}[{"index":0,"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(reason)}}]}\n\n`,
     usage: (usage) => `${head}[],"usage":${JSON.stringify(usage)}}\n\n`,

@@ -9,6 +9,8 @@ export interface ResponseContext {
   identity: ChunkIdentity;
   tokensPerSecond: number;
   includeUsage: boolean;
+  /** The request asked for logprobs: every content token carries one. */
+  logprobs?: boolean;
   promptTokens: number;
   /** Registers a hook the simulator calls from close(); returns the unregister function. */
   track(abort: () => void): () => void;
@@ -127,7 +129,9 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
           ended = 'natural';
           break;
         }
-        batch += token.reasoning ? encoder.reasoning(token.text) : encoder.content(token.text);
+        batch += token.reasoning
+          ? encoder.reasoning(token.text)
+          : encoder.content(token.text, context.logprobs ? (token.logprob ?? healthyLogprob(sent)) : undefined);
         sent++;
       }
       if (ended !== null && !injected && plan.inject) {
@@ -259,4 +263,13 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
 
 function usage(promptTokens: number, completionTokens: number): Usage {
   return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
+/**
+ * An ordinary logprob for token n of healthy text (deterministic): about a quarter of the tokens
+ * near-certain (> -0.01), the rest spread down to about -4, a mean near -1.3 as sampled prose has.
+ */
+export function healthyLogprob(n: number): number {
+  const x = (Math.imul(n + 1, 2654435761) >>> 0) / 4294967296;
+  return x < 0.25 ? -0.002 * x : -(0.05 + 3.5 * (x - 0.25) ** 1.3);
 }

@@ -24,6 +24,10 @@ interface ChatBody {
   stream: boolean;
   includeUsage: boolean;
   seed: number | null;
+  /** null when the request sent none. */
+  temperature: number | null;
+  /** The request asked for per-token logprobs. */
+  logprobs: boolean;
 }
 
 /**
@@ -88,7 +92,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
 
     const seed = hashSeed(baseSeed, parsed.seed, JSON.stringify(parsed.messages));
-    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed });
+    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed, temperature: parsed.temperature });
     const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model: parsed.model };
     const record: SimulatedRequest = {
       id: identity.id,
@@ -96,6 +100,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       scenario: lookup.definition.name,
       maxTokens: parsed.maxTokens,
       stream: parsed.stream,
+      temperature: parsed.temperature,
+      logprobs: parsed.logprobs,
       status: 0,
       tokensSent: 0,
       clientClosedAtToken: null,
@@ -110,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       identity,
       tokensPerSecond,
       includeUsage: parsed.includeUsage,
+      logprobs: parsed.logprobs,
       promptTokens: countPromptTokens(parsed.messages),
       track,
     };
@@ -220,6 +227,8 @@ function parseChatBody(raw: string): ChatBody | string {
     stream: fields.stream === true,
     includeUsage,
     seed: typeof fields.seed === 'number' && Number.isFinite(fields.seed) ? fields.seed : null,
+    temperature: typeof fields.temperature === 'number' && Number.isFinite(fields.temperature) ? fields.temperature : null,
+    logprobs: fields.logprobs === true,
   };
 }
 

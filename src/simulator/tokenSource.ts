@@ -4,6 +4,8 @@ import { tokenize } from './tokenize.js';
 export interface Token {
   text: string;
   reasoning: boolean;
+  /** The logprob sent with it when the client asks for logprobs; absent: an ordinary one (healthy text). */
+  logprob?: number;
 }
 
 /** Pull-based, possibly endless: `null` means the text ended naturally. */
@@ -63,6 +65,19 @@ export function concatSources(...sources: TokenSource[]): TokenSource {
         current++;
       }
       return null;
+    },
+  };
+}
+
+/** A loop's logprobs: the model is certain of every next token (what a locked-in repetition looks like). */
+export const LOCKED_IN_LOGPROB = -0.0004;
+
+/** The tokens of `source`, each sent with a near-zero logprob. */
+export function lockedIn(source: TokenSource): TokenSource {
+  return {
+    next() {
+      const t = source.next();
+      return t === null ? null : { ...t, logprob: LOCKED_IN_LOGPROB };
     },
   };
 }

@@ -19,6 +19,10 @@ export interface SimulatedRequest {
   scenario: string;
   maxTokens: number;
   stream: boolean;
+  /** The request's temperature (null when it sent none). */
+  temperature: number | null;
+  /** The request asked for logprobs (and got them). */
+  logprobs: boolean;
   /** HTTP status sent (200 for streams). */
   status: number;
   /** Content and reasoning tokens written so far. */

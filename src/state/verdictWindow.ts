@@ -37,7 +37,9 @@ export class VerdictWindow {
     return failed / w.length;
   }
 
+  /** Forgets `key` and every key under it (`key` + NUL + ..., the per-temperature windows of a sweep). */
   delete(key: string): void {
     this.windows.delete(key);
+    for (const k of this.windows.keys()) if (k.startsWith(`${key}\u0000`)) this.windows.delete(k);
   }
 }

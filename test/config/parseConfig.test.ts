@@ -410,6 +410,9 @@ describe('parseConfig: defaults and normalisation', () => {
         extraBody: {},
         abortOnCollapse: true,
         maxResponseBytes: null,
+        temperatures: null,
+        expect: null,
+        logprobs: false,
       },
     ]);
   });

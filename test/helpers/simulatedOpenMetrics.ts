@@ -36,6 +36,12 @@ export interface SimulatedScrapesOptions {
   answer: (run: number) => SimulatedAnswer;
   /** Metric family names to write (all when absent): a smaller file, each family as exported. */
   families?: ReadonlySet<string>;
+  /**
+   * The probe sweeps one temperature, asks for logprobs and has expect.keywords (minCoverage 0,
+   * so the day's verdicts do not change): the series of those features exist, as the signal
+   * panels need.
+   */
+  signals?: boolean;
 }
 
 export interface SimulatedScrapes {
@@ -140,12 +146,27 @@ export async function writeSimulatedScrapes(options: SimulatedScrapesOptions): P
   const metrics = createMetrics(registry, { version: 'backfill', defaultMetrics: false });
   let nowMs = startSeconds * 1000;
   let run = 0;
-  const stream: StreamFn = async () => streamResult(answerFor(options.answer(run), run));
+  const stream: StreamFn = async () => {
+    const kind = options.answer(run);
+    const result = answerFor(kind, run);
+    if (options.signals && kind !== 'error') {
+      // a loop is locked in (near-certain tail), healthy prose is not
+      result.logprobs = kind === 'fail'
+        ? { tokens: 900, meanLogprob: -0.3, tailTokens: 256, tailMeanLogprob: -0.001, tailNearCertainRatio: 0.99 }
+        : { tokens: 900, meanLogprob: -1.3, tailTokens: 256, tailMeanLogprob: -1.2, tailNearCertainRatio: 0.25 };
+    }
+    return streamResult(result);
+  };
   let id = 0;
   const service = new ProbeService({
     config: testConfig({
       targets: [testTarget({ name: target, probes: [probe] })],
-      probes: [testProbe({ name: probe, maxTokens: 4000, minTokens: 200 })],
+      probes: [testProbe({
+        name: probe,
+        maxTokens: 4000,
+        minTokens: 200,
+        ...(options.signals ? { temperatures: [0.6], logprobs: true, expect: { keywords: ['scheduler', 'retry', 'sourdough'], minCoverage: 0, headings: 0 } } : {}),
+      })],
     }),
     probe: { stream, env: {}, now: () => nowMs, logger: silentLogger, newId: () => `run-${++id}` },
     metrics,

@@ -92,6 +92,8 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
       scheduleIntervalSeconds: SCHEDULE,
       answer,
       families: dashboardFamilies(panels.map((p) => p.expr)),
+      // the prompt adherence, sweep and logprob panels read series only such a probe has
+      signals: true,
     });
     const verdicts = simulated.runs.map((r) => r.verdict);
     assert.equal(simulated.runs.length, 48);

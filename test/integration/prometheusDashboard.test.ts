@@ -54,6 +54,10 @@ probes:
     prompt: Explain how a hash table resolves collisions, in plain prose.
     maxTokens: 800
     minTokens: 200
+    # the signal panels (off-prompt, coverage, degeneration by temperature, logprobs) need data
+    temperatures: [0, 0.6]
+    logprobs: true
+    expect: { keywords: [hash table, collision, bucket] }
 `;
 }
 

@@ -52,7 +52,7 @@ describe('simulator streaming format', { timeout: 20_000 }, () => {
     const record = sim.requests.find((r) => r.id === first.id);
     assert.deepEqual(
       { ...record },
-      { id: first.id, model: 'healthy', scenario: 'healthy', maxTokens: 200, stream: true, status: 200, tokensSent: 200, clientClosedAtToken: null, finished: true },
+      { id: first.id, model: 'healthy', scenario: 'healthy', maxTokens: 200, stream: true, temperature: null, logprobs: false, status: 200, tokensSent: 200, clientClosedAtToken: null, finished: true },
     );
   });
 

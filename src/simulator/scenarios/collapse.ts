@@ -1,7 +1,7 @@
 import { createHealthyText } from '../healthyText.js';
 import { createRng, pick } from '../random.js';
 import { tokenize } from '../tokenize.js';
-import { concatSources, cycleSource, takeSource, type TokenSource } from '../tokenSource.js';
+import { concatSources, cycleSource, lockedIn, takeSource, type TokenSource } from '../tokenSource.js';
 import { healthySource } from './healthy.js';
 import { generation, type ScenarioContext, type ScenarioDefinition } from './types.js';
 
@@ -21,8 +21,9 @@ function collapseInto(context: ScenarioContext, loop: TokenSource): ReturnType<t
   return generation(concatSources(takeSource(healthySource(context.seed), onset(context)), loop), context.maxTokens);
 }
 
+/** A loop, sent with logprobs near 0 when they are asked for: a collapsed model is sure of every token. */
 function loopText(text: string): TokenSource {
-  return cycleSource(tokenize(text));
+  return lockedIn(cycleSource(tokenize(text)));
 }
 
 const WHITESPACE_TOKENS = ['\n', '\n\n', ' ', '  ', '\t', '\n \n', '    ', '\n\n\n'];
@@ -73,6 +74,25 @@ export const collapseScenarios: ScenarioDefinition[] = [
     run: (context) => collapseInto(context, loopText('!!!!')),
   },
   {
+    name: 'collapse-greedy',
+    description: 'at temperature 0 (greedy) healthy prose then one sentence repeated; at any other temperature healthy prose: a sweep tells them apart',
+    param: ONSET_PARAM,
+    run: (context) => {
+      if (context.temperature !== 0) return generation(healthySource(context.seed), context.maxTokens);
+      const sentence = createHealthyText((context.seed ^ LOOP_SEED_SALT) >>> 0).sentence();
+      return collapseInto(context, loopText(` ${sentence}`));
+    },
+  },
+  {
+    name: 'off-prompt',
+    description: 'fluent healthy text that answers another prompt: the README of an app nobody asked about (fails a probe with expect.keywords)',
+    param: null,
+    run: (context) => {
+      const readme = `# Petal\n\nPetal reminds you to water your houseplants. It learns how thirsty each plant is from the photos you take and the weather outside.\n\n## Install\n\nDownload Petal from the app store, allow notifications, then photograph your first plant.\n\n`;
+      return generation(concatSources(textSourceOnce(readme), healthySource(context.seed)), context.maxTokens);
+    },
+  },
+  {
     name: 'whitespace',
     description: 'whitespace and newlines only (after N healthy tokens, default 0) until max_tokens',
     param: 'healthy tokens before the whitespace (default 0)',
@@ -83,3 +103,10 @@ export const collapseScenarios: ScenarioDefinition[] = [
     },
   },
 ];
+
+/** The tokens of one text, once. */
+function textSourceOnce(text: string): TokenSource {
+  const tokens = tokenize(text);
+  let i = 0;
+  return { next: () => (i < tokens.length ? { text: tokens[i++] as string, reasoning: false } : null) };
+}

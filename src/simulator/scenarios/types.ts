@@ -46,6 +46,8 @@ export interface ScenarioContext {
   param: number | null;
   /** Derived from the simulator's seed, the request's seed and its messages. */
   seed: number;
+  /** The request's temperature; null when it sent none (absent: callers from before sweeps). */
+  temperature?: number | null;
 }
 
 /** Every scenario has this one signature and is picked by name from a map. */
