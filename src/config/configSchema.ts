@@ -63,14 +63,14 @@ function field(f: FieldSpec): Json {
   return out;
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** A pattern that matches any of the names whatever their case (JSON Schema patterns have no i flag). */
 function caseless(names: readonly string[]): string {
   const one = (n: string) =>
-    [...n].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escape(c))).join('');
+    [...n].map((c) => (c.toLowerCase() !== c.toUpperCase() ? `[${c.toLowerCase()}${c.toUpperCase()}]` : escapeRegExp(c))).join('');
   return `^(?:${names.map(one).join('|')})$`;
 }
 

@@ -25,7 +25,13 @@ test('config/coherency.schema.json is what npm run schema generates', () => {
 
 test('coherency-exporter schema prints the same schema', async () => {
   let out = '';
-  const io: CliIO = { stdout: (s) => void (out += s), stderr: () => undefined, env: {} };
+  const io: CliIO = {
+    stdout: (s) => {
+      out += s;
+    },
+    stderr: () => undefined,
+    env: {},
+  };
   assert.equal(await main(['schema'], io), 0);
   assert.equal(out, configSchemaText());
   assert.equal(JSON.parse(out).$schema, 'https://json-schema.org/draft/2020-12/schema');
@@ -71,19 +77,27 @@ describe('the schema on the shipped configs', () => {
 });
 
 describe('the schema and check-config agree on declared ranges and enums', () => {
+  type Obj = Record<string, unknown>;
   const base = () => ({
-    targets: [{ name: 'a', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }],
-    probes: [{ name: 'p', prompt: 'hi', maxTokens: 100 }],
+    targets: [{ name: 'a', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' } as Obj],
+    probes: [{ name: 'p', prompt: 'hi', maxTokens: 100 } as Obj],
   });
+  type Doc = ReturnType<typeof base> & Obj;
+  /** A new empty mapping at `key` of `parent`, returned. */
+  const fresh = (parent: Obj, key: string): Obj => {
+    const section: Obj = {};
+    parent[key] = section;
+    return section;
+  };
   // Where a field sits in a document: a section at the top level, or inside the first target or probe.
-  const places: Record<string, (doc: ReturnType<typeof base>) => Record<string, unknown>> = {
-    server: (d) => ((d as Record<string, unknown>)['server'] = {}) as Record<string, unknown>,
-    simulator: (d) => ((d as Record<string, unknown>)['simulator'] = {}) as Record<string, unknown>,
-    metrics: (d) => ((d as Record<string, unknown>)['metrics'] = {}) as Record<string, unknown>,
-    storage: (d) => ((d as Record<string, unknown>)['storage'] = {}) as Record<string, unknown>,
-    target: (d) => d.targets[0] as Record<string, unknown>,
-    probe: (d) => d.probes[0] as Record<string, unknown>,
-    timeouts: (d) => ((d.probes[0] as Record<string, unknown>)['timeouts'] = {}) as Record<string, unknown>,
+  const places: Record<string, (doc: Doc) => Obj> = {
+    server: (d) => fresh(d, 'server'),
+    simulator: (d) => fresh(d, 'simulator'),
+    metrics: (d) => fresh(d, 'metrics'),
+    storage: (d) => fresh(d, 'storage'),
+    target: (d) => d.targets[0]!,
+    probe: (d) => d.probes[0]!,
+    timeouts: (d) => fresh(d.probes[0]!, 'timeouts'),
   };
 
   /** Values just inside and just outside a field's declaration. */
@@ -105,10 +119,10 @@ describe('the schema and check-config agree on declared ranges and enums', () =>
       for (const [value, ok] of probesFor(f)) {
         compared++;
         test(`${section}.${key} = ${JSON.stringify(value)}: ${ok ? 'accepted' : 'refused'} by both`, () => {
-          const doc = base();
+          const doc: Doc = base();
           place(doc)[key] = value;
           // minTokens may not exceed maxTokens: a large probe value needs room.
-          if (section === 'probe' && key === 'minTokens') (doc.probes[0] as Record<string, unknown>)['maxTokens'] = 1e6;
+          if (section === 'probe' && key === 'minTokens') doc.probes[0]!['maxTokens'] = 1e6;
           const r = validateConfig(doc, {}, { checkDir: () => null, checkFile: () => null });
           assert.equal(r.ok, ok, r.ok ? 'validator accepted' : r.errors.join('\n'));
           assert.equal(check(doc), ok, JSON.stringify(check.errors));
