@@ -33,9 +33,13 @@ let n = 0;
 // half of each sample is reasoning, as from a reasoning model
 const REASONING_SHARE = 0.5;
 let seed = 1;
+const nextSeed = () => {
+  seed += 1000;
+  return seed;
+};
 const serviceWith = (history: RunHistory) => new ProbeService({
   config,
-  probe: { stream: accumulatedStream(TOKENS, (seed += 1000), REASONING_SHARE), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
+  probe: { stream: accumulatedStream(TOKENS, nextSeed(), REASONING_SHARE), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
   metrics,
   history,
   logger,

@@ -50,7 +50,7 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
       const body = (await res.json()) as ProbeAnswer;
       const seconds = (performance.now() - t0) / 1000;
       const s = body.samples[0];
-      if (!s || s.verdict !== 'ok' || s.outputTokens !== TOKENS) {
+      if (s?.verdict !== 'ok' || s.outputTokens !== TOKENS) {
         console.log(`  run ${i + 1}: NOT read whole: ${JSON.stringify({ verdict: s?.verdict, tokens: s?.outputTokens, error: s?.error, reasons: s?.reasons })}`);
         continue;
       }

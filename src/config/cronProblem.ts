@@ -40,7 +40,7 @@ function fieldProblem(field: string, f: (typeof FIELDS)[number]): string | null 
     if (range.length > 2) return `"${base}" is not a value or a range`;
     const values: number[] = [];
     for (const v of range) {
-      const n = valueOf(v, f);
+      const n = fieldValue(v, f);
       if (n === null) return `"${v}" is not a number${f.names ? ' or a name' : ''}`;
       if (n < f.min || n > f.max) return `${n} is out of ${f.min}-${f.max}`;
       values.push(n);
@@ -50,7 +50,7 @@ function fieldProblem(field: string, f: (typeof FIELDS)[number]): string | null 
   return null;
 }
 
-function valueOf(v: string, f: (typeof FIELDS)[number]): number | null {
+function fieldValue(v: string, f: (typeof FIELDS)[number]): number | null {
   if (/^\d+$/.test(v)) return Number(v);
   const i = f.names?.indexOf(v.toLowerCase().slice(0, 3)) ?? -1;
   return i >= 0 && /^[a-z]+$/i.test(v) ? i + f.min : null;

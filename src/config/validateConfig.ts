@@ -13,6 +13,7 @@ import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
+import { CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec, sectionKeys, type SectionName } from './configSpec.js';
 import { suggestKey } from './suggest.js';
 import { validateProbeSignals } from './validateProbeSignals.js';
 import type {
@@ -45,43 +46,26 @@ export interface ValidateOptions {
   missingSecrets?: 'error' | 'warning';
 }
 
-/** Every key the file format accepts, per section; config/example.yaml documents each. */
+/** Every key the file format accepts, per section, as configSpec.ts declares them; config/example.yaml documents each. */
 export const CONFIG_KEYS = Object.freeze({
-  root: ['server', 'simulator', 'metrics', 'storage', 'targets', 'probes'],
-  server: ['host', 'port', 'authToken', 'metricsAuth', 'maxConcurrentManualRuns', 'maxConcurrentSamples'],
-  simulator: ['enabled', 'host', 'port', 'tokensPerSecond'],
-  metrics: ['degenerationWindow', 'detail'],
-  storage: ['dir', 'maxRuns', 'maxBytes', 'historySize', 'historyMaxBytes'],
-  target: ['name', 'baseUrl', 'model', 'apiKeyEnv', 'apiKeyFile', 'headers', 'probes', 'timeouts', 'tls', 'maxTokensField', 'omit'],
-  probe: [
-    'name',
-    'schedule',
-    'prompt',
-    'messages',
-    'maxTokens',
-    'temperature',
-    'samples',
-    'minTokens',
-    'thresholds',
-    'timeouts',
-    'extraBody',
-    'abortOnCollapse',
-    'maxResponseBytes',
-    'expect',
-    'temperatures',
-    'logprobs',
-  ],
-  message: ['role', 'content'],
-  timeouts: ['connectSeconds', 'idleSeconds', 'totalSeconds'],
-  tls: ['caFile', 'insecureSkipVerify'],
-} as const);
+  root: sectionKeys('root'),
+  server: sectionKeys('server'),
+  simulator: sectionKeys('simulator'),
+  metrics: sectionKeys('metrics'),
+  storage: sectionKeys('storage'),
+  target: sectionKeys('target'),
+  probe: sectionKeys('probe'),
+  message: sectionKeys('message'),
+  timeouts: sectionKeys('timeouts'),
+  tls: sectionKeys('tls'),
+});
 
-const NAME_RE = /^[a-z0-9_-]+$/;
-const ENV_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const NAME_RE = new RegExp(CONFIG_SPEC.target.fields.name.pattern);
+const ENV_NAME_RE = new RegExp(CONFIG_SPEC.target.fields.apiKeyEnv.pattern);
 const CONVENTIONAL_ENV_NAME_RE = /^[A-Z][A-Z0-9_]{0,63}$/;
 // RFC 9110 token characters.
-const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-const ROLES: readonly ChatMessage['role'][] = ['system', 'user', 'assistant'];
+const HEADER_NAME_RE = new RegExp(CONFIG_SPEC.target.fields.headers.keyPattern);
+const ROLES: readonly ChatMessage['role'][] = CONFIG_SPEC.message.fields.role.enum;
 const PLAIN_KEY_RE = /^[A-Za-z0-9_-]+$/;
 // What a client can send after "Bearer " without quoting: printable ASCII, no spaces.
 const TOKEN_RE = /^[\x21-\x7e]+$/;
@@ -179,39 +163,33 @@ function readBool(obj: Obj, key: string, path: string, p: Problems, fallback: bo
   return v;
 }
 
-function isInt(v: unknown): v is number {
-  return typeof v === 'number' && Number.isSafeInteger(v);
-}
-
 function isFiniteNumber(v: unknown): v is number {
   return typeof v === 'number' && Number.isFinite(v);
 }
 
-/** Reads an optional number; `ok` decides validity, `message` explains it. */
-function readNumber(
+/**
+ * Reads an optional key by its declaration in configSpec.ts (type, range, enum), with the
+ * message written from it; strings come back trimmed.
+ */
+function readSpec<S extends SectionName, T>(
   obj: Obj,
-  key: string,
+  section: S,
+  key: Parameters<typeof fieldSpec<S>>[1],
   path: string,
   p: Problems,
-  fallback: number,
-  ok: (v: number) => boolean,
-  message: string,
-): number {
+  fallback: T,
+): T {
   const v = obj[key];
   if (!present(v)) return fallback;
-  if (typeof v !== 'number' || !ok(v)) {
-    p.add(keyPath(path, key), message);
+  const f = fieldSpec(section, key);
+  if (!fieldAccepts(f, v)) {
+    p.add(keyPath(path, key), fieldMessage(f));
     return fallback;
   }
-  return v;
+  return (typeof v === 'string' ? v.trim() : v) as T;
 }
 
-const portOk = (v: number): boolean =>
-  Number.isInteger(v) && v >= DEFAULTS.limits.portMin && v <= DEFAULTS.limits.portMax;
-const PORT_MESSAGE = `must be an integer from ${DEFAULTS.limits.portMin} to ${DEFAULTS.limits.portMax}`;
-const positiveInt = (v: number): boolean => isInt(v) && v > 0;
-
-const TOKEN_MESSAGE = `must be a string of at least ${DEFAULTS.limits.authTokenMinLength} characters, printable ASCII without spaces`;
+const TOKEN_MESSAGE = fieldMessage(fieldSpec('server', 'authToken'));
 
 function tokenOk(t: string): boolean {
   return t.length >= DEFAULTS.limits.authTokenMinLength && TOKEN_RE.test(t);
@@ -262,33 +240,16 @@ function readHost(obj: Obj, section: string, p: Problems, fallback: string): str
 
 function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig {
   const d = DEFAULTS.server;
-  const lim = DEFAULTS.limits;
   const obj = section(raw, 'server', CONFIG_KEYS.server, p) ?? {};
   const host = readHost(obj, 'server', p, d.host);
-  const port = readNumber(obj, 'port', 'server', p, d.port, portOk, PORT_MESSAGE);
+  const port = readSpec(obj, 'server', 'port', 'server', p, d.port);
   const { token, given } = readAuthToken(obj, env, p);
   const metricsAuth = readBool(obj, 'metricsAuth', 'server', p, d.metricsAuth);
   if (metricsAuth && !given) {
     p.add('server.metricsAuth', `needs a token: set server.authToken or ${DEFAULTS.authTokenEnv}`);
   }
-  const maxConcurrentManualRuns = readNumber(
-    obj,
-    'maxConcurrentManualRuns',
-    'server',
-    p,
-    d.maxConcurrentManualRuns,
-    (v) => isInt(v) && v >= lim.maxConcurrentManualRunsMin && v <= lim.maxConcurrentManualRunsMax,
-    `must be an integer from ${lim.maxConcurrentManualRunsMin} to ${lim.maxConcurrentManualRunsMax}`,
-  );
-  const maxConcurrentSamples = readNumber(
-    obj,
-    'maxConcurrentSamples',
-    'server',
-    p,
-    d.maxConcurrentSamples,
-    (v) => isInt(v) && v >= lim.maxConcurrentSamplesMin && v <= lim.maxConcurrentSamplesMax,
-    `must be an integer from ${lim.maxConcurrentSamplesMin} to ${lim.maxConcurrentSamplesMax}`,
-  );
+  const maxConcurrentManualRuns = readSpec(obj, 'server', 'maxConcurrentManualRuns', 'server', p, d.maxConcurrentManualRuns);
+  const maxConcurrentSamples = readSpec(obj, 'server', 'maxConcurrentSamples', 'server', p, d.maxConcurrentSamples);
   return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples };
 }
 
@@ -298,48 +259,22 @@ function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {
   return {
     enabled: readBool(obj, 'enabled', 'simulator', p, d.enabled),
     host: readHost(obj, 'simulator', p, d.host),
-    port: readNumber(obj, 'port', 'simulator', p, d.port, portOk, PORT_MESSAGE),
+    port: readSpec(obj, 'simulator', 'port', 'simulator', p, d.port),
     // 0 streams as fast as possible, as in `coherency-exporter simulate --tokens-per-second 0`.
-    tokensPerSecond: readNumber(
-      obj,
-      'tokensPerSecond',
-      'simulator',
-      p,
-      d.tokensPerSecond,
-      (v) => Number.isFinite(v) && v >= 0,
-      'must be a number >= 0 (0 = as fast as possible)',
-    ),
+    tokensPerSecond: readSpec(obj, 'simulator', 'tokensPerSecond', 'simulator', p, d.tokensPerSecond),
   };
 }
 
 function validateMetrics(raw: unknown, p: Problems): MetricsConfig {
-  const { degenerationWindowMin: min, degenerationWindowMax: max } = DEFAULTS.limits;
   const obj = section(raw, 'metrics', CONFIG_KEYS.metrics, p) ?? {};
   return {
-    degenerationWindow: readNumber(
-      obj,
-      'degenerationWindow',
-      'metrics',
-      p,
-      DEFAULTS.metrics.degenerationWindow,
-      (v) => isInt(v) && v >= min && v <= max,
-      `must be an integer from ${min} to ${max}`,
-    ),
-    detail: readDetail(obj, p),
+    degenerationWindow: readSpec(obj, 'metrics', 'degenerationWindow', 'metrics', p, DEFAULTS.metrics.degenerationWindow),
+    detail: readSpec<'metrics', MetricsDetail>(obj, 'metrics', 'detail', 'metrics', p, DEFAULTS.metrics.detail),
   };
-}
-
-function readDetail(obj: Obj, p: Problems): MetricsDetail {
-  const v = obj['detail'];
-  if (!present(v)) return DEFAULTS.metrics.detail;
-  if (v === 'basic' || v === 'full') return v;
-  p.add('metrics.detail', 'must be basic (about 100 series per target and probe) or full (every figure and channel)');
-  return DEFAULTS.metrics.detail;
 }
 
 function validateStorage(raw: unknown, p: Problems): StorageConfig {
   const d = DEFAULTS.storage;
-  const { historySizeMin: min, historySizeMax: max, historyMaxBytesMin: bytesMin, historyMaxBytesMax: bytesMax } = DEFAULTS.limits;
   const obj = section(raw, 'storage', CONFIG_KEYS.storage, p) ?? {};
   let dir: string | null = d.dir;
   const v = obj['dir'];
@@ -349,26 +284,10 @@ function validateStorage(raw: unknown, p: Problems): StorageConfig {
   }
   return {
     dir,
-    maxRuns: readNumber(obj, 'maxRuns', 'storage', p, d.maxRuns, positiveInt, 'must be a positive integer'),
-    maxBytes: readNumber(obj, 'maxBytes', 'storage', p, d.maxBytes, positiveInt, 'must be a positive integer (bytes)'),
-    historySize: readNumber(
-      obj,
-      'historySize',
-      'storage',
-      p,
-      d.historySize,
-      (n) => isInt(n) && n >= min && n <= max,
-      `must be an integer from ${min} to ${max}`,
-    ),
-    historyMaxBytes: readNumber(
-      obj,
-      'historyMaxBytes',
-      'storage',
-      p,
-      d.historyMaxBytes,
-      (n) => isInt(n) && n >= bytesMin && n <= bytesMax,
-      `must be an integer from ${bytesMin} (1 MiB) to ${bytesMax} (16 GiB) (bytes of output text kept in memory)`,
-    ),
+    maxRuns: readSpec(obj, 'storage', 'maxRuns', 'storage', p, d.maxRuns),
+    maxBytes: readSpec(obj, 'storage', 'maxBytes', 'storage', p, d.maxBytes),
+    historySize: readSpec(obj, 'storage', 'historySize', 'storage', p, d.historySize),
+    historyMaxBytes: readSpec(obj, 'storage', 'historyMaxBytes', 'storage', p, d.historyMaxBytes),
   };
 }
 
@@ -421,8 +340,9 @@ function readTimeouts(raw: unknown, path: string, p: Problems): Partial<Timeouts
   for (const key of CONFIG_KEYS.timeouts) {
     const v = obj[key];
     if (!present(v)) continue;
-    if (!isFiniteNumber(v) || v <= 0) p.add(keyPath(path, key), 'must be a positive number');
-    else out[key] = v;
+    const f = fieldSpec('timeouts', key);
+    if (!fieldAccepts(f, v)) p.add(keyPath(path, key), fieldMessage(f));
+    else out[key] = v as number;
   }
   return out;
 }
@@ -625,12 +545,7 @@ function validateTarget(
     ...readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
   };
   const tls = validateTls(raw['tls'], keyPath(path, 'tls'), baseUrl, checkFile, p);
-  let maxTokensField: TargetConfig['maxTokensField'] = DEFAULTS.target.maxTokensField;
-  const mtf = raw['maxTokensField'];
-  if (present(mtf)) {
-    if (mtf === 'max_tokens' || mtf === 'max_completion_tokens') maxTokensField = mtf;
-    else p.add(keyPath(path, 'maxTokensField'), 'must be max_tokens or max_completion_tokens');
-  }
+  const maxTokensField = readSpec<'target', TargetConfig['maxTokensField']>(raw, 'target', 'maxTokensField', path, p, DEFAULTS.target.maxTokensField);
   const omit: TargetConfig['omit'] = [];
   const om = raw['omit'];
   if (present(om)) {
@@ -755,7 +670,6 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     return null;
   }
   const d = DEFAULTS.probe;
-  const lim = DEFAULTS.limits;
   checkKeys(raw, CONFIG_KEYS.probe, path, p);
   const name = readName(raw, path, 'probes', index, seen, p);
 
@@ -788,28 +702,12 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
 
   let maxTokens = 0;
   if (!present(raw['maxTokens'])) p.add(keyPath(path, 'maxTokens'), 'is required');
-  else maxTokens = readNumber(raw, 'maxTokens', path, p, 0, positiveInt, 'must be a positive integer');
+  else maxTokens = readSpec(raw, 'probe', 'maxTokens', path, p, 0);
 
-  const temperature = readNumber(
-    raw,
-    'temperature',
-    path,
-    p,
-    d.temperature,
-    (v) => Number.isFinite(v) && v >= lim.temperatureMin && v <= lim.temperatureMax,
-    `must be a number from ${lim.temperatureMin} to ${lim.temperatureMax}`,
-  );
-  const samples = readNumber(
-    raw,
-    'samples',
-    path,
-    p,
-    d.samples,
-    (v) => positiveInt(v) && v <= lim.samplesMax,
-    `must be an integer from 1 to ${lim.samplesMax}`,
-  );
+  const temperature = readSpec(raw, 'probe', 'temperature', path, p, d.temperature);
+  const samples = readSpec(raw, 'probe', 'samples', path, p, d.samples);
   const minTokensGiven = present(raw['minTokens']);
-  const minTokens = readNumber(raw, 'minTokens', path, p, d.minTokens, (v) => isInt(v) && v >= 0, 'must be a non-negative integer');
+  const minTokens = readSpec(raw, 'probe', 'minTokens', path, p, d.minTokens);
   if (minTokensGiven && maxTokens > 0 && minTokens > maxTokens) {
     p.add(keyPath(path, 'minTokens'), `must not exceed maxTokens (${maxTokens})`);
   }
@@ -826,10 +724,8 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
     extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
-    maxResponseBytes: present(raw['maxResponseBytes'])
-      ? readNumber(raw, 'maxResponseBytes', path, p, 0, (v) => isInt(v) && v >= 65536, 'must be an integer of at least 65536 (bytes)')
-      : d.maxResponseBytes,
-    ...validateProbeSignals(raw, path, lim, samples, (at, message) => p.add(at, message)),
+    maxResponseBytes: readSpec<'probe', number | null>(raw, 'probe', 'maxResponseBytes', path, p, d.maxResponseBytes),
+    ...validateProbeSignals(raw, path, DEFAULTS.limits, samples, (at, message) => p.add(at, message)),
   };
 }
 

@@ -45,7 +45,7 @@ export function resolveThresholds(overrides?: Partial<Thresholds> | Record<strin
   const t: Thresholds = { ...DEFAULT_THRESHOLDS };
   if (overrides) {
     for (const [k, v] of Object.entries(overrides)) {
-      if (typeof v === 'number' && Number.isFinite(v) && Object.prototype.hasOwnProperty.call(DEFAULT_THRESHOLDS, k)) {
+      if (typeof v === 'number' && Number.isFinite(v) && Object.hasOwn(DEFAULT_THRESHOLDS, k)) {
         (t as unknown as Record<string, number>)[k] = v;
       }
     }

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry, collectDefaultMetrics } from 'prom-client';
 import type { TextMetrics } from '../core/analysisTypes.js';
 import type { MetricsDetail } from '../config/types.js';
 import {

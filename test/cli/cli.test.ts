@@ -12,8 +12,12 @@ function io(stdin = '') {
   let out = '';
   let err = '';
   const value: CliIO = {
-    stdout: (s) => void (out += s),
-    stderr: (s) => void (err += s),
+    stdout: (s) => {
+      out += s;
+    },
+    stderr: (s) => {
+      err += s;
+    },
     env: {},
     readStdin: async () => new TextEncoder().encode(stdin),
   };

@@ -77,7 +77,10 @@ test('a loop whose copies differ only in spacing is still caught by the abort ch
   let text = 'We start with a short introduction to the system and its parts before the details. ';
   // spacing drawn at random, so that no two copies in a row are the same char for char
   let seed = 7;
-  const pick = () => spacings[(seed = (seed * 1103515245 + 12345) % 2147483648) % 5]!;
+  const pick = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return spacings[seed % 5]!;
+  };
   for (let i = 0; i < 60; i++) text += `The cache is warm again${pick()}and the queue is empty now.${pick()}`;
   const a = createStreamAnalyzer();
   let certainAt = -1;

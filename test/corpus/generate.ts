@@ -381,7 +381,9 @@ function main(argv: string[]): void {
   const out = arg('--out');
   if (out) {
     mkdirSync(out, { recursive: true });
-    samples.forEach((s, i) => writeFileSync(join(out, `${String(i).padStart(4, '0')}-${s.name.replace(/[^A-Za-z0-9._@-]+/g, '_').slice(0, 120)}.txt`), s.text));
+    samples.forEach((s, i) => {
+      writeFileSync(join(out, `${String(i).padStart(4, '0')}-${s.name.replace(/[^A-Za-z0-9._@-]+/g, '_').slice(0, 120)}.txt`), s.text);
+    });
   }
   const counts = new Map<string, number>();
   for (const s of samples) counts.set(s.kind, (counts.get(s.kind) ?? 0) + 1);

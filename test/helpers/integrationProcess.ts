@@ -154,7 +154,7 @@ export async function waitFor<T>(
   { timeoutMs = 10_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown = undefined;
+  let last: unknown ;
   for (;;) {
     try {
       const value = await probe();

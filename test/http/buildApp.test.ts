@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { forgetSeries } from '../../src/metrics/recordRun.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { testApp } from '../helpers/testApp.js';

@@ -28,7 +28,9 @@ function fakeCron() {
       start: () => {},
       destroy: () => {},
     };
-    tasks.set(options.name!, { tick: fn, emit: (event) => (listeners.get(event) ?? []).forEach((f) => f({ date: new Date(t0) })) });
+    tasks.set(options.name!, { tick: fn, emit: (event) => {
+      for (const f of listeners.get(event) ?? []) f({ date: new Date(t0) });
+    } });
     return task as unknown as ScheduledTask;
   };
   return { createTask, tasks };

@@ -48,8 +48,7 @@ export class SseReader {
       const text = this.decoder.decode(result.value, { stream: true });
       this.raw += text;
       this.buffer += text;
-      let boundary: number;
-      while ((boundary = this.buffer.indexOf('\n\n')) >= 0) {
+      for (let boundary = this.buffer.indexOf('\n\n'); boundary >= 0; boundary = this.buffer.indexOf('\n\n')) {
         const event = this.buffer.slice(0, boundary);
         this.buffer = this.buffer.slice(boundary + 2);
         const data = event

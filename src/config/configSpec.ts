@@ -1,0 +1,442 @@
+/**
+ * The config file format, declared once: every section and key with its type, range,
+ * enum, pattern, default (from DEFAULTS) and a one-line description. Two things read it:
+ * validateConfig (which keys exist, and the type/range/enum checks of plain keys, with
+ * its messages) and configSchema (the JSON Schema that editors use). What a declaration
+ * cannot say (cross-field rules, cron syntax, files, environment variables, URL parsing)
+ * stays hand code in validateConfig; the schema carries only what ajv can check.
+ *
+ * Adding a key: one entry here (its section's order is the order of CONFIG_KEYS and of
+ * the schema), plus its read in validateConfig (usually `readSpec(obj, key, path, p, FIELD)`),
+ * then `npm run schema` to refresh config/coherency.schema.json.
+ */
+import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
+import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
+import { EXPECT_DEFAULTS, KEYWORDS_MAX, TEMPERATURES_MAX } from './validateProbeSignals.js';
+
+interface Common {
+  description: string;
+  /** What the key is when absent (taken from DEFAULTS); shown by editors. */
+  default?: unknown;
+  required?: true;
+  /** null is a meaningful value (storage.dir: null keeps runs in memory only). */
+  nullable?: true;
+  /** The validator's message when the value is wrong; default: written from the type and range. */
+  message?: string;
+}
+
+export type FieldSpec = Common &
+  (
+    | { type: 'string'; pattern?: string; minLength?: number; enum?: readonly string[] }
+    | { type: 'integer' | 'number'; minimum?: number; exclusiveMinimum?: number; maximum?: number }
+    | { type: 'boolean' }
+    /** A named section of CONFIG_SPEC (a mapping with fixed keys). */
+    | { type: 'section'; section: SectionName }
+    | { type: 'list'; items: FieldSpec; minItems?: number; maxItems?: number; uniqueItems?: true }
+    /** A mapping with free keys: values of one kind; keys limited by a pattern, a closed list or a deny list. */
+    | {
+        type: 'map';
+        /** null: any JSON value. */
+        values: FieldSpec | null;
+        keyPattern?: string;
+        keys?: readonly string[];
+        forbiddenKeys?: readonly string[];
+        /** forbiddenKeys match whatever the case (HTTP header names). */
+        keysIgnoreCase?: true;
+      }
+  );
+
+export interface SectionSpec {
+  description: string;
+  fields: Readonly<Record<string, FieldSpec>>;
+  /** Exactly one of these keys (probes: prompt or messages). */
+  exactlyOne?: readonly string[];
+  /** At most one of these keys (targets: apiKeyEnv or apiKeyFile). */
+  atMostOne?: readonly string[];
+}
+
+const L = DEFAULTS.limits;
+const NAME_PATTERN = '^[a-z0-9_-]+$';
+const port = (what: string, dflt: number): FieldSpec => ({
+  type: 'integer',
+  minimum: L.portMin,
+  maximum: L.portMax,
+  default: dflt,
+  description: `${what} listen port (0 = any free port)`,
+});
+const host = (what: string, dflt: string): FieldSpec => ({
+  type: 'string',
+  minLength: 1,
+  default: dflt,
+  description: `${what} listen address: an IP address or a host name (0.0.0.0 in a container)`,
+});
+const timeout = (what: string): FieldSpec => ({ type: 'number', exclusiveMinimum: 0, description: `Seconds: ${what}` });
+
+export const CONFIG_SPEC = {
+  root: {
+    description: 'coherency-exporter config file (YAML). Unknown keys are errors.',
+    fields: {
+      server: { type: 'section', section: 'server', description: 'HTTP server for /metrics, /probe, /runs, /-/reload, /-/healthy, /-/ready' },
+      simulator: { type: 'section', section: 'simulator', description: 'Built-in OpenAI-compatible simulator (demos and tests)' },
+      metrics: { type: 'section', section: 'metrics', description: 'Exported figures' },
+      storage: { type: 'section', section: 'storage', description: 'Run history (GET /runs, GET /runs/:id)' },
+      targets: {
+        type: 'list',
+        items: { type: 'section', section: 'target', description: 'An endpoint to probe' },
+        minItems: 1,
+        required: true,
+        description: 'Endpoints to probe (at least one)',
+      },
+      probes: {
+        type: 'list',
+        items: { type: 'section', section: 'probe', description: 'A request to send' },
+        minItems: 1,
+        required: true,
+        description: 'What to send (at least one probe)',
+      },
+    },
+  },
+  server: {
+    description: 'HTTP server',
+    fields: {
+      host: host('Server', DEFAULTS.server.host),
+      port: port('Server', DEFAULTS.server.port),
+      authToken: {
+        type: 'string',
+        pattern: `^\\s*[!-~]{${L.authTokenMinLength},}\\s*$`,
+        message: `must be a string of at least ${L.authTokenMinLength} characters, printable ASCII without spaces`,
+        description: `Bearer token for /probe, /runs and /-/reload (at least ${L.authTokenMinLength} printable ASCII characters). Better: leave it out and set ${DEFAULTS.authTokenEnv}`,
+      },
+      metricsAuth: {
+        type: 'boolean',
+        default: DEFAULTS.server.metricsAuth,
+        description: `true: /metrics needs the token too; requires authToken or ${DEFAULTS.authTokenEnv}`,
+      },
+      maxConcurrentManualRuns: {
+        type: 'integer',
+        minimum: L.maxConcurrentManualRunsMin,
+        maximum: L.maxConcurrentManualRunsMax,
+        default: DEFAULTS.server.maxConcurrentManualRuns,
+        description: 'Manual runs (GET /probe) in flight at once; beyond it 429',
+      },
+      maxConcurrentSamples: {
+        type: 'integer',
+        minimum: L.maxConcurrentSamplesMin,
+        maximum: L.maxConcurrentSamplesMax,
+        default: DEFAULTS.server.maxConcurrentSamples,
+        description: 'Samples streaming at once, all targets and probes together; more wait for a slot',
+      },
+    },
+  },
+  simulator: {
+    description: 'Built-in simulator; the model name picks the scenario',
+    fields: {
+      enabled: { type: 'boolean', default: DEFAULTS.simulator.enabled, description: 'Start the simulator in-process' },
+      host: host('Simulator', DEFAULTS.simulator.host),
+      port: { ...port('Simulator', DEFAULTS.simulator.port), description: 'Simulator listen port; must differ from server.port when enabled' },
+      tokensPerSecond: {
+        type: 'number',
+        minimum: 0,
+        default: DEFAULTS.simulator.tokensPerSecond,
+        message: 'must be a number >= 0 (0 = as fast as possible)',
+        description: 'Streaming rate (0 = as fast as possible)',
+      },
+    },
+  },
+  metrics: {
+    description: 'Exported figures',
+    fields: {
+      degenerationWindow: {
+        type: 'integer',
+        minimum: L.degenerationWindowMin,
+        maximum: L.degenerationWindowMax,
+        default: DEFAULTS.metrics.degenerationWindow,
+        description: 'How many recent samples coherency_degeneration_ratio covers',
+      },
+      detail: {
+        type: 'string',
+        enum: ['basic', 'full'],
+        default: DEFAULTS.metrics.detail,
+        message: 'must be basic (about 100 series per target and probe) or full (every figure and channel)',
+        description: 'basic: about 100 series per target x probe; full: every figure as a histogram per channel. Read at start',
+      },
+    },
+  },
+  storage: {
+    description: 'Run history',
+    fields: {
+      dir: {
+        type: 'string',
+        minLength: 1,
+        nullable: true,
+        default: DEFAULTS.storage.dir,
+        message: 'must be a directory path, or null to keep runs only in memory',
+        description: 'Directory that keeps failing and erroring runs across restarts; null = in memory only',
+      },
+      maxRuns: { type: 'integer', minimum: 1, default: DEFAULTS.storage.maxRuns, description: 'Stored runs kept, oldest removed first' },
+      maxBytes: {
+        type: 'integer',
+        minimum: 1,
+        default: DEFAULTS.storage.maxBytes,
+        message: 'must be a positive integer (bytes)',
+        description: 'Total bytes of stored runs kept, oldest removed first',
+      },
+      historySize: {
+        type: 'integer',
+        minimum: L.historySizeMin,
+        maximum: L.historySizeMax,
+        default: DEFAULTS.storage.historySize,
+        description: 'Recent runs (any verdict) kept in memory',
+      },
+      historyMaxBytes: {
+        type: 'integer',
+        minimum: L.historyMaxBytesMin,
+        maximum: L.historyMaxBytesMax,
+        default: DEFAULTS.storage.historyMaxBytes,
+        message: `must be an integer from ${L.historyMaxBytesMin} (1 MiB) to ${L.historyMaxBytesMax} (16 GiB) (bytes of output text kept in memory)`,
+        description: 'Bytes of output text the in-memory runs may hold',
+      },
+    },
+  },
+  target: {
+    description: 'An OpenAI-compatible endpoint',
+    atMostOne: ['apiKeyEnv', 'apiKeyFile'],
+    fields: {
+      name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among targets; [a-z0-9_-]+' },
+      baseUrl: {
+        type: 'string',
+        // new URL() is the real check; this catches the common slips in an editor.
+        pattern: '^[hH][tT][tT][pP][sS]?://[^?#]+$',
+        required: true,
+        description: 'http(s) URL before /chat/completions, e.g. http://127.0.0.1:8000/v1; no user:password@, no ?query',
+      },
+      model: { type: 'string', minLength: 1, required: true, description: 'The "model" field sent in each request' },
+      apiKeyEnv: {
+        type: 'string',
+        pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        description: 'NAME of an environment variable holding the key (sent as Authorization: Bearer), never the key itself',
+      },
+      apiKeyFile: { type: 'string', minLength: 1, description: 'Path of a file holding the key (a mounted Secret), read at each run' },
+      headers: {
+        type: 'map',
+        values: { type: 'string', description: 'Header value' },
+        keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+        forbiddenKeys: RESERVED_HEADERS,
+        keysIgnoreCase: true,
+        description: 'Extra request headers (string values)',
+      },
+      probes: {
+        type: 'list',
+        items: { type: 'string', pattern: NAME_PATTERN, description: 'A probe name' },
+        minItems: 1,
+        uniqueItems: true,
+        description: 'Names of the probes this target runs; default every probe',
+      },
+      timeouts: { type: 'section', section: 'timeouts', description: 'Request timeouts' },
+      tls: { type: 'section', section: 'tls', description: 'TLS options, for an https baseUrl only' },
+      maxTokensField: {
+        type: 'string',
+        enum: ['max_tokens', 'max_completion_tokens'],
+        nullable: true,
+        default: DEFAULTS.target.maxTokensField,
+        description: 'Where the token limit goes; default max_tokens, switched when the server refuses it',
+      },
+      omit: {
+        type: 'list',
+        items: { type: 'string', enum: ['temperature'], description: 'A request field' },
+        message: 'must be a list of request fields to leave out: [temperature]',
+        description: 'Request fields never sent (a model that accepts only its default temperature)',
+      },
+    },
+  },
+  probe: {
+    description: 'A request sent to every target that runs it',
+    exactlyOne: ['prompt', 'messages'],
+    fields: {
+      name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among probes; [a-z0-9_-]+' },
+      schedule: {
+        type: 'string',
+        nullable: true,
+        default: DEFAULTS.probe.schedule,
+        description: 'node-cron expression, 5 fields (minute first) or 6 (second first); absent = manual only',
+      },
+      prompt: { type: 'string', minLength: 1, description: 'Sent as a single user message (or give messages)' },
+      messages: {
+        type: 'list',
+        items: { type: 'section', section: 'message', description: 'A chat message' },
+        minItems: 1,
+        description: 'A full conversation instead of prompt; at least one user message',
+      },
+      maxTokens: { type: 'integer', minimum: 1, required: true, description: 'Token limit of each request' },
+      temperature: {
+        type: 'number',
+        minimum: L.temperatureMin,
+        maximum: L.temperatureMax,
+        default: DEFAULTS.probe.temperature,
+        description: 'Sampling temperature (greedy 0 loops on its own on many models)',
+      },
+      samples: { type: 'integer', minimum: 1, maximum: L.samplesMax, default: DEFAULTS.probe.samples, description: 'Requests per run, one after another' },
+      minTokens: {
+        type: 'integer',
+        minimum: 0,
+        default: DEFAULTS.probe.minTokens,
+        description: 'Fewer output tokens make the sample inconclusive (warn); at most maxTokens',
+      },
+      thresholds: {
+        type: 'map',
+        values: { type: 'number', minimum: 0, message: 'must be a finite number >= 0', description: 'Analyzer threshold' },
+        keys: Object.keys(DEFAULT_THRESHOLDS),
+        description: 'Analyzer threshold overrides by name (src/core/thresholds.ts)',
+      },
+      timeouts: { type: 'section', section: 'timeouts', description: "Timeout overrides, merged over the target's" },
+      extraBody: {
+        type: 'map',
+        values: null,
+        forbiddenKeys: Object.keys(RESERVED_BODY_KEYS),
+        description: 'Fields merged into the request body (top_p, seed, stop, vendor options)',
+      },
+      abortOnCollapse: {
+        type: 'boolean',
+        default: DEFAULTS.probe.abortOnCollapse,
+        description: 'Close the stream once the output has certainly collapsed',
+      },
+      maxResponseBytes: {
+        type: 'integer',
+        minimum: 65536,
+        nullable: true,
+        default: DEFAULTS.probe.maxResponseBytes,
+        message: 'must be an integer of at least 65536 (bytes)',
+        description: 'Byte cap on one response; null = 1 KiB per maxTokens token, 8 MiB at least',
+      },
+      expect: {
+        type: 'section',
+        section: 'expect',
+        description: 'Prompt adherence: keywords the answer must mention (else off_prompt, fail) and markdown headings it must have (warn)',
+      },
+      temperatures: {
+        type: 'list',
+        items: { type: 'number', minimum: L.temperatureMin, maximum: L.temperatureMax, description: 'A sampling temperature' },
+        minItems: 1,
+        maxItems: TEMPERATURES_MAX,
+        uniqueItems: true,
+        description: 'A sweep: every sample runs at each temperature (samples x temperatures requests); series get a temperature label',
+      },
+      logprobs: {
+        type: 'boolean',
+        default: DEFAULTS.probe.logprobs,
+        description: 'Ask for per-token logprobs; a locked-in tail (logprob ~0) strengthens a repeat warning into a fail',
+      },
+    },
+  },
+  expect: {
+    description: 'What a generation answer must contain',
+    fields: {
+      keywords: {
+        type: 'list',
+        items: { type: 'string', pattern: '[\\p{L}\\p{N}]', description: 'A word or short phrase (stemmed, case-insensitive)' },
+        maxItems: KEYWORDS_MAX,
+        description: 'Words or phrases the answer should mention',
+      },
+      minCoverage: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        default: EXPECT_DEFAULTS.minCoverage,
+        description: 'Share of keywords (0-1) the answer must mention; under it the sample fails off_prompt',
+      },
+      headings: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 1000,
+        default: EXPECT_DEFAULTS.headings,
+        description: 'At least this many markdown headings, else a warning (missing_headings)',
+      },
+    },
+  },
+  message: {
+    description: 'A chat message',
+    fields: {
+      role: { type: 'string', enum: ['system', 'user', 'assistant'], required: true, description: 'Who speaks' },
+      content: { type: 'string', minLength: 1, required: true, description: 'The text' },
+    },
+  },
+  timeouts: {
+    description: 'Timeouts in seconds',
+    fields: {
+      connectSeconds: { ...timeout('opening the connection (TCP, TLS)'), default: DEFAULTS.target.timeouts.connectSeconds },
+      idleSeconds: { ...timeout('longest wait for the response or between two chunks'), default: DEFAULTS.target.timeouts.idleSeconds },
+      totalSeconds: { ...timeout('the whole request, up to [DONE]'), default: DEFAULTS.target.timeouts.totalSeconds },
+    },
+  },
+  tls: {
+    description: 'TLS options',
+    fields: {
+      caFile: { type: 'string', minLength: 1, description: 'PEM file of the CA(s) that signed the server certificate; default the system CAs' },
+      insecureSkipVerify: {
+        type: 'boolean',
+        default: DEFAULTS.target.tls.insecureSkipVerify,
+        description: 'Accept any certificate (test setups only); not together with caFile',
+      },
+    },
+  },
+} as const satisfies Record<string, SectionSpec>;
+
+export type SectionName = 'root' | 'server' | 'simulator' | 'metrics' | 'storage' | 'target' | 'probe' | 'expect' | 'message' | 'timeouts' | 'tls';
+
+type Keys<S extends SectionName> = Extract<keyof (typeof CONFIG_SPEC)[S]['fields'], string>;
+
+/** The keys of one section, in their declared order. */
+export function sectionKeys<S extends SectionName>(section: S): readonly Keys<S>[] {
+  return Object.freeze(Object.keys(CONFIG_SPEC[section].fields)) as readonly Keys<S>[];
+}
+
+/** The validator's message for a wrong value, from the declaration unless it gives its own. */
+export function fieldMessage(f: FieldSpec): string {
+  if (f.message !== undefined) return f.message;
+  switch (f.type) {
+    case 'boolean':
+      return 'must be true or false';
+    case 'string':
+      if (f.enum) return f.enum.length === 2 ? `must be ${f.enum[0]} or ${f.enum[1]}` : `must be one of ${f.enum.join(', ')}`;
+      return 'must be a non-empty string';
+    case 'integer':
+    case 'number': {
+      const kind = f.type === 'integer' ? 'an integer' : 'a number';
+      if (f.minimum !== undefined && f.maximum !== undefined) return `must be ${kind} from ${f.minimum} to ${f.maximum}`;
+      if (f.exclusiveMinimum === 0) return `must be a positive ${f.type}`;
+      if (f.minimum === 1 && f.type === 'integer') return 'must be a positive integer';
+      if (f.minimum === 0) return f.type === 'integer' ? 'must be a non-negative integer' : 'must be a number >= 0';
+      if (f.minimum !== undefined) return `must be ${kind} of at least ${f.minimum}`;
+      return `must be ${kind}`;
+    }
+    default:
+      return `must be a ${f.type}`;
+  }
+}
+
+/** Whether a present (non-null) value meets a scalar declaration: type, range, enum, pattern. */
+export function fieldAccepts(f: FieldSpec, v: unknown): boolean {
+  switch (f.type) {
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'string':
+      if (typeof v !== 'string') return false;
+      if (f.enum) return f.enum.includes(v);
+      if (f.pattern !== undefined && !new RegExp(f.pattern, 'u').test(v)) return false;
+      return v.trim().length >= (f.minLength ?? 1);
+    case 'integer':
+    case 'number':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+      if (f.type === 'integer' && !Number.isSafeInteger(v)) return false;
+      if (f.minimum !== undefined && v < f.minimum) return false;
+      if (f.exclusiveMinimum !== undefined && v <= f.exclusiveMinimum) return false;
+      return f.maximum === undefined || v <= f.maximum;
+    default:
+      return true;
+  }
+}
+
+/** One key's declaration: `fieldSpec('probe', 'temperature')`. */
+export function fieldSpec<S extends SectionName>(section: S, key: Keys<S>): FieldSpec {
+  return (CONFIG_SPEC[section].fields as Record<string, FieldSpec>)[key] as FieldSpec;
+}
