@@ -1,5 +1,7 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
 
+import type { ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -98,6 +100,12 @@ export interface ProbeConfig {
   abortOnCollapse: boolean;
   /** Byte cap on one response; null = scaled from maxTokens (see responseByteCap). */
   maxResponseBytes: number | null;
+  /** What the probe does (absent: generation). recall and contamination build their own messages. */
+  kind?: ProbeKind;
+  /** Settings of a recall probe (kind recall only). */
+  recall?: RecallSettings;
+  /** Settings of a contamination probe (kind contamination only). */
+  contamination?: ContaminationSettings;
 }
 
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */

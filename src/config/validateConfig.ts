@@ -12,6 +12,7 @@ import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
+import { validateProbeKind } from './validateProbeKind.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
 import { suggestKey } from './suggest.js';
 import type {
@@ -66,6 +67,14 @@ export const CONFIG_KEYS = Object.freeze({
     'extraBody',
     'abortOnCollapse',
     'maxResponseBytes',
+    // probe kinds (validateProbeKind)
+    'kind',
+    'conversationTokens',
+    'facts',
+    'positions',
+    'seed',
+    'minRecall',
+    'concurrency',
   ],
   message: ['role', 'content'],
   timeouts: ['connectSeconds', 'idleSeconds', 'totalSeconds'],
@@ -754,6 +763,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   const lim = DEFAULTS.limits;
   checkKeys(raw, CONFIG_KEYS.probe, path, p);
   const name = readName(raw, path, 'probes', index, seen, p);
+  const kind = validateProbeKind(raw, path, (at, message) => p.add(at, message));
 
   let schedule: string | null = d.schedule;
   const s = raw['schedule'];
@@ -770,7 +780,10 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   let messages: ChatMessage[] = [];
   const hasPrompt = present(raw['prompt']);
   const hasMessages = present(raw['messages']);
-  if (hasPrompt && hasMessages) {
+  if (kind.kind !== 'generation') {
+    // recall and contamination probes write their own conversation
+    if (hasPrompt || hasMessages) p.add(path, `a ${kind.kind} probe builds its own messages: leave out prompt and messages`);
+  } else if (hasPrompt && hasMessages) {
     p.add(path, 'set either prompt or messages, not both');
   } else if (!hasPrompt && !hasMessages) {
     p.add(path, 'set either prompt or messages');
@@ -825,6 +838,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     maxResponseBytes: present(raw['maxResponseBytes'])
       ? readNumber(raw, 'maxResponseBytes', path, p, 0, (v) => isInt(v) && v >= 65536, 'must be an integer of at least 65536 (bytes)')
       : d.maxResponseBytes,
+    ...kind,
   };
 }
 

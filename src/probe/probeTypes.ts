@@ -1,6 +1,7 @@
 import type { TextMetrics, Verdict } from '../core/analysisTypes.js';
 import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
+import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -11,9 +12,9 @@ export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
 
 /** Kinds a sample can be judged by besides the analyzer's: too short to judge, or the server's own repetition stop. */
-export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop';
+export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | ProbeKindFindingKind;
 
-export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop'] as const;
+export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', ...PROBE_KIND_FINDING_KINDS] as const;
 
 /** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
 export interface SampleFinding extends Omit<Finding, 'kind'> {
@@ -66,6 +67,10 @@ export interface SampleResult {
   /** Full output text; kept for run history, never sent in /metrics. */
   content: string;
   reasoning: string;
+  /** Recall probes: how many planted facts the answer gave back, and which were missed where. */
+  recall?: RecallOutcome;
+  /** Contamination probes: this request's code word and whose code words its answer held. */
+  contamination?: ContaminationOutcome;
 }
 
 export interface RunResult {
