@@ -16,6 +16,7 @@ import {
   TOKENS_PER_SECOND_BUCKETS,
   TTFT_BUCKETS_SECONDS,
 } from './buckets.js';
+import { createKindMetrics } from './kindMetrics.js';
 
 const TP = ['target', 'probe'] as const;
 const TPC = ['target', 'probe', 'channel'] as const;
@@ -344,6 +345,8 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       buckets: full ? TOKENS_PER_SECOND_BUCKETS : BASIC_TOKENS_PER_SECOND_BUCKETS,
       registers: reg,
     }),
+    // recall and contamination probes (kindMetrics.ts)
+    ...createKindMetrics(reg),
     // Last, so the table of core metrics reads first in /metrics and README.
     // Under basic, only the figures with a `basic` entry, and their histograms observe the content
     // channel only (recordSample).

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { initSeries, recordRunEnd, recordSample } from '../metrics/recordRun.js';
+import { initKindSeries } from '../metrics/kindMetrics.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
@@ -60,6 +61,7 @@ export class ProbeService {
   private initSeries(): void {
     this.configured = new Set(this.config.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
     for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p);
+    initKindSeries(this.deps.metrics, this.config);
   }
 
   get currentConfig(): Config {
