@@ -780,7 +780,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   let messages: ChatMessage[] = [];
   const hasPrompt = present(raw['prompt']);
   const hasMessages = present(raw['messages']);
-  if (kind.kind !== 'generation') {
+  if (kind.kind !== undefined) {
     // recall and contamination probes write their own conversation
     if (hasPrompt || hasMessages) p.add(path, `a ${kind.kind} probe builds its own messages: leave out prompt and messages`);
   } else if (hasPrompt && hasMessages) {

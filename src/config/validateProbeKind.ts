@@ -11,7 +11,8 @@ export const PROBE_KIND_KEYS = {
 export const PROBE_KIND_CONFIG_KEYS: readonly string[] = ['kind', 'conversationTokens', 'facts', 'positions', 'seed', 'minRecall', 'concurrency'];
 
 export interface ProbeKindSettings {
-  kind: ProbeKind;
+  /** Absent for generation probes. */
+  kind?: ProbeKind;
   recall?: RecallSettings;
   contamination?: ContaminationSettings;
 }
@@ -47,7 +48,10 @@ export function validateProbeKind(raw: Record<string, unknown>, path: string, ad
   const lim = DEFAULTS.probeKinds.limits;
   if (kind === 'recall') {
     const d = DEFAULTS.probeKinds.recall;
+    const conversationTokens = int('conversationTokens', d.conversationTokens, lim.conversationTokensMin, lim.conversationTokensMax);
     const facts = int('facts', d.facts, 1, lim.factsMax);
+    const positions = readPositions(raw['positions'], at('positions'), add) ?? [...d.positions];
+    const seed = int('seed', d.seed, 0, 2 ** 32 - 1);
     let minRecall: number = d.minRecall;
     if (given('minRecall')) {
       const v = raw['minRecall'];
@@ -56,13 +60,7 @@ export function validateProbeKind(raw: Record<string, unknown>, path: string, ad
     }
     return {
       kind,
-      recall: {
-        conversationTokens: int('conversationTokens', d.conversationTokens, lim.conversationTokensMin, lim.conversationTokensMax),
-        facts,
-        positions: readPositions(raw['positions'], at('positions'), add) ?? [...d.positions],
-        seed: int('seed', d.seed, 0, 2 ** 32 - 1),
-        minRecall,
-      },
+      recall: { conversationTokens, facts, positions, seed, minRecall },
     };
   }
   if (kind === 'contamination') {
@@ -75,7 +73,8 @@ export function validateProbeKind(raw: Record<string, unknown>, path: string, ad
       },
     };
   }
-  return { kind };
+  // a generation probe keeps the shape it always had: no kind field (runProbe reads absent as generation)
+  return {};
 }
 
 function readPositions(v: unknown, path: string, add: (path: string, message: string) => void): RecallPosition[] | null {
