@@ -15,6 +15,12 @@ export function createKindMetrics(registers: Registry[]) {
       labelNames: TP,
       registers,
     }),
+    recallMinRatio: new Gauge({
+      name: 'coherency_recall_min_ratio',
+      help: "The recall probe's minRecall, 0-1: a coherency_recall_ratio under it is a failed sample (what CoherencyRecallLow compares with).",
+      labelNames: TP,
+      registers,
+    }),
     contaminationDetected: new Counter({
       name: 'coherency_contamination_detected_total',
       help:
@@ -30,7 +36,10 @@ export type KindMetrics = ReturnType<typeof createKindMetrics>;
 
 /** What a recall or contamination sample moves; nothing for other samples. */
 export function recordKindSample(metrics: KindMetrics, target: string, probe: string, sample: SampleResult): void {
-  if (sample.recall) metrics.recallRatio.set({ target, probe }, sample.recall.ratio);
+  if (sample.recall) {
+    metrics.recallRatio.set({ target, probe }, sample.recall.ratio);
+    metrics.recallMinRatio.set({ target, probe }, sample.recall.minRecall);
+  }
   if (sample.contamination && sample.contamination.leakedFrom.length > 0 && sample.verdict !== 'error') {
     metrics.contaminationDetected.inc({ target, probe });
   }

@@ -22,7 +22,7 @@ test('a recall sample sets coherency_recall_ratio; a contamination sample with a
   assert.doesNotMatch(text, /coherency_contamination_detected_total\{target="a",probe="short"\}/);
 
   const recalled = sample();
-  recalled.recall = { ratio: 0.4, facts: 5, recalled: 2, conversationTokens: 8000, byPosition: {}, missed: [] };
+  recalled.recall = { ratio: 0.4, minRecall: 0.5, facts: 5, recalled: 2, conversationTokens: 8000, byPosition: {}, missed: [] };
   recordSample(metrics, 'a', 'recall', recalled);
   const clean = sample();
   clean.contamination = { request: 1, topic: 't', codeWord: 'X', ownCodeWord: true, leakedFrom: [] };
@@ -32,6 +32,7 @@ test('a recall sample sets coherency_recall_ratio; a contamination sample with a
   recordSample(metrics, 'a', 'leak', leaked);
   text = await registry.metrics();
   assert.match(text, /^coherency_recall_ratio\{target="a",probe="recall"\} 0.4$/m);
+  assert.match(text, /^coherency_recall_min_ratio\{target="a",probe="recall"\} 0.5$/m);
   assert.match(text, /^coherency_contamination_detected_total\{target="a",probe="leak"\} 1$/m);
   assert.doesNotMatch(text, /coherency_recall_ratio\{target="a",probe="leak"\}/);
 });

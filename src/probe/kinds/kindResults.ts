@@ -12,6 +12,8 @@ export type ProbeKindFindingKind = (typeof PROBE_KIND_FINDING_KINDS)[number];
 export interface RecallOutcome {
   /** Recalled facts / planted facts, 0-1. */
   ratio: number;
+  /** The probe's minRecall: under it the sample fails. */
+  minRecall: number;
   facts: number;
   recalled: number;
   /** Estimated prompt tokens of the conversation sent. */

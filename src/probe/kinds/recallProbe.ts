@@ -48,6 +48,7 @@ export function judgeRecall(sample: SampleResult, conversation: Conversation, mi
   const score = scoreRecall(sample.content, conversation.facts, minRecall);
   sample.recall = {
     ratio: score.ratio,
+    minRecall,
     facts: score.facts,
     recalled: score.recalled,
     conversationTokens: conversation.tokens,
