@@ -34,7 +34,7 @@ describe('simulator context scenarios', () => {
     assert.equal(forgot.samples[0]!.recall?.ratio, 0);
   });
 
-  test('forget-after@N keeps only the last N tokens: the facts at the end survive, the others are missed (warn)', async () => {
+  test('forget-after@N keeps only the last N tokens: the facts at the end survive, the others are missed', async () => {
     const r = await run('forget-after@1500', recall);
     const s = r.samples[0]!;
     assert.deepEqual(s.recall?.byPosition, { start: { planted: 2, recalled: 0 }, middle: { planted: 2, recalled: 0 }, end: { planted: 2, recalled: 2 } });

@@ -22,7 +22,7 @@ export async function runRecallProbe(
   const id = deps.newId();
   const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
   const settings = probe.recall ?? { ...DEFAULTS.probeKinds.recall, positions: [...DEFAULTS.probeKinds.recall.positions] };
-  const conversation = buildConversation(settings);
+  const conversation = conversationFor(settings);
   // minTokens is for long generations: a recall answer is a few lines
   const asked: ProbeConfig = { ...probe, messages: conversation.messages, minTokens: 0 };
   const samples: SampleResult[] = [];
@@ -40,6 +40,21 @@ export async function runRecallProbe(
     samples.push(sample);
   }
   return runResult(id, target, probe, trigger, startedMs, deps, samples);
+}
+
+/** Conversations built lately, by settings: a 120k-token one takes about half a second to write, the same every run. */
+const built = new Map<string, Conversation>();
+const BUILT_KEPT = 8;
+
+function conversationFor(settings: Parameters<typeof buildConversation>[0]): Conversation {
+  const key = JSON.stringify([settings.conversationTokens, settings.facts, settings.positions, settings.seed]);
+  let conversation = built.get(key);
+  if (!conversation) {
+    conversation = buildConversation(settings);
+    if (built.size >= BUILT_KEPT) built.delete(built.keys().next().value as string);
+    built.set(key, conversation);
+  }
+  return conversation;
 }
 
 /** Scores the answer of a sample that has one, and adds a recall_missed finding when facts are missing. */
