@@ -48,3 +48,9 @@ test('a key of another kind, an unknown kind and a missing prompt on a generatio
   const g = parse('temperature: 0.6');
   assert.deepEqual(g.ok ? [] : g.errors, ['probes[0]: set either prompt or messages']);
 });
+
+test('CONFIG_KEYS.probe lists every key the probe kinds read', async () => {
+  const { CONFIG_KEYS } = await import('../../src/config/validateConfig.js');
+  const { PROBE_KIND_CONFIG_KEYS } = await import('../../src/config/validateProbeKind.js');
+  for (const key of PROBE_KIND_CONFIG_KEYS) assert.ok((CONFIG_KEYS.probe as readonly string[]).includes(key), key);
+});
