@@ -11,7 +11,10 @@ export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
 
-/** Kinds a sample can be judged by besides the analyzer's: too short to judge, or the server's own repetition stop. */
+/**
+ * Kinds a sample can be judged by besides the analyzer's: too short to judge, the server's own
+ * repetition stop, and the recall and contamination probes' (kinds/kindResults.ts).
+ */
 export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | ProbeKindFindingKind;
 
 export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', ...PROBE_KIND_FINDING_KINDS] as const;
