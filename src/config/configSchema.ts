@@ -8,7 +8,7 @@
  * required keys, defaults. check-config goes further (cron syntax, files, environment
  * variables, probe names a target refers to, cross-field rules).
  */
-import { CONFIG_SPEC, type FieldSpec, type SectionName, type SectionSpec } from './configSpec.js';
+import { CONFIG_SPEC, type FieldSpec, type KeyIs, type SectionName, type SectionSpec } from './configSpec.js';
 
 type Json = Record<string, unknown>;
 
@@ -75,6 +75,11 @@ function caseless(names: readonly string[]): string {
   return `^(?:${names.map(one).join('|')})$`;
 }
 
+/** "key is one of values" as a schema condition. */
+function when(c: KeyIs): Json {
+  return { properties: { [c.key]: { enum: [...c.values] } }, required: [c.key] };
+}
+
 function section(s: SectionSpec): Json {
   const required = Object.entries(s.fields)
     .filter(([, f]) => f.required)
@@ -86,8 +91,19 @@ function section(s: SectionSpec): Json {
     additionalProperties: false,
   };
   if (required.length > 0) out['required'] = required;
-  if (s.exactlyOne) out['oneOf'] = s.exactlyOne.map((k) => ({ required: [k] }));
+  const rules: Json[] = [];
+  if (s.exactlyOne) {
+    const one = { oneOf: s.exactlyOne.map((k) => ({ required: [k] })) };
+    if (!s.noneWhen) out['oneOf'] = one.oneOf;
+    // where the condition holds (a recall probe), none of them; elsewhere exactly one
+    else rules.push({ if: when(s.noneWhen), then: { not: { anyOf: s.exactlyOne.map((k) => ({ required: [k] })) } }, else: one });
+  }
   if (s.atMostOne) out['not'] = { required: [...s.atMostOne] };
+  // keys that belong to some values of another key only (facts: kind recall)
+  for (const [k, f] of Object.entries(s.fields)) {
+    if (f.onlyWhen) rules.push({ if: { not: when(f.onlyWhen) }, then: { not: { required: [k] } } });
+  }
+  if (rules.length > 0) out['allOf'] = rules;
   return out;
 }
 

@@ -12,6 +12,7 @@
  */
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
+import { PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindTypes.js';
 import { EXPECT_DEFAULTS, KEYWORDS_MAX, TEMPERATURES_MAX } from './validateProbeSignals.js';
 
 interface Common {
@@ -23,6 +24,14 @@ interface Common {
   nullable?: true;
   /** The validator's message when the value is wrong; default: written from the type and range. */
   message?: string;
+  /** The key is allowed only where another key of the section has one of these values (facts: kind recall). */
+  onlyWhen?: KeyIs;
+}
+
+/** A condition on a sibling key: `key` is set to one of `values`. */
+export interface KeyIs {
+  key: string;
+  values: readonly string[];
 }
 
 export type FieldSpec = Common &
@@ -51,11 +60,15 @@ export interface SectionSpec {
   fields: Readonly<Record<string, FieldSpec>>;
   /** Exactly one of these keys (probes: prompt or messages). */
   exactlyOne?: readonly string[];
+  /** ...except where this holds: then none of them (recall and contamination probes build their own messages). */
+  noneWhen?: KeyIs;
   /** At most one of these keys (targets: apiKeyEnv or apiKeyFile). */
   atMostOne?: readonly string[];
 }
 
 const L = DEFAULTS.limits;
+const KL = DEFAULTS.probeKinds.limits;
+const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
 const NAME_PATTERN = '^[a-z0-9_-]+$';
 const port = (what: string, dflt: number): FieldSpec => ({
   type: 'integer',
@@ -252,6 +265,7 @@ export const CONFIG_SPEC = {
   probe: {
     description: 'A request sent to every target that runs it',
     exactlyOne: ['prompt', 'messages'],
+    noneWhen: { key: 'kind', values: ['recall', 'contamination'] },
     fields: {
       name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among probes; [a-z0-9_-]+' },
       schedule: {
@@ -325,6 +339,54 @@ export const CONFIG_SPEC = {
         type: 'boolean',
         default: DEFAULTS.probe.logprobs,
         description: 'Ask for per-token logprobs; a locked-in tail (logprob ~0) strengthens a repeat warning into a fail',
+      },
+      kind: {
+        type: 'string',
+        enum: PROBE_KINDS_NAMES,
+        default: 'generation',
+        description: 'generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others\' code words',
+      },
+      conversationTokens: {
+        type: 'integer',
+        minimum: KL.conversationTokensMin,
+        maximum: KL.conversationTokensMax,
+        default: DEFAULTS.probeKinds.recall.conversationTokens,
+        onlyWhen: RECALL,
+        description: 'Recall: size of the built conversation in estimated tokens',
+      },
+      facts: { type: 'integer', minimum: 1, maximum: KL.factsMax, default: DEFAULTS.probeKinds.recall.facts, onlyWhen: RECALL, description: 'Recall: facts planted' },
+      positions: {
+        type: 'list',
+        items: { type: 'string', enum: RECALL_POSITIONS, description: 'Where in the conversation' },
+        minItems: 1,
+        uniqueItems: true,
+        default: DEFAULTS.probeKinds.recall.positions,
+        onlyWhen: RECALL,
+        description: 'Recall: where facts are planted, in turn (start, middle, end)',
+      },
+      seed: {
+        type: 'integer',
+        minimum: 0,
+        maximum: 2 ** 32 - 1,
+        default: DEFAULTS.probeKinds.recall.seed,
+        onlyWhen: { key: 'kind', values: ['recall', 'contamination'] },
+        description: 'Recall: seeds the conversation (same seed, same conversation); contamination: seeds topics and code words with the run id',
+      },
+      minRecall: {
+        type: 'number',
+        minimum: 0,
+        maximum: 1,
+        default: DEFAULTS.probeKinds.recall.minRecall,
+        onlyWhen: RECALL,
+        description: 'Recall: share of facts (0-1) under which a sample fails; some missed above it is a warning',
+      },
+      concurrency: {
+        type: 'integer',
+        minimum: KL.concurrencyMin,
+        maximum: KL.concurrencyMax,
+        default: DEFAULTS.probeKinds.contamination.concurrency,
+        onlyWhen: { key: 'kind', values: ['contamination'] },
+        description: 'Contamination: requests sent at once, each with its own topic and code word',
       },
     },
   },

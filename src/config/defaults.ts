@@ -128,6 +128,28 @@ export const DEFAULTS = {
       },
     ],
   },
+  /** Defaults and limits of the recall and contamination probe kinds (see src/probe/kinds/). */
+  probeKinds: {
+    recall: {
+      conversationTokens: 8000,
+      facts: 5,
+      positions: ['start', 'middle', 'end'],
+      seed: 1,
+      minRecall: 0.5,
+    },
+    contamination: {
+      concurrency: 4,
+      seed: 1,
+    },
+    limits: {
+      // below 1,000 tokens there is no long context to lose; 1M is past every served model's window
+      conversationTokensMin: 1000,
+      conversationTokensMax: 1000000,
+      factsMax: 20,
+      concurrencyMin: 2,
+      concurrencyMax: 32,
+    },
+  },
 } as const;
 
 /** Body fields the daemon sets itself; extraBody may not override them. Value = what to use instead. */

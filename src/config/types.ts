@@ -1,6 +1,8 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
 import type { ExpectConfig } from '../core/promptAdherence.js';
 
+import type { ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
+
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -109,6 +111,12 @@ export interface ProbeConfig {
   expect: ExpectConfig | null;
   /** Ask the server for per-token logprobs (logprobs: true) and use them as supporting evidence. */
   logprobs: boolean;
+  /** What the probe does (absent: generation). recall and contamination build their own messages. */
+  kind?: ProbeKind;
+  /** Settings of a recall probe (kind recall only). */
+  recall?: RecallSettings;
+  /** Settings of a contamination probe (kind contamination only). */
+  contamination?: ContaminationSettings;
 }
 
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */

@@ -12,6 +12,7 @@ import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
+import { validateProbeKind } from './validateProbeKind.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
 import { CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec, sectionKeys, type SectionName } from './configSpec.js';
 import { suggestKey } from './suggest.js';
@@ -672,6 +673,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   const d = DEFAULTS.probe;
   checkKeys(raw, CONFIG_KEYS.probe, path, p);
   const name = readName(raw, path, 'probes', index, seen, p);
+  const kind = validateProbeKind(raw, path, (at, message) => p.add(at, message));
 
   let schedule: string | null = d.schedule;
   const s = raw['schedule'];
@@ -688,7 +690,10 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
   let messages: ChatMessage[] = [];
   const hasPrompt = present(raw['prompt']);
   const hasMessages = present(raw['messages']);
-  if (hasPrompt && hasMessages) {
+  if (kind.kind !== undefined) {
+    // recall and contamination probes write their own conversation
+    if (hasPrompt || hasMessages) p.add(path, `a ${kind.kind} probe builds its own messages: leave out prompt and messages`);
+  } else if (hasPrompt && hasMessages) {
     p.add(path, 'set either prompt or messages, not both');
   } else if (!hasPrompt && !hasMessages) {
     p.add(path, 'set either prompt or messages');
@@ -726,6 +731,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
     maxResponseBytes: readSpec<'probe', number | null>(raw, 'probe', 'maxResponseBytes', path, p, d.maxResponseBytes),
     ...validateProbeSignals(raw, path, DEFAULTS.limits, samples, (at, message) => p.add(at, message)),
+    ...kind,
   };
 }
 

@@ -16,6 +16,7 @@ import {
   TOKENS_PER_SECOND_BUCKETS,
   TTFT_BUCKETS_SECONDS,
 } from './buckets.js';
+import { createKindMetrics } from './kindMetrics.js';
 
 const TP = ['target', 'probe'] as const;
 const TPC = ['target', 'probe', 'channel'] as const;
@@ -222,7 +223,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     reasons: new Counter({
       name: 'coherency_degeneration_reasons_total',
-      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop, near_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, empty, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in runs_total as warn, not here.',
+      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop, near_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, empty, off_prompt (expect.keywords missed), recall_missed, contamination, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in runs_total as warn, not here.',
       labelNames: ['target', 'probe', 'kind'] as const,
       registers: reg,
     }),
@@ -372,6 +373,8 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       buckets: full ? TOKENS_PER_SECOND_BUCKETS : BASIC_TOKENS_PER_SECOND_BUCKETS,
       registers: reg,
     }),
+    // recall and contamination probes (kindMetrics.ts)
+    ...createKindMetrics(reg),
     // Last, so the table of core metrics reads first in /metrics and README.
     // Under basic, only the figures with a `basic` entry, and their histograms observe the content
     // channel only (recordSample).

@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { FINDING_KINDS } from '../core/finding.js';
+import { PROBE_KIND_FINDING_KINDS } from '../probe/kinds/kindResults.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { SampleErrorType } from '../probe/probeTypes.js';
 import { createMetrics } from './createMetrics.js';
@@ -113,5 +114,9 @@ ${Object.entries(ERROR_TYPE_MEANINGS).map(([t, m]) => `| \`${t}\` | ${m} |`).joi
 sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
 \`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
 spent reasoning) is a warn in \`coherency_probe_runs_total\` and has no kind here.
+Recall and contamination probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
+(facts missed; another request's code word in an answer; an answer without its own code word).
+Generation probes with \`expect\` add \`off_prompt\` (too few of the expected keywords: the answer is
+to another prompt) and \`missing_headings\` (fewer markdown headings than asked, a warning).
 `;
 }

@@ -2,6 +2,7 @@ import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/pro
 import { findingKinds } from '../probe/judgeSample.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { Metrics } from './createMetrics.js';
+import { recordKindSample } from './kindMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
 type Channel = (typeof CHANNELS)[number];
@@ -30,6 +31,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
     // it shows in runs_total{verdict="warn"} only.
     for (const kind of findingKinds(sample.findings)) if (kind !== 'inconclusive') metrics.reasons.inc({ ...tp, kind });
   }
+  recordKindSample(metrics, target, probe, sample);
   metrics.duration.observe(tp, sample.durationSeconds);
   // An errored sample (a timeout after 5 tokens, a cut stream) says nothing about how the
   // model writes: it moves only the run, error and duration series, never the quality ones.

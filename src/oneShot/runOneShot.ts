@@ -51,6 +51,10 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
       let captured = 0;
       // the credentials this sample's request carried: never written to disk, even when echoed
       let secrets: string[] = [];
+      // Samples started and not yet finished: a contamination probe starts all its requests
+      // before it finishes any, and their bytes would share one capture, so then none is saved.
+      let unfinished = 0;
+      let crowded = false;
       const key = () => `${tName}/${pName}/${index}`;
       const stream: StreamFn = (req, opts) => {
         capture = []; // a request re-sent in the shape a server asked for starts the capture again
@@ -82,6 +86,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
         slots,
         observer: {
           sampleStarted: () => {
+            if (unfinished++ > 0) crowded = true;
             index++;
             capture = [];
             captured = 0;
@@ -89,8 +94,10 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
           },
           sampleLive: (_t, _p, live) => o.view.state(key(), describeLive(live)),
           sampleFinished: (_t, _p, sample) => {
-            o.view.finished(key(), tName, pName, sample);
-            const body = o.captureRaw && captured > 0 ? redactBytes(Buffer.concat(capture), secrets) : null;
+            // by the sample's own index: a contamination probe's samples finish after all started
+            o.view.finished(`${tName}/${pName}/${sample.index}`, tName, pName, sample);
+            const body = o.captureRaw && captured > 0 && !crowded ? redactBytes(Buffer.concat(capture), secrets) : null;
+            if (--unfinished === 0) crowded = false;
             capture = [];
             if (o.onSample) pending.push(Promise.resolve(o.onSample(tName, pName, sample, body)));
           },

@@ -3,6 +3,7 @@ import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
 import type { Adherence } from '../core/promptAdherence.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
+import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -14,11 +15,12 @@ export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 
 
 /**
  * Kinds a sample can be judged by besides the analyzer's: too short to judge, the server's own
- * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings).
+ * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings),
+ * and the recall and contamination probes' (kinds/kindResults.ts).
  */
-export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | 'off_prompt' | 'missing_headings';
+export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | 'off_prompt' | 'missing_headings' | ProbeKindFindingKind;
 
-export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings'] as const;
+export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings', ...PROBE_KIND_FINDING_KINDS] as const;
 
 /** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
 export interface SampleFinding extends Omit<Finding, 'kind'> {
@@ -77,6 +79,10 @@ export interface SampleResult {
   /** Full output text; kept for run history, never sent in /metrics. */
   content: string;
   reasoning: string;
+  /** Recall probes: how many planted facts the answer gave back, and which were missed where. */
+  recall?: RecallOutcome;
+  /** Contamination probes: this request's code word and whose code words its answer held. */
+  contamination?: ContaminationOutcome;
 }
 
 export interface RunResult {

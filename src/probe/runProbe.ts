@@ -11,6 +11,7 @@ import type { Analysis } from '../core/analysisTypes.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
+import { PROBE_KINDS } from './kinds/index.js';
 
 export interface StreamOptions {
   timeouts: StreamTimeouts;
@@ -74,8 +75,21 @@ export interface ProbeDeps {
   slots?: { acquire(): Promise<() => void> };
 }
 
-/** Runs every sample of one probe against one target. Never throws: failures become `error` samples. */
-export async function runProbe(
+/**
+ * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
+ * recall, contamination). Never throws: failures become `error` samples.
+ */
+export function runProbe(
+  target: TargetConfig,
+  probe: ProbeConfig,
+  deps: ProbeDeps,
+  trigger: RunResult['trigger'] = 'schedule',
+): Promise<RunResult> {
+  return PROBE_KINDS[probe.kind ?? 'generation'](target, probe, deps, trigger);
+}
+
+/** The generation kind: every sample of one probe against one target. Never throws: failures become `error` samples. */
+export async function runGenerationProbe(
   target: TargetConfig,
   probe: ProbeConfig,
   deps: ProbeDeps,
@@ -183,7 +197,8 @@ class CollapseAbort extends Error {
   }
 }
 
-async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
+/** One request of a probe and its judged sample; the other kinds call it with the messages they built. */
+export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
   let apiKey: string | null;
   try {
     apiKey = await apiKeyOf(target, deps.env, deps.readKeyFile);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { initSeries, recordRunEnd, recordSample, temperatureLabel } from '../metrics/recordRun.js';
+import { initKindSeries } from '../metrics/kindMetrics.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.js';
 import type { RunHistory } from '../state/runHistory.js';
@@ -61,6 +62,7 @@ export class ProbeService {
     this.configured = new Set(this.config.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
     const sweeps = new Map(this.config.probes.map((p) => [p.name, p.temperatures]));
     for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p, sweeps.get(p) ?? null);
+    initKindSeries(this.deps.metrics, this.config);
   }
 
   get currentConfig(): Config {

@@ -5,6 +5,7 @@ import { errorBody } from './chunks.js';
 import { hashSeed } from './random.js';
 import { respondBody, respondCompletion, streamGeneration, type ResponseContext } from './respond.js';
 import { lookupScenario, SCENARIO_MAP } from './scenarios/index.js';
+import { lastUserText, messageTexts } from './messageTexts.js';
 import { tokenize } from './tokenize.js';
 import type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
 
@@ -43,6 +44,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 
   const requests: SimulatedRequest[] = [];
+  // what echo-previous answers with: the last user message of each scenario's previous request
+  const lastUserByScenario = new Map<string, string>();
   const active = new Set<() => void>();
   let closing: Promise<void> | null = null;
 
@@ -92,7 +95,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
 
     const seed = hashSeed(baseSeed, parsed.seed, JSON.stringify(parsed.messages));
-    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed, temperature: parsed.temperature });
+    const messages = messageTexts(parsed.messages);
+    const previousLastUser = lastUserByScenario.get(lookup.definition.name) ?? null;
+    lastUserByScenario.set(lookup.definition.name, lastUserText(messages));
+    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed, temperature: parsed.temperature, messages, previousLastUser });
     const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model: parsed.model };
     const record: SimulatedRequest = {
       id: identity.id,

@@ -65,6 +65,23 @@ describe('the schema on the shipped configs', () => {
     assert.equal(check(both), false);
   });
 
+  test('probe kinds: recall and contamination probes have no prompt, and their keys belong to their kind only', () => {
+    const doc = (probe: object) => ({ targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }], probes: [{ name: 'p', maxTokens: 100, ...probe }] });
+    const agree = (probe: object, ok: boolean) => {
+      assert.equal(check(doc(probe)), ok, `${JSON.stringify(probe)}: ${JSON.stringify(check.errors)}`);
+      const r = validateConfig(doc(probe), {}, { checkDir: () => null, checkFile: () => null });
+      assert.equal(r.ok, ok, `${JSON.stringify(probe)}: ${r.ok ? 'validator accepted' : r.errors.join('; ')}`);
+    };
+    agree({ kind: 'recall', facts: 3, positions: ['start', 'end'], minRecall: 0.5 }, true);
+    agree({ kind: 'contamination', concurrency: 4, seed: 7 }, true);
+    agree({ kind: 'recall', prompt: 'hi' }, false);
+    agree({ kind: 'contamination', concurrency: 4, facts: 3 }, false);
+    agree({ prompt: 'hi', facts: 3 }, false);
+    agree({ prompt: 'hi', kind: 'generation', concurrency: 2 }, false);
+    agree({ prompt: 'hi', expect: { keywords: ['replication'], minCoverage: 0.5 }, temperatures: [0, 0.6], logprobs: true }, true);
+    agree({ prompt: 'hi', expect: { keyword: ['replication'] } }, false);
+  });
+
   test('rejects reserved headers whatever their case, and reserved body fields', () => {
     const doc = (headers: object, extraBody: object) => ({
       targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm', headers }],
@@ -123,6 +140,12 @@ describe('the schema and check-config agree on declared ranges and enums', () =>
           place(doc)[key] = value;
           // minTokens may not exceed maxTokens: a large probe value needs room.
           if (section === 'probe' && key === 'minTokens') doc.probes[0]!['maxTokens'] = 1e6;
+          // a key of one probe kind only (facts: recall) is tried on a probe of that kind, which has no prompt
+          if (f.onlyWhen) {
+            doc.probes[0]![f.onlyWhen.key] = f.onlyWhen.values[0];
+            delete doc.probes[0]!['prompt'];
+          }
+          if (section === 'probe' && key === 'kind' && value !== 'generation' && ok) delete doc.probes[0]!['prompt'];
           const r = validateConfig(doc, {}, { checkDir: () => null, checkFile: () => null });
           assert.equal(r.ok, ok, r.ok ? 'validator accepted' : r.errors.join('\n'));
           assert.equal(check(doc), ok, JSON.stringify(check.errors));

@@ -20,7 +20,7 @@ describe('config/coherency.yaml (npm start)', () => {
     assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
   });
 
-  it('starts the simulator and probes its three scenarios on fast schedules', () => {
+  it('starts the simulator and probes its scenarios on fast schedules (recall and contamination once a minute)', () => {
     assert.ok(r.ok);
     const { simulator, targets, probes } = r.config;
     assert.equal(simulator.enabled, true);
@@ -30,12 +30,18 @@ describe('config/coherency.yaml (npm start)', () => {
         ['sim-healthy', 'healthy', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-collapse', 'collapse-sentence', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-whitespace', 'whitespace', `http://${simulator.host}:${simulator.port}/v1`],
+        ['sim-memory', 'echo-all', `http://${simulator.host}:${simulator.port}/v1`],
+        ['sim-leaky', 'echo-previous', `http://${simulator.host}:${simulator.port}/v1`],
       ],
     );
-    assert.deepEqual(probes.map((p) => [p.name, p.schedule]), [
-      ['short', '*/15 * * * * *'],
-      ['long', '*/20 * * * * *'],
+    assert.deepEqual(probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule]), [
+      ['short', 'generation', '*/15 * * * * *'],
+      ['long', 'generation', '*/20 * * * * *'],
+      ['recall', 'recall', '5 * * * * *'],
+      ['contamination', 'contamination', '35 * * * * *'],
     ]);
+    // the generation scenarios run the generation probes, the context scenarios the recall and contamination ones
+    assert.deepEqual(targets.map((t) => t.probes.join()), ['short,long', 'short,long', 'short,long', 'recall,contamination', 'recall,contamination']);
     // A long probe at the simulator's rate must finish well inside its 20 s period.
     const long = probes[1];
     assert.ok(long && long.maxTokens / simulator.tokensPerSecond < 5);

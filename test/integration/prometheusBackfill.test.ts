@@ -27,6 +27,8 @@ const GRAFANA_24H: Readonly<Record<string, string>> = { ...VARIABLE_VALUES, __ra
 /** Share of the steps a time series panel must have a value on, after the warm-up. */
 const MIN_COVERAGE = 0.9;
 /** Panels that are empty by design part of the time; they must still show data somewhere in the day. */
+/** Series only recall and contamination probes have (src/metrics/kindMetrics.ts). */
+const PROBE_KIND_ONLY = /\bcoherency_(recall_ratio|recall_min_ratio|contamination_detected_total)\b/;
 const PART_TIME: Readonly<Record<string, string>> = {
   'Collapse onset (share of the output, last failed sample)': 'the gauge exists only while the last sample failed',
 };
@@ -172,10 +174,14 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
         for (const [ts, v] of series.values) if (ts >= warm && Number.isFinite(Number(v))) shown.add(ts);
       }
       const share = shown.size / steps;
-      coverage.push(`${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : ''}`);
+      coverage.push(`${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : PROBE_KIND_ONLY.test(expr) ? ' (recall and contamination probes only)' : ''}`);
       const partTime = PART_TIME[title.replace(/ \[[A-Z]\]$/, '')];
       if (needsFullDetail(expr)) {
         if (shown.size > 0) problems.push(`${where}\n    → a value, though its series are only exported with metrics.detail: full`);
+      } else if (PROBE_KIND_ONLY.test(expr)) {
+        // recall and contamination probes' own series: this day runs a generation probe only
+        // (test/integration/prometheusDashboard.test.ts proves these panels with both kinds)
+        if (shown.size > 0) problems.push(`${where}\n    → a value, though only recall and contamination probes export these series`);
       } else if (partTime !== undefined) {
         if (shown.size === 0) problems.push(`${where}\n    → no value at any step of the day (${partTime})`);
       } else if (share < MIN_COVERAGE) {

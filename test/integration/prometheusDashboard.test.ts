@@ -36,14 +36,31 @@ function exporterConfig(simUrl: string): string {
   - name: healthy
     baseUrl: ${simUrl}
     model: healthy
+    probes: [quick, brisk]
   - name: collapse
     baseUrl: ${simUrl}
     model: collapse-sentence@300
+    probes: [quick, brisk]
   - name: broken
     baseUrl: ${simUrl}
     model: fault-500
+    probes: [quick, brisk]
     timeouts: { connectSeconds: 2, idleSeconds: 5, totalSeconds: 10 }
+  - name: leaky
+    baseUrl: ${simUrl}
+    model: echo-previous
+    probes: [recall, mixing]
 probes:
+  - name: recall
+    kind: recall
+    schedule: "*/3 * * * * *"
+    maxTokens: 200
+    conversationTokens: 1000
+  - name: mixing
+    kind: contamination
+    schedule: "*/2 * * * * *"
+    maxTokens: 200
+    concurrency: 3
   - name: quick
     schedule: "*/2 * * * * *"
     prompt: Write a detailed technical article about building a reliable job scheduler.

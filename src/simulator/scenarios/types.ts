@@ -1,3 +1,4 @@
+import type { MessageText } from '../messageTexts.js';
 import type { TokenSource } from '../tokenSource.js';
 
 /** How a generated response ends once its tokens run out or its limit is reached. */
@@ -48,6 +49,10 @@ export interface ScenarioContext {
   seed: number;
   /** The request's temperature; null when it sent none (absent: callers from before sweeps). */
   temperature?: number | null;
+  /** The request's messages, role and text. */
+  messages: readonly MessageText[];
+  /** The last user message of the previous request to the same scenario; null for the first. */
+  previousLastUser: string | null;
 }
 
 /** Every scenario has this one signature and is picked by name from a map. */

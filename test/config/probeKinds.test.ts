@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseConfig } from '../../src/config/parseConfig.js';
+
+const T = 'targets:\n  - {name: local, baseUrl: "http://127.0.0.1:8000/v1", model: m}\n';
+const parse = (probe: string) => parseConfig(`${T}probes:\n  - {name: p, maxTokens: 200, ${probe}}\n`, { env: {} });
+
+test('kind defaults to generation (no kind field); recall and contamination get their defaults', () => {
+  const g = parse('prompt: hi');
+  assert.ok(g.ok);
+  assert.equal(g.config.probes[0]!.kind, undefined);
+  assert.equal(g.config.probes[0]!.recall, undefined);
+  const r = parse('kind: recall');
+  assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
+  assert.deepEqual(r.config.probes[0]!.recall, { conversationTokens: 8000, facts: 5, positions: ['start', 'middle', 'end'], seed: 1, minRecall: 0.5 });
+  assert.deepEqual(r.config.probes[0]!.messages, []);
+  const c = parse('kind: contamination, concurrency: 6, seed: 9');
+  assert.ok(c.ok);
+  assert.deepEqual(c.config.probes[0]!.contamination, { concurrency: 6, seed: 9 });
+});
+
+test('recall settings are read and checked', () => {
+  const r = parse('kind: recall, conversationTokens: 16000, facts: 3, positions: [end, start], seed: 4, minRecall: 0.8');
+  assert.ok(r.ok);
+  assert.deepEqual(r.config.probes[0]!.recall, { conversationTokens: 16000, facts: 3, positions: ['end', 'start'], seed: 4, minRecall: 0.8 });
+  const bad = parse('kind: recall, conversationTokens: 10, facts: 0, positions: [top], minRecall: 2, prompt: hi');
+  assert.equal(bad.ok, false);
+  assert.deepEqual(bad.ok ? [] : bad.errors, [
+    'probes[0].conversationTokens: must be an integer from 1000 to 1000000',
+    'probes[0].facts: must be an integer from 1 to 20',
+    'probes[0].positions: must be a non-empty list of start, middle, end (each at most once)',
+    'probes[0].minRecall: must be a number from 0 to 1 (the share of facts recalled under which a sample fails)',
+    'probes[0]: a recall probe builds its own messages: leave out prompt and messages',
+  ]);
+});
+
+test('a key of another kind, an unknown kind and a missing prompt on a generation probe are refused', () => {
+  const r = parse('prompt: hi, facts: 3, concurrency: 2');
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.ok ? [] : r.errors, [
+    'probes[0].facts: applies to kind recall only (this probe is kind generation)',
+    'probes[0].concurrency: applies to kind contamination only (this probe is kind generation)',
+  ]);
+  const k = parse('kind: memory, prompt: hi');
+  assert.deepEqual(k.ok ? [] : k.errors, ['probes[0].kind: must be one of generation, recall, contamination']);
+  const c = parse('kind: contamination, concurrency: 1');
+  assert.deepEqual(c.ok ? [] : c.errors, ['probes[0].concurrency: must be an integer from 2 to 32']);
+  const g = parse('temperature: 0.6');
+  assert.deepEqual(g.ok ? [] : g.errors, ['probes[0]: set either prompt or messages']);
+});
+
+test('CONFIG_KEYS.probe lists every key the probe kinds read', async () => {
+  const { CONFIG_KEYS } = await import('../../src/config/validateConfig.js');
+  const { PROBE_KIND_CONFIG_KEYS } = await import('../../src/config/validateProbeKind.js');
+  for (const key of PROBE_KIND_CONFIG_KEYS) assert.ok((CONFIG_KEYS.probe as readonly string[]).includes(key), key);
+});

@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Registry } from 'prom-client';
+import { createMetrics } from '../../src/metrics/createMetrics.js';
+import { recordSample } from '../../src/metrics/recordRun.js';
+import { initKindSeries } from '../../src/metrics/kindMetrics.js';
+import { judgeSample } from '../../src/probe/judgeSample.js';
+import { streamResult, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
+
+const sample = () => judgeSample(streamResult({ content: 'COBALT-HERON-4821 and a few words of answer.', finishReason: 'stop' }), testProbe(), 0);
+
+test('a recall sample sets coherency_recall_ratio; a contamination sample with a leak counts once', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  const config = testConfig({
+    targets: [testTarget({ name: 'a', probes: ['short', 'leak'] })],
+    probes: [testProbe(), testProbe({ name: 'leak', kind: 'contamination', contamination: { concurrency: 2, seed: 1 } })],
+  });
+  initKindSeries(metrics, config);
+  let text = await registry.metrics();
+  assert.match(text, /^coherency_contamination_detected_total\{target="a",probe="leak"\} 0$/m);
+  assert.doesNotMatch(text, /coherency_contamination_detected_total\{target="a",probe="short"\}/);
+
+  const recalled = sample();
+  recalled.recall = { ratio: 0.4, minRecall: 0.5, facts: 5, recalled: 2, conversationTokens: 8000, byPosition: {}, missed: [] };
+  recordSample(metrics, 'a', 'recall', recalled);
+  const clean = sample();
+  clean.contamination = { request: 1, topic: 't', codeWord: 'X', ownCodeWord: true, leakedFrom: [] };
+  const leaked = sample();
+  leaked.contamination = { request: 2, topic: 't', codeWord: 'Y', ownCodeWord: false, leakedFrom: [1] };
+  recordSample(metrics, 'a', 'leak', clean);
+  recordSample(metrics, 'a', 'leak', leaked);
+  text = await registry.metrics();
+  assert.match(text, /^coherency_recall_ratio\{target="a",probe="recall"\} 0.4$/m);
+  assert.match(text, /^coherency_recall_min_ratio\{target="a",probe="recall"\} 0.5$/m);
+  assert.match(text, /^coherency_contamination_detected_total\{target="a",probe="leak"\} 1$/m);
+  assert.doesNotMatch(text, /coherency_recall_ratio\{target="a",probe="leak"\}/);
+});

@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ChatRequest } from '../../src/client/streamTypes.js';
+import { runOneShot } from '../../src/oneShot/runOneShot.js';
+import type { StreamFn } from '../../src/probe/runProbe.js';
+import { silentLogger, streamResult, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
+
+// the raw bytes as a server would send them: each request's own last message, as one event
+const echo: StreamFn = async (request: ChatRequest, options) => {
+  const messages = request.body['messages'] as { content: string }[];
+  const content = messages.at(-1)!.content;
+  const raw = (options as { onRaw?: (b: Uint8Array) => void }).onRaw;
+  raw?.(Buffer.from(`data: ${JSON.stringify({ content })}\n\n`));
+  return streamResult({ content, finishReason: 'stop' });
+};
+
+test('the probe command runs a contamination probe; overlapping samples save no capture (it would mix their bytes)', async () => {
+  const config = testConfig({
+    targets: [testTarget({ name: 't', probes: ['short', 'mixing'] })],
+    probes: [testProbe({ name: 'short' }), testProbe({ name: 'mixing', messages: [], maxTokens: 100, kind: 'contamination', contamination: { concurrency: 3, seed: 1 } })],
+  });
+  const saved: { probe: string; index: number; capture: string | null }[] = [];
+  const keys: string[] = [];
+  const runs = await runOneShot({
+    config,
+    pairs: [{ target: 't', probe: 'mixing' }, { target: 't', probe: 'short' }],
+    env: {},
+    logger: silentLogger,
+    concurrency: 4,
+    captureRaw: true,
+    stream: echo,
+    view: { started: () => {}, progress: () => {}, state: () => {}, finished: (key) => keys.push(key), close: () => {} },
+    onSample: (_t, probe, sample, capture) => {
+      saved.push({ probe, index: sample.index, capture: capture ? Buffer.from(capture).toString() : null });
+    },
+  });
+  assert.equal(runs[0]!.verdict, 'ok');
+  assert.equal(runs[0]!.samples.length, 3);
+  assert.deepEqual(saved.filter((s) => s.probe === 'mixing').map((s) => s.capture), [null, null, null]);
+  assert.match(saved.find((s) => s.probe === 'short')!.capture!, /^data: /);
+  assert.deepEqual(keys.filter((k) => k.startsWith('t/mixing/')).sort(), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
+});
