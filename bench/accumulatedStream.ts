@@ -41,7 +41,10 @@ export function accumulatedStream(tokensPerSample: number, firstSeed = 1, reason
         if (++tokens >= tokensPerSample) break outer;
       }
     }
-    batch += encoder.finish('length') + encoder.usage({ prompt_tokens: 20, completion_tokens: tokens, total_tokens: tokens + 20 }) + encoder.done();
+    batch +=
+      encoder.finish('length') +
+      encoder.usage({ prompt_tokens: 20, completion_tokens: tokens, total_tokens: tokens + 20 }) +
+      encoder.done();
     flush();
     acc.end(performance.now());
     const r = acc.result();

@@ -16,7 +16,6 @@ import { createStreamAnalyzer } from '../src/core/streamAnalyzer.js';
 import { readTexts } from '../test/corpus/paths.js';
 import { createRng as rng } from '../src/simulator/random.js';
 
-
 const VOCAB = (
   'the of and to in is that for it as with was on be by this are or from at an which have not has but can its more one ' +
   'system request server latency cache memory thread process queue buffer stream token model output error value ' +
@@ -57,7 +56,12 @@ function time(fn: () => void, minMs = 300): number {
 }
 
 export async function runAnalyzerBench(): Promise<void> {
-  const sizes: Array<[string, number]> = [['10 KB', 10_000], ['100 KB', 100_000], ['1 MB', 1_000_000], ['10 MB', 10_000_000]];
+  const sizes: Array<[string, number]> = [
+    ['10 KB', 10_000],
+    ['100 KB', 100_000],
+    ['1 MB', 1_000_000],
+    ['10 MB', 10_000_000],
+  ];
   const ms: Record<string, number> = {};
   console.log('analyzeText throughput (random sentences from a 100-word vocabulary, a loop in the last 10%)');
   for (const [label, n] of sizes) {
@@ -75,7 +79,9 @@ export async function runAnalyzerBench(): Promise<void> {
   const tm = time(() => analyzeText(mixed1), 300);
   const tm10 = time(() => analyzeText(mixed10), 1);
   console.log(`  1 MB of mixed prose, code and HTML:  ${tm.toFixed(2)} ms  ${(1 / (tm / 1000)).toFixed(1)} MB/s`);
-  console.log(`  10 MB of mixed prose, code and HTML: ${tm10.toFixed(2)} ms  ${(10 / (tm10 / 1000)).toFixed(1)} MB/s  (10 MB / 1 MB: ${(tm10 / tm).toFixed(2)})`);
+  console.log(
+    `  10 MB of mixed prose, code and HTML: ${tm10.toFixed(2)} ms  ${(10 / (tm10 / 1000)).toFixed(1)} MB/s  (10 MB / 1 MB: ${(tm10 / tm).toFixed(2)})`,
+  );
   fromOutside(mixed1, mixed10);
 
   const text = benchText(1_000_000, 2);
@@ -90,7 +96,9 @@ export async function runAnalyzerBench(): Promise<void> {
     s.snapshot();
   }, 1);
   console.log('stream analyzer, 1 MB in 4-char deltas');
-  console.log(`  full snapshot every 100 deltas: ${st.toFixed(1)} ms  ${(1 / (st / 1000)).toFixed(1)} MB/s  (${deltas.length} deltas, ${Math.floor(deltas.length / 100)} snapshots)`);
+  console.log(
+    `  full snapshot every 100 deltas: ${st.toFixed(1)} ms  ${(1 / (st / 1000)).toFixed(1)} MB/s  (${deltas.length} deltas, ${Math.floor(deltas.length / 100)} snapshots)`,
+  );
   const sc = time(() => {
     const s = createStreamAnalyzer();
     for (let i = 0; i < deltas.length; i++) {
@@ -99,7 +107,9 @@ export async function runAnalyzerBench(): Promise<void> {
     }
     s.snapshot();
   }, 1);
-  console.log(`  abort check every 32 deltas (the daemon's pattern), one snapshot at the end: ${sc.toFixed(1)} ms  ${(1 / (sc / 1000)).toFixed(1)} MB/s`);
+  console.log(
+    `  abort check every 32 deltas (the daemon's pattern), one snapshot at the end: ${sc.toFixed(1)} ms  ${(1 / (sc / 1000)).toFixed(1)} MB/s`,
+  );
   const s2 = time(() => {
     const s = createStreamAnalyzer();
     for (const d of deltas) s.push(d);
@@ -109,7 +119,9 @@ export async function runAnalyzerBench(): Promise<void> {
 }
 
 function mixedText(n: number): string {
-  const corpus = readTexts('healthy').map((t) => t.text).join('\n\n');
+  const corpus = readTexts('healthy')
+    .map((t) => t.text)
+    .join('\n\n');
   return corpus.repeat(Math.ceil(n / corpus.length)).slice(0, n);
 }
 
@@ -138,10 +150,19 @@ function fromOutside(mixed1: string, mixed10: string): void {
   const dir = mkdtempSync(join(tmpdir(), 'coherency-bench-'));
   try {
     const cli = join(repoRoot(), 'bin', 'coherency-exporter.js');
-    const files: Array<[string, string, number]> = [['tiny', 'Hello there.\n', 0], ['1 MB', mixed1, 1], ['10 MB', mixed10, 10]];
-    const seed = (f: string): string[] => ['-c', `gzip -6 -c '${f}' | wc -c >/dev/null; tr -cs '[:alnum:]' '\\n' < '${f}' | uniq -c | sort -rn | head -1 >/dev/null`];
+    const files: Array<[string, string, number]> = [
+      ['tiny', 'Hello there.\n', 0],
+      ['1 MB', mixed1, 1],
+      ['10 MB', mixed10, 10],
+    ];
+    const seed = (f: string): string[] => [
+      '-c',
+      `gzip -6 -c '${f}' | wc -c >/dev/null; tr -cs '[:alnum:]' '\\n' < '${f}' | uniq -c | sort -rn | head -1 >/dev/null`,
+    ];
     const startup = { ours: 0, seed: 0 };
-    console.log('from outside (whole process, best of 3): coherency-exporter analyze FILE vs the seed shell pipeline (gzip | wc; tr | uniq -c | sort)');
+    console.log(
+      'from outside (whole process, best of 3): coherency-exporter analyze FILE vs the seed shell pipeline (gzip | wc; tr | uniq -c | sort)',
+    );
     for (const [label, text, mb] of files) {
       const file = join(dir, `${label.replace(' ', '')}.txt`);
       writeFileSync(file, text);
@@ -154,7 +175,9 @@ function fromOutside(mixed1: string, mixed10: string): void {
         continue;
       }
       const net = Math.max(1, ours - startup.ours);
-      console.log(`  ${label.padEnd(6)} analyze ${ours.toFixed(0).padStart(6)} ms (${(mb / (net / 1000)).toFixed(1)} MB/s net of start-up)  seed pipeline ${shell.toFixed(0).padStart(6)} ms  ratio ${(ours / shell).toFixed(2)}`);
+      console.log(
+        `  ${label.padEnd(6)} analyze ${ours.toFixed(0).padStart(6)} ms (${(mb / (net / 1000)).toFixed(1)} MB/s net of start-up)  seed pipeline ${shell.toFixed(0).padStart(6)} ms  ratio ${(ours / shell).toFixed(2)}`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -41,21 +41,27 @@ const RULES: Rule[] = [
       return { verdict: a.verdict, reason: a.reasons[0] ?? '' };
     },
   },
-  ...VLLM_SETTINGS.map((s): Rule => ({
-    name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (stream)`,
-    short: `vllm${s.maxL}`,
-    judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('plain') }),
-  })),
-  ...VLLM_SETTINGS.map((s): Rule => ({
-    name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (final tail)`,
-    short: `tail${s.maxL}`,
-    judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('plain'), stream: false }),
-  })),
-  ...VLLM_SETTINGS.map((s): Rule => ({
-    name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (stream, merged tokens)`,
-    short: `merg${s.maxL}`,
-    judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('merged') }),
-  })),
+  ...VLLM_SETTINGS.map(
+    (s): Rule => ({
+      name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (stream)`,
+      short: `vllm${s.maxL}`,
+      judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('plain') }),
+    }),
+  ),
+  ...VLLM_SETTINGS.map(
+    (s): Rule => ({
+      name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (final tail)`,
+      short: `tail${s.maxL}`,
+      judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('plain'), stream: false }),
+    }),
+  ),
+  ...VLLM_SETTINGS.map(
+    (s): Rule => ({
+      name: `vLLM repetition stop L${s.minL}-${s.maxL} x${s.copies} (stream, merged tokens)`,
+      short: `merg${s.maxL}`,
+      judge: (text, tokens) => vllmRepetition(text, s, { tokens: tokens('merged') }),
+    }),
+  ),
   { name: 'Gopher repetition (datatrove)', short: 'gopher', judge: (text, tokens) => gopherRepetition(text, tokens('plain')) },
   { name: 'seed heuristics (gzip + word run)', short: 'seed', judge: (text) => seedHeuristics(text) },
 ];
@@ -135,28 +141,47 @@ export async function runCorpusBench(): Promise<void> {
 
   const r0 = score(realJudged, 0);
   const s0 = score(synthJudged, 0);
-  console.log(`corpus-real: ${r0.degenerate} degenerate, ${r0.healthy} ok | synthetic (test/corpus tuning+holdout+fresh): ${s0.degenerate} degenerate, ${s0.healthy} healthy`);
+  console.log(
+    `corpus-real: ${r0.degenerate} degenerate, ${r0.healthy} ok | synthetic (test/corpus tuning+holdout+fresh): ${s0.degenerate} degenerate, ${s0.healthy} healthy`,
+  );
   const header = ['rule', 'real recall', 'real false fail', 'real warn', 'synth recall', 'synth false fail', 'synth warn', 'ms'];
   const rows = RULES.map((rule, i) => {
     const r = score(realJudged, i);
     const s = score(synthJudged, i);
-    return [rule.name, cell(r.caught, r.degenerate), cell(r.falseFail, r.healthy), cell(r.warn, r.healthy), cell(s.caught, s.degenerate), cell(s.falseFail, s.healthy), cell(s.warn, s.healthy), (ms[i] ?? 0).toFixed(0)];
+    return [
+      rule.name,
+      cell(r.caught, r.degenerate),
+      cell(r.falseFail, r.healthy),
+      cell(r.warn, r.healthy),
+      cell(s.caught, s.degenerate),
+      cell(s.falseFail, s.healthy),
+      cell(s.warn, s.healthy),
+      (ms[i] ?? 0).toFixed(0),
+    ];
   });
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const fmt = (row: string[]): string => '  ' + row.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join(' | ');
   console.log(fmt(header));
   console.log('  ' + widths.map((w) => '-'.repeat(w)).join('-|-'));
   for (const row of rows) console.log(fmt(row));
-  console.log('  vLLM "stream": stopped at the first token where the tail matched, as the per-token check does; "final tail": the finished text only.');
-  console.log('  Tokens: \\w+ runs or single other characters, whitespace dropped, as briefed; "merged tokens", closer to a BPE tokenizer: a run of one');
-  console.log('  punctuation character (..., ---, ```) is one token, letter/digit runs are cut every 16 chars, newlines and whitespace runs are tokens.');
+  console.log(
+    '  vLLM "stream": stopped at the first token where the tail matched, as the per-token check does; "final tail": the finished text only.',
+  );
+  console.log(
+    '  Tokens: \\w+ runs or single other characters, whitespace dropped, as briefed; "merged tokens", closer to a BPE tokenizer: a run of one',
+  );
+  console.log(
+    '  punctuation character (..., ---, ```) is one token, letter/digit runs are cut every 16 chars, newlines and whitespace runs are tokens.',
+  );
   console.log('  ms: time of the rule over both corpora (tokenizing not included).');
 
   // The project's own errors on the synthetic corpus (its gate is test/core/corpus.test.ts).
   const sMiss = synthJudged.filter((j) => j.t.degenerate && j.results[0]!.verdict !== 'fail');
   const sAlarm = synthJudged.filter((j) => !j.t.degenerate && j.results[0]!.verdict !== 'ok');
   const short = (j: Judged): string => `    ${j.t.name.slice(0, 70)}: ${j.results[0]!.verdict} ${j.results[0]!.reason.slice(0, 110)}`;
-  console.log(`\nproject on the synthetic corpus: ${sMiss.length} misses, ${sAlarm.length} false alarms on healthy${sMiss.length + sAlarm.length ? ' (first 5 of each):' : ''}`);
+  console.log(
+    `\nproject on the synthetic corpus: ${sMiss.length} misses, ${sAlarm.length} false alarms on healthy${sMiss.length + sAlarm.length ? ' (first 5 of each):' : ''}`,
+  );
   for (const j of [...sMiss.slice(0, 5), ...sAlarm.slice(0, 5)]) console.log(short(j));
 
   if (!real) return;
@@ -193,6 +218,8 @@ export async function runCorpusBench(): Promise<void> {
     const ff = realJudged.filter((j) => !j.t.degenerate && j.results[i]!.verdict === 'fail');
     const names = ff.map((j) => `${j.t.name.replace(/\.txt$/, '')} ${j.t.kind}`);
     const shown = names.length > 10 ? `${names.slice(0, 10).join(', ')}, … ${names.length - 10} more` : names.join(', ');
-    console.log(`  ${RULES[i]!.short}: catches ${extra.length} of the project's ${misses.length} misses${extra.length ? ` (${extra.join(' ')})` : ''}; false fails on ok ${ff.length}${ff.length ? `: ${shown}; e.g. ${ff[0]!.t.name}: ${ff[0]!.results[i]!.reason.slice(0, 110)}` : ''}`);
+    console.log(
+      `  ${RULES[i]!.short}: catches ${extra.length} of the project's ${misses.length} misses${extra.length ? ` (${extra.join(' ')})` : ''}; false fails on ok ${ff.length}${ff.length ? `: ${shown}; e.g. ${ff[0]!.t.name}: ${ff[0]!.results[i]!.reason.slice(0, 110)}` : ''}`,
+    );
   }
 }

@@ -41,22 +41,30 @@ interface MemoryFigures {
 
 function memoryChild(historyMaxBytes: number): Promise<MemoryFigures> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--expose-gc', MEMORY_CHILD, ...[historyMaxBytes, RUNS, SAMPLES, TOKENS].map(String)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--expose-gc', MEMORY_CHILD, ...[historyMaxBytes, RUNS, SAMPLES, TOKENS].map(String)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as MemoryFigures) : reject(new Error(`memory child exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out) as MemoryFigures) : reject(new Error(`memory child exited ${code}`)),
+    );
   });
 }
 
 async function memoryBench(): Promise<void> {
-  console.log(`memory: ${RUNS} runs of ${SAMPLES} samples x ${TOKENS.toLocaleString('en-US')} tokens (half reasoning, half content, built delta by delta), RSS after gc over the baseline`);
+  console.log(
+    `memory: ${RUNS} runs of ${SAMPLES} samples x ${TOKENS.toLocaleString('en-US')} tokens (half reasoning, half content, built delta by delta), RSS after gc over the baseline`,
+  );
   for (const budget of [64 * MiB, 16 * MiB]) {
     const f = await memoryChild(budget);
     const met = f.keptBytes <= budget && f.rssBytes <= 2 * budget;
-    console.log(`  historyMaxBytes ${budget / MiB} MiB: ${f.runs} runs kept, text ${mb(f.keptBytes)} of ${mb(f.producedBytes)} produced;`
-      + ` RSS +${mb(f.rssBytes)}, heap +${mb(f.heapBytes)} (${f.seconds.toFixed(1)} s)`
-      + ` — target text <= budget, RSS <= 2x budget: ${met ? 'met' : 'NOT met'}`);
+    console.log(
+      `  historyMaxBytes ${budget / MiB} MiB: ${f.runs} runs kept, text ${mb(f.keptBytes)} of ${mb(f.producedBytes)} produced;` +
+        ` RSS +${mb(f.rssBytes)}, heap +${mb(f.heapBytes)} (${f.seconds.toFixed(1)} s)` +
+        ` — target text <= budget, RSS <= 2x budget: ${met ? 'met' : 'NOT met'}`,
+    );
   }
 }
 
@@ -68,14 +76,22 @@ probes: [{ name: long, prompt: "Write a long technical article.", samples: 4, ma
     { env: {} },
   );
   if (!parsed.ok) throw new Error(parsed.errors.join('\n'));
-  const { targets: [target], probes: [probe] } = parsed.config;
-  const run = await runProbe(target!, probe!, {
-    stream: accumulatedStream(20_000),
-    env: {},
-    now: Date.now,
-    logger: pino({ level: 'silent' }),
-    newId: () => 'template',
-  }, 'schedule');
+  const {
+    targets: [target],
+    probes: [probe],
+  } = parsed.config;
+  const run = await runProbe(
+    target!,
+    probe!,
+    {
+      stream: accumulatedStream(20_000),
+      env: {},
+      now: Date.now,
+      logger: pino({ level: 'silent' }),
+      newId: () => 'template',
+    },
+    'schedule',
+  );
   run.samples[0]!.verdict = 'fail';
   run.verdict = 'fail';
   return run;
@@ -110,7 +126,10 @@ storage: { dir: ${JSON.stringify(join(dir, 'runs'))}, maxRuns: ${STORED_RUNS}, m
     for (;;) {
       if (child.exitCode !== null) throw new Error(`serve exited (${child.exitCode})`);
       if (performance.now() - t0 > 60_000) throw new Error('serve not ready after 60 s');
-      const ok = await fetch(`${base}/-/ready`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/-/ready`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) {
         readyMs = performance.now() - t0;
         break;
@@ -151,8 +170,10 @@ async function startupBench(): Promise<void> {
     console.log(`start-up: ${STORED_RUNS} stored runs written (${mb(bytes)}, ${mb(bytes / STORED_RUNS)} each)`);
     const full = await startServe(dir, STORED_RUNS);
     const met = full.readyMs < 1000 && full.peakRssBytes < 200e6;
-    console.log(`start-up, ${STORED_RUNS} stored runs: ${Math.round(full.readyMs)} ms to /-/ready, peak RSS ${mb(full.peakRssBytes)}, /runs lists ${full.listed},`
-      + ` GET /runs/:id ${full.showMs === null ? 'failed' : `${Math.round(full.showMs)} ms`} — target < 1 s, < 200 MB: ${met ? 'met' : 'NOT met'}`);
+    console.log(
+      `start-up, ${STORED_RUNS} stored runs: ${Math.round(full.readyMs)} ms to /-/ready, peak RSS ${mb(full.peakRssBytes)}, /runs lists ${full.listed},` +
+        ` GET /runs/:id ${full.showMs === null ? 'failed' : `${Math.round(full.showMs)} ms`} — target < 1 s, < 200 MB: ${met ? 'met' : 'NOT met'}`,
+    );
     // the store's own share, in this process: what start-up adds over an empty storage.dir
     const store = createRunStore({ dir: runsDir, maxRuns: STORED_RUNS, maxBytes: 1024 * MiB, logger: pino({ level: 'silent' }) });
     const t0 = performance.now();

@@ -8,7 +8,6 @@ import { ProbeService } from '../src/scheduler/probeService.js';
 import { RunHistory } from '../src/state/runHistory.js';
 import { accumulatedStream } from './accumulatedStream.js';
 
-
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 
@@ -37,13 +36,14 @@ const nextSeed = () => {
   seed += 1000;
   return seed;
 };
-const serviceWith = (history: RunHistory) => new ProbeService({
-  config,
-  probe: { stream: accumulatedStream(TOKENS, nextSeed(), REASONING_SHARE), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
-  metrics,
-  history,
-  logger,
-});
+const serviceWith = (history: RunHistory) =>
+  new ProbeService({
+    config,
+    probe: { stream: accumulatedStream(TOKENS, nextSeed(), REASONING_SHARE), env: {}, now: Date.now, logger, newId: () => `run-${++n}` },
+    metrics,
+    history,
+    logger,
+  });
 
 // The cold baseline includes nothing of the probe path; the warm one is taken after one run
 // through a history that is then dropped (compiled code, allocator pools): what remains above
@@ -69,15 +69,17 @@ for (const item of listed) {
   const run = await history.get(item.id);
   for (const s of run?.samples ?? []) kept += s.content.length + s.reasoning.length;
 }
-process.stdout.write(`${JSON.stringify({
-  historyMaxBytes,
-  runs: listed.length,
-  producedBytes: produced,
-  keptBytes: kept,
-  rssBytes: end.rss - base.rss,
-  rssColdBytes: end.rss - cold.rss,
-  heapBytes: end.heapUsed - base.heapUsed,
-  heapTotalBytes: end.heapTotal - base.heapTotal,
-  externalBytes: end.external - base.external,
-  seconds,
-})}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    historyMaxBytes,
+    runs: listed.length,
+    producedBytes: produced,
+    keptBytes: kept,
+    rssBytes: end.rss - base.rss,
+    rssColdBytes: end.rss - cold.rss,
+    heapBytes: end.heapUsed - base.heapUsed,
+    heapTotalBytes: end.heapTotal - base.heapTotal,
+    externalBytes: end.external - base.external,
+    seconds,
+  })}\n`,
+);

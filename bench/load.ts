@@ -296,7 +296,10 @@ const ms = (x: number) => (Number.isFinite(x) ? `${Math.round(x)} ms` : '-');
 
 function rows(f: Figures, seconds: number): [string, string][] {
   const lags = [...f.lagP99Windows].sort((a, b) => a - b);
-  const skipped = Object.entries(f.skipped).map(([k, v]) => `${k} ${v}`).join(', ') || 'no counter / none';
+  const skipped =
+    Object.entries(f.skipped)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ') || 'no counter / none';
   return [
     ['load average (1 min) start / end', `${f.loadBefore.toFixed(2)} / ${f.loadAfter.toFixed(2)}`],
     ['/-/healthy p50 / p99 / max', `${ms(f.healthP50)} / ${ms(f.healthP99)} / ${ms(f.healthMax)}`],
@@ -304,10 +307,21 @@ function rows(f: Figures, seconds: number): [string, string][] {
     ['slowest /-/healthy (s into the run: ms)', f.healthSlowest.map((x) => `${x.atS.toFixed(1)}: ${Math.round(x.ms)}`).join(', ')],
     ['event-loop lag p99, median / worst 5 s window', `${ms(quantile(lags, 0.5))} / ${ms(lags.at(-1) ?? NaN)}`],
     ['event-loop lag max', ms(f.lagMaxMs)],
-    ['/metrics scrape median / max (body size)', `${ms(quantile([...f.scrapeMs].sort((a, b) => a - b), 0.5))} / ${ms(f.scrapeMs.length ? Math.max(...f.scrapeMs) : NaN)} (${Math.round(f.scrapeBytes / 1024)} KiB)`],
+    [
+      '/metrics scrape median / max (body size)',
+      `${ms(
+        quantile(
+          [...f.scrapeMs].sort((a, b) => a - b),
+          0.5,
+        ),
+      )} / ${ms(f.scrapeMs.length ? Math.max(...f.scrapeMs) : NaN)} (${Math.round(f.scrapeBytes / 1024)} KiB)`,
+    ],
     ['RSS max', `${Math.round(f.rssMaxMb)} MB`],
     ['daemon CPU (cores)', f.cpuCores.toFixed(2)],
-    ['samples done / tokens read', `${f.samples} / ${Math.round(f.tokens).toLocaleString('en-US')} (${Math.round(f.tokens / seconds).toLocaleString('en-US')} tokens/s)`],
+    [
+      'samples done / tokens read',
+      `${f.samples} / ${Math.round(f.tokens).toLocaleString('en-US')} (${Math.round(f.tokens / seconds).toLocaleString('en-US')} tokens/s)`,
+    ],
     ['ticks due (about) / skipped, by reason', `${f.ticksExpected} / ${skipped}`],
     ['raw (non-JSON) output lines / of them "missed execution"', `${f.rawLines} / ${f.rawMissed}`],
     ['"missed execution" through the logger', String(f.loggedMissed)],
@@ -345,13 +359,15 @@ export async function runLoadBench(args: string[] = []): Promise<void> {
     const table = results.map((f) => rows(f, seconds));
     const width = Math.max(...table[0]!.map(([k]) => k.length));
     const colWidth = Math.max(...table.flat().map(([, v]) => v.length), 6);
-    console.log(`\n${TARGETS} targets x 2 probes (3,000 tokens every 5 s, 8,000 every 10 s), simulator at ${SIM_TOKENS_PER_SECOND} tokens/s a stream, ${seconds} s`);
+    console.log(
+      `\n${TARGETS} targets x 2 probes (3,000 tokens every 5 s, 8,000 every 10 s), simulator at ${SIM_TOKENS_PER_SECOND} tokens/s a stream, ${seconds} s`,
+    );
     console.log(`${''.padEnd(width)}  ${results.map((f) => f.label.padEnd(colWidth)).join('  ')}`);
     for (let i = 0; i < table[0]!.length; i++) {
       console.log(`${table[0]![i]![0].padEnd(width)}  ${table.map((t) => t[i]![1].padEnd(colWidth)).join('  ')}`);
     }
     if (profileRoot) {
-      console.log('\nwhere the daemon\'s CPU went (V8 CPU profile; each sample charged to the innermost part of the program on its stack):');
+      console.log("\nwhere the daemon's CPU went (V8 CPU profile; each sample charged to the innermost part of the program on its stack):");
       for (const f of results) {
         try {
           printShares(f.label, profileShares(readProfile(profileDir(f.label)!)));

@@ -17,7 +17,10 @@ const TARGET_TOKENS_PER_SECOND = 100_000;
 const CLI = fileURLToPath(new URL('../../bin/coherency-exporter.js', import.meta.url));
 
 function start(args: string[]): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' } });
+  return spawn(process.execPath, [CLI, ...args], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' },
+  });
 }
 
 interface ProbeAnswer {
@@ -51,17 +54,23 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
       const seconds = (performance.now() - t0) / 1000;
       const s = body.samples[0];
       if (s?.verdict !== 'ok' || s.outputTokens !== TOKENS) {
-        console.log(`  run ${i + 1}: NOT read whole: ${JSON.stringify({ verdict: s?.verdict, tokens: s?.outputTokens, error: s?.error, reasons: s?.reasons })}`);
+        console.log(
+          `  run ${i + 1}: NOT read whole: ${JSON.stringify({ verdict: s?.verdict, tokens: s?.outputTokens, error: s?.error, reasons: s?.reasons })}`,
+        );
         continue;
       }
       if (i > 0) rates.push(TOKENS / seconds);
-      console.log(`  run ${i + 1}: ${TOKENS.toLocaleString('en-US')} tokens, verdict ${s.verdict}, ${seconds.toFixed(2)} s, ${Math.round(TOKENS / seconds).toLocaleString('en-US')} tokens/s`);
+      console.log(
+        `  run ${i + 1}: ${TOKENS.toLocaleString('en-US')} tokens, verdict ${s.verdict}, ${seconds.toFixed(2)} s, ${Math.round(TOKENS / seconds).toLocaleString('en-US')} tokens/s`,
+      );
     }
     if (rates.length) {
       rates.sort((a, b) => a - b);
       const median = rates[Math.floor(rates.length / 2)]!;
-      console.log(`200k-token healthy probe through GET /probe (serve and simulate as processes): median of runs 2-6 ${Math.round(median).toLocaleString('en-US')} tokens/s`
-        + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${median >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
+      console.log(
+        `200k-token healthy probe through GET /probe (serve and simulate as processes): median of runs 2-6 ${Math.round(median).toLocaleString('en-US')} tokens/s` +
+          ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${median >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`,
+      );
     }
   } finally {
     await stopChild(serve);

@@ -92,7 +92,9 @@ function reportSampleMemory(body: Buffer): void {
   }
   gc();
   const perSample = (process.memoryUsage().heapUsed - before) / 8;
-  console.log(`  memory held per in-flight ${TOKENS}-token sample (accumulator + live analyzer, 8 samples, after gc): ${(perSample / 1048576).toFixed(2)} MiB`);
+  console.log(
+    `  memory held per in-flight ${TOKENS}-token sample (accumulator + live analyzer, 8 samples, after gc): ${(perSample / 1048576).toFixed(2)} MiB`,
+  );
   if (held.length === 0) console.log('unreachable');
 }
 
@@ -111,25 +113,34 @@ export async function runProbePathBench(): Promise<void> {
       const run = await runProbe(target('healthy'), { ...probe, extraBody: { seed: i } }, deps);
       const seconds = (performance.now() - t0) / 1000;
       const s = run.samples[0]!;
-      if (s.verdict !== 'ok' || s.outputTokens !== TOKENS) throw new Error(`healthy bench sample was ${s.verdict}: ${s.reasons.join('; ')}`);
+      if (s.verdict !== 'ok' || s.outputTokens !== TOKENS)
+        throw new Error(`healthy bench sample was ${s.verdict}: ${s.reasons.join('; ')}`);
       if (i >= 3) rates.push(TOKENS / seconds);
     }
     rates.sort((a, b) => a - b);
     const tps = rates[Math.floor(rates.length / 2)]!;
     console.log(`probe path (stream + live analysis + verdict), ${TOKENS}-token healthy sample, simulator in a worker:`);
-    console.log(`  median ${Math.round(tps).toLocaleString('en-US')} tokens/s (min ${Math.round(rates[0]!).toLocaleString('en-US')}, ${rates.length} runs)`
-      + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
+    console.log(
+      `  median ${Math.round(tps).toLocaleString('en-US')} tokens/s (min ${Math.round(rates[0]!).toLocaleString('en-US')}, ${rates.length} runs)` +
+        ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`,
+    );
 
     reportSampleMemory(await fetchHealthySse(sim.url, probe.maxTokens));
 
-    console.log(`early abort (maxTokens ${TOKENS}, stream paced at ${ABORT_BENCH_TOKENS_PER_SECOND} tokens/s): tokens received when the daemon closed the stream`);
+    console.log(
+      `early abort (maxTokens ${TOKENS}, stream paced at ${ABORT_BENCH_TOKENS_PER_SECOND} tokens/s): tokens received when the daemon closed the stream`,
+    );
     for (const kind of ['collapse-word', 'collapse-sentence', 'collapse-paragraph', 'collapse-tags', 'collapse-punct', 'whitespace']) {
       const row: string[] = [];
       for (const onset of [500, 2000, 4000]) {
         const model = `${kind}@${onset}`;
         const run = await runProbe(pacedTarget(model), probe, deps);
         const s = run.samples[0]!;
-        row.push(s.aborted ? `onset ${onset} → closed at ${s.tokensAtAbort} (+${s.tokensAtAbort! - onset})` : `onset ${onset} → not aborted (${s.verdict})`);
+        row.push(
+          s.aborted
+            ? `onset ${onset} → closed at ${s.tokensAtAbort} (+${s.tokensAtAbort! - onset})`
+            : `onset ${onset} → not aborted (${s.verdict})`,
+        );
       }
       console.log(`  ${kind.padEnd(19)} ${row.join(' | ')}`);
     }

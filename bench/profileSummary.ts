@@ -25,10 +25,23 @@ const ANALYSIS_GZIP = 'live analysis: its gzip figures (node:zlib called from sr
 /** Parts of the program, matched on each frame's script URL. */
 const PARTS: readonly [string, (url: string) => boolean][] = [
   // the SSE accumulator lives in src/core (pure) but is stream parsing, not analysis
-  ['stream reading (src/client, undici, SSE parsing)', (u) => u.includes('/dist/src/client/') || u.includes('/core/streamAccumulator.') || u.includes('/undici/') || u.includes('/eventsource-parser/')],
+  [
+    'stream reading (src/client, undici, SSE parsing)',
+    (u) =>
+      u.includes('/dist/src/client/') ||
+      u.includes('/core/streamAccumulator.') ||
+      u.includes('/undici/') ||
+      u.includes('/eventsource-parser/'),
+  ],
   [ANALYSIS, (u) => u.includes('/dist/src/core/')],
-  ['scheduling and probe bookkeeping (node-cron, src/probe, src/scheduler, src/state)', (u) => /\/dist\/src\/(probe|scheduler|state)\//.test(u) || u.includes('/node-cron/')],
-  ['HTTP server and /metrics (fastify, prom-client, src/http, src/metrics)', (u) => /\/dist\/src\/(http|metrics)\//.test(u) || /\/(fastify|prom-client|find-my-way|light-my-request)\//.test(u)],
+  [
+    'scheduling and probe bookkeeping (node-cron, src/probe, src/scheduler, src/state)',
+    (u) => /\/dist\/src\/(probe|scheduler|state)\//.test(u) || u.includes('/node-cron/'),
+  ],
+  [
+    'HTTP server and /metrics (fastify, prom-client, src/http, src/metrics)',
+    (u) => /\/dist\/src\/(http|metrics)\//.test(u) || /\/(fastify|prom-client|find-my-way|light-my-request)\//.test(u),
+  ],
   ['logging (pino)', (u) => u.includes('/pino')],
 ];
 const SPECIAL = new Map([
@@ -60,7 +73,11 @@ export function profileShares(profile: CpuProfile, topN = 8): ProfileShares {
     const up = parent.get(id);
     let part = SPECIAL.get(functionName) ?? PARTS.find(([, match]) => match(url))?.[0] ?? (up === undefined ? 'other' : classify(up));
     // the analyzer's gzip figures, shown apart: the cost the issue's snapshot every 128 chars was made of
-    if ((part === ANALYSIS || part === ANALYSIS_GZIP) && (url === 'node:zlib' || url.startsWith('node:internal/zlib') || functionName === 'zlibBufferSync')) part = ANALYSIS_GZIP;
+    if (
+      (part === ANALYSIS || part === ANALYSIS_GZIP) &&
+      (url === 'node:zlib' || url.startsWith('node:internal/zlib') || functionName === 'zlibBufferSync')
+    )
+      part = ANALYSIS_GZIP;
     partOf.set(id, part);
     return part;
   };
@@ -77,7 +94,11 @@ export function profileShares(profile: CpuProfile, topN = 8): ProfileShares {
   }
   const busyMs = [...partMs].filter(([p]) => p !== 'idle').reduce((a, [, v]) => a + v, 0);
   const share = (m: Map<string, number>, n: number): [string, number][] =>
-    [...m].filter(([p]) => p !== 'idle').sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, busyMs > 0 ? v / busyMs : 0]);
+    [...m]
+      .filter(([p]) => p !== 'idle')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, busyMs > 0 ? v / busyMs : 0]);
   return { busyMs, parts: share(partMs, PARTS.length + 4), top: share(selfMs, topN) };
 }
 

@@ -62,9 +62,13 @@ export async function runRealWorldBench(): Promise<void> {
   let n = 0;
   let fail = 0;
   let warn = 0;
-  console.log('false alarms on real healthy files of this machine (node_modules, /usr/share/doc), 3–200 KB each, judged as complete texts (finish_reason stop):');
+  console.log(
+    'false alarms on real healthy files of this machine (node_modules, /usr/share/doc), 3–200 KB each, judged as complete texts (finish_reason stop):',
+  );
   for (const [kind, row] of [...byKind].sort((a, b) => b[1].n - a[1].n)) {
-    console.log(`  ${kind.padEnd(6)} ${String(row.n).padStart(5)} files  fail ${pct(row.fail, row.n).padStart(6)}  warn ${pct(row.warn, row.n).padStart(6)}`);
+    console.log(
+      `  ${kind.padEnd(6)} ${String(row.n).padStart(5)} files  fail ${pct(row.fail, row.n).padStart(6)}  warn ${pct(row.warn, row.n).padStart(6)}`,
+    );
     n += row.n;
     fail += row.fail;
     warn += row.warn;
@@ -99,10 +103,15 @@ function reportFalseAborts(files: string[], decoder: { decode(bytes: Uint8Array)
       const snap = live.snapshot();
       if (!isCertainFail(snap)) continue;
       aborted++;
-      if (examples.length < 5) examples.push(`    ${file.replace(/^.*node_modules\//, 'node_modules/')} at char ${i} of ${text.length}: ${snap.reasons[0]?.slice(0, 90)}`);
+      if (examples.length < 5)
+        examples.push(
+          `    ${file.replace(/^.*node_modules\//, 'node_modules/')} at char ${i} of ${text.length}: ${snap.reasons[0]?.slice(0, 90)}`,
+        );
       break;
     }
   }
-  console.log(`  streamed mid-way (${n} files, 160-char deltas): ${aborted} would be aborted as certainly collapsed (${((100 * aborted) / Math.max(1, n)).toFixed(1)}%)`);
+  console.log(
+    `  streamed mid-way (${n} files, 160-char deltas): ${aborted} would be aborted as certainly collapsed (${((100 * aborted) / Math.max(1, n)).toFixed(1)}%)`,
+  );
   if (examples.length) console.log(examples.join('\n'));
 }

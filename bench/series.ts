@@ -56,7 +56,8 @@ probes:
     for (const target of ['plain', 'thinking']) {
       const res = await fetch(`${daemon.url}/probe?target=${target}&probe=article`, { method: 'POST' });
       const run = (await res.json()) as { verdict?: string };
-      if (res.status !== 200 || run.verdict !== 'ok') throw new Error(`${target}: HTTP ${res.status}, ${JSON.stringify(run).slice(0, 300)}`);
+      if (res.status !== 200 || run.verdict !== 'ok')
+        throw new Error(`${target}: HTTP ${res.status}, ${JSON.stringify(run).slice(0, 300)}`);
     }
     const exposition = await (await fetch(`${daemon.url}/metrics`)).text();
     const all = exposition.split('\n').filter((l) => l !== '' && !l.startsWith('#')).length;
@@ -74,6 +75,8 @@ export async function runSeriesBench(): Promise<void> {
   for (const detail of ['basic', 'full'] as const) {
     const c = await countSeries(detail);
     const hundred = `${(c.plain * 100).toLocaleString('en-US')}..${(c.reasoning * 100).toLocaleString('en-US')}`;
-    console.log(`${detail.padEnd(6)}  ${String(c.plain).padStart(5)}  ${String(c.reasoning).padStart(9)}  ${hundred.padStart(28)}  ${String(c.shared).padStart(6)}`);
+    console.log(
+      `${detail.padEnd(6)}  ${String(c.plain).padStart(5)}  ${String(c.reasoning).padStart(9)}  ${hundred.padStart(28)}  ${String(c.shared).padStart(6)}`,
+    );
   }
 }

@@ -165,12 +165,18 @@ export async function runStreamBench(options: StreamBenchOptions = {}): Promise<
 
     const tps = median(rates);
     const mb = (n: number): string => (n / 1024 / 1024).toFixed(2);
-    console.log(`stream bench: ${TOKENS} tokens/sample, ${(server.bytes / 1024 / 1024).toFixed(2)} MiB of SSE per sample, vLLM chunk format`);
-    console.log(`  streamChat end to end (loopback, one core): median ${Math.round(tps).toLocaleString('en-US')} tokens/s `
-      + `(min ${Math.round(Math.min(...rates)).toLocaleString('en-US')}, max ${Math.round(Math.max(...rates)).toLocaleString('en-US')}, ${runs} runs)`
-      + ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`);
+    console.log(
+      `stream bench: ${TOKENS} tokens/sample, ${(server.bytes / 1024 / 1024).toFixed(2)} MiB of SSE per sample, vLLM chunk format`,
+    );
+    console.log(
+      `  streamChat end to end (loopback, one core): median ${Math.round(tps).toLocaleString('en-US')} tokens/s ` +
+        `(min ${Math.round(Math.min(...rates)).toLocaleString('en-US')}, max ${Math.round(Math.max(...rates)).toLocaleString('en-US')}, ${runs} runs)` +
+        ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${tps >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`,
+    );
     console.log(`  accumulator alone (64 KiB reads):           median ${Math.round(median(accRates)).toLocaleString('en-US')} tokens/s`);
-    console.log(`  memory held per in-flight 10k-token sample (${concurrent} concurrent, after gc): heap ${mb(heapPerSample)} MiB, external ${mb(Math.max(0, externalPerSample))} MiB`);
+    console.log(
+      `  memory held per in-flight 10k-token sample (${concurrent} concurrent, after gc): heap ${mb(heapPerSample)} MiB, external ${mb(Math.max(0, externalPerSample))} MiB`,
+    );
   } finally {
     await server.close();
   }

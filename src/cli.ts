@@ -148,7 +148,14 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
         text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'is a directory' : e instanceof TypeError ? 'not UTF-8 text' : e.message;
+        const why =
+          e.code === 'ENOENT'
+            ? 'no such file'
+            : e.code === 'EISDIR'
+              ? 'is a directory'
+              : e instanceof TypeError
+                ? 'not UTF-8 text'
+                : e.message;
         io.stderr(`error: cannot read ${file === '-' ? 'standard input' : file}: ${why}\n`);
         return EXIT.USAGE;
       }
@@ -240,7 +247,12 @@ reload still passes. A wildcard listen address (0.0.0.0, ::) is asked on loopbac
   --timeout S   seconds to wait for the answer (default 3)
 
 Exit status: 0 healthy, 1 no answer or not 200, 2 bad usage.`,
-    options: { config: { type: 'string', short: 'c' }, host: { type: 'string' }, port: { type: 'string', short: 'p' }, timeout: { type: 'string' } },
+    options: {
+      config: { type: 'string', short: 'c' },
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      timeout: { type: 'string' },
+    },
     allowPositionals: false,
     async run(values, _pos, io) {
       const port = values['port'] === undefined ? undefined : parsePort(String(values['port']));
@@ -255,7 +267,10 @@ Exit status: 0 healthy, 1 no answer or not 200, 2 bad usage.`,
       }
       const { listenAddress } = await import('./config/listenAddress.js');
       const { resolveConfigSource } = await import('./config/loadConfig.js');
-      const source = resolveConfigSource({ ...(values['config'] !== undefined ? { configFlag: String(values['config']) } : {}), env: io.env });
+      const source = resolveConfigSource({
+        ...(values['config'] !== undefined ? { configFlag: String(values['config']) } : {}),
+        env: io.env,
+      });
       const address = await listenAddress(source);
       const host = values['host'] !== undefined ? String(values['host']) : address.host;
       const url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port ?? address.port}/-/healthy`;
@@ -266,7 +281,7 @@ Exit status: 0 healthy, 1 no answer or not 200, 2 bad usage.`,
         io.stderr(`unhealthy: ${url} answered HTTP ${res.status}\n`);
       } catch (err) {
         const e = err as Error & { cause?: { code?: string } };
-        const why = e.name === 'TimeoutError' ? `no answer within ${timeout} s` : e.cause?.code ?? e.message;
+        const why = e.name === 'TimeoutError' ? `no answer within ${timeout} s` : (e.cause?.code ?? e.message);
         io.stderr(`unhealthy: ${url}: ${why} (address from ${address.from})\n`);
       }
       return EXIT.FAILED;
@@ -338,7 +353,14 @@ Example (CI):  coherency-exporter check-config config/coherency.yaml`,
 /** What the start-up line says of a config: where it came from, and its targets and probes (no secrets). */
 export function configSummary(config: Config, from: string, path: string | null) {
   return {
-    configSource: from === 'flag' ? '--config' : from === 'COHERENCY_CONFIG' ? '$COHERENCY_CONFIG' : from === 'OPENAI_BASE_URL' ? '$OPENAI_BASE_URL' : 'default',
+    configSource:
+      from === 'flag'
+        ? '--config'
+        : from === 'COHERENCY_CONFIG'
+          ? '$COHERENCY_CONFIG'
+          : from === 'OPENAI_BASE_URL'
+            ? '$OPENAI_BASE_URL'
+            : 'default',
     configPath: path,
     targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
     probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
@@ -412,7 +434,11 @@ export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?:
 }
 
 /** serve, after its signal gate is up: validates the flags, loads the config, starts the daemon. */
-async function startServe(values: Record<string, string | boolean | string[] | undefined>, io: CliIO, gate: SignalGate): Promise<number | 'running'> {
+async function startServe(
+  values: Record<string, string | boolean | string[] | undefined>,
+  io: CliIO,
+  gate: SignalGate,
+): Promise<number | 'running'> {
   const { parseShard } = await import('./scheduler/shard.js');
   const { pino } = await import('pino');
   const { pickLogFormat } = await import('./logging/createLogger.js');
@@ -470,7 +496,8 @@ async function startServe(values: Record<string, string | boolean | string[] | u
 async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
   const { loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
-  const result = source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
+  const result =
+    source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
   if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
@@ -495,4 +522,3 @@ async function makeLogger(io: CliIO, level?: string, format?: LogFormat): Promis
   const picked = format ?? pickLogFormat(undefined, io.env, process.stdout.isTTY === true);
   return createLogger({ level: level ?? io.env['LOG_LEVEL'] ?? 'info', format: typeof picked === 'string' ? picked : 'json' });
 }
-

@@ -59,7 +59,7 @@ export class ListenError extends Error {
 
 const LISTEN_PROBLEMS: Readonly<Record<string, string>> = {
   EADDRINUSE: 'address already in use (another exporter, or the same port twice)',
-  EADDRNOTAVAIL: 'the address is not one of this machine\'s',
+  EADDRNOTAVAIL: "the address is not one of this machine's",
   EACCES: 'permission denied (ports below 1024 need privileges)',
   ENOTFOUND: 'the host name does not resolve',
   EAI_AGAIN: 'the host name could not be resolved now (DNS)',
@@ -106,15 +106,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const streamChat: StreamFn = async (request, streamOptions) => (await loadClient()).streamChat(request, streamOptions);
 
   const simulator = config.simulator.enabled
-    ? await (await import('./simulator/index.js')).startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
-      .catch((err: unknown) => {
-        throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
-      })
+    ? await (await import('./simulator/index.js'))
+        .startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
+        .catch((err: unknown) => {
+          throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
+        })
     : null;
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
 
   const storage = config.storage;
-  const store = storage.dir ? createRunStore({ dir: storage.dir, maxRuns: storage.maxRuns, maxBytes: storage.maxBytes, logger, onSaveError: () => metrics.storeErrors.inc() }) : null;
+  const store = storage.dir
+    ? createRunStore({
+        dir: storage.dir,
+        maxRuns: storage.maxRuns,
+        maxBytes: storage.maxBytes,
+        logger,
+        onSaveError: () => metrics.storeErrors.inc(),
+      })
+    : null;
   if (store) {
     // retention first, then the head of each kept file; a run's text is read on GET /runs/:id
     const runs = await store.open();
@@ -167,7 +176,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       return { ok: false, errors: ['shutting down'] };
     }
     for (const key of ['simulator', 'storage'] as const) {
-      if (JSON.stringify(next[key]) !== JSON.stringify(config[key])) logger.warn({ section: key }, 'this section changed; it applies after a restart');
+      if (JSON.stringify(next[key]) !== JSON.stringify(config[key]))
+        logger.warn({ section: key }, 'this section changed; it applies after a restart');
     }
     if (next.metrics.detail !== metrics.detail) logger.warn({ running: metrics.detail }, 'metrics.detail applies after a restart');
     if (next.server.host !== config.server.host || next.server.port !== config.server.port) {

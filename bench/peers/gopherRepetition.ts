@@ -32,8 +32,19 @@ export const GOPHER_THRESHOLDS = {
   dupParaCharFrac: 0.2,
   dupLineFrac: 0.3,
   dupLineCharFrac: 0.2,
-  topNGram: [[2, 0.2], [3, 0.18], [4, 0.16]] as const,
-  dupNGram: [[5, 0.15], [6, 0.14], [7, 0.13], [8, 0.12], [9, 0.11], [10, 0.1]] as const,
+  topNGram: [
+    [2, 0.2],
+    [3, 0.18],
+    [4, 0.16],
+  ] as const,
+  dupNGram: [
+    [5, 0.15],
+    [6, 0.14],
+    [7, 0.13],
+    [8, 0.12],
+    [9, 0.11],
+    [10, 0.1],
+  ] as const,
 };
 
 function duplicates(xs: string[]): { count: number; chars: number } {
@@ -111,13 +122,17 @@ export function gopherRepetition(text: string, tokens?: Tokens): PeerResult {
 
   const paragraphs = text.trim().split(/\n{2,}/);
   const para = duplicates(paragraphs);
-  if (para.count / paragraphs.length > T.dupParaFrac) return { verdict: 'fail', reason: `dup_para_frac ${f3(para.count / paragraphs.length)} > ${T.dupParaFrac}` };
-  if (para.chars / len > T.dupParaCharFrac) return { verdict: 'fail', reason: `dup_para_char_frac ${f3(para.chars / len)} > ${T.dupParaCharFrac}` };
+  if (para.count / paragraphs.length > T.dupParaFrac)
+    return { verdict: 'fail', reason: `dup_para_frac ${f3(para.count / paragraphs.length)} > ${T.dupParaFrac}` };
+  if (para.chars / len > T.dupParaCharFrac)
+    return { verdict: 'fail', reason: `dup_para_char_frac ${f3(para.chars / len)} > ${T.dupParaCharFrac}` };
 
   const lines = text.split(/\n+/);
   const line = duplicates(lines);
-  if (line.count / lines.length > T.dupLineFrac) return { verdict: 'fail', reason: `dup_line_frac ${f3(line.count / lines.length)} > ${T.dupLineFrac}` };
-  if (line.chars / len > T.dupLineCharFrac) return { verdict: 'fail', reason: `dup_line_char_frac ${f3(line.chars / len)} > ${T.dupLineCharFrac}` };
+  if (line.count / lines.length > T.dupLineFrac)
+    return { verdict: 'fail', reason: `dup_line_frac ${f3(line.count / lines.length)} > ${T.dupLineFrac}` };
+  if (line.chars / len > T.dupLineCharFrac)
+    return { verdict: 'fail', reason: `dup_line_char_frac ${f3(line.chars / len)} > ${T.dupLineCharFrac}` };
 
   const { ids, words } = tokens ?? tokenize(text);
   // Prefix sums of word lengths: the chars of words[i..i+n) are wlen[i+n] - wlen[i].

@@ -1,12 +1,15 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate, type Gunzip, type Inflate, type BrotliDecompress } from 'node:zlib';
+import { StreamAccumulator, accumulateChatCompletionText, type StreamAccumulation } from '../core/streamAccumulator.js';
 import {
-  StreamAccumulator,
-  accumulateChatCompletionText,
-  type StreamAccumulation,
-} from '../core/streamAccumulator.js';
-import { DEFAULT_MAX_BYTES, type ChatRequest, type StreamErrorType, type StreamProgress, type StreamResult, type StreamTimeouts } from './streamTypes.js';
+  DEFAULT_MAX_BYTES,
+  type ChatRequest,
+  type StreamErrorType,
+  type StreamProgress,
+  type StreamResult,
+  type StreamTimeouts,
+} from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
 
 /**
@@ -25,7 +28,6 @@ export const DEFAULT_TIMEOUTS: Readonly<StreamTimeouts> = Object.freeze({
   idleSeconds: 60,
   totalSeconds: 1800,
 });
-
 
 export interface StreamChatOptions {
   /** Seconds; 0, negative or non-finite disables that timeout. */
@@ -272,16 +274,10 @@ class StreamCall implements PacedReader {
     const totalMs = timerMs(t.totalSeconds);
     signal?.addEventListener('abort', this.onAbort, { once: true });
     if (connectMs !== null) {
-      this.connectTimer = setTimeout(
-        () => this.fail('timeout_connect', `no connection within ${t.connectSeconds} s`),
-        connectMs,
-      );
+      this.connectTimer = setTimeout(() => this.fail('timeout_connect', `no connection within ${t.connectSeconds} s`), connectMs);
     }
     if (totalMs !== null) {
-      this.totalTimer = setTimeout(
-        () => this.fail('timeout_total', `stream not finished within ${t.totalSeconds} s`),
-        totalMs,
-      );
+      this.totalTimer = setTimeout(() => this.fail('timeout_total', `stream not finished within ${t.totalSeconds} s`), totalMs);
     }
     const dispatcher = this.options.dispatcher ?? defaultDispatcher(connectMs ?? MAX_TIMER_MS);
     const headers: Record<string, string> = {};
@@ -383,16 +379,28 @@ class StreamCall implements PacedReader {
    * that names it. Returns false when the sample has ended.
    */
   private startDecoder(encoding: string): boolean {
-    const make = encoding === 'gzip' || encoding === 'x-gzip' ? createGunzip : encoding === 'deflate' ? createInflate : encoding === 'br' ? createBrotliDecompress : null;
+    const make =
+      encoding === 'gzip' || encoding === 'x-gzip'
+        ? createGunzip
+        : encoding === 'deflate'
+          ? createInflate
+          : encoding === 'br'
+            ? createBrotliDecompress
+            : null;
     if (make === null) {
-      this.fail('malformed', `the response body is encoded as "${encoding.slice(0, 40)}", which was not asked for (Accept-Encoding: identity) and cannot be decoded`);
+      this.fail(
+        'malformed',
+        `the response body is encoded as "${encoding.slice(0, 40)}", which was not asked for (Accept-Encoding: identity) and cannot be decoded`,
+      );
       return false;
     }
     const decoder = make();
     decoder.on('data', (chunk: Buffer) => {
       if (this.controller) this.paced(this.controller, chunk);
     });
-    decoder.on('error', (err) => this.fail('malformed', `the response body is ${encoding}-encoded (not asked for) and could not be decoded: ${errorText(err)}`));
+    decoder.on('error', (err) =>
+      this.fail('malformed', `the response body is ${encoding}-encoded (not asked for) and could not be decoded: ${errorText(err)}`),
+    );
     decoder.on('end', () => this.onDecodedEnd());
     this.decoder = decoder;
     return true;
@@ -530,8 +538,8 @@ class StreamCall implements PacedReader {
     while (i < chunk.length && (chunk[i] === 0x20 || chunk[i] === 0x0a || chunk[i] === 0x0d || chunk[i] === 0x09)) i++;
     if (i >= chunk.length) return; // still undecided
     const head = chunk.subarray(i, i + 6).toString('latin1');
-    const looksSse = head.startsWith('data:') || head.startsWith('event:') || head.startsWith(':')
-      || head.startsWith('id:') || head.startsWith('retry:');
+    const looksSse =
+      head.startsWith('data:') || head.startsWith('event:') || head.startsWith(':') || head.startsWith('id:') || head.startsWith('retry:');
     if (looksSse && this.buffered.length === 0) {
       this.mode = 'sse';
     } else if (looksSse) {
@@ -652,10 +660,7 @@ class StreamCall implements PacedReader {
     return this.acc.result();
   }
 
-  private resultError(
-    acc: StreamAccumulation,
-    phaseAtEnd: Phase,
-  ): { type: StreamErrorType; message: string } | null {
+  private resultError(acc: StreamAccumulation, phaseAtEnd: Phase): { type: StreamErrorType; message: string } | null {
     let error: { type: StreamErrorType; message: string } | null = null;
     if (this.mode === 'error_status' && this.httpStatus !== null) {
       // Redact before cutting: a key cut in half by the snippet would no longer match.
@@ -698,11 +703,7 @@ class StreamCall implements PacedReader {
     return out;
   }
 
-  private toResult(
-    acc: StreamAccumulation,
-    endMs: number,
-    error: { type: StreamErrorType; message: string } | null,
-  ): StreamResult {
+  private toResult(acc: StreamAccumulation, endMs: number, error: { type: StreamErrorType; message: string } | null): StreamResult {
     const sec = (ms: number | null): number | null => (ms === null ? null : Math.max(0, (ms - this.startMs) / 1000));
     return {
       // A server that echoes the key (in an error, or as "you sent Bearer sk-…" in its answer)

@@ -19,11 +19,7 @@ export function configFromEnv(env: ConfigEnv, options: ValidateOptions = {}): Co
   const baseUrl = env['OPENAI_BASE_URL']?.trim() ?? '';
   if (baseUrl === '') errors.push('OPENAI_BASE_URL: is not set');
 
-  const modelVar = nonEmpty(env['COHERENCY_MODEL'])
-    ? 'COHERENCY_MODEL'
-    : nonEmpty(env['OPENAI_MODEL'])
-      ? 'OPENAI_MODEL'
-      : null;
+  const modelVar = nonEmpty(env['COHERENCY_MODEL']) ? 'COHERENCY_MODEL' : nonEmpty(env['OPENAI_MODEL']) ? 'OPENAI_MODEL' : null;
   if (modelVar === null) {
     errors.push('OPENAI_MODEL: is not set (set OPENAI_MODEL or COHERENCY_MODEL to the model to probe)');
   }
@@ -41,11 +37,7 @@ export function configFromEnv(env: ConfigEnv, options: ValidateOptions = {}): Co
   if (nonEmpty(env['OPENAI_API_KEY'])) target['apiKeyEnv'] = 'OPENAI_API_KEY';
   if (keyFile !== '') target['apiKeyFile'] = keyFile;
 
-  const result = validateConfig(
-    { targets: [target], probes: DEFAULTS.envFallback.probes.map((p) => ({ ...p })) },
-    env,
-    options,
-  );
+  const result = validateConfig({ targets: [target], probes: DEFAULTS.envFallback.probes.map((p) => ({ ...p })) }, env, options);
   if (result.ok) return result;
   // Name the variable the user set, not the path of the object built from it.
   const renames: [string, string][] = [

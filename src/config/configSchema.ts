@@ -75,6 +75,14 @@ function caseless(names: readonly string[]): string {
   return `^(?:${names.map(one).join('|')})$`;
 }
 
+/** JSON Schema's if/then/else, a plain object (not a promise, whatever its `then` key). */
+function ifThen(cond: Json, then: Json, otherwise?: Json): Json {
+  const rule: Json = { if: cond };
+  rule['then'] = then;
+  if (otherwise) rule['else'] = otherwise;
+  return rule;
+}
+
 /** "key is one of values" as a schema condition. */
 function when(c: KeyIs): Json {
   return { properties: { [c.key]: { enum: [...c.values] } }, required: [c.key] };
@@ -96,12 +104,12 @@ function section(s: SectionSpec): Json {
     const one = { oneOf: s.exactlyOne.map((k) => ({ required: [k] })) };
     if (!s.noneWhen) out['oneOf'] = one.oneOf;
     // where the condition holds (a recall probe), none of them; elsewhere exactly one
-    else rules.push({ if: when(s.noneWhen), then: { not: { anyOf: s.exactlyOne.map((k) => ({ required: [k] })) } }, else: one });
+    else rules.push(ifThen(when(s.noneWhen), { not: { anyOf: s.exactlyOne.map((k) => ({ required: [k] })) } }, one));
   }
   if (s.atMostOne) out['not'] = { required: [...s.atMostOne] };
   // keys that belong to some values of another key only (facts: kind recall)
   for (const [k, f] of Object.entries(s.fields)) {
-    if (f.onlyWhen) rules.push({ if: { not: when(f.onlyWhen) }, then: { not: { required: [k] } } });
+    if (f.onlyWhen) rules.push(ifThen({ not: when(f.onlyWhen) }, { not: { required: [k] } }));
   }
   if (rules.length > 0) out['allOf'] = rules;
   return out;

@@ -89,7 +89,11 @@ export const CONFIG_SPEC = {
   root: {
     description: 'coherency-exporter config file (YAML). Unknown keys are errors.',
     fields: {
-      server: { type: 'section', section: 'server', description: 'HTTP server for /metrics, /probe, /runs, /-/reload, /-/healthy, /-/ready' },
+      server: {
+        type: 'section',
+        section: 'server',
+        description: 'HTTP server for /metrics, /probe, /runs, /-/reload, /-/healthy, /-/ready',
+      },
       simulator: { type: 'section', section: 'simulator', description: 'Built-in OpenAI-compatible simulator (demos and tests)' },
       metrics: { type: 'section', section: 'metrics', description: 'Exported figures' },
       storage: { type: 'section', section: 'storage', description: 'Run history (GET /runs, GET /runs/:id)' },
@@ -146,7 +150,10 @@ export const CONFIG_SPEC = {
     fields: {
       enabled: { type: 'boolean', default: DEFAULTS.simulator.enabled, description: 'Start the simulator in-process' },
       host: host('Simulator', DEFAULTS.simulator.host),
-      port: { ...port('Simulator', DEFAULTS.simulator.port), description: 'Simulator listen port; must differ from server.port when enabled' },
+      port: {
+        ...port('Simulator', DEFAULTS.simulator.port),
+        description: 'Simulator listen port; must differ from server.port when enabled',
+      },
       tokensPerSecond: {
         type: 'number',
         minimum: 0,
@@ -289,7 +296,13 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.probe.temperature,
         description: 'Sampling temperature (greedy 0 loops on its own on many models)',
       },
-      samples: { type: 'integer', minimum: 1, maximum: L.samplesMax, default: DEFAULTS.probe.samples, description: 'Requests per run, one after another' },
+      samples: {
+        type: 'integer',
+        minimum: 1,
+        maximum: L.samplesMax,
+        default: DEFAULTS.probe.samples,
+        description: 'Requests per run, one after another',
+      },
       minTokens: {
         type: 'integer',
         minimum: 0,
@@ -344,7 +357,8 @@ export const CONFIG_SPEC = {
         type: 'string',
         enum: PROBE_KINDS_NAMES,
         default: 'generation',
-        description: 'generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others\' code words',
+        description:
+          "generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others' code words",
       },
       conversationTokens: {
         type: 'integer',
@@ -354,7 +368,14 @@ export const CONFIG_SPEC = {
         onlyWhen: RECALL,
         description: 'Recall: size of the built conversation in estimated tokens',
       },
-      facts: { type: 'integer', minimum: 1, maximum: KL.factsMax, default: DEFAULTS.probeKinds.recall.facts, onlyWhen: RECALL, description: 'Recall: facts planted' },
+      facts: {
+        type: 'integer',
+        minimum: 1,
+        maximum: KL.factsMax,
+        default: DEFAULTS.probeKinds.recall.facts,
+        onlyWhen: RECALL,
+        description: 'Recall: facts planted',
+      },
       positions: {
         type: 'list',
         items: { type: 'string', enum: RECALL_POSITIONS, description: 'Where in the conversation' },
@@ -370,7 +391,8 @@ export const CONFIG_SPEC = {
         maximum: 2 ** 32 - 1,
         default: DEFAULTS.probeKinds.recall.seed,
         onlyWhen: { key: 'kind', values: ['recall', 'contamination'] },
-        description: 'Recall: seeds the conversation (same seed, same conversation); contamination: seeds topics and code words with the run id',
+        description:
+          'Recall: seeds the conversation (same seed, same conversation); contamination: seeds topics and code words with the run id',
       },
       minRecall: {
         type: 'number',
@@ -433,7 +455,11 @@ export const CONFIG_SPEC = {
   tls: {
     description: 'TLS options',
     fields: {
-      caFile: { type: 'string', minLength: 1, description: 'PEM file of the CA(s) that signed the server certificate; default the system CAs' },
+      caFile: {
+        type: 'string',
+        minLength: 1,
+        description: 'PEM file of the CA(s) that signed the server certificate; default the system CAs',
+      },
       insecureSkipVerify: {
         type: 'boolean',
         default: DEFAULTS.target.tls.insecureSkipVerify,
@@ -443,7 +469,18 @@ export const CONFIG_SPEC = {
   },
 } as const satisfies Record<string, SectionSpec>;
 
-export type SectionName = 'root' | 'server' | 'simulator' | 'metrics' | 'storage' | 'target' | 'probe' | 'expect' | 'message' | 'timeouts' | 'tls';
+export type SectionName =
+  | 'root'
+  | 'server'
+  | 'simulator'
+  | 'metrics'
+  | 'storage'
+  | 'target'
+  | 'probe'
+  | 'expect'
+  | 'message'
+  | 'timeouts'
+  | 'tls';
 
 type Keys<S extends SectionName> = Extract<keyof (typeof CONFIG_SPEC)[S]['fields'], string>;
 

@@ -12,7 +12,8 @@ const FIELDS: ReadonlyArray<{ name: string; min: number; max: number; names?: re
   { name: 'day of week', min: 0, max: 7, names: ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] },
 ];
 
-export const CRON_FORMAT = 'five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily';
+export const CRON_FORMAT =
+  'five fields "minute hour day-of-month month day-of-week" (or six, with seconds first), e.g. "*/30 * * * *" for every 30 minutes or "0 3 * * *" for 03:00 daily';
 
 export function cronProblem(expression: string): string | null {
   const parts = expression.trim().split(/\s+/).filter(Boolean);

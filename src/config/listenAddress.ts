@@ -16,7 +16,10 @@ export interface ListenAddress {
  * running daemon keeps its last good config after a rejected reload. A wildcard listen address
  * is reached on loopback.
  */
-export async function listenAddress(source: ConfigSource, read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8')): Promise<ListenAddress> {
+export async function listenAddress(
+  source: ConfigSource,
+  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
+): Promise<ListenAddress> {
   const fallback = { host: DEFAULTS.server.host, port: DEFAULTS.server.port };
   if (source.kind !== 'file') return { ...fallback, from: 'defaults (config from the environment)' };
   let server: Record<string, unknown> = {};

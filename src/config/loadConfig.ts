@@ -62,11 +62,7 @@ function packageRoot(): string | null {
 }
 
 /** Reads and validates a config file. A missing or unreadable file is one error naming the path. */
-export async function loadConfig(
-  path: string,
-  env: ConfigEnv = process.env,
-  options: ValidateOptions = {},
-): Promise<ConfigResult> {
+export async function loadConfig(path: string, env: ConfigEnv = process.env, options: ValidateOptions = {}): Promise<ConfigResult> {
   if (path.trim() === '') return { ok: false, errors: ['config file path is empty'] };
   let text: string;
   try {

@@ -113,10 +113,7 @@ function checkKeys(obj: Obj, allowed: readonly string[], path: string, p: Proble
   for (const key of Object.keys(obj)) {
     if (allowed.includes(key)) continue;
     const hint = suggestKey(key, allowed);
-    p.add(
-      keyPath(path, key),
-      hint ? `unknown key (did you mean ${hint}?)` : `unknown key (known: ${allowed.join(', ')})`,
-    );
+    p.add(keyPath(path, key), hint ? `unknown key (did you mean ${hint}?)` : `unknown key (known: ${allowed.join(', ')})`);
   }
 }
 
@@ -235,7 +232,11 @@ function isHost(v: string): boolean {
 /** A listen address: checked for its form here; whether it resolves and can be bound is known only at start. */
 function readHost(obj: Obj, section: string, p: Problems, fallback: string): string {
   const host = readString(obj, 'host', section, p, fallback);
-  if (!isHost(host)) p.add(`${section}.host`, `must be an IP address or a host name (letters, digits, '-' and '.'), got ${JSON.stringify(host.slice(0, 60))}`);
+  if (!isHost(host))
+    p.add(
+      `${section}.host`,
+      `must be an IP address or a host name (letters, digits, '-' and '.'), got ${JSON.stringify(host.slice(0, 60))}`,
+    );
   return host;
 }
 
@@ -307,14 +308,7 @@ function requireList(raw: unknown, path: string, what: string, p: Problems): unk
 }
 
 /** Checks `name` and its uniqueness among earlier entries of the same list. */
-function readName(
-  obj: Obj,
-  path: string,
-  listPath: string,
-  index: number,
-  seen: Map<string, number>,
-  p: Problems,
-): string {
+function readName(obj: Obj, path: string, listPath: string, index: number, seen: Map<string, number>, p: Problems): string {
   const namePath = keyPath(path, 'name');
   const v = obj['name'];
   if (!present(v)) {
@@ -385,7 +379,9 @@ function validateApiKeyEnv(obj: Obj, path: string, env: ConfigEnv, p: Problems):
   const value = env[v];
   // Some keys (hf_…, gsk_…) look like variable names: name the variable only when it looks
   // like a conventional one, so a pasted key never reaches a log or a reload answer.
-  const named = CONVENTIONAL_ENV_NAME_RE.test(v) ? `environment variable ${v}` : 'the environment variable named here (if you pasted the key itself, put it in a variable and name that)';
+  const named = CONVENTIONAL_ENV_NAME_RE.test(v)
+    ? `environment variable ${v}`
+    : 'the environment variable named here (if you pasted the key itself, put it in a variable and name that)';
   if (value === undefined) p.missingSecret(at, `${named} is not set`);
   else if (value === '') p.missingSecret(at, `${named} is empty`);
   return v;
@@ -422,17 +418,15 @@ function validateTls(raw: unknown, path: string, baseUrl: string, checkFile: Fil
   const caFile = readFilePath(obj, 'caFile', path, 'PEM CA certificates', checkFile, p);
   const insecureSkipVerify = readBool(obj, 'insecureSkipVerify', path, p, d.insecureSkipVerify);
   if (caFile !== null && insecureSkipVerify) {
-    p.add(path, 'set either caFile or insecureSkipVerify: true, not both (no certificate is checked against caFile when verification is skipped)');
+    p.add(
+      path,
+      'set either caFile or insecureSkipVerify: true, not both (no certificate is checked against caFile when verification is skipped)',
+    );
   }
   return { caFile, insecureSkipVerify };
 }
 
-function validateHeaders(
-  raw: unknown,
-  path: string,
-  keySource: 'apiKeyEnv' | 'apiKeyFile' | null,
-  p: Problems,
-): Record<string, string> {
+function validateHeaders(raw: unknown, path: string, keySource: 'apiKeyEnv' | 'apiKeyFile' | null, p: Problems): Record<string, string> {
   const out: Record<string, string> = {};
   if (!present(raw)) return out;
   if (!isObj(raw)) {
@@ -479,12 +473,7 @@ function validateHeaders(
   return out;
 }
 
-function validateTargetProbes(
-  raw: unknown,
-  path: string,
-  known: readonly string[],
-  p: Problems,
-): string[] {
+function validateTargetProbes(raw: unknown, path: string, known: readonly string[], p: Problems): string[] {
   if (!present(raw)) return [...known];
   if (!Array.isArray(raw)) {
     p.add(path, 'must be a list of probe names');
@@ -546,7 +535,14 @@ function validateTarget(
     ...readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
   };
   const tls = validateTls(raw['tls'], keyPath(path, 'tls'), baseUrl, checkFile, p);
-  const maxTokensField = readSpec<'target', TargetConfig['maxTokensField']>(raw, 'target', 'maxTokensField', path, p, DEFAULTS.target.maxTokensField);
+  const maxTokensField = readSpec<'target', TargetConfig['maxTokensField']>(
+    raw,
+    'target',
+    'maxTokensField',
+    path,
+    p,
+    DEFAULTS.target.maxTokensField,
+  );
   const omit: TargetConfig['omit'] = [];
   const om = raw['omit'];
   if (present(om)) {
@@ -682,7 +678,8 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     else {
       const problem = cronProblem(s);
       if (problem) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}: ${problem}`);
-      else if (!validateCron(s.trim())) p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}; expected ${CRON_FORMAT}`);
+      else if (!validateCron(s.trim()))
+        p.add(keyPath(path, 'schedule'), `invalid cron expression ${JSON.stringify(s)}; expected ${CRON_FORMAT}`);
       else schedule = s.trim();
     }
   }
@@ -786,5 +783,9 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   }
 
   if (p.list.length > 0) return { ok: false, errors: p.list };
-  return { ok: true, config: { server, simulator, metrics, storage, targets, probes }, ...(p.warnings.length ? { warnings: p.warnings } : {}) };
+  return {
+    ok: true,
+    config: { server, simulator, metrics, storage, targets, probes },
+    ...(p.warnings.length ? { warnings: p.warnings } : {}),
+  };
 }

@@ -1,5 +1,12 @@
 import { DEFAULTS } from './defaults.js';
-import { PROBE_KINDS_NAMES, RECALL_POSITIONS, type ContaminationSettings, type ProbeKind, type RecallPosition, type RecallSettings } from './probeKindTypes.js';
+import {
+  PROBE_KINDS_NAMES,
+  RECALL_POSITIONS,
+  type ContaminationSettings,
+  type ProbeKind,
+  type RecallPosition,
+  type RecallSettings,
+} from './probeKindTypes.js';
 
 /** Probe keys that belong to one kind only; validateConfig lists them in CONFIG_KEYS.probe. */
 export const PROBE_KIND_KEYS = {
@@ -8,7 +15,15 @@ export const PROBE_KIND_KEYS = {
 } as const;
 
 /** Every key the kinds add to a probe (kind itself included). */
-export const PROBE_KIND_CONFIG_KEYS: readonly string[] = ['kind', 'conversationTokens', 'facts', 'positions', 'seed', 'minRecall', 'concurrency'];
+export const PROBE_KIND_CONFIG_KEYS: readonly string[] = [
+  'kind',
+  'conversationTokens',
+  'facts',
+  'positions',
+  'seed',
+  'minRecall',
+  'concurrency',
+];
 
 export interface ProbeKindSettings {
   /** Absent for generation probes. */
@@ -23,7 +38,11 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
  * The kind of a probe and its settings, with every problem reported through `add(path, message)`.
  * Keys of another kind are refused (a `facts` on a generation probe would be silently ignored).
  */
-export function validateProbeKind(raw: Record<string, unknown>, path: string, add: (path: string, message: string) => void): ProbeKindSettings {
+export function validateProbeKind(
+  raw: Record<string, unknown>,
+  path: string,
+  add: (path: string, message: string) => void,
+): ProbeKindSettings {
   const at = (key: string) => `${path}.${key}`;
   const given = (key: string) => raw[key] !== undefined && raw[key] !== null;
   let kind: ProbeKind = 'generation';
@@ -35,7 +54,9 @@ export function validateProbeKind(raw: Record<string, unknown>, path: string, ad
   const own: readonly string[] = kind === 'generation' ? [] : PROBE_KIND_KEYS[kind];
   for (const key of PROBE_KIND_CONFIG_KEYS) {
     if (key === 'kind' || !given(key) || own.includes(key)) continue;
-    const owners = Object.entries(PROBE_KIND_KEYS).filter(([, keys]) => (keys as readonly string[]).includes(key)).map(([k]) => k);
+    const owners = Object.entries(PROBE_KIND_KEYS)
+      .filter(([, keys]) => (keys as readonly string[]).includes(key))
+      .map(([k]) => k);
     add(at(key), `applies to kind ${owners.join(' or ')} only (this probe is kind ${kind})`);
   }
   const int = (key: string, fallback: number, min: number, max: number): number => {

@@ -48,10 +48,12 @@ function readExpect(v: unknown, path: string, add: AddProblem): ExpectConfig | n
   const keywords: string[] = [];
   const kw = v['keywords'];
   if (present(kw)) {
-    if (!Array.isArray(kw) || kw.length > KEYWORDS_MAX) add(`${path}.keywords`, `must be a list of up to ${KEYWORDS_MAX} words or short phrases`);
+    if (!Array.isArray(kw) || kw.length > KEYWORDS_MAX)
+      add(`${path}.keywords`, `must be a list of up to ${KEYWORDS_MAX} words or short phrases`);
     else {
       kw.forEach((k, i) => {
-        if (typeof k !== 'string' || !/[\p{L}\p{N}]/u.test(k)) add(`${path}.keywords[${i}]`, 'must be a word or phrase (letters or digits)');
+        if (typeof k !== 'string' || !/[\p{L}\p{N}]/u.test(k))
+          add(`${path}.keywords[${i}]`, 'must be a word or phrase (letters or digits)');
         else keywords.push(k.trim());
       });
     }
@@ -59,13 +61,15 @@ function readExpect(v: unknown, path: string, add: AddProblem): ExpectConfig | n
   let minCoverage: number = EXPECT_DEFAULTS.minCoverage;
   const mc = v['minCoverage'];
   if (present(mc)) {
-    if (typeof mc !== 'number' || !(mc >= 0 && mc <= 1)) add(`${path}.minCoverage`, 'must be a number from 0 to 1 (the share of keywords the answer must mention)');
+    if (typeof mc !== 'number' || !(mc >= 0 && mc <= 1))
+      add(`${path}.minCoverage`, 'must be a number from 0 to 1 (the share of keywords the answer must mention)');
     else minCoverage = mc;
   }
   let headings: number = EXPECT_DEFAULTS.headings;
   const h = v['headings'];
   if (present(h)) {
-    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 1000) add(`${path}.headings`, 'must be an integer from 0 to 1000 (markdown headings the answer must have)');
+    if (typeof h !== 'number' || !Number.isInteger(h) || h < 0 || h > 1000)
+      add(`${path}.headings`, 'must be an integer from 0 to 1000 (markdown headings the answer must have)');
     else headings = h;
   }
   if (keywords.length === 0 && headings === 0 && !present(kw)) add(path, 'sets nothing to check: give keywords, headings or both');
@@ -87,7 +91,8 @@ function readTemperatures(
   }
   const out: number[] = [];
   v.forEach((t, i) => {
-    if (typeof t !== 'number' || !(t >= lim.temperatureMin && t <= lim.temperatureMax)) add(`${path}[${i}]`, `must be a number from ${lim.temperatureMin} to ${lim.temperatureMax}`);
+    if (typeof t !== 'number' || !(t >= lim.temperatureMin && t <= lim.temperatureMax))
+      add(`${path}[${i}]`, `must be a number from ${lim.temperatureMin} to ${lim.temperatureMax}`);
     else if (out.includes(t)) add(`${path}[${i}]`, `${t} is listed twice`);
     else out.push(t);
   });

@@ -30,9 +30,20 @@ export function looksLikeSse(text: string): boolean {
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
  */
-export function analyzeCapture(input: string, channel: CaptureChannel, thresholds?: Partial<Thresholds>, finishReason: string | null = null): CaptureAnalysis {
+export function analyzeCapture(
+  input: string,
+  channel: CaptureChannel,
+  thresholds?: Partial<Thresholds>,
+  finishReason: string | null = null,
+): CaptureAnalysis {
   if (!looksLikeSse(input)) {
-    return { format: 'text', channel, analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds, finishReason }), notes: [], finishReason };
+    return {
+      format: 'text',
+      channel,
+      analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds, finishReason }),
+      notes: [],
+      finishReason,
+    };
   }
   const acc = new StreamAccumulator();
   const contentOffsets: number[] = [];
@@ -66,5 +77,11 @@ export function analyzeCapture(input: string, channel: CaptureChannel, threshold
   const finish = r.finishReason ?? finishReason;
   // reasoning followed by content was not cut inside the reasoning
   const evidence = channel === 'reasoning' && r.content.length > 0 ? 'stop' : finish;
-  return { format: 'sse', channel, analysis: analyzeText(text, { thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }), notes, finishReason: finish };
+  return {
+    format: 'sse',
+    channel,
+    analysis: analyzeText(text, { thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }),
+    notes,
+    finishReason: finish,
+  };
 }

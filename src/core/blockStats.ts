@@ -35,9 +35,28 @@ export interface Block {
 
 export function newBlock(): Block {
   return {
-    chars: 0, spaces: 0, words: 0, latinWords: 0, fw: 0, sentEnd: 0, newlines: 0, letters: 0,
-    latinLetters: 0, vowels: 0, pureLatinLetters: 0, gluedLetters: 0, odd: 0, mojibake: 0,
-    stutter: 0, punct: 0, chunks: 0, allLatin: 0, allVowels: 0, garbled: 0, upper: 0, scripts: new Int32Array(SCRIPT_COUNT),
+    chars: 0,
+    spaces: 0,
+    words: 0,
+    latinWords: 0,
+    fw: 0,
+    sentEnd: 0,
+    newlines: 0,
+    letters: 0,
+    latinLetters: 0,
+    vowels: 0,
+    pureLatinLetters: 0,
+    gluedLetters: 0,
+    odd: 0,
+    mojibake: 0,
+    stutter: 0,
+    punct: 0,
+    chunks: 0,
+    allLatin: 0,
+    allVowels: 0,
+    garbled: 0,
+    upper: 0,
+    scripts: new Int32Array(SCRIPT_COUNT),
   };
 }
 
@@ -46,11 +65,26 @@ export function copyBlock(b: Block): Block {
 }
 
 export function addBlock(into: Block, b: Block): void {
-  into.chars += b.chars; into.spaces += b.spaces; into.words += b.words; into.latinWords += b.latinWords;
-  into.fw += b.fw; into.sentEnd += b.sentEnd; into.newlines += b.newlines; into.letters += b.letters;
-  into.latinLetters += b.latinLetters; into.vowels += b.vowels; into.pureLatinLetters += b.pureLatinLetters;
-  into.gluedLetters += b.gluedLetters; into.odd += b.odd; into.mojibake += b.mojibake;
-  into.stutter += b.stutter; into.punct += b.punct; into.chunks += b.chunks;
-  into.allLatin += b.allLatin; into.allVowels += b.allVowels; into.garbled += b.garbled; into.upper += b.upper;
+  into.chars += b.chars;
+  into.spaces += b.spaces;
+  into.words += b.words;
+  into.latinWords += b.latinWords;
+  into.fw += b.fw;
+  into.sentEnd += b.sentEnd;
+  into.newlines += b.newlines;
+  into.letters += b.letters;
+  into.latinLetters += b.latinLetters;
+  into.vowels += b.vowels;
+  into.pureLatinLetters += b.pureLatinLetters;
+  into.gluedLetters += b.gluedLetters;
+  into.odd += b.odd;
+  into.mojibake += b.mojibake;
+  into.stutter += b.stutter;
+  into.punct += b.punct;
+  into.chunks += b.chunks;
+  into.allLatin += b.allLatin;
+  into.allVowels += b.allVowels;
+  into.garbled += b.garbled;
+  into.upper += b.upper;
   for (let i = 0; i < SCRIPT_COUNT; i++) into.scripts[i]! += b.scripts[i]!;
 }

@@ -27,8 +27,19 @@ export const SC_CJK = 11;
 export const SC_OTHER = 12;
 export const SCRIPT_COUNT = 13;
 export const SCRIPT_NAMES = [
-  'none', 'latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic',
-  'thai', 'georgian', 'hangul', 'cjk', 'other',
+  'none',
+  'latin',
+  'greek',
+  'cyrillic',
+  'armenian',
+  'hebrew',
+  'arabic',
+  'indic',
+  'thai',
+  'georgian',
+  'hangul',
+  'cjk',
+  'other',
 ] as const;
 
 const classCache = new Uint8Array(65536);
@@ -47,12 +58,22 @@ function scriptOf(cp: number): number {
   if (cp >= 0x400 && cp <= 0x52f) return SC_CYRILLIC;
   if (cp >= 0x530 && cp <= 0x58f) return SC_ARMENIAN;
   if (cp >= 0x590 && cp <= 0x5ff) return SC_HEBREW;
-  if ((cp >= 0x600 && cp <= 0x6ff) || (cp >= 0x750 && cp <= 0x77f) || (cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff)) return SC_ARABIC;
+  if ((cp >= 0x600 && cp <= 0x6ff) || (cp >= 0x750 && cp <= 0x77f) || (cp >= 0xfb50 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff))
+    return SC_ARABIC;
   if (cp >= 0x900 && cp <= 0xdff) return SC_INDIC;
   if (cp >= 0xe00 && cp <= 0xeff) return SC_THAI;
   if (cp >= 0x10a0 && cp <= 0x10ff) return SC_GEORGIAN;
   if ((cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xac00 && cp <= 0xd7af)) return SC_HANGUL;
-  if ((cp >= 0x3040 && cp <= 0x30ff) || (cp >= 0x3400 && cp <= 0x4dbf) || (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xf900 && cp <= 0xfaff) || (cp >= 0x31f0 && cp <= 0x31ff) || (cp >= 0xff66 && cp <= 0xff9f) || (cp >= 0x20000 && cp <= 0x3ffff)) return SC_CJK;
+  if (
+    (cp >= 0x3040 && cp <= 0x30ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0x31f0 && cp <= 0x31ff) ||
+    (cp >= 0xff66 && cp <= 0xff9f) ||
+    (cp >= 0x20000 && cp <= 0x3ffff)
+  )
+    return SC_CJK;
   return SC_OTHER;
 }
 
@@ -115,16 +136,38 @@ export function isOddCode(code: number): boolean {
 
 /** Sentence-final punctuation, ASCII and fullwidth/CJK. */
 export function isSentenceEnd(code: number): boolean {
-  return code === 0x2e || code === 0x21 || code === 0x3f || code === 0x3002 || code === 0xff01 || code === 0xff1f || code === 0x2026 || code === 0x0964;
+  return (
+    code === 0x2e ||
+    code === 0x21 ||
+    code === 0x3f ||
+    code === 0x3002 ||
+    code === 0xff01 ||
+    code === 0xff1f ||
+    code === 0x2026 ||
+    code === 0x0964
+  );
 }
 
 /** Latin vowels (ASCII and common accented), for gibberish detection. */
 export function isLatinVowel(code: number): boolean {
   switch (code | 0x20) {
-    case 0x61: case 0x65: case 0x69: case 0x6f: case 0x75: case 0x79:
+    case 0x61:
+    case 0x65:
+    case 0x69:
+    case 0x6f:
+    case 0x75:
+    case 0x79:
       return code < 0x80;
     default:
-      return (code >= 0xe0 && code <= 0xe6) || (code >= 0xe8 && code <= 0xef) || (code >= 0xf2 && code <= 0xf6) || (code >= 0xf9 && code <= 0xfc)
-        || (code >= 0xc0 && code <= 0xc6) || (code >= 0xc8 && code <= 0xcf) || (code >= 0xd2 && code <= 0xd6) || (code >= 0xd9 && code <= 0xdc);
+      return (
+        (code >= 0xe0 && code <= 0xe6) ||
+        (code >= 0xe8 && code <= 0xef) ||
+        (code >= 0xf2 && code <= 0xf6) ||
+        (code >= 0xf9 && code <= 0xfc) ||
+        (code >= 0xc0 && code <= 0xc6) ||
+        (code >= 0xc8 && code <= 0xcf) ||
+        (code >= 0xd2 && code <= 0xd6) ||
+        (code >= 0xd9 && code <= 0xdc)
+      );
   }
 }

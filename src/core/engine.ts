@@ -13,12 +13,30 @@
  */
 import { type Block, newBlock, copyBlock } from './blockStats.js';
 import {
-  CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE,
-  astralInfo, classOf, isLatinVowel, isOddCode, isSentenceEnd, scriptOfCode,
+  CH_PUNCT,
+  CH_SOLO,
+  CH_SPACE,
+  CH_WORD,
+  SC_LATIN,
+  SC_NONE,
+  astralInfo,
+  classOf,
+  isLatinVowel,
+  isOddCode,
+  isSentenceEnd,
+  scriptOfCode,
 } from './charClass.js';
 import type { Detector, JudgeContext, TextView } from './detectors/detector.js';
 import {
-  TF_AFTER_NL, TF_CONTENT, TF_NUMERIC, TF_WORDISH, TK_MARK, TK_PUNCT, TK_SOLO, TK_WORD, type EngineDetector,
+  TF_AFTER_NL,
+  TF_CONTENT,
+  TF_NUMERIC,
+  TF_WORDISH,
+  TK_MARK,
+  TK_PUNCT,
+  TK_SOLO,
+  TK_WORD,
+  type EngineDetector,
 } from './detectors/engineDetector.js';
 import { createDetectors, type Detectors, type Figures } from './detectors/registry.js';
 import { BLOCK } from './detectors/windows.js';
@@ -129,15 +147,49 @@ export class Engine {
     this.lineSinks = this.all.filter((d): d is Detector & { line: LineHook } => typeof d.line === 'function');
     this.whitespaceSinks = this.all.filter((d): d is Detector & { whitespace: WhitespaceHook } => typeof d.whitespace === 'function');
     const store = this.store;
-    this.view = { get length() { return store.size; }, slice: (a, b) => store.slice(a, b) };
+    this.view = {
+      get length() {
+        return store.size;
+      },
+      slice: (a, b) => store.slice(a, b),
+    };
     this.s = {
-      pos: 0, extraBytes: 0, pendingHigh: -1, prevCode: -1, punctChars: 0,
-      wsRun: 0, wsRunStart: -1, lineStart: 0, afterNl: false,
-      wordStart: -1, wordInTag: false, wordLatin: 0, wordVowels: 0, wordDigits: 0, wordOther: 0, wordUpper: false, wordNonAscii: false,
-      wordFlips: 0, wordHash: 0, wordUppers: 0, wordNumeric: false, tagState: 0, tagStart: 0,
-      nTok: 0, nextId: 0, words: 0, distinctWords: 0,
-      chunkHash: CHUNK_SEED, chunkToks: 0, chunkHasWord: false, prevChunkHash: 0, chunkRun: 0,
-      blockStart: 0, blockByte: 0, wordAccounted: 0, wordVowelsAccounted: 0,
+      pos: 0,
+      extraBytes: 0,
+      pendingHigh: -1,
+      prevCode: -1,
+      punctChars: 0,
+      wsRun: 0,
+      wsRunStart: -1,
+      lineStart: 0,
+      afterNl: false,
+      wordStart: -1,
+      wordInTag: false,
+      wordLatin: 0,
+      wordVowels: 0,
+      wordDigits: 0,
+      wordOther: 0,
+      wordUpper: false,
+      wordNonAscii: false,
+      wordFlips: 0,
+      wordHash: 0,
+      wordUppers: 0,
+      wordNumeric: false,
+      tagState: 0,
+      tagStart: 0,
+      nTok: 0,
+      nextId: 0,
+      words: 0,
+      distinctWords: 0,
+      chunkHash: CHUNK_SEED,
+      chunkToks: 0,
+      chunkHasWord: false,
+      prevChunkHash: 0,
+      chunkRun: 0,
+      blockStart: 0,
+      blockByte: 0,
+      wordAccounted: 0,
+      wordVowelsAccounted: 0,
     };
   }
 
@@ -226,7 +278,13 @@ export class Engine {
             continue;
           }
         }
-        this.char(c, a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD, a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE, s.pos, 1);
+        this.char(
+          c,
+          a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD,
+          a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE,
+          s.pos,
+          1,
+        );
         continue;
       }
       if (c >= 0xd800 && c <= 0xdbff) {
@@ -249,7 +307,13 @@ export class Engine {
   private bmp(c: number, off: number): void {
     if (c < 128) {
       const a = ASCII[c]!;
-      this.char(c, a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD, a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE, off, 1);
+      this.char(
+        c,
+        a === A_SPACE ? CH_SPACE : a === A_PUNCT ? CH_PUNCT : CH_WORD,
+        a === A_LOWER || a === A_UPPER ? SC_LATIN : SC_NONE,
+        off,
+        1,
+      );
       return;
     }
     const cls = classOf(c);
@@ -260,7 +324,6 @@ export class Engine {
     const info = astralInfo(cp);
     this.char(cp, info >> 4, info & 15, off, 2);
   }
-
 
   private char(c: number, cls: number, script: number, off: number, len: number): void {
     const s = this.s;
@@ -291,8 +354,14 @@ export class Engine {
         s.wordStart = off;
         if (s.tagState === 2 && off - s.tagStart > MAX_TAG) s.tagState = 0; // a stray '<' in code or prose
         s.wordInTag = s.tagState === 2;
-        s.wordLatin = 0; s.wordVowels = 0; s.wordDigits = 0; s.wordOther = 0;
-        s.wordUpper = false; s.wordNonAscii = false; s.wordFlips = 0; s.wordUppers = 0;
+        s.wordLatin = 0;
+        s.wordVowels = 0;
+        s.wordDigits = 0;
+        s.wordOther = 0;
+        s.wordUpper = false;
+        s.wordNonAscii = false;
+        s.wordFlips = 0;
+        s.wordUppers = 0;
         s.wordHash = WORD_SEED;
         s.wordNumeric = c >= 0x30 && c <= 0x39;
       }
@@ -334,8 +403,7 @@ export class Engine {
     if (c === 0x3c) {
       s.tagState = 1;
       s.tagStart = off;
-    }
-    else if (c === 0x3e) s.tagState = 0;
+    } else if (c === 0x3e) s.tagState = 0;
     else if (s.tagState === 1) s.tagState = c === 0x2f || c === 0x21 ? 2 : 0;
     if (c < 128) this.token(TK_PUNCT, '', off, off + 1, c);
     else this.token(TK_PUNCT, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len, -1);
@@ -397,7 +465,17 @@ export class Engine {
    * Words come with their id when already known (`known` >= 0); a new hashed word
    * (`hashLen` >= 0) is added to the hash table, any other new token to the string map.
    */
-  private token(kind: number, key: string, start: number, end: number, ascii: number, known = -2, hash = 0, hashLen = -1, numeric = false): void {
+  private token(
+    kind: number,
+    key: string,
+    start: number,
+    end: number,
+    ascii: number,
+    known = -2,
+    hash = 0,
+    hashLen = -1,
+    numeric = false,
+  ): void {
     const s = this.s;
     let id: number | undefined = ascii >= 0 ? this.asciiIds[ascii]! : known >= -1 ? known : this.intern.get(key);
     let isNew = false;
@@ -428,7 +506,7 @@ export class Engine {
       if (kind !== TK_MARK) flags |= TF_CONTENT;
       if (numeric) flags |= TF_NUMERIC;
     }
-    s.chunkHash = Math.imul(s.chunkHash ^ id, 0x01000193) + 0x3c6ef372 | 0;
+    s.chunkHash = (Math.imul(s.chunkHash ^ id, 0x01000193) + 0x3c6ef372) | 0;
     s.chunkToks++;
     // stutter is words doubled ("I I think think"); "0, 0, 0," in data and CSS is not
     if (isWord && !numeric) s.chunkHasWord = true;
@@ -472,10 +550,15 @@ export class Engine {
     // a very long word (glued words) still pending: count its letters in the block they fell in
     if (s.wordStart >= 0 && s.wordLatin >= GLUED && s.wordDigits === 0 && s.wordOther === 0) {
       const add = s.wordLatin - s.wordAccounted;
-      b.letters += add; b.latinLetters += add; b.scripts[SC_LATIN]! += add;
-      b.pureLatinLetters += add; b.gluedLetters += add; b.allLatin += add;
+      b.letters += add;
+      b.latinLetters += add;
+      b.scripts[SC_LATIN]! += add;
+      b.pureLatinLetters += add;
+      b.gluedLetters += add;
+      b.allLatin += add;
       const v = s.wordVowels - s.wordVowelsAccounted;
-      b.vowels += v; b.allVowels += v;
+      b.vowels += v;
+      b.allVowels += v;
       s.wordAccounted = s.wordLatin;
       s.wordVowelsAccounted = s.wordVowels;
     }
@@ -508,7 +591,13 @@ export class Engine {
       for (const d of engineDetectors) d.flush?.(s.pos);
       const figures = {} as Record<string, object>;
       for (const [name, d] of this.named) if (!only || only(d, this.view)) figures[name] = d.figures(this.view);
-      const base: BaseFigures = { chars: s.pos, bytes: s.pos + s.extraBytes, words: s.words, distinctWords: s.distinctWords, punctChars: s.punctChars };
+      const base: BaseFigures = {
+        chars: s.pos,
+        bytes: s.pos + s.extraBytes,
+        words: s.words,
+        distinctWords: s.distinctWords,
+        punctChars: s.punctChars,
+      };
       return { base, detectors: figures as Figures };
     } finally {
       this.spec = false;
@@ -539,7 +628,8 @@ const ASCII = new Uint8Array(128);
 const VOWEL = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const k = asciiClass(c);
-  ASCII[c] = k === CH_SPACE ? A_SPACE : k === CH_PUNCT ? A_PUNCT : c >= 0x41 && c <= 0x5a ? A_UPPER : c >= 0x61 && c <= 0x7a ? A_LOWER : A_DIGIT;
+  ASCII[c] =
+    k === CH_SPACE ? A_SPACE : k === CH_PUNCT ? A_PUNCT : c >= 0x41 && c <= 0x5a ? A_UPPER : c >= 0x61 && c <= 0x7a ? A_LOWER : A_DIGIT;
   VOWEL[c] = isLatinVowel(c) ? 1 : 0;
 }
 const HEX = /^[0-9a-f]+$/i;

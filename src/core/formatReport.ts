@@ -27,20 +27,26 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
     if (f.atChar >= 0) out.push(`      at char ${f.atChar}${f.atToken >= 0 ? ` (token ${f.atToken})` : ''}: "${f.excerpt}"`);
   }
   if (Number(m['collapseOnset']) >= 0) {
-    out.push(`collapse (${str(m['collapseKind'])}) starts at char ${m['collapseOnset']}` +
-      (Number(m['collapseOnsetToken']) >= 0 ? ` (token ${m['collapseOnsetToken']})` : '') +
-      ` of ${m.chars} (${((100 * Number(m['collapseOnset'])) / Math.max(1, m.chars)).toFixed(0)}% of the way in)`);
+    out.push(
+      `collapse (${str(m['collapseKind'])}) starts at char ${m['collapseOnset']}` +
+        (Number(m['collapseOnsetToken']) >= 0 ? ` (token ${m['collapseOnsetToken']})` : '') +
+        ` of ${m.chars} (${((100 * Number(m['collapseOnset'])) / Math.max(1, m.chars)).toFixed(0)}% of the way in)`,
+    );
   }
   if (m.repeatCount > 0) {
     out.push('');
-    out.push(`repeat (${str(m['repeatKind']) || 'repeat'}): ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
-      (Number(m['repeatOnsetToken']) >= 0 ? ` (token ${m['repeatOnsetToken']})` : '') +
-      `, similarity ${str(m['repeatSimilarity'])}, loops cover ${pct(m.repeatCoverage)} of the text`);
+    out.push(
+      `repeat (${str(m['repeatKind']) || 'repeat'}): ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
+        (Number(m['repeatOnsetToken']) >= 0 ? ` (token ${m['repeatOnsetToken']})` : '') +
+        `, similarity ${str(m['repeatSimilarity'])}, loops cover ${pct(m.repeatCoverage)} of the text`,
+    );
     out.push(`  unit: "${m.repeatExcerpt}"`);
     // Say why a repeat shown here is not a finding, so the report never contradicts itself.
     const reported = analysis.findings.some((f) => f.kind === m.repeatKind && f.atChar === m.repeatOnset);
     if (!reported) {
-      out.push(`  not counted: ${m.repeatChars} chars in ${m.repeatCount} copies is below the sizes that count, or the text moves on after it, and it does not run into the token limit`);
+      out.push(
+        `  not counted: ${m.repeatChars} chars in ${m.repeatCount} copies is below the sizes that count, or the text moves on after it, and it does not run into the token limit`,
+      );
     }
   }
   out.push('');
@@ -51,13 +57,19 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
     ['longest word run', m.longestWordRun > 0 ? `${m.longestWordRun} × "${m.longestWordRunWord}"` : '0'],
     ['most repeated line', m.topLineRepeats > 0 ? `${m.topLineRepeats} × "${m.topLine}"` : '-'],
     ['duplicate-line fraction', str(m['duplicateLineFraction'])],
-    ['top 2/3/4-gram char fraction', `${str(m['top2gramCharFraction'])} / ${str(m['top3gramCharFraction'])} / ${str(m['top4gramCharFraction'])}`],
+    [
+      'top 2/3/4-gram char fraction',
+      `${str(m['top2gramCharFraction'])} / ${str(m['top3gramCharFraction'])} / ${str(m['top4gramCharFraction'])}`,
+    ],
     ['duplicate 5/10-gram char fraction', `${str(m['dup5gramCharFraction'])} / ${str(m['dup10gramCharFraction'])}`],
     ['unique-word ratio', str(m.uniqueWordRatio)],
     ['longest whitespace run', str(m['longestWhitespaceRun'])],
     ['whitespace / punctuation share', `${str(m['whitespaceShare'])} / ${str(m['punctuationShare'])}`],
     ['opening script', str(m['openingScript'])],
-    ['salad / gibberish / script / stutter windows', `${str(m['saladWindows'])} / ${str(m['gibberishWindows'])} / ${str(m['scriptSwitchWindows'])} / ${str(m['stutterWindows'])}`],
+    [
+      'salad / gibberish / script / stutter windows',
+      `${str(m['saladWindows'])} / ${str(m['gibberishWindows'])} / ${str(m['scriptSwitchWindows'])} / ${str(m['stutterWindows'])}`,
+    ],
     ['low-diversity words', str(m['lowDiversityWords'])],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));

@@ -35,7 +35,10 @@ const MIN_STEM = 3;
  * keyword and the forms an answer uses to the same string, and errs towards leaving words alone.
  */
 export function stem(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, '').replace(/['’]/g, '');
+  let w = word
+    .toLowerCase()
+    .replace(/['’]s$/, '')
+    .replace(/['’]/g, '');
   if (w.length <= MIN_STEM) return w;
   if (w.endsWith('sses')) w = w.slice(0, -2);
   else if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
@@ -98,7 +101,10 @@ export interface AdherenceFinding {
 export function adherenceFindings(a: Adherence, expect: ExpectConfig): AdherenceFinding[] {
   const out: AdherenceFinding[] = [];
   if (a.coverage !== null && a.coverage < expect.minCoverage) {
-    const shown = a.missing.slice(0, 8).map((k) => JSON.stringify(k)).join(', ');
+    const shown = a.missing
+      .slice(0, 8)
+      .map((k) => JSON.stringify(k))
+      .join(', ');
     out.push({
       kind: 'off_prompt',
       severity: 'fail',
@@ -106,7 +112,11 @@ export function adherenceFindings(a: Adherence, expect: ExpectConfig): Adherence
     });
   }
   if (expect.headings > 0 && a.headings < expect.headings) {
-    out.push({ kind: 'missing_headings', severity: 'warn', detail: `${a.headings} markdown headings, fewer than the ${expect.headings} expected` });
+    out.push({
+      kind: 'missing_headings',
+      severity: 'warn',
+      detail: `${a.headings} markdown headings, fewer than the ${expect.headings} expected`,
+    });
   }
   return out;
 }

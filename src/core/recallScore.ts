@@ -2,7 +2,10 @@ import type { RecallPosition } from '../config/probeKindTypes.js';
 
 /** Letters and digits only, lower case: "Cobalt heron, 4821!" and "COBALT-HERON-4821" compare equal. */
 export function compactText(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** True when the answer states the value exactly, whatever its case, punctuation and spacing. */
@@ -34,7 +37,8 @@ export function scoreRecall(answer: string, facts: readonly RecallFact[], minRec
   const byPosition: RecallScore['byPosition'] = {};
   const missed: RecallFact[] = [];
   for (const f of facts) {
-    const slot = (byPosition[f.position] ??= { planted: 0, recalled: 0 });
+    const slot = byPosition[f.position] ?? { planted: 0, recalled: 0 };
+    byPosition[f.position] = slot;
     slot.planted++;
     if (mentions(answer, f.value)) slot.recalled++;
     else missed.push({ label: f.label, value: f.value, position: f.position });

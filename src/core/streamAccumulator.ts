@@ -523,9 +523,8 @@ export function accumulateChatCompletion(body: unknown, clean: (text: string) =>
   const choice = Array.isArray(choices) && isObject(choices[0]) ? choices[0] : null;
   if (choice !== null) {
     const message = isObject(choice.message) ? choice.message : isObject(choice.delta) ? choice.delta : null;
-    const { content, reasoning, unknownParts } = message !== null
-      ? textOf(message)
-      : { content: typeof choice.text === 'string' ? choice.text : '', reasoning: '', unknownParts: 0 };
+    const { content, reasoning, unknownParts } =
+      message !== null ? textOf(message) : { content: typeof choice.text === 'string' ? choice.text : '', reasoning: '', unknownParts: 0 };
     result.content = content;
     result.reasoning = reasoning;
     result.unknownContentParts = unknownParts;

@@ -33,12 +33,7 @@ export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
   return { thresholds: o.thresholds, chars, finishReason: o.finishReason ?? null };
 }
 
-export function buildAnalysis(
-  base: BaseFigures,
-  figures: Figures,
-  raw: readonly Finding[],
-  o: BuildOptions,
-): Analysis {
+export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {
   const findings = applyRules(raw).map((f) => ({
     ...f,
     atToken: f.atToken >= 0 ? f.atToken : tokenIndexAt(o.tokenOffsets, f.atChar),
@@ -48,7 +43,12 @@ export function buildAnalysis(
   const collapse = collapseFinding(findings);
   const onset = collapseOnset(findings);
   const certain = findings.some((f) => f.certain && f.severity === 'fail');
-  return { verdict, findings, reasons: findings.map(reasonOf), metrics: textMetrics(base, figures, findings, o, { verdict, onset, kind: collapse?.kind ?? '', certain }) };
+  return {
+    verdict,
+    findings,
+    reasons: findings.map(reasonOf),
+    metrics: textMetrics(base, figures, findings, o, { verdict, onset, kind: collapse?.kind ?? '', certain }),
+  };
 }
 
 function textMetrics(

@@ -14,8 +14,18 @@ export interface VerdictRule {
 
 /** Kinds that describe text repeating itself. */
 export const REPEAT_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
-  'word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'near_loop', 'loop_coverage',
-  'tag_spam', 'punctuation_flood', 'char_flood', 'cycling', 'list_runaway',
+  'word_loop',
+  'phrase_loop',
+  'sentence_loop',
+  'line_loop',
+  'paragraph_loop',
+  'near_loop',
+  'loop_coverage',
+  'tag_spam',
+  'punctuation_flood',
+  'char_flood',
+  'cycling',
+  'list_runaway',
 ]);
 
 const fails = (fs: readonly Finding[]): boolean => fs.some((f) => f.severity === 'fail');
@@ -41,7 +51,8 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       const best = new Map<FindingKind, Finding>();
       for (const f of fs) {
         const had = best.get(f.kind);
-        if (!had || (had.severity === 'warn' && f.severity === 'fail') || (had.severity === f.severity && !had.certain && f.certain)) best.set(f.kind, f);
+        if (!had || (had.severity === 'warn' && f.severity === 'fail') || (had.severity === f.severity && !had.certain && f.certain))
+          best.set(f.kind, f);
       }
       return fs.filter((f) => best.get(f.kind) === f);
     },

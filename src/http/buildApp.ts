@@ -56,7 +56,7 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
 export function buildApp(deps: AppDeps) {
-    // Scrapes and health checks arrive every few seconds: keep them out of the log.
+  // Scrapes and health checks arrive every few seconds: keep them out of the log.
   const quiet = (url: string) => url.startsWith('/metrics') || url.startsWith('/-/');
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -92,7 +92,9 @@ export function buildApp(deps: AppDeps) {
     if (sessionValid(req.headers.cookie, authToken, Date.now())) return;
     reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
     if (wantsHtml(req)) return sendPage(reply, 401, renderLogin(req.method === 'GET' ? req.url : '/', false));
-    return reply.status(401).send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
+    return reply
+      .status(401)
+      .send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
   });
 
   app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
@@ -111,7 +113,9 @@ export function buildApp(deps: AppDeps) {
     return sendPage(reply, 200, page);
   });
 
-  app.get<{ Querystring: { next?: string } }>('/-/login', async (req, reply) => sendPage(reply, 200, renderLogin(safeNext(req.query.next), false)));
+  app.get<{ Querystring: { next?: string } }>('/-/login', async (req, reply) =>
+    sendPage(reply, 200, renderLogin(safeNext(req.query.next), false)),
+  );
 
   // The token comes in the form body only: never in a URL, and /-/ requests are not logged.
   app.post<{ Body: { token?: string; next?: string } | undefined }>('/-/login', async (req, reply) => {
@@ -146,21 +150,30 @@ export function buildApp(deps: AppDeps) {
 
   app.post('/-/reload', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
     if (!deps.reload) {
-      return reply.status(400).send({ error: { code: 'NO_CONFIG_FILE', message: 'the config came from the environment, not a file: nothing to reload' } });
+      return reply
+        .status(400)
+        .send({ error: { code: 'NO_CONFIG_FILE', message: 'the config came from the environment, not a file: nothing to reload' } });
     }
     const result = await deps.reload();
     if (result.ok) return { status: 'reloaded' };
-    return reply.status(400).send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
+    return reply
+      .status(400)
+      .send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
   });
 
   // GET and POST run the same way; POST is what the index page's button sends. The request
   // names a configured target and probe, nothing else: no URL, host or request field of it
   // reaches the target.
-  const runProbeRoute = async (req: FastifyRequest<{ Querystring: ProbeParams & { format?: string }; Body?: ProbeParams }>, reply: FastifyReply) => {
+  const runProbeRoute = async (
+    req: FastifyRequest<{ Querystring: ProbeParams & { format?: string }; Body?: ProbeParams }>,
+    reply: FastifyReply,
+  ) => {
     const html = wantsHtml(req);
     reply.header('vary', 'Accept');
     const refuse = (status: number, code: string, message: string) =>
-      html ? sendPage(reply, status, messagePage(`${status}: could not run the probe`, message)) : reply.status(status).send({ error: { code, message } });
+      html
+        ? sendPage(reply, status, messagePage(`${status}: could not run the probe`, message))
+        : reply.status(status).send({ error: { code, message } });
     const body: ProbeParams = req.body && typeof req.body === 'object' ? req.body : {};
     const names: Record<'target' | 'probe', string> = { target: '', probe: '' };
     for (const key of ['target', 'probe'] as const) {
@@ -199,10 +212,14 @@ export function buildApp(deps: AppDeps) {
   };
   const probeQuery = { type: 'object', properties: { target: NAME, probe: NAME, format: FORMAT } } as const;
   app.get('/probe', { config: { auth: 'always' } satisfies RouteAuth, schema: { querystring: probeQuery } }, runProbeRoute);
-  app.post('/probe', {
-    config: { auth: 'always' } satisfies RouteAuth,
-    schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
-  }, runProbeRoute);
+  app.post(
+    '/probe',
+    {
+      config: { auth: 'always' } satisfies RouteAuth,
+      schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
+    },
+    runProbeRoute,
+  );
 
   app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
     '/runs',
@@ -234,7 +251,9 @@ export function buildApp(deps: AppDeps) {
       const run = await deps.history.get(req.params.id);
       if (!run) {
         const message = `no run with id "${req.params.id}" in history`;
-        return html ? sendPage(reply, 404, messagePage('Unknown run', message)) : reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message } });
+        return html
+          ? sendPage(reply, 404, messagePage('Unknown run', message))
+          : reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message } });
       }
       return html ? sendPage(reply, 200, renderRun(run, Date.now())) : runView(run, true);
     },

@@ -71,5 +71,8 @@ export function verdictBadge(verdict: string | null): string {
 
 /** A small page with one message, for errors and refusals shown to a browser. */
 export function messagePage(title: string, message: string): string {
-  return htmlPage(title, `<h1>${escapeHtml(title)}</h1>\n<p class="error">${escapeHtml(message)}</p>\n<p><a href="/">Back to the index</a></p>`);
+  return htmlPage(
+    title,
+    `<h1>${escapeHtml(title)}</h1>\n<p class="error">${escapeHtml(message)}</p>\n<p><a href="/">Back to the index</a></p>`,
+  );
 }

@@ -23,9 +23,10 @@ export interface OutputMarks {
 export function markOutput(text: string, marks: OutputMarks): string {
   const n = text.length;
   const onset = marks.onset >= 0 && marks.onset <= n ? marks.onset : -1;
-  const loop = marks.loop && marks.loop.period > 0 && marks.loop.start >= 0 && marks.loop.start < n
-    ? { start: marks.loop.start, period: marks.loop.period, end: Math.min(n, Math.max(marks.loop.end, marks.loop.start)) }
-    : null;
+  const loop =
+    marks.loop && marks.loop.period > 0 && marks.loop.start >= 0 && marks.loop.start < n
+      ? { start: marks.loop.start, period: marks.loop.period, end: Math.min(n, Math.max(marks.loop.end, marks.loop.start)) }
+      : null;
   // Cut points: the onset, and the copy boundaries up to the marked count, then the loop's end.
   const cuts = new Set<number>([0, n]);
   // A cut never splits a surrogate pair (an emoji would turn into two replacement chars).

@@ -32,18 +32,23 @@ export function renderIndex(config: Config, version: string, state: IndexState):
         const button = state.running(t.name, p)
           ? '<span class="muted">running…</span>'
           : `<form class="inline" method="post" action="/probe"><input type="hidden" name="target" value="${esc(t.name)}"><input type="hidden" name="probe" value="${esc(p)}"><button type="submit">run now</button></form>`;
-        return `<tr data-target="${esc(t.name)}" data-probe="${esc(p)}"><td>${esc(t.name)}</td><td>${esc(t.model)}</td><td>${esc(p)}</td><td>${esc(probe?.schedule ?? 'manual')}</td>` +
-          `<td class="verdict">${verdictBadge(last?.verdict ?? null)}</td><td>${when}</td><td>${link} <a href="/runs?${q}">runs (JSON)</a></td><td>${button}</td></tr>`;
+        return (
+          `<tr data-target="${esc(t.name)}" data-probe="${esc(p)}"><td>${esc(t.name)}</td><td>${esc(t.model)}</td><td>${esc(p)}</td><td>${esc(probe?.schedule ?? 'manual')}</td>` +
+          `<td class="verdict">${verdictBadge(last?.verdict ?? null)}</td><td>${when}</td><td>${link} <a href="/runs?${q}">runs (JSON)</a></td><td>${button}</td></tr>`
+        );
       }),
     )
     .join('\n');
   const logout = state.session
     ? ' · <form class="inline" method="post" action="/-/logout"><button type="submit">log out</button></form>'
     : '';
-  return htmlPage('coherency-exporter', `<h1>coherency-exporter ${esc(version)}</h1>
+  return htmlPage(
+    'coherency-exporter',
+    `<h1>coherency-exporter ${esc(version)}</h1>
 <p><a href="/metrics">Metrics</a> · <a href="/runs">Recent runs (JSON)</a> · <a href="/-/healthy">Health</a>${logout}</p>
 <table><tr><th>target</th><th>model</th><th>probe</th><th>schedule</th><th>last verdict</th><th>when</th><th></th><th></th></tr>
 ${rows}
 </table>
-<p class="muted">"run now" runs the probe and waits for it (a long probe takes as long as its generation), then shows the run.</p>`);
+<p class="muted">"run now" runs the probe and waits for it (a long probe takes as long as its generation), then shows the run.</p>`,
+  );
 }

@@ -11,12 +11,15 @@ export function safeNext(next: unknown): string {
  * never in a URL.
  */
 export function renderLogin(next: string, failed: boolean): string {
-  return htmlPage('Log in · coherency-exporter', `<h1>coherency-exporter</h1>
+  return htmlPage(
+    'Log in · coherency-exporter',
+    `<h1>coherency-exporter</h1>
 <p>This page needs the server's token (<code>server.authToken</code>).</p>
 ${failed ? '<p class="error">That is not the token.</p>' : ''}
 <form method="post" action="/-/login">
 <input type="hidden" name="next" value="${esc(safeNext(next))}">
 <label>Token <input type="password" name="token" autocomplete="current-password" required autofocus></label>
 <button type="submit">Log in</button>
-</form>`);
+</form>`,
+  );
 }

@@ -17,19 +17,25 @@ export function renderRun(run: RunResult, nowMs: number): string {
 <p>target <b>${esc(run.target)}</b> · probe <b>${esc(run.probe)}</b> · ${esc(run.trigger)} ·
 started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${esc(age)}) · took ${seconds(run.durationSeconds)} ·
 <a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
-  return htmlPage(`${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`, `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`);
+  return htmlPage(
+    `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
+    `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`,
+  );
 }
 
 function renderSample(s: SampleResult): string {
   const prefix = `s${s.index}`;
-  const reasons = s.reasons.length ? `<ul class="reasons">${s.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>` : '<p class="muted">no findings</p>';
+  const reasons = s.reasons.length
+    ? `<ul class="reasons">${s.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
+    : '<p class="muted">no findings</p>';
   const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
   const error = s.error ? `<p class="error">${esc(s.error.type)}: ${esc(s.error.message)}</p>` : '';
   const content = channelOutput(s, 'content');
   const reasoning = channelOutput(s, 'reasoning');
-  const jump = content.onset || reasoning.onset
-    ? `<p><a href="#${prefix}-${content.onset ? 'content' : 'reasoning'}-onset">Jump to the collapse onset</a></p>`
-    : '';
+  const jump =
+    content.onset || reasoning.onset
+      ? `<p><a href="#${prefix}-${content.onset ? 'content' : 'reasoning'}-onset">Jump to the collapse onset</a></p>`
+      : '';
   // Reasoning is folded away unless the collapse is only there.
   const openReasoning = reasoning.onset && !content.onset ? ' open' : '';
   return `<section class="sample" id="${prefix}">
@@ -38,8 +44,12 @@ function renderSample(s: SampleResult): string {
 <div><h3>Figures</h3>${figures(s)}</div></div>
 <h3>Content <span class="muted">(${s.contentChars} chars)</span></h3>
 ${s.content ? `<pre class="output" id="${prefix}-content">${content.html}</pre>` : '<p class="muted">no content</p>'}
-${s.reasoning ? `<details${openReasoning}><summary>Reasoning <span class="muted">(${s.reasoningChars} chars)</span></summary>
-<pre class="output" id="${prefix}-reasoning">${reasoning.html}</pre></details>` : ''}
+${
+  s.reasoning
+    ? `<details${openReasoning}><summary>Reasoning <span class="muted">(${s.reasoningChars} chars)</span></summary>
+<pre class="output" id="${prefix}-reasoning">${reasoning.html}</pre></details>`
+    : ''
+}
 </section>`;
 }
 
@@ -50,7 +60,8 @@ function channelOutput(s: SampleResult, channel: Channel): { html: string; onset
   const findings = s.findings.filter((f) => f.channel === channel);
   const onset = collapseOnset(m, findings);
   // Only a loop the analysis reported is highlighted: every text has some small repeat.
-  const reported = m && m.repeatPeriod > 0 && m.repeatOnset >= 0 && findings.some((f) => f.atChar === m.repeatOnset && f.kind === m.repeatKind);
+  const reported =
+    m && m.repeatPeriod > 0 && m.repeatOnset >= 0 && findings.some((f) => f.atChar === m.repeatOnset && f.kind === m.repeatKind);
   const loop = reported ? { start: m.repeatOnset, period: m.repeatPeriod, end: m.repeatEnd } : null;
   const token = onset >= 0 ? findings.find((f) => f.atChar === onset && f.atToken >= 0)?.atToken : undefined;
   const onsetTitle = `collapse onset: char ${onset}${token !== undefined ? `, token ${token}` : ''}`;
@@ -79,22 +90,34 @@ function figures(s: SampleResult): string {
     const a = s.adherence;
     if (a.coverage !== null) {
       const missing = a.missing.length ? `; missing ${a.missing.join(', ')}` : '';
-      rows.push(['prompt keywords', `${a.matched.length} of ${a.matched.length + a.missing.length} (${Math.round(a.coverage * 100)}%)${missing}`]);
+      rows.push([
+        'prompt keywords',
+        `${a.matched.length} of ${a.matched.length + a.missing.length} (${Math.round(a.coverage * 100)}%)${missing}`,
+      ]);
     }
     rows.push(['markdown headings', String(a.headings)]);
   }
   if (s.logprobs) {
     const l = s.logprobs;
     rows.push(['mean logprob', `${num(l.meanLogprob, 3)} over ${l.tokens} tokens`]);
-    rows.push(['last tokens near-certain', `${Math.round(l.tailNearCertainRatio * 100)}% of ${l.tailTokens} (mean logprob ${num(l.tailMeanLogprob, 3)})`]);
+    rows.push([
+      'last tokens near-certain',
+      `${Math.round(l.tailNearCertainRatio * 100)}% of ${l.tailTokens} (mean logprob ${num(l.tailMeanLogprob, 3)})`,
+    ]);
   }
   if (m) {
     if (m.collapseOnset >= 0) {
       const share = m.chars > 0 ? ` (${Math.round((100 * m.collapseOnset) / m.chars)}% in)` : '';
-      rows.push(['collapse', `${m.collapseKind} at char ${m.collapseOnset}${m.collapseOnsetToken >= 0 ? `, token ${m.collapseOnsetToken}` : ''}${share}`]);
+      rows.push([
+        'collapse',
+        `${m.collapseKind} at char ${m.collapseOnset}${m.collapseOnsetToken >= 0 ? `, token ${m.collapseOnsetToken}` : ''}${share}`,
+      ]);
     }
     if (m.repeatPeriod > 0) {
-      rows.push(['repeat', `${m.repeatKind || 'repeat'}: ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}`]);
+      rows.push([
+        'repeat',
+        `${m.repeatKind || 'repeat'}: ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}`,
+      ]);
       rows.push(['repeated unit', m.repeatExcerpt]);
     }
     rows.push(['repeat coverage', num(m.repeatCoverage, 3)]);

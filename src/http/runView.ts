@@ -22,6 +22,11 @@ export function runListItem(run: RunResult) {
     startedAt: run.startedAt,
     durationSeconds: run.durationSeconds,
     // the listing names the kinds; GET /runs/:id gives each finding with its offsets and excerpt
-    samples: run.samples.map((s) => ({ verdict: s.verdict, findings: findingKinds(s.findings), outputTokens: s.outputTokens, error: s.error?.type ?? null })),
+    samples: run.samples.map((s) => ({
+      verdict: s.verdict,
+      findings: findingKinds(s.findings),
+      outputTokens: s.outputTokens,
+      error: s.error?.type ?? null,
+    })),
   };
 }

@@ -8,7 +8,11 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
  * everywhere else (a container's stdout, a file, a pipe into a log shipper).
  * Returns an error message naming the bad value instead of a format.
  */
-export function pickLogFormat(flag: string | undefined, env: Record<string, string | undefined>, isTTY: boolean): LogFormat | { error: string } {
+export function pickLogFormat(
+  flag: string | undefined,
+  env: Record<string, string | undefined>,
+  isTTY: boolean,
+): LogFormat | { error: string } {
   const asked = flag ?? env['LOG_FORMAT'];
   if (asked === undefined || asked === '') return isTTY ? 'pretty' : 'json';
   if ((LOG_FORMATS as readonly string[]).includes(asked)) return asked as LogFormat;

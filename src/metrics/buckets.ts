@@ -5,12 +5,8 @@
 export const TTFT_BUCKETS_SECONDS = [
   0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80, 160, 640, 2560,
 ];
-export const E2E_BUCKETS_SECONDS = [
-  0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680,
-];
-export const INTER_TOKEN_BUCKETS_SECONDS = [
-  0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80,
-];
+export const E2E_BUCKETS_SECONDS = [0.3, 0.5, 0.8, 1, 1.5, 2, 2.5, 5, 10, 15, 20, 30, 40, 50, 60, 120, 240, 480, 960, 1920, 7680];
+export const INTER_TOKEN_BUCKETS_SECONDS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5, 5, 7.5, 10, 20, 40, 80];
 export const OUTPUT_TOKEN_BUCKETS = [16, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768];
 export const TOKENS_PER_SECOND_BUCKETS = [1, 5, 10, 20, 40, 60, 80, 100, 150, 200, 300, 500, 1000, 2000, 5000];
 /** For 0..1 ratios: fine steps at the low end, where collapse lives. */

@@ -11,7 +11,7 @@ export function createKindMetrics(registers: Registry[]) {
       name: 'coherency_recall_ratio',
       help:
         "Share of the facts planted in a recall probe's long conversation that the last sample's answer gave back, 0-1. " +
-        'HIGHER is better: 1 = every fact recalled; under the probe\'s minRecall the sample fails. Only recall probes have it.',
+        "HIGHER is better: 1 = every fact recalled; under the probe's minRecall the sample fails. Only recall probes have it.",
       labelNames: TP,
       registers,
     }),
@@ -24,7 +24,7 @@ export function createKindMetrics(registers: Registry[]) {
     contaminationDetected: new Counter({
       name: 'coherency_contamination_detected_total',
       help:
-        "Answers of a contamination probe that held the code word of another request sent at the same time: context bled between requests. " +
+        'Answers of a contamination probe that held the code word of another request sent at the same time: context bled between requests. ' +
         'Any increase is a failure. Only contamination probes have it.',
       labelNames: TP,
       registers,

@@ -106,7 +106,9 @@ ${buckets.join('\n')}
 
 | type | meaning |
 |---|---|
-${Object.entries(ERROR_TYPE_MEANINGS).map(([t, m]) => `| \`${t}\` | ${m} |`).join('\n')}
+${Object.entries(ERROR_TYPE_MEANINGS)
+  .map(([t, m]) => `| \`${t}\` | ${m} |`)
+  .join('\n')}
 
 ## Finding kinds
 

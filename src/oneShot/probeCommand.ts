@@ -28,7 +28,8 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const failOn = String(values['fail-on'] ?? 'fail');
   if (failOn !== 'warn' && failOn !== 'fail') return usage(`--fail-on: warn or fail, got "${failOn}"`);
   const concurrency = Number(values['concurrency'] ?? '1');
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) return usage(`--concurrency: an integer from 1 to 256, got "${String(values['concurrency'])}"`);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256)
+    return usage(`--concurrency: an integer from 1 to 256, got "${String(values['concurrency'])}"`);
   const list = (k: string) => (Array.isArray(values[k]) ? (values[k] as string[]) : []);
   const file = typeof values['config'] === 'string' ? values['config'] : undefined;
   let result;
@@ -74,14 +75,14 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     captureRaw: saveDir !== null,
     ...(saveDir !== null
       ? {
-        onSample: async (target: string, probe: string, sample, capture) => {
-          try {
-            savedTo.set(`${target}/${probe}/${sample.index}`, await saveSample(saveDir, target, probe, sample, capture));
-          } catch (err) {
-            saveErrors.push(`--save ${saveDir}: ${(err as Error).message}`);
-          }
-        },
-      }
+          onSample: async (target: string, probe: string, sample, capture) => {
+            try {
+              savedTo.set(`${target}/${probe}/${sample.index}`, await saveSample(saveDir, target, probe, sample, capture));
+            } catch (err) {
+              saveErrors.push(`--save ${saveDir}: ${(err as Error).message}`);
+            }
+          },
+        }
       : {}),
   });
   const code = probeExitCode(runs, failOn as FailOn);
@@ -90,7 +91,9 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     io.stdout(`${toJson({ verdict, exitCode: code, failOn, runs: runs.map((r) => runView(r)) })}\n`);
   } else if (!quiet) {
     // the report goes to stdout: it is the answer; progress went to stderr
-    for (const run of runs) for (const s of run.samples) io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
+    for (const run of runs)
+      for (const s of run.samples)
+        io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
   }
   for (const e of saveErrors) io.stderr(`error: ${e}\n`);
   return code;

@@ -24,7 +24,17 @@ const FLAG_PATHS: [string, string][] = [
 ];
 
 /** Flags that only make sense without --config. */
-export const ENDPOINT_FLAGS = ['base-url', 'model', 'api-key-env', 'prompt', 'prompt-file', 'max-tokens', 'min-tokens', 'temperature', 'samples'] as const;
+export const ENDPOINT_FLAGS = [
+  'base-url',
+  'model',
+  'api-key-env',
+  'prompt',
+  'prompt-file',
+  'max-tokens',
+  'min-tokens',
+  'temperature',
+  'samples',
+] as const;
 
 /**
  * The config of `probe --base-url URL --model M ...`: one target named "cli" and one probe
@@ -44,13 +54,24 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
   if (errors.length) return { ok: false, errors };
   const apiKeyEnv = str('api-key-env') ?? (nonEmpty(env['OPENAI_API_KEY']) !== undefined ? 'OPENAI_API_KEY' : undefined);
   const long = DEFAULTS.envFallback.probes[1];
-  const probe: Record<string, unknown> = { name: 'probe', prompt: promptFileText ?? str('prompt') ?? long.prompt, maxTokens: long.maxTokens, minTokens: long.minTokens };
-  for (const [flag, key] of [['max-tokens', 'maxTokens'], ['min-tokens', 'minTokens'], ['temperature', 'temperature'], ['samples', 'samples']] as const) {
+  const probe: Record<string, unknown> = {
+    name: 'probe',
+    prompt: promptFileText ?? str('prompt') ?? long.prompt,
+    maxTokens: long.maxTokens,
+    minTokens: long.minTokens,
+  };
+  for (const [flag, key] of [
+    ['max-tokens', 'maxTokens'],
+    ['min-tokens', 'minTokens'],
+    ['temperature', 'temperature'],
+    ['samples', 'samples'],
+  ] as const) {
     const v = str(flag);
     if (v !== undefined) probe[key] = numberOrText(v);
   }
   // a --max-tokens below the fallback's minTokens would be refused for a value the user never gave
-  if (str('min-tokens') === undefined && typeof probe['maxTokens'] === 'number' && probe['maxTokens'] < long.minTokens) probe['minTokens'] = 0;
+  if (str('min-tokens') === undefined && typeof probe['maxTokens'] === 'number' && probe['maxTokens'] < long.minTokens)
+    probe['minTokens'] = 0;
   const raw = {
     targets: [{ name: 'cli', baseUrl, model, ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) }],
     probes: [probe],
@@ -70,10 +91,18 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
  * The target x probe pairs to run: every probe each target names (targets[].probes), narrowed
  * to --target and --probe when given. A name that is not in the config is an error.
  */
-export function selectPairs(config: Config, targets: readonly string[], probes: readonly string[]): { ok: true; pairs: ProbePair[] } | { ok: false; errors: string[] } {
+export function selectPairs(
+  config: Config,
+  targets: readonly string[],
+  probes: readonly string[],
+): { ok: true; pairs: ProbePair[] } | { ok: false; errors: string[] } {
   const errors: string[] = [];
-  for (const t of targets) if (!config.targets.some((c) => c.name === t)) errors.push(`--target ${t}: no such target (targets: ${config.targets.map((c) => c.name).join(', ')})`);
-  for (const p of probes) if (!config.probes.some((c) => c.name === p)) errors.push(`--probe ${p}: no such probe (probes: ${config.probes.map((c) => c.name).join(', ')})`);
+  for (const t of targets)
+    if (!config.targets.some((c) => c.name === t))
+      errors.push(`--target ${t}: no such target (targets: ${config.targets.map((c) => c.name).join(', ')})`);
+  for (const p of probes)
+    if (!config.probes.some((c) => c.name === p))
+      errors.push(`--probe ${p}: no such probe (probes: ${config.probes.map((c) => c.name).join(', ')})`);
   if (errors.length) return { ok: false, errors };
   const pairs: ProbePair[] = [];
   for (const t of config.targets) {

@@ -43,67 +43,85 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
   const base = o.stream ?? ((req, opts) => streamChat(req, opts));
   const pending: Promise<unknown>[] = [];
   try {
-    return await Promise.all(o.pairs.map(async ({ target: tName, probe: pName }) => {
-      const target = o.config.targets.find((t) => t.name === tName)!;
-      const probe = o.config.probes.find((p) => p.name === pName)!;
-      let index = -1;
-      let capture: Buffer[] = [];
-      let captured = 0;
-      // the credentials this sample's request carried: never written to disk, even when echoed
-      let secrets: string[] = [];
-      // Samples started and not yet finished: a contamination probe starts all its requests
-      // before it finishes any, and their bytes would share one capture, so then none is saved.
-      let unfinished = 0;
-      let crowded = false;
-      const key = () => `${tName}/${pName}/${index}`;
-      const stream: StreamFn = (req, opts) => {
-        capture = []; // a request re-sent in the shape a server asked for starts the capture again
-        captured = 0;
-        secrets = secretsOf(req.headers);
-        const k = key();
-        opts.signal?.addEventListener('abort', () => {
-          // a collapse has already been shown by sampleLive, with its kind and onset
-          const reason = opts.signal?.reason as Error | undefined;
-          if (reason?.name !== 'CollapseAbort') o.view.state(k, 'aborted');
-        }, { once: true });
-        return base(req, {
-          ...opts,
-          onProgress: (p) => {
-            opts.onProgress?.(p);
-            o.view.progress(k, p.tokens, p.elapsedSeconds ?? 0);
+    return await Promise.all(
+      o.pairs.map(async ({ target: tName, probe: pName }) => {
+        const target = o.config.targets.find((t) => t.name === tName)!;
+        const probe = o.config.probes.find((p) => p.name === pName)!;
+        let index = -1;
+        let capture: Buffer[] = [];
+        let captured = 0;
+        // the credentials this sample's request carried: never written to disk, even when echoed
+        let secrets: string[] = [];
+        // Samples started and not yet finished: a contamination probe starts all its requests
+        // before it finishes any, and their bytes would share one capture, so then none is saved.
+        let unfinished = 0;
+        let crowded = false;
+        const key = () => `${tName}/${pName}/${index}`;
+        const stream: StreamFn = (req, opts) => {
+          capture = []; // a request re-sent in the shape a server asked for starts the capture again
+          captured = 0;
+          secrets = secretsOf(req.headers);
+          const k = key();
+          opts.signal?.addEventListener(
+            'abort',
+            () => {
+              // a collapse has already been shown by sampleLive, with its kind and onset
+              const reason = opts.signal?.reason as Error | undefined;
+              if (reason?.name !== 'CollapseAbort') o.view.state(k, 'aborted');
+            },
+            { once: true },
+          );
+          return base(req, {
+            ...opts,
+            onProgress: (p) => {
+              opts.onProgress?.(p);
+              o.view.progress(k, p.tokens, p.elapsedSeconds ?? 0);
+            },
+            ...(o.captureRaw
+              ? {
+                  onRaw: (b: Uint8Array) => {
+                    capture.push(Buffer.from(b));
+                    captured += b.byteLength;
+                  },
+                }
+              : {}),
+          } as Parameters<StreamFn>[1]);
+        };
+        return runProbe(
+          target,
+          probe,
+          {
+            stream,
+            env: o.env,
+            now: Date.now,
+            logger: o.logger,
+            newId: randomUUID,
+            readKeyFile,
+            dispatcherFor: (t) => dispatchers.get(t.name),
+            slots,
+            observer: {
+              sampleStarted: () => {
+                if (unfinished++ > 0) crowded = true;
+                index++;
+                capture = [];
+                captured = 0;
+                o.view.started(key(), tName, pName, index, probe.maxTokens);
+              },
+              sampleLive: (_t, _p, live) => o.view.state(key(), describeLive(live)),
+              sampleFinished: (_t, _p, sample) => {
+                // by the sample's own index: a contamination probe's samples finish after all started
+                o.view.finished(`${tName}/${pName}/${sample.index}`, tName, pName, sample);
+                const body = o.captureRaw && captured > 0 && !crowded ? redactBytes(Buffer.concat(capture), secrets) : null;
+                if (--unfinished === 0) crowded = false;
+                capture = [];
+                if (o.onSample) pending.push(Promise.resolve(o.onSample(tName, pName, sample, body)));
+              },
+            },
           },
-          ...(o.captureRaw ? { onRaw: (b: Uint8Array) => { capture.push(Buffer.from(b)); captured += b.byteLength; } } : {}),
-        } as Parameters<StreamFn>[1]);
-      };
-      return runProbe(target, probe, {
-        stream,
-        env: o.env,
-        now: Date.now,
-        logger: o.logger,
-        newId: randomUUID,
-        readKeyFile,
-        dispatcherFor: (t) => dispatchers.get(t.name),
-        slots,
-        observer: {
-          sampleStarted: () => {
-            if (unfinished++ > 0) crowded = true;
-            index++;
-            capture = [];
-            captured = 0;
-            o.view.started(key(), tName, pName, index, probe.maxTokens);
-          },
-          sampleLive: (_t, _p, live) => o.view.state(key(), describeLive(live)),
-          sampleFinished: (_t, _p, sample) => {
-            // by the sample's own index: a contamination probe's samples finish after all started
-            o.view.finished(`${tName}/${pName}/${sample.index}`, tName, pName, sample);
-            const body = o.captureRaw && captured > 0 && !crowded ? redactBytes(Buffer.concat(capture), secrets) : null;
-            if (--unfinished === 0) crowded = false;
-            capture = [];
-            if (o.onSample) pending.push(Promise.resolve(o.onSample(tName, pName, sample, body)));
-          },
-        },
-      }, 'manual');
-    }));
+          'manual',
+        );
+      }),
+    );
   } finally {
     await Promise.allSettled(pending);
     o.view.close();

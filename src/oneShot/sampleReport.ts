@@ -25,7 +25,9 @@ export function sampleReport(target: string, probe: string, s: SampleResult, sav
   const loop = s.findings.find((f) => f.severity === 'fail' && f.excerpt) ?? s.findings.find((f) => f.excerpt);
   if (loop) {
     const onset = s.onsetToken ?? (loop.atToken >= 0 ? loop.atToken : null);
-    lines.push(`  ${loop.kind}${onset !== null ? ` from token ${onset}` : ''}${loop.atChar >= 0 ? ` (char ${loop.atChar})` : ''}: "${loop.excerpt}"`);
+    lines.push(
+      `  ${loop.kind}${onset !== null ? ` from token ${onset}` : ''}${loop.atChar >= 0 ? ` (char ${loop.atChar})` : ''}: "${loop.excerpt}"`,
+    );
   }
   for (const n of s.notes) lines.push(`  note: ${n}`);
   if (savedTo) lines.push(`  saved: ${savedTo}`);

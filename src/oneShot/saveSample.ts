@@ -11,12 +11,21 @@ import type { SampleResult } from '../probe/probeTypes.js';
  * Target and probe names are [a-z0-9_-] (the validator's rule), safe as path parts.
  * Resolves to the sample's folder.
  */
-export async function saveSample(dir: string, target: string, probe: string, sample: SampleResult, capture: Uint8Array | null): Promise<string> {
+export async function saveSample(
+  dir: string,
+  target: string,
+  probe: string,
+  sample: SampleResult,
+  capture: Uint8Array | null,
+): Promise<string> {
   const where = join(dir, target, probe, `sample-${sample.index}`);
   await mkdir(where, { recursive: true });
   await writeFile(join(where, 'output.txt'), sample.content);
   await writeFile(join(where, 'reasoning.txt'), sample.reasoning);
-  await writeFile(join(where, 'result.json'), `${JSON.stringify(JSON.parse(toJson({ target, probe, ...sampleView(sample, false) })), null, 2)}\n`);
+  await writeFile(
+    join(where, 'result.json'),
+    `${JSON.stringify(JSON.parse(toJson({ target, probe, ...sampleView(sample, false) })), null, 2)}\n`,
+  );
   if (capture) await writeFile(join(where, 'capture.sse'), capture);
   return where;
 }

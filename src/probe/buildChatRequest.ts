@@ -63,8 +63,16 @@ export function adaptToRefusal(
   probe: Pick<ProbeConfig, 'temperature'>,
 ): { shape: RequestShape; note: string } | null {
   if (!/^HTTP 400\b/.test(message)) return null;
-  if (shape.maxTokensField === 'max_tokens' && target.maxTokensField === null && /max_tokens/.test(message) && /max_completion_tokens|unsupported parameter/i.test(message)) {
-    return { shape: { ...shape, maxTokensField: 'max_completion_tokens' }, note: 'max_tokens refused: the token limit is sent as max_completion_tokens' };
+  if (
+    shape.maxTokensField === 'max_tokens' &&
+    target.maxTokensField === null &&
+    /max_tokens/.test(message) &&
+    /max_completion_tokens|unsupported parameter/i.test(message)
+  ) {
+    return {
+      shape: { ...shape, maxTokensField: 'max_completion_tokens' },
+      note: 'max_tokens refused: the token limit is sent as max_completion_tokens',
+    };
   }
   if (!shape.omitTemperature && /temperature/.test(message) && /unsupported|not support|only the default|must be 1/i.test(message)) {
     return {
@@ -75,7 +83,12 @@ export function adaptToRefusal(
   return null;
 }
 
-export function buildChatRequest(target: TargetConfig, probe: ProbeConfig, apiKey: string | null, shape: RequestShape = shapeOf(target)): ChatRequest {
+export function buildChatRequest(
+  target: TargetConfig,
+  probe: ProbeConfig,
+  apiKey: string | null,
+  shape: RequestShape = shapeOf(target),
+): ChatRequest {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream',

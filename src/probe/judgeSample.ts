@@ -12,7 +12,10 @@ import { worstVerdict, type SampleErrorType, type SampleFinding, type SampleResu
  * The finish reason the analyzer is given as evidence: the stream's own, or 'length' when
  * the server sent none but the output reached maxTokens.
  */
-export function finishEvidence(result: Pick<StreamResult, 'finishReason' | 'outputTokens'>, probe: Pick<ProbeConfig, 'maxTokens'>): string | null {
+export function finishEvidence(
+  result: Pick<StreamResult, 'finishReason' | 'outputTokens'>,
+  probe: Pick<ProbeConfig, 'maxTokens'>,
+): string | null {
   return result.finishReason ?? (result.outputTokens >= probe.maxTokens ? 'length' : null);
 }
 
@@ -50,7 +53,10 @@ export function judgeSample(
     let worst: SampleVerdict = 'ok';
     for (const f of adherenceFindings(adherence, probe.expect)) {
       if (f.kind === 'off_prompt' && textFailed) continue;
-      sampleFinding({ kind: f.kind, severity: f.severity, certain: false, atChar: -1, atToken: -1, detail: f.detail, excerpt: '', channel: 'sample' }, 'sample');
+      sampleFinding(
+        { kind: f.kind, severity: f.severity, certain: false, atChar: -1, atToken: -1, detail: f.detail, excerpt: '', channel: 'sample' },
+        'sample',
+      );
       worst = worstVerdict([worst, f.severity]);
     }
     return worst;
@@ -64,12 +70,21 @@ export function judgeSample(
     verdict = worstVerdict([textVerdict(result, content, reasoning, sampleFinding, logprobs), adherenceVerdict()]);
     if (result.stopReason === 'repetition_detected') {
       verdict = 'fail';
-      sampleFinding(sampleLevel('engine_repetition_stop', 'fail', 'the server stopped the generation because it detected repetition'), 'sample');
+      sampleFinding(
+        sampleLevel('engine_repetition_stop', 'fail', 'the server stopped the generation because it detected repetition'),
+        'sample',
+      );
     }
     if (verdict === 'ok' && result.outputTokens < probe.minTokens) {
       verdict = 'warn';
-      sampleFinding(sampleLevel('inconclusive', 'warn',
-        `${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`), 'sample');
+      sampleFinding(
+        sampleLevel(
+          'inconclusive',
+          'warn',
+          `${result.outputTokens} output tokens, fewer than minTokens ${probe.minTokens} (finish_reason ${result.finishReason ?? 'none'})`,
+        ),
+        'sample',
+      );
     }
   }
 

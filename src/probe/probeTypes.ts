@@ -18,9 +18,21 @@ export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 
  * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings),
  * and the recall and contamination probes' (kinds/kindResults.ts).
  */
-export type SampleFindingKind = FindingKind | 'inconclusive' | 'engine_repetition_stop' | 'off_prompt' | 'missing_headings' | ProbeKindFindingKind;
+export type SampleFindingKind =
+  | FindingKind
+  | 'inconclusive'
+  | 'engine_repetition_stop'
+  | 'off_prompt'
+  | 'missing_headings'
+  | ProbeKindFindingKind;
 
-export const SAMPLE_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings', ...PROBE_KIND_FINDING_KINDS] as const;
+export const SAMPLE_FINDING_KINDS = [
+  'inconclusive',
+  'engine_repetition_stop',
+  'off_prompt',
+  'missing_headings',
+  ...PROBE_KIND_FINDING_KINDS,
+] as const;
 
 /** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
 export interface SampleFinding extends Omit<Finding, 'kind'> {

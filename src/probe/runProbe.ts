@@ -135,7 +135,13 @@ export async function runGenerationProbe(
         ...(probe.temperatures ? { temperature: atTemperature.temperature } : {}),
         verdict: sample.verdict,
         reasons: sample.reasons,
-        findings: sample.findings.map((f) => ({ kind: f.kind, severity: f.severity, channel: f.channel, atChar: f.atChar, atToken: f.atToken })),
+        findings: sample.findings.map((f) => ({
+          kind: f.kind,
+          severity: f.severity,
+          channel: f.channel,
+          atChar: f.atChar,
+          atToken: f.atToken,
+        })),
         outputTokens: sample.outputTokens,
         durationSeconds: round3(sample.durationSeconds),
         error: sample.error?.type,
@@ -211,9 +217,9 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   const learned = deps.shapes?.get(target.name);
   let shape: RequestShape = learned
     ? {
-      maxTokensField: target.maxTokensField ?? learned.maxTokensField,
-      omitTemperature: pinned.omitTemperature || learned.omitTemperature,
-    }
+        maxTokensField: target.maxTokensField ?? learned.maxTokensField,
+        omitTemperature: pinned.omitTemperature || learned.omitTemperature,
+      }
     : pinned;
   const notes: string[] = [];
   const dispatcher = deps.dispatcherFor?.(target);
@@ -235,59 +241,66 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   const watching = probe.abortOnCollapse || deps.observer?.sampleLive !== undefined;
   let liveState = '';
 
-  const send = (request: ChatRequest) => deps.stream(request, {
-    timeouts: effectiveTimeouts(target, probe),
-    maxBytes: responseByteCap(probe),
-    signal,
-    ...(dispatcher ? { dispatcher } : {}),
-    onProgress: (p) => {
-      if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);
-      if (p.contentDelta) {
-        live.content.push(p.contentDelta);
-        tokenMarks.mark(live.content.length, p.tokens);
-      }
-      // Paced by the text received, not by the server's token count, which may be absent,
-      // stale or nonsense mid-stream.
-      const seen = live.content.length + live.reasoning.length;
-      // Only the detectors that can be certain are computed here: a full snapshot (gzip,
-      // n-grams) every 32 tokens would cost more than the stream itself.
-      const unseen = seen - checkedAt;
-      if (watching && abortedAt === null && unseen >= ABORT_CHECK_EVERY_CHARS
-        && (unseen >= ABORT_CHECK_MAX_CHARS
-          || performance.now() - checkedAtMs >= Math.max(ABORT_CHECK_MIN_INTERVAL_MS, Math.min(ABORT_CHECK_MAX_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs)))) {
-        checkedAt = seen;
-        const lookStart = performance.now();
-        const inContent = live.content.liveCheck();
-        const inReasoning = live.reasoning.length ? live.reasoning.liveCheck() : null;
-        checkedAtMs = performance.now();
-        checkCostMs = checkedAtMs - lookStart;
-        const certain = probe.abortOnCollapse ? (inContent.certain ?? inReasoning?.certain ?? null) : null;
-        if (deps.observer?.sampleLive) {
-          const f = inContent.certain ?? inReasoning?.certain ?? inContent.suspected ?? inReasoning?.suspected ?? null;
-          const channel = f === inContent.certain || f === inContent.suspected ? 'content' : 'reasoning';
-          const atToken = f && channel === 'content' && f.atChar >= 0 ? tokenMarks.tokenAt(f.atChar) : null;
-          const state = !f ? null : !f.certain ? 'suspected' : probe.abortOnCollapse ? 'aborted' : 'certain';
-          const key = f ? `${state} ${f.kind} ${channel} ${atToken}` : '';
-          if (f && state && key !== liveState) deps.observer.sampleLive(target.name, probe.name, { state, kind: f.kind, channel, atToken });
-          liveState = key;
+  const send = (request: ChatRequest) =>
+    deps.stream(request, {
+      timeouts: effectiveTimeouts(target, probe),
+      maxBytes: responseByteCap(probe),
+      signal,
+      ...(dispatcher ? { dispatcher } : {}),
+      onProgress: (p) => {
+        if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);
+        if (p.contentDelta) {
+          live.content.push(p.contentDelta);
+          tokenMarks.mark(live.content.length, p.tokens);
         }
-        if (certain) {
-          abortedAt = p.tokens;
-          log.info({ tokens: p.tokens, kind: certain.kind, atChar: certain.atChar }, 'output collapsed: closing the stream early');
-          local.abort(new CollapseAbort());
+        // Paced by the text received, not by the server's token count, which may be absent,
+        // stale or nonsense mid-stream.
+        const seen = live.content.length + live.reasoning.length;
+        // Only the detectors that can be certain are computed here: a full snapshot (gzip,
+        // n-grams) every 32 tokens would cost more than the stream itself.
+        const unseen = seen - checkedAt;
+        if (
+          watching &&
+          abortedAt === null &&
+          unseen >= ABORT_CHECK_EVERY_CHARS &&
+          (unseen >= ABORT_CHECK_MAX_CHARS ||
+            performance.now() - checkedAtMs >=
+              Math.max(ABORT_CHECK_MIN_INTERVAL_MS, Math.min(ABORT_CHECK_MAX_INTERVAL_MS, ABORT_CHECK_COST_FACTOR * checkCostMs)))
+        ) {
+          checkedAt = seen;
+          const lookStart = performance.now();
+          const inContent = live.content.liveCheck();
+          const inReasoning = live.reasoning.length ? live.reasoning.liveCheck() : null;
+          checkedAtMs = performance.now();
+          checkCostMs = checkedAtMs - lookStart;
+          const certain = probe.abortOnCollapse ? (inContent.certain ?? inReasoning?.certain ?? null) : null;
+          if (deps.observer?.sampleLive) {
+            const f = inContent.certain ?? inReasoning?.certain ?? inContent.suspected ?? inReasoning?.suspected ?? null;
+            const channel = f === inContent.certain || f === inContent.suspected ? 'content' : 'reasoning';
+            const atToken = f && channel === 'content' && f.atChar >= 0 ? tokenMarks.tokenAt(f.atChar) : null;
+            const state = !f ? null : !f.certain ? 'suspected' : probe.abortOnCollapse ? 'aborted' : 'certain';
+            const key = f ? `${state} ${f.kind} ${channel} ${atToken}` : '';
+            if (f && state && key !== liveState)
+              deps.observer.sampleLive(target.name, probe.name, { state, kind: f.kind, channel, atToken });
+            liveState = key;
+          }
+          if (certain) {
+            abortedAt = p.tokens;
+            log.info({ tokens: p.tokens, kind: certain.kind, atChar: certain.atChar }, 'output collapsed: closing the stream early');
+            local.abort(new CollapseAbort());
+          }
         }
-      }
-      const t = deps.now();
-      // a full snapshot (gzip, n-grams) only when someone reads the debug line
-      if (t - loggedAt >= PROGRESS_LOG_EVERY_MS && log.isLevelEnabled('debug')) {
-        loggedAt = t;
-        const seconds = (t - startedMs) / 1000;
-        const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
-        const verdict = worstVerdict(snaps.map((a) => a.verdict));
-        log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict }, 'sample in progress');
-      }
-    },
-  });
+        const t = deps.now();
+        // a full snapshot (gzip, n-grams) only when someone reads the debug line
+        if (t - loggedAt >= PROGRESS_LOG_EVERY_MS && log.isLevelEnabled('debug')) {
+          loggedAt = t;
+          const seconds = (t - startedMs) / 1000;
+          const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
+          const verdict = worstVerdict(snaps.map((a) => a.verdict));
+          log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict }, 'sample in progress');
+        }
+      },
+    });
   let result = await send(buildChatRequest(target, probe, apiKey, shape));
   // A server that refuses a field by name (OpenAI's reasoning models: max_tokens, a
   // temperature other than 1) gets the sample again in the shape it asks for, once per field;
@@ -303,11 +316,15 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     result = await send(buildChatRequest(target, probe, apiKey, shape));
   }
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
-    notes.push(`temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`);
+    notes.push(
+      `temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`,
+    );
   }
   if (result.unknownContentParts) {
     const n = result.unknownContentParts;
-    notes.push(`${n} content part${n === 1 ? '' : 's'} of a type other than text or thinking ${n === 1 ? 'was' : 'were'} not read (neither content nor reasoning)`);
+    notes.push(
+      `${n} content part${n === 1 ? '' : 's'} of a type other than text or thinking ${n === 1 ? 'was' : 'were'} not read (neither content nor reasoning)`,
+    );
   }
   if (result.gapsSeconds?.length) deps.observer?.tokenGaps?.(target.name, probe.name, result.gapsSeconds);
 
@@ -343,7 +360,11 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * (a non-streamed JSON answer, an event flushed at the end of the stream) is fed now; the
  * live analyzer has seen a prefix of the text, since deltas are appended in order.
  */
-function finalAnalysis(live: StreamAnalyzer, text: string, opts: { thresholds: Record<string, number>; finishReason: string | null }): Analysis {
+function finalAnalysis(
+  live: StreamAnalyzer,
+  text: string,
+  opts: { thresholds: Record<string, number>; finishReason: string | null },
+): Analysis {
   if (live.length < text.length) live.push(text.slice(live.length));
   return live.length === text.length ? live.snapshot({ finishReason: opts.finishReason }) : analyzeText(text, opts);
 }

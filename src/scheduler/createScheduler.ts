@@ -27,8 +27,14 @@ export function cronLogger(log: Logger): NonNullable<TaskOptions['logger']> {
   return {
     info: (message) => log.info({ source: 'node-cron' }, message),
     warn: (message) => log.warn({ source: 'node-cron' }, message),
-    error: (message, err) => (message instanceof Error ? log.error({ source: 'node-cron', err: message }, message.message) : log.error({ source: 'node-cron', err }, message)),
-    debug: (message, err) => (message instanceof Error ? log.debug({ source: 'node-cron', err: message }, message.message) : log.debug({ source: 'node-cron', err }, message)),
+    error: (message, err) =>
+      message instanceof Error
+        ? log.error({ source: 'node-cron', err: message }, message.message)
+        : log.error({ source: 'node-cron', err }, message),
+    debug: (message, err) =>
+      message instanceof Error
+        ? log.debug({ source: 'node-cron', err: message }, message.message)
+        : log.debug({ source: 'node-cron', err }, message),
   };
 }
 
@@ -102,7 +108,10 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
           // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
           task.on('execution:missed', (context) => {
             skipped(target.name, probe.name, 'missed_tick');
-            log.warn({ reason: 'missed_tick', tick: context.date.toISOString() }, 'scheduled run skipped: the event loop reached its cron tick more than 1 s late');
+            log.warn(
+              { reason: 'missed_tick', tick: context.date.toISOString() },
+              'scheduled run skipped: the event loop reached its cron tick more than 1 s late',
+            );
           });
           const interval = scheduleIntervalSeconds(task);
           if (interval !== null) metrics.scheduleInterval.set({ target: target.name, probe: probe.name }, interval);

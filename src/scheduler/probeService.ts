@@ -163,7 +163,10 @@ export class ProbeService {
             recordSample(metrics, t, p, sample, swept);
             // a sweep keeps one window per temperature: the ratios are what it compares
             const temp = temperatureLabel(swept, sample);
-            const ratio = this.window.add(temp.temperature === undefined ? windowKey : `${windowKey}\u0000${temp.temperature}`, sample.verdict);
+            const ratio = this.window.add(
+              temp.temperature === undefined ? windowKey : `${windowKey}\u0000${temp.temperature}`,
+              sample.verdict,
+            );
             if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p, ...temp }, ratio);
           },
           tokenGaps: (t, p, gaps) => {

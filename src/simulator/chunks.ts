@@ -36,9 +36,10 @@ export function createChunkEncoder(identity: ChunkIdentity): ChunkEncoder {
   const deltaSuffix = '},"logprobs":null,"finish_reason":null}]}\n\n';
   return {
     role: () => `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
-    content: (text, logprob) => logprob === undefined
-      ? contentPrefix + JSON.stringify(text) + deltaSuffix
-      : `${contentPrefix}${JSON.stringify(text)}},"logprobs":{"content":[{"token":${JSON.stringify(text)},"logprob":${logprob},"bytes":null,"top_logprobs":[]}]},"finish_reason":null}]}\n\n`,
+    content: (text, logprob) =>
+      logprob === undefined
+        ? contentPrefix + JSON.stringify(text) + deltaSuffix
+        : `${contentPrefix}${JSON.stringify(text)}},"logprobs":{"content":[{"token":${JSON.stringify(text)},"logprob":${logprob},"bytes":null,"top_logprobs":[]}]},"finish_reason":null}]}\n\n`,
     reasoning: (text) => reasoningPrefix + JSON.stringify(text) + deltaSuffix,
     finish: (reason) => `${head}[{"index":0,"delta":{},"logprobs":null,"finish_reason":${JSON.stringify(reason)}}]}\n\n`,
     usage: (usage) => `${head}[],"usage":${JSON.stringify(usage)}}\n\n`,

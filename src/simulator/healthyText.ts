@@ -110,7 +110,10 @@ export function createHealthyText(seed: number, options: HealthyTextOptions = {}
     const lines = [header, '|---|---|---|'];
     for (let i = 0; i < rows; i++) {
       lines.push(
-        fresh(() => `| ${words.adjective()} ${words.noun()} | ${words.decimal()} ${pick(rng, TIME_UNITS)} | ${words.adjective()}, ${pick(rng, ADVERBIALS)} |`),
+        fresh(
+          () =>
+            `| ${words.adjective()} ${words.noun()} | ${words.decimal()} ${pick(rng, TIME_UNITS)} | ${words.adjective()}, ${pick(rng, ADVERBIALS)} |`,
+        ),
       );
     }
     return lines.join('\n');
@@ -267,7 +270,10 @@ class Phrases {
   identifier(): string {
     const rng = this.rng;
     const parts = [...(chance(rng, 0.4) ? [this.adjective()] : []), this.noun()];
-    const words = parts.join(' ').split(/[\s-]+/).filter((w) => /^[a-zA-Z]+$/.test(w));
+    const words = parts
+      .join(' ')
+      .split(/[\s-]+/)
+      .filter((w) => /^[a-zA-Z]+$/.test(w));
     const head = words.map((w, i) => (i === 0 ? w.toLowerCase() : capitalize(w.toLowerCase()))).join('');
     return `${head || 'value'}${chance(rng, 0.6) ? pick(rng, KEY_SUFFIXES) : ''}`;
   }
@@ -288,41 +294,57 @@ function buildTemplates(p: Phrases, rng: Rng): Template[] {
     () => `${cap(p.subject())} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
     () => `When ${p.subject()} ${p.verb3()} ${p.objectPhrase()}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
     () => `If ${p.nounPhrase()} is ${p.adjective()}, ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()} instead.`,
-    () => `In our tests with ${p.number()} ${p.pluralNoun()}, ${p.metric()} ${p.trend()} once ${p.subject()} ${p.verb3()} ${p.objectPhrase()}.`,
-    () => `${cap(p.subjectPlural())} usually ${p.verb()} ${p.objectPhrase()} ${adv()}, which keeps ${p.metric()} ${pick(rng, ['low', 'stable', 'predictable', 'within budget', 'bounded'])}.`,
+    () =>
+      `In our tests with ${p.number()} ${p.pluralNoun()}, ${p.metric()} ${p.trend()} once ${p.subject()} ${p.verb3()} ${p.objectPhrase()}.`,
+    () =>
+      `${cap(p.subjectPlural())} usually ${p.verb()} ${p.objectPhrase()} ${adv()}, which keeps ${p.metric()} ${pick(rng, ['low', 'stable', 'predictable', 'within budget', 'bounded'])}.`,
     () => `The ${p.noun()} is ${p.participle()} ${adv()}, so ${p.nounPhrase()} never has to ${p.verb()} ${p.objectPhrase()}.`,
     () => `Because ${p.nounPhrase()} is ${p.adjective()} ${adv()}, ${p.metric()} ${p.trend()}.`,
-    () => `${cap(withArticle(`${p.adjective()} ${p.noun()}`))} ${p.verb3()} ${p.objectPhrase()} only when ${p.subject()} ${p.verb3()} ${p.objectPhrase()}.`,
+    () =>
+      `${cap(withArticle(`${p.adjective()} ${p.noun()}`))} ${p.verb3()} ${p.objectPhrase()} only when ${p.subject()} ${p.verb3()} ${p.objectPhrase()}.`,
     () => `Keep ${p.nounPhrase()} ${p.adjective()}; otherwise ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
-    () => `We measured ${p.metric()} at ${p.decimal()} ${pick(rng, TIME_UNITS)} with ${p.nounPhrase()} ${p.participle()} and ${p.decimal()} ${pick(rng, TIME_UNITS)} without it.`,
-    () => `${cap(p.gerund())} ${p.objectPhrase()} ${adv()} costs about ${intBetween(rng, 1, 40)}% of ${p.metric()}, which is acceptable for ${p.pluralPhrase()}.`,
-    () => `Note that ${p.nounPhrase()} does not ${p.verb()} ${p.objectPhrase()} until ${p.subject()} has ${p.participle()} ${p.objectPhrase()}.`,
+    () =>
+      `We measured ${p.metric()} at ${p.decimal()} ${pick(rng, TIME_UNITS)} with ${p.nounPhrase()} ${p.participle()} and ${p.decimal()} ${pick(rng, TIME_UNITS)} without it.`,
+    () =>
+      `${cap(p.gerund())} ${p.objectPhrase()} ${adv()} costs about ${intBetween(rng, 1, 40)}% of ${p.metric()}, which is acceptable for ${p.pluralPhrase()}.`,
+    () =>
+      `Note that ${p.nounPhrase()} does not ${p.verb()} ${p.objectPhrase()} until ${p.subject()} has ${p.participle()} ${p.objectPhrase()}.`,
     () => `The simplest fix is to ${p.verb()} ${p.objectPhrase()} ${adv()} and to ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
     () => `Most regressions we saw came from ${p.pluralPhrase()} that ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
     () => `${cap(p.nounPhrase())} and ${p.nounPhrase()} both ${p.verb()} ${p.objectPhrase()}, but only one of them is ${p.adjective()}.`,
-    () => `After ${p.number()} ${pick(rng, TIME_UNITS)} ${adv()}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} and ${p.metric()} ${p.trend()}.`,
+    () =>
+      `After ${p.number()} ${pick(rng, TIME_UNITS)} ${adv()}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} and ${p.metric()} ${p.trend()}.`,
     () => `Why does ${p.subject()} ${p.verb()} ${p.objectPhrase()} ${adv()}?`,
     () => `The answer is that ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()} whenever ${p.nounPhrase()} is ${p.adjective()}.`,
     () => `Version ${p.version()} changed how ${p.subject()} ${p.verb3()} ${p.objectPhrase()}, and ${p.metric()} ${p.trend()} as a result.`,
     () => `Set \`${p.identifier()}\` to ${p.number()} if ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
     () => `Without ${p.nounPhrase()}, ${p.subjectPlural()} would ${p.verb()} ${p.objectPhrase()} ${adv()}, and ${p.metric()} would suffer.`,
-    () => `${cap(pick(rng, PEOPLE)[0])} ${pick(rng, ['noticed', 'reported', 'confirmed', 'suspected', 'found', 'argued'])} that ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
+    () =>
+      `${cap(pick(rng, PEOPLE)[0])} ${pick(rng, ['noticed', 'reported', 'confirmed', 'suspected', 'found', 'argued'])} that ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
     () => `It helps to think of ${p.nounPhrase()} as ${withArticle(`${p.adjective()} ${p.noun()}`)} that ${p.verb3()} ${p.objectPhrase()}.`,
-    () => `On ${pick(rng, PLACES)} with ${intBetween(rng, 2, 192)} cores and ${intBetween(rng, 4, 2048)} GiB of memory, ${p.subject()} ${p.verb3()} about ${p.number()} ${p.pluralNoun()} per second.`,
+    () =>
+      `On ${pick(rng, PLACES)} with ${intBetween(rng, 2, 192)} cores and ${intBetween(rng, 4, 2048)} GiB of memory, ${p.subject()} ${p.verb3()} about ${p.number()} ${p.pluralNoun()} per second.`,
     () => `${pick(rng, SENTENCE_OPENERS)}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
     () => `The trade-off is simple: ${p.gerund()} ${p.objectPhrase()} saves ${p.metric()} but makes ${p.nounPhrase()} ${p.adjective()}.`,
-    () => `There are ${pick(rng, ['two', 'three', 'four', 'five'])} reasons ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()}, and the first is ${p.metric()}.`,
+    () =>
+      `There are ${pick(rng, ['two', 'three', 'four', 'five'])} reasons ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()}, and the first is ${p.metric()}.`,
     () => `Each ${p.noun()} keeps its own ${p.noun()}, so ${p.subjectPlural()} can ${p.verb()} ${p.objectPhrase()} independently.`,
     () => `${cap(p.subject())} ${p.verb3()} ${p.objectPhrase()}; ${p.subject()}, in turn, ${p.verb3()} ${p.objectPhrase()}.`,
     () => `Do not ${p.verb()} ${p.objectPhrase()} ${adv()} unless ${p.nounPhrase()} is ${p.adjective()}.`,
-    () => `The ${p.noun()} ${p.verb3()} ${p.objectPhrase()} at most ${intBetween(rng, 2, 64)} times before it ${p.verb3()} ${p.objectPhrase()}.`,
-    () => `Compared with ${p.nounPhrase()}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${intBetween(rng, 3, 80)}% faster but uses ${p.number()} ${pick(rng, SIZE_UNITS)} more memory.`,
-    () => `Ticket ${pick(rng, ['#', 'OPS-', 'INFRA-', 'PERF-'])}${intBetween(rng, 100, 99999)} tracks the case where ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
+    () =>
+      `The ${p.noun()} ${p.verb3()} ${p.objectPhrase()} at most ${intBetween(rng, 2, 64)} times before it ${p.verb3()} ${p.objectPhrase()}.`,
+    () =>
+      `Compared with ${p.nounPhrase()}, ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${intBetween(rng, 3, 80)}% faster but uses ${p.number()} ${pick(rng, SIZE_UNITS)} more memory.`,
+    () =>
+      `Ticket ${pick(rng, ['#', 'OPS-', 'INFRA-', 'PERF-'])}${intBetween(rng, 100, 99999)} tracks the case where ${p.subject()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
     () => `Because ${p.metric()} matters more than ${p.metric()} here, we ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
-    () => `${cap(p.pluralPhrase())} that ${p.verb()} ${p.objectPhrase()} tend to be ${p.adjective()}, while ${p.adjective()} ones rarely need to.`,
-    () => `A ${p.number()}-line patch that ${p.verb3()} ${p.objectPhrase()} ${adv()} cut ${p.metric()} from ${p.decimal()} to ${p.decimal()} ${pick(rng, TIME_UNITS)}.`,
+    () =>
+      `${cap(p.pluralPhrase())} that ${p.verb()} ${p.objectPhrase()} tend to be ${p.adjective()}, while ${p.adjective()} ones rarely need to.`,
+    () =>
+      `A ${p.number()}-line patch that ${p.verb3()} ${p.objectPhrase()} ${adv()} cut ${p.metric()} from ${p.decimal()} to ${p.decimal()} ${pick(rng, TIME_UNITS)}.`,
     () => `Consider what happens when ${p.subject()} ${p.verb3()} ${p.objectPhrase()} while ${p.subject()} is ${p.adjective()}.`,
-    () => `The ${pick(rng, ['first', 'second', 'third', 'last'])} step is to ${p.verb()} ${p.objectPhrase()}, then ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
+    () =>
+      `The ${pick(rng, ['first', 'second', 'third', 'last'])} step is to ${p.verb()} ${p.objectPhrase()}, then ${p.verb()} ${p.objectPhrase()} ${adv()}.`,
     () => `${cap(p.metric())} ${p.trend()} if ${p.subjectPlural()} ${p.verb()} ${p.objectPhrase()} ${adv()}, so measure before and after.`,
     () => `Nothing in ${p.nounPhrase()} assumes that ${p.subject()} ${p.verb3()} ${p.objectPhrase()} in order.`,
     () => `With \`${p.snake()} = ${p.number()}\` the ${p.noun()} ${p.verb3()} ${p.objectPhrase()} ${adv()}.`,
@@ -339,7 +361,8 @@ function codeLine(language: string, p: Phrases, rng: Rng, line: number): string 
         : `  ${id()}: ${pick(rng, [num, () => String(chance(rng, 0.5)), () => `"${p.adjective()}"`, () => p.decimal()])()}`;
     case 'ts':
       return pick(rng, [
-        () => `const ${id()} = ${pick(rng, ['create', 'build', 'load', 'parse'])}${capitalize(id())}({ ${id()}: ${num()}, ${id()}: ${num()} });`,
+        () =>
+          `const ${id()} = ${pick(rng, ['create', 'build', 'load', 'parse'])}${capitalize(id())}({ ${id()}: ${num()}, ${id()}: ${num()} });`,
         () => `await ${id()}.${p.verb()}${capitalize(id())}(${id()}, { timeoutMs: ${num()} });`,
         () => `if (${id()} > ${num()}) ${p.verb()}(${id()}, ${p.decimal()});`,
         () => `export function ${p.verb()}${capitalize(id())}(${id()}: number): boolean {`,

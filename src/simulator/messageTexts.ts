@@ -17,6 +17,7 @@ export function messageTexts(messages: readonly unknown[]): MessageText[] {
 
 /** The text of the last user message; '' when there is none. */
 export function lastUserText(messages: readonly MessageText[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) if ((messages[i] as MessageText).role === 'user') return (messages[i] as MessageText).content;
+  for (let i = messages.length - 1; i >= 0; i--)
+    if ((messages[i] as MessageText).role === 'user') return (messages[i] as MessageText).content;
   return '';
 }

@@ -98,7 +98,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const messages = messageTexts(parsed.messages);
     const previousLastUser = lastUserByScenario.get(lookup.definition.name) ?? null;
     lastUserByScenario.set(lookup.definition.name, lastUserText(messages));
-    const plan = lookup.definition.run({ maxTokens: parsed.maxTokens, param: lookup.param, seed, temperature: parsed.temperature, messages, previousLastUser });
+    const plan = lookup.definition.run({
+      maxTokens: parsed.maxTokens,
+      param: lookup.param,
+      seed,
+      temperature: parsed.temperature,
+      messages,
+      previousLastUser,
+    });
     const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model: parsed.model };
     const record: SimulatedRequest = {
       id: identity.id,

@@ -62,7 +62,8 @@ export class RunHistory {
   ) {
     const { maxRuns, maxBytes } = limits;
     if (!Number.isInteger(maxRuns) || maxRuns < 1) throw new RangeError(`RunHistory maxRuns must be a positive integer, got ${maxRuns}`);
-    if (!Number.isInteger(maxBytes) || maxBytes < 1) throw new RangeError(`RunHistory maxBytes must be a positive integer, got ${maxBytes}`);
+    if (!Number.isInteger(maxBytes) || maxBytes < 1)
+      throw new RangeError(`RunHistory maxBytes must be a positive integer, got ${maxBytes}`);
   }
 
   /** Bytes of output text held by the runs in memory (never more than maxBytes). */
@@ -77,9 +78,10 @@ export class RunHistory {
 
   add(run: RunResult): void {
     const bytes = runTextBytes(run);
-    const entry: Entry = bytes > this.limits.maxBytes
-      ? { run: withoutText(run, bytes, this.limits.maxBytes), bytes: 0, textDropped: true }
-      : { run: ownCopy(run), bytes, textDropped: false };
+    const entry: Entry =
+      bytes > this.limits.maxBytes
+        ? { run: withoutText(run, bytes, this.limits.maxBytes), bytes: 0, textDropped: true }
+        : { run: ownCopy(run), bytes, textDropped: false };
     this.entries.unshift(entry);
     this.bytes += entry.bytes;
     while (this.entries.length > this.limits.maxRuns || this.bytes > this.limits.maxBytes) {

@@ -202,13 +202,18 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     // 0.1's one-line format: read whole this once, then stored again in the current format
     // (when that fails, the file stays as it is and is read whole at each start)
     const run = decodeOldFormat(line);
-    await writeAtomic(file, encodeStoredRun(run)).catch((err: Error) => logger.warn({ file: name, err: err.message }, 'could not rewrite a stored run of 0.1'));
+    await writeAtomic(file, encodeStoredRun(run)).catch((err: Error) =>
+      logger.warn({ file: name, err: err.message }, 'could not rewrite a stored run of 0.1'),
+    );
     return decodeHead(headLine(run))!;
   }
 
   const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
     const done = queue.then(task);
-    queue = done.then(() => undefined, () => undefined);
+    queue = done.then(
+      () => undefined,
+      () => undefined,
+    );
     return done;
   };
 
@@ -277,8 +282,18 @@ function upgradeRun(run: RunResult): RunResult {
     if (!Array.isArray(s.findings)) s.findings = [];
     s.findings = s.findings.map((f: SampleFinding | string) =>
       typeof f === 'string'
-        ? { kind: f as SampleFinding['kind'], severity: s.verdict === 'fail' ? 'fail' : 'warn', certain: false, atChar: -1, atToken: -1, detail: '', excerpt: '', channel: 'sample' }
-        : f);
+        ? {
+            kind: f as SampleFinding['kind'],
+            severity: s.verdict === 'fail' ? 'fail' : 'warn',
+            certain: false,
+            atChar: -1,
+            atToken: -1,
+            detail: '',
+            excerpt: '',
+            channel: 'sample',
+          }
+        : f,
+    );
   }
   return run;
 }
@@ -287,9 +302,14 @@ function upgradeRun(run: RunResult): RunResult {
 function looksLikeRun(run: unknown): run is RunResult {
   const r = run as Partial<RunResult> | null;
   return (
-    typeof r === 'object' && r !== null &&
-    typeof r.id === 'string' && typeof r.target === 'string' && typeof r.probe === 'string' &&
-    typeof r.verdict === 'string' && typeof r.startedAt === 'string' &&
-    Array.isArray(r.samples) && r.samples.every((s) => typeof s === 'object' && s !== null && typeof s.verdict === 'string')
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.id === 'string' &&
+    typeof r.target === 'string' &&
+    typeof r.probe === 'string' &&
+    typeof r.verdict === 'string' &&
+    typeof r.startedAt === 'string' &&
+    Array.isArray(r.samples) &&
+    r.samples.every((s) => typeof s === 'object' && s !== null && typeof s.verdict === 'string')
   );
 }

@@ -71,7 +71,10 @@ describe('check-config', () => {
   });
 
   test('an invalid file lists every problem and exits 2', async () => {
-    const p = file('bad.yaml', 'targets:\n  - name: Bad Name\n    baseUrl: ftp://x\n    model: m\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: -1\n');
+    const p = file(
+      'bad.yaml',
+      'targets:\n  - name: Bad Name\n    baseUrl: ftp://x\n    model: m\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: -1\n',
+    );
     const r = io();
     assert.equal(await main(['check-config', p], r.io), 2);
     assert.match(r.err(), /targets\[0\]\.name: /);
@@ -80,7 +83,10 @@ describe('check-config', () => {
   });
 
   test('an unset key variable is a warning, an error with --strict; messages count in the singular too', async () => {
-    const p = file('secret.yaml', 'targets:\n  - name: api\n    baseUrl: https://api.example.com/v1\n    model: m\n    apiKeyEnv: OPENAI_API_KEY\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: 10\n');
+    const p = file(
+      'secret.yaml',
+      'targets:\n  - name: api\n    baseUrl: https://api.example.com/v1\n    model: m\n    apiKeyEnv: OPENAI_API_KEY\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: 10\n',
+    );
     const r = io();
     assert.equal(await main(['check-config', p], r.io), 0);
     assert.match(r.err(), /warning: targets\[0\]\.apiKeyEnv: environment variable OPENAI_API_KEY is not set/);
@@ -158,12 +164,18 @@ describe('start-up line', () => {
   test('names the config source, targets and probes with their schedules, never a query string', () => {
     const config = {
       targets: [{ name: 'api', baseUrl: 'https://llm.example/v1?api-key=sk-secret', model: 'm', probes: ['short'] }],
-      probes: [{ name: 'short', schedule: '*/5 * * * *', maxTokens: 100, samples: 1 }, { name: 'adhoc', schedule: null, maxTokens: 10, samples: 2 }],
+      probes: [
+        { name: 'short', schedule: '*/5 * * * *', maxTokens: 100, samples: 1 },
+        { name: 'adhoc', schedule: null, maxTokens: 10, samples: 2 },
+      ],
     } as unknown as Config;
     const s = configSummary(config, 'COHERENCY_CONFIG', '/etc/c.yaml');
     assert.equal(s.configSource, '$COHERENCY_CONFIG');
     assert.equal(s.configPath, '/etc/c.yaml');
-    assert.deepEqual(s.probes.map((p) => p.schedule), ['*/5 * * * *', 'manual']);
+    assert.deepEqual(
+      s.probes.map((p) => p.schedule),
+      ['*/5 * * * *', 'manual'],
+    );
     assert.equal(JSON.stringify(s).includes('sk-secret'), false);
     assert.equal(s.targets[0]!.baseUrl, 'https://llm.example/v1?…');
   });

@@ -18,10 +18,12 @@ export async function startLoopback(handler: Handler): Promise<Loopback> {
   const requests: Loopback['requests'] = [];
   const server = http.createServer((req, res) => {
     const socket = req.socket;
-    closed.push(new Promise((resolve) => {
-      if (socket.destroyed) resolve();
-      else socket.once('close', () => resolve());
-    }));
+    closed.push(
+      new Promise((resolve) => {
+        if (socket.destroyed) resolve();
+        else socket.once('close', () => resolve());
+      }),
+    );
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
     req.on('end', () => {

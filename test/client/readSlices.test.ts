@@ -5,7 +5,9 @@ import { READ_SLICE_BYTES, streamChat } from '../../src/client/streamChat.js';
 import type { StreamProgress } from '../../src/client/streamTypes.js';
 import { chunk, finishChunk, sseHeaders, startLoopback, usageChunk } from './loopback.js';
 
-test('a large network read is parsed in slices, the event loop turning in between (a pacer with no budget: one slice a turn), and nothing is lost', { timeout: 10_000 }, async () => {
+test('a large network read is parsed in slices, the event loop turning in between (a pacer with no budget: one slice a turn), and nothing is lost', {
+  timeout: 10_000,
+}, async () => {
   const words = Array.from({ length: 6000 }, (_, i) => ` word${i % 997}`);
   let body = '';
   for (const w of words) body += chunk(w);
@@ -27,7 +29,11 @@ test('a large network read is parsed in slices, the event loop turning in betwee
   try {
     const result = await streamChat(
       { url: server.url, headers: {}, body: { model: 'm', stream: true, messages: [] } },
-      { timeouts: { connectSeconds: 2, idleSeconds: 2, totalSeconds: 5 }, onProgress: (p) => progress.push({ ...p, turn: turns }), pacer: new ReadPacer(0) },
+      {
+        timeouts: { connectSeconds: 2, idleSeconds: 2, totalSeconds: 5 },
+        onProgress: (p) => progress.push({ ...p, turn: turns }),
+        pacer: new ReadPacer(0),
+      },
     );
     assert.equal(result.error, null);
     assert.equal(result.content, words.join(''), 'every delta read, in order');

@@ -34,7 +34,8 @@ after(() => new Promise((r) => server.close(r)));
 
 /** No 8-character piece of the key may survive anywhere in the message. */
 function assertNoKeyPiece(message: string): void {
-  for (let i = 0; i + 8 <= KEY.length; i++) assert.equal(message.includes(KEY.slice(i, i + 8)), false, `"${KEY.slice(i, i + 8)}" leaked in: ${message}`);
+  for (let i = 0; i + 8 <= KEY.length; i++)
+    assert.equal(message.includes(KEY.slice(i, i + 8)), false, `"${KEY.slice(i, i + 8)}" leaked in: ${message}`);
 }
 
 for (const path of ['/status', '/garbage', '/html', '/event']) {

@@ -53,7 +53,9 @@ describe('the schema on the shipped configs', () => {
     doc.targets[0]!['baseURL'] = 'http://127.0.0.1:8000/v1';
     assert.equal(check(doc), false);
     assert.ok(
-      check.errors?.some((e) => e.instancePath === '/targets/0' && e.keyword === 'additionalProperties' && e.params['additionalProperty'] === 'baseURL'),
+      check.errors?.some(
+        (e) => e.instancePath === '/targets/0' && e.keyword === 'additionalProperties' && e.params['additionalProperty'] === 'baseURL',
+      ),
       JSON.stringify(check.errors),
     );
   });
@@ -61,12 +63,18 @@ describe('the schema on the shipped configs', () => {
   test('rejects a top-level typo, a missing required key and prompt together with messages', () => {
     assert.equal(check({ ...(load('config/coherency.yaml') as object), prober: [] }), false);
     assert.equal(check({ targets: [{ name: 'a', baseUrl: 'http://h/v1' }], probes: [{ name: 'p', prompt: 'hi', maxTokens: 1 }] }), false);
-    const both = { targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }], probes: [{ name: 'p', prompt: 'hi', messages: [{ role: 'user', content: 'hi' }], maxTokens: 1 }] };
+    const both = {
+      targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }],
+      probes: [{ name: 'p', prompt: 'hi', messages: [{ role: 'user', content: 'hi' }], maxTokens: 1 }],
+    };
     assert.equal(check(both), false);
   });
 
   test('probe kinds: recall and contamination probes have no prompt, and their keys belong to their kind only', () => {
-    const doc = (probe: object) => ({ targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }], probes: [{ name: 'p', maxTokens: 100, ...probe }] });
+    const doc = (probe: object) => ({
+      targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }],
+      probes: [{ name: 'p', maxTokens: 100, ...probe }],
+    });
     const agree = (probe: object, ok: boolean) => {
       assert.equal(check(doc(probe)), ok, `${JSON.stringify(probe)}: ${JSON.stringify(check.errors)}`);
       const r = validateConfig(doc(probe), {}, { checkDir: () => null, checkFile: () => null });
@@ -119,7 +127,12 @@ describe('the schema and check-config agree on declared ranges and enums', () =>
 
   /** Values just inside and just outside a field's declaration. */
   function probesFor(f: FieldSpec): Array<[unknown, boolean]> {
-    if (f.type === 'string' && f.enum) return [[f.enum[0], true], [`${f.enum[0]}x`, false], [1, false]];
+    if (f.type === 'string' && f.enum)
+      return [
+        [f.enum[0], true],
+        [`${f.enum[0]}x`, false],
+        [1, false],
+      ];
     if (f.type !== 'integer' && f.type !== 'number') return [];
     const out: Array<[unknown, boolean]> = [['1', false]];
     if (f.minimum !== undefined) out.push([f.minimum, true], [f.minimum - (f.type === 'integer' ? 1 : 0.5), false]);

@@ -16,7 +16,10 @@ test('a key pasted into apiKeyEnv is never repeated in the error', () => {
 });
 
 test('header values an HTTP client would refuse are refused at load', () => {
-  const r = parseConfig(`targets: [{ name: a, baseUrl: "http://h/v1", model: m, headers: { X-A: "€uro", X-B: "a\\x01b", X-C: "café ok" } }]\n${probes}`, { env: {} });
+  const r = parseConfig(
+    `targets: [{ name: a, baseUrl: "http://h/v1", model: m, headers: { X-A: "€uro", X-B: "a\\x01b", X-C: "café ok" } }]\n${probes}`,
+    { env: {} },
+  );
   assert.equal(r.ok, false);
   const errors = r.ok ? [] : r.errors;
   assert.equal(errors.length, 2, errors.join('\n'));
@@ -36,9 +39,15 @@ test('YAML merge keys share a block between targets', () => {
 });
 
 test('extraBody fields named like Object properties are plain fields; __proto__ is refused', () => {
-  const ok = parseConfig(`targets: [{ name: a, baseUrl: "http://h/v1", model: m }]\nprobes: [{ name: p, prompt: hi, maxTokens: 10, extraBody: { constructor: 1, toString: x } }]\n`, { env: {} });
+  const ok = parseConfig(
+    `targets: [{ name: a, baseUrl: "http://h/v1", model: m }]\nprobes: [{ name: p, prompt: hi, maxTokens: 10, extraBody: { constructor: 1, toString: x } }]\n`,
+    { env: {} },
+  );
   assert.ok(ok.ok, ok.ok ? '' : ok.errors.join('\n'));
   assert.equal(ok.config.probes[0]!.extraBody['constructor'], 1);
-  const bad = parseConfig(`targets: [{ name: a, baseUrl: "http://h/v1", model: m }]\nprobes: [{ name: p, prompt: hi, maxTokens: 10, extraBody: { __proto__: { x: 1 } } }]\n`, { env: {} });
+  const bad = parseConfig(
+    `targets: [{ name: a, baseUrl: "http://h/v1", model: m }]\nprobes: [{ name: p, prompt: hi, maxTokens: 10, extraBody: { __proto__: { x: 1 } } }]\n`,
+    { env: {} },
+  );
   assert.equal(bad.ok, false);
 });

@@ -170,9 +170,10 @@ describe('configFromEnv', () => {
     const r = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/', OPENAI_MODEL: 'qwen' });
     assert.ok(r.ok);
     const { targets, probes, server, simulator } = r.config;
-    assert.deepEqual(targets.map((t) => [t.name, t.baseUrl, t.model, t.apiKeyEnv, t.probes]), [
-      ['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long']],
-    ]);
+    assert.deepEqual(
+      targets.map((t) => [t.name, t.baseUrl, t.model, t.apiKeyEnv, t.probes]),
+      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long']]],
+    );
     assert.deepEqual(
       probes.map((p) => [p.name, p.schedule, p.maxTokens, p.minTokens]),
       [

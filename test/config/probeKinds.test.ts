@@ -12,7 +12,13 @@ test('kind defaults to generation (no kind field); recall and contamination get 
   assert.equal(g.config.probes[0]!.recall, undefined);
   const r = parse('kind: recall');
   assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
-  assert.deepEqual(r.config.probes[0]!.recall, { conversationTokens: 8000, facts: 5, positions: ['start', 'middle', 'end'], seed: 1, minRecall: 0.5 });
+  assert.deepEqual(r.config.probes[0]!.recall, {
+    conversationTokens: 8000,
+    facts: 5,
+    positions: ['start', 'middle', 'end'],
+    seed: 1,
+    minRecall: 0.5,
+  });
   assert.deepEqual(r.config.probes[0]!.messages, []);
   const c = parse('kind: contamination, concurrency: 6, seed: 9');
   assert.ok(c.ok);
@@ -22,7 +28,13 @@ test('kind defaults to generation (no kind field); recall and contamination get 
 test('recall settings are read and checked', () => {
   const r = parse('kind: recall, conversationTokens: 16000, facts: 3, positions: [end, start], seed: 4, minRecall: 0.8');
   assert.ok(r.ok);
-  assert.deepEqual(r.config.probes[0]!.recall, { conversationTokens: 16000, facts: 3, positions: ['end', 'start'], seed: 4, minRecall: 0.8 });
+  assert.deepEqual(r.config.probes[0]!.recall, {
+    conversationTokens: 16000,
+    facts: 3,
+    positions: ['end', 'start'],
+    seed: 4,
+    minRecall: 0.8,
+  });
   const bad = parse('kind: recall, conversationTokens: 10, facts: 0, positions: [top], minRecall: 2, prompt: hi');
   assert.equal(bad.ok, false);
   assert.deepEqual(bad.ok ? [] : bad.errors, [

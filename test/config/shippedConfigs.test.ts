@@ -34,14 +34,20 @@ describe('config/coherency.yaml (npm start)', () => {
         ['sim-leaky', 'echo-previous', `http://${simulator.host}:${simulator.port}/v1`],
       ],
     );
-    assert.deepEqual(probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule]), [
-      ['short', 'generation', '*/15 * * * * *'],
-      ['long', 'generation', '*/20 * * * * *'],
-      ['recall', 'recall', '5 * * * * *'],
-      ['contamination', 'contamination', '35 * * * * *'],
-    ]);
+    assert.deepEqual(
+      probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule]),
+      [
+        ['short', 'generation', '*/15 * * * * *'],
+        ['long', 'generation', '*/20 * * * * *'],
+        ['recall', 'recall', '5 * * * * *'],
+        ['contamination', 'contamination', '35 * * * * *'],
+      ],
+    );
     // the generation scenarios run the generation probes, the context scenarios the recall and contamination ones
-    assert.deepEqual(targets.map((t) => t.probes.join()), ['short,long', 'short,long', 'short,long', 'recall,contamination', 'recall,contamination']);
+    assert.deepEqual(
+      targets.map((t) => t.probes.join()),
+      ['short,long', 'short,long', 'short,long', 'recall,contamination', 'recall,contamination'],
+    );
     // A long probe at the simulator's rate must finish well inside its 20 s period.
     const long = probes[1];
     assert.ok(long && long.maxTokens / simulator.tokensPerSecond < 5);

@@ -46,7 +46,9 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
   { name: 'phrase loop', text: raft + 'and then the next one '.repeat(120), verdict: 'fail', kind: 'phrase_loop' },
   {
     name: 'word salad (nouns, no sentence structure)',
-    text: raft + picks(['Brazil', 'otter', 'elbow', 'kettle', 'Norway', 'walnut', 'tiger', 'knee', 'lamp', 'Peru', 'heron', 'spine'], 400).join(' '),
+    text:
+      raft +
+      picks(['Brazil', 'otter', 'elbow', 'kettle', 'Norway', 'walnut', 'tiger', 'knee', 'lamp', 'Peru', 'heron', 'spine'], 400).join(' '),
     verdict: 'fail',
     kind: 'word_salad',
   },
@@ -64,25 +66,50 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
   },
   {
     name: 'gibberish (mojibake)',
-    text: raft + Buffer.from('Le café était fermé, mais la crème brûlée restait délicieuse à côté de la forêt. '.repeat(1), 'utf8').toString('latin1').repeat(1) + Array.from({ length: 30 }, (_, i) => Buffer.from(`Ça coûte très cher ${i}, déjà élevé à côté. `, 'utf8').toString('latin1')).join(''),
+    text:
+      raft +
+      Buffer.from('Le café était fermé, mais la crème brûlée restait délicieuse à côté de la forêt. '.repeat(1), 'utf8')
+        .toString('latin1')
+        .repeat(1) +
+      Array.from({ length: 30 }, (_, i) => Buffer.from(`Ça coûte très cher ${i}, déjà élevé à côté. `, 'utf8').toString('latin1')).join(''),
     verdict: 'fail',
     kind: 'gibberish',
   },
   {
     name: 'script switch to Chinese',
-    text: raft + picks(['我们继续讨论这个系统的结构。', '每个节点都保存一份日志副本。', '如果领导者停止发送消息，就会开始新的选举。', '日志在发送确认之前会先写入磁盘。'], 40).join(''),
+    text:
+      raft +
+      picks(
+        [
+          '我们继续讨论这个系统的结构。',
+          '每个节点都保存一份日志副本。',
+          '如果领导者停止发送消息，就会开始新的选举。',
+          '日志在发送确认之前会先写入磁盘。',
+        ],
+        40,
+      ).join(''),
     verdict: 'fail',
     kind: 'script_switch',
   },
   {
     name: 'stutter',
-    text: raft + kitchen.split(' ').map((w, i) => (i % 3 === 0 ? `${w} ${w} ${w}` : i % 5 === 0 ? `${w} ${w}` : w)).join(' '),
+    text:
+      raft +
+      kitchen
+        .split(' ')
+        .map((w, i) => (i % 3 === 0 ? `${w} ${w} ${w}` : i % 5 === 0 ? `${w} ${w}` : w))
+        .join(' '),
     verdict: 'fail',
     kind: 'stutter',
   },
   {
     name: 'near loop (a word swapped in every copy)',
-    text: raft + Array.from({ length: 40 }, (_, i) => `The follower stores the ${['new', 'next', 'last', 'first', 'same'][i % 5]} entry and answers the leader. `).join(''),
+    text:
+      raft +
+      Array.from(
+        { length: 40 },
+        (_, i) => `The follower stores the ${['new', 'next', 'last', 'first', 'same'][i % 5]} entry and answers the leader. `,
+      ).join(''),
     verdict: 'fail',
   },
   {
@@ -99,13 +126,19 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
   },
   {
     name: 'Russian word salad',
-    text: healthy.find((t) => t.name === 'prose-german')!.text + picks('кошка окно стол Москва рука река собака лампа нога город книга дерево'.split(' '), 300).join(' '),
+    text:
+      healthy.find((t) => t.name === 'prose-german')!.text +
+      picks('кошка окно стол Москва рука река собака лампа нога город книга дерево'.split(' '), 300).join(' '),
     verdict: 'fail',
     kind: 'word_salad',
   },
   {
     name: 'near loop (number counting up)',
-    text: raft + Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: the leader sends a heartbeat to every follower and waits for the answer. `).join(''),
+    text:
+      raft +
+      Array.from({ length: 60 }, (_, i) => `Step ${i + 1}: the leader sends a heartbeat to every follower and waits for the answer. `).join(
+        '',
+      ),
     verdict: 'fail',
   },
 ];
@@ -116,7 +149,11 @@ describe('analyzeText verdicts', () => {
       const a = analyzeText(c.text);
       assert.equal(a.verdict, c.verdict, `reasons: ${JSON.stringify(a.reasons)}`);
       if (c.verdict === 'ok') assert.deepEqual(a.reasons, []);
-      if (c.kind) assert.ok(a.reasons.some((r) => r.startsWith(c.kind + ':')), `expected a ${c.kind} reason, got ${JSON.stringify(a.reasons)}`);
+      if (c.kind)
+        assert.ok(
+          a.reasons.some((r) => r.startsWith(c.kind + ':')),
+          `expected a ${c.kind} reason, got ${JSON.stringify(a.reasons)}`,
+        );
       for (const r of a.reasons) assert.match(r, /^[a-z_]+: \S/);
     });
   }
@@ -134,7 +171,10 @@ describe('analyzeText on healthy texts that repeat by nature', () => {
     assert.equal(analyzeText(`describe('square', () => {\n${lines}\n});\n`).verdict, 'ok');
   });
   it('a markdown table with many similar rows → ok', () => {
-    const rows = Array.from({ length: 60 }, (_, i) => `| node-${i} | ${['ready', 'ready', 'draining'][i % 3]} | ${(i * 7) % 64} | ${(i * 13) % 100}% |`).join('\n');
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `| node-${i} | ${['ready', 'ready', 'draining'][i % 3]} | ${(i * 7) % 64} | ${(i * 13) % 100}% |`,
+    ).join('\n');
     assert.equal(analyzeText(`| Node | State | Pods | CPU |\n|---|---|---|---|\n${rows}\n`).verdict, 'ok');
   });
 });
@@ -194,7 +234,10 @@ describe('analyzeText metrics', () => {
   it('thresholds can be overridden per call', () => {
     const text = raft + sentence.repeat(6);
     assert.equal(analyzeText(text).verdict, 'fail');
-    assert.notEqual(analyzeText(text, { thresholds: { loopFailChars: 100_000, loopWarnChars: 100_000, repeatCoverageFail: 1 } }).verdict, 'fail');
+    assert.notEqual(
+      analyzeText(text, { thresholds: { loopFailChars: 100_000, loopWarnChars: 100_000, repeatCoverageFail: 1 } }).verdict,
+      'fail',
+    );
   });
 
   it('every metric is a number or a string and every threshold key has a numeric default', () => {

@@ -16,7 +16,14 @@ describe('TextStore', () => {
       whole += piece;
     }
     assert.equal(store.size, whole.length);
-    for (const [a, b] of [[0, 10], [5, 900], [123, 124], [whole.length - 50, whole.length], [0, whole.length], [700, 700]] as const) {
+    for (const [a, b] of [
+      [0, 10],
+      [5, 900],
+      [123, 124],
+      [whole.length - 50, whole.length],
+      [0, whole.length],
+      [700, 700],
+    ] as const) {
       assert.equal(store.slice(a, b), whole.slice(a, b), `[${a}, ${b})`);
     }
   });

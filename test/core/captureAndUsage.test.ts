@@ -20,7 +20,12 @@ test('a captured stream gives the onset token whatever its line ends and blank l
   const loop = Array.from({ length: 40 }, () => ['The ', 'cache ', 'is ', 'warm ', 'again. ']).flat();
   const events = [...tokens, ...loop].map(chunk);
   const onset = tokens.length;
-  for (const [name, sep] of [['LF', '\n\n'], ['CRLF', '\r\n\r\n'], ['CR', '\r\r'], ['no blank lines', '\n']] as const) {
+  for (const [name, sep] of [
+    ['LF', '\n\n'],
+    ['CRLF', '\r\n\r\n'],
+    ['CR', '\r\r'],
+    ['no blank lines', '\n'],
+  ] as const) {
     const r = analyzeCapture(events.join(sep) + sep + 'data: [DONE]' + sep, 'content');
     assert.equal(r.format, 'sse');
     assert.equal(r.analysis.verdict, 'fail', name);
@@ -33,7 +38,8 @@ test('a captured stream gives its finish_reason as evidence: cut by the limit in
   const prose = Array.from({ length: 40 }, (_, i) => [`Point${i} `, `covers${i * 3} `, `area${i % 7}. `]).flat();
   const loop = Array.from({ length: 4 }, () => ['Please ', 'check. ']).flat();
   const events = [...prose, ...loop].map(chunk);
-  const end = (reason: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\ndata: [DONE]\n\n`;
+  const end = (reason: string) =>
+    `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\ndata: [DONE]\n\n`;
   const cut = analyzeCapture(events.join('\n\n') + '\n\n' + end('length'), 'content');
   assert.equal(cut.finishReason, 'length');
   assert.equal(cut.analysis.verdict, 'fail', cut.analysis.reasons.join(' | '));

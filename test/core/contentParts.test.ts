@@ -18,7 +18,12 @@ const STREAM = [
   chunk({ content: [{ type: 'thinking', thinking: 'a plain string thought. ' }] }),
   chunk({ content: [{ type: 'image_url', image_url: { url: 'data:,' } }] }),
   chunk({ content: 'The answer is ' }),
-  chunk({ content: [{ type: 'text', text: '3' }, { type: 'text', text: '.' }] }),
+  chunk({
+    content: [
+      { type: 'text', text: '3' },
+      { type: 'text', text: '.' },
+    ],
+  }),
   chunk({ content: null }),
   chunk({}, 'stop'),
   `data: ${JSON.stringify({ id: 'cmpl-1', choices: [], usage: { prompt_tokens: 12, completion_tokens: 139, total_tokens: 151 } })}\n\n`,
@@ -61,13 +66,27 @@ describe('content parts', () => {
 
   it('reads the same shapes in a non-streamed answer', () => {
     const r = accumulateChatCompletion({
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hm.' }] }, { type: 'text', text: 'Yes.' }, { type: 'audio' }] } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'stop',
+          message: {
+            role: 'assistant',
+            content: [{ type: 'thinking', thinking: [{ type: 'text', text: 'hm.' }] }, { type: 'text', text: 'Yes.' }, { type: 'audio' }],
+          },
+        },
+      ],
     });
     assert.deepEqual([r.reasoning, r.content, r.unknownContentParts, r.finishReason], ['hm.', 'Yes.', 1, 'stop']);
   });
 
   it('keeps malformed parts out of both channels and counts them', () => {
-    const r = read([new TextEncoder().encode(chunk({ content: [42, { type: 'thinking', thinking: [{ type: 'image' }] }, { type: 'text' }, { type: 'text', text: 'ok' }] }) + 'data: [DONE]\n\n')]);
+    const r = read([
+      new TextEncoder().encode(
+        chunk({ content: [42, { type: 'thinking', thinking: [{ type: 'image' }] }, { type: 'text' }, { type: 'text', text: 'ok' }] }) +
+          'data: [DONE]\n\n',
+      ),
+    ]);
     assert.deepEqual([r.content, r.reasoning, r.unknownContentParts], ['ok', '', 3]);
   });
 });

@@ -66,31 +66,38 @@ function score(samples: Sample[]): Scores {
       if (a.verdict === 'fail') {
         caught++;
         if (Math.abs(Number(a.metrics['collapseOnset']) - s.onset) <= 512) onsetOk++;
-      }
-      else misses.push(`${s.name}: ${a.verdict} ${a.reasons.join(' | ')}`);
+      } else misses.push(`${s.name}: ${a.verdict} ${a.reasons.join(' | ')}`);
       const kinds = a.findings.map((f) => f.kind);
       if (kinds.some((k) => EXPECTED_KINDS[s.kind]?.test(k))) kindOk++;
     }
   }
   return {
-    healthy, degenerate,
+    healthy,
+    degenerate,
     recall: caught / degenerate,
     falseFail: falseFail / healthy,
     warn: warn / healthy,
     kindAgreement: kindOk / degenerate,
     onsetAccuracy: onsetOk / Math.max(1, caught),
-    misses, falseAlarms,
+    misses,
+    falseAlarms,
   };
 }
 
 function report(name: string, s: Scores): void {
   const pct = (x: number): string => `${(x * 100).toFixed(2)}%`;
-  console.log(`# ${name}: ${s.degenerate} degenerate, ${s.healthy} healthy | recall ${pct(s.recall)} | healthy fail ${pct(s.falseFail)} | healthy warn ${pct(s.warn)} | kind named right ${pct(s.kindAgreement)} | onset within 512 chars ${pct(s.onsetAccuracy)}`);
+  console.log(
+    `# ${name}: ${s.degenerate} degenerate, ${s.healthy} healthy | recall ${pct(s.recall)} | healthy fail ${pct(s.falseFail)} | healthy warn ${pct(s.warn)} | kind named right ${pct(s.kindAgreement)} | onset within 512 chars ${pct(s.onsetAccuracy)}`,
+  );
   for (const m of s.misses.slice(0, 10)) console.log(`#   missed: ${m.slice(0, 300)}`);
   for (const m of s.falseAlarms.slice(0, 10)) console.log(`#   false alarm: ${m.slice(0, 300)}`);
 }
 
-for (const [name, build] of [['tuning corpus', tuningCorpus], ['held-out corpus', holdoutCorpus], ['fresh held-out corpus', freshCorpus]] as const) {
+for (const [name, build] of [
+  ['tuning corpus', tuningCorpus],
+  ['held-out corpus', holdoutCorpus],
+  ['fresh held-out corpus', freshCorpus],
+] as const) {
   describe(name, () => {
     const samples = build();
     const s = score(samples);
@@ -102,7 +109,9 @@ for (const [name, build] of [['tuning corpus', tuningCorpus], ['held-out corpus'
     it('recall >= 99%', () => assert.ok(s.recall >= 0.99, `recall ${s.recall}; missed:\n${s.misses.join('\n')}`));
     it('healthy false-fail <= 0.5%', () => assert.ok(s.falseFail <= 0.005, `false fail ${s.falseFail}:\n${s.falseAlarms.join('\n')}`));
     it('healthy warn <= 5%', () => assert.ok(s.warn <= 0.05, `warn ${s.warn}:\n${s.falseAlarms.join('\n')}`));
-    it('names the kind of degeneration in >= 90% of the degenerate texts', () => assert.ok(s.kindAgreement >= 0.9, `kind agreement ${s.kindAgreement}`));
-    it('places the collapse onset within 512 chars in >= 90% of the caught texts', () => assert.ok(s.onsetAccuracy >= 0.9, `onset accuracy ${s.onsetAccuracy}`));
+    it('names the kind of degeneration in >= 90% of the degenerate texts', () =>
+      assert.ok(s.kindAgreement >= 0.9, `kind agreement ${s.kindAgreement}`));
+    it('places the collapse onset within 512 chars in >= 90% of the caught texts', () =>
+      assert.ok(s.onsetAccuracy >= 0.9, `onset accuracy ${s.onsetAccuracy}`));
   });
 }

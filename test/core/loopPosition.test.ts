@@ -37,7 +37,10 @@ test('a loop below the fail sizes warns when it runs to the end, says nothing wh
 });
 
 test('repeated blocks that vary, followed by more text, are structure, not collapse', () => {
-  const cases = Array.from({ length: 14 }, (_, i) => `test('parses case ${i * 7 + 3}', () => {\n  assert.equal(parse('v${i}.${i + 2}'), ${i * 11});\n});\n`).join('\n');
+  const cases = Array.from(
+    { length: 14 },
+    (_, i) => `test('parses case ${i * 7 + 3}', () => {\n  assert.equal(parse('v${i}.${i + 2}'), ${i * 11});\n});\n`,
+  ).join('\n');
   const a = analyzeText(before + '\n\n' + cases + '\n' + after);
   assert.equal(a.verdict, 'ok', a.reasons.join('; '));
 });

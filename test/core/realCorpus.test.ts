@@ -47,9 +47,12 @@ describe('real corpus (corpus-real)', () => {
   const falseFail = falseFails.length / Math.max(1, ok.length);
   const warn = warns.length / Math.max(1, ok.length);
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
-  const line = (s: Scored): string => `${s.sample.name} (${s.sample.kind}, ${s.sample.text.length} chars): ${s.verdict}${s.reason ? ` ${s.reason.slice(0, 160)}` : ''}`;
+  const line = (s: Scored): string =>
+    `${s.sample.name} (${s.sample.kind}, ${s.sample.text.length} chars): ${s.verdict}${s.reason ? ` ${s.reason.slice(0, 160)}` : ''}`;
 
-  console.log(`# corpus-real: ${degenerate.length} degenerate, ${ok.length} ok | recall ${pct(recall)} (${degenerate.length - misses.length}/${degenerate.length}) | false fail ${pct(falseFail)} (${falseFails.length}/${ok.length}) | warn on ok ${pct(warn)} (${warns.length}/${ok.length})`);
+  console.log(
+    `# corpus-real: ${degenerate.length} degenerate, ${ok.length} ok | recall ${pct(recall)} (${degenerate.length - misses.length}/${degenerate.length}) | false fail ${pct(falseFail)} (${falseFails.length}/${ok.length}) | warn on ok ${pct(warn)} (${warns.length}/${ok.length})`,
+  );
   const kinds = new Map<string, { n: number; caught: number }>();
   for (const s of degenerate) {
     const k = kinds.get(s.sample.kind) ?? { n: 0, caught: 0 };
@@ -57,7 +60,12 @@ describe('real corpus (corpus-real)', () => {
     k.n++;
     if (s.verdict === 'fail') k.caught++;
   }
-  console.log(`# corpus-real recall per kind: ${[...kinds].sort((a, b) => a[0].localeCompare(b[0])).map(([k, v]) => `${k} ${v.caught}/${v.n}`).join(', ')}`);
+  console.log(
+    `# corpus-real recall per kind: ${[...kinds]
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([k, v]) => `${k} ${v.caught}/${v.n}`)
+      .join(', ')}`,
+  );
 
   it('has both labels', () => {
     assert.ok(degenerate.length > 0, 'no degenerate text');
@@ -67,7 +75,10 @@ describe('real corpus (corpus-real)', () => {
     assert.ok(recall >= RECALL_MIN, `recall ${pct(recall)}; missed ${misses.length}:\n${misses.map(line).join('\n')}`);
   });
   it(`false fail on ok <= ${FALSE_FAIL_MAX * 100}%`, () => {
-    assert.ok(falseFail <= FALSE_FAIL_MAX, `false fail ${pct(falseFail)}; failed ok texts ${falseFails.length}:\n${falseFails.map(line).join('\n')}`);
+    assert.ok(
+      falseFail <= FALSE_FAIL_MAX,
+      `false fail ${pct(falseFail)}; failed ok texts ${falseFails.length}:\n${falseFails.map(line).join('\n')}`,
+    );
   });
   it(`warn on ok <= ${WARN_MAX * 100}%`, () => {
     assert.ok(warn <= WARN_MAX, `warn ${pct(warn)}; warned ok texts ${warns.length}:\n${warns.map(line).join('\n')}`);

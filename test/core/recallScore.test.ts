@@ -22,8 +22,15 @@ test('all recalled: ok with ratio 1; some: warn; under minRecall: fail, missed l
   assert.deepEqual([all.verdict, all.ratio, all.missed.length], ['ok', 1, 0]);
   const two = scoreRecall('COBALT-HERON-4821, 5093172', FACTS, 0.5);
   assert.equal(two.verdict, 'warn');
-  assert.deepEqual(two.missed.map((f) => f.position), ['middle']);
-  assert.deepEqual(two.byPosition, { start: { planted: 1, recalled: 1 }, middle: { planted: 1, recalled: 0 }, end: { planted: 1, recalled: 1 } });
+  assert.deepEqual(
+    two.missed.map((f) => f.position),
+    ['middle'],
+  );
+  assert.deepEqual(two.byPosition, {
+    start: { planted: 1, recalled: 1 },
+    middle: { planted: 1, recalled: 0 },
+    end: { planted: 1, recalled: 1 },
+  });
   const one = scoreRecall('5093172', FACTS, 0.5);
   assert.equal(one.verdict, 'fail');
   assert.equal(one.ratio, 1 / 3);

@@ -27,8 +27,9 @@ interface Expected {
 }
 
 const expected = JSON.parse(readFileSync(`${FIXTURES}expected.json`, 'utf8')) as Record<string, Expected>;
-const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.sse')).sort();
-
+const fixtureFiles = readdirSync(FIXTURES)
+  .filter((f) => f.endsWith('.sse'))
+  .sort();
 
 /** Replays bytes cut at the given offsets; also checks the per-push deltas add up. */
 function replay(bytes: Uint8Array, cuts: number[]): StreamAccumulation {
@@ -85,7 +86,14 @@ describe('recorded-format fixtures', () => {
       check(name, replay(bytes, []), 'all at once');
       check(name, accumulateSseBytes(bytes), 'accumulateSseBytes');
       check(name, accumulateSseText(new TextDecoder().decode(bytes)), 'accumulateSseText');
-      check(name, replay(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1)), 'byte by byte');
+      check(
+        name,
+        replay(
+          bytes,
+          Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+        ),
+        'byte by byte',
+      );
     });
 
     test(`${name}: split in two at every byte boundary`, () => {
@@ -151,9 +159,21 @@ describe('never throws', () => {
 
   test('odd but valid JSON chunks', () => {
     for (const chunk of [
-      null, [], 'text', 7, true, {}, { choices: null }, { choices: [null] }, { choices: [{ delta: null }] },
-      { choices: [{ delta: { content: 5, reasoning_content: {} } }] }, { choices: [{ delta: {}, finish_reason: 3 }] },
-      { usage: 'x' }, { usage: { completion_tokens: 'many' } }, { x_groq: { usage: null } }, { timings: { predicted_n: 'x' } },
+      null,
+      [],
+      'text',
+      7,
+      true,
+      {},
+      { choices: null },
+      { choices: [null] },
+      { choices: [{ delta: null }] },
+      { choices: [{ delta: { content: 5, reasoning_content: {} } }] },
+      { choices: [{ delta: {}, finish_reason: 3 }] },
+      { usage: 'x' },
+      { usage: { completion_tokens: 'many' } },
+      { x_groq: { usage: null } },
+      { timings: { predicted_n: 'x' } },
       { error: null, choices: [{ delta: { content: 'ok' } }] },
     ]) {
       const r = accumulateSseText(`data: ${JSON.stringify(chunk)}\n\n`);
@@ -190,10 +210,7 @@ describe('StreamAccumulator', () => {
   test('per-push delta reports tokens so far and the push that saw [DONE]', () => {
     const acc = new StreamAccumulator();
     const d1 = acc.pushText(sse(contentChunk('x'), contentChunk('y')), 0);
-    assert.deepEqual(
-      { c: d1.contentDelta, t: d1.tokens, n: d1.tokenChunks, done: d1.done },
-      { c: 'xy', t: 2, n: 2, done: false },
-    );
+    assert.deepEqual({ c: d1.contentDelta, t: d1.tokens, n: d1.tokenChunks, done: d1.done }, { c: 'xy', t: 2, n: 2, done: false });
     const d2 = acc.pushText(sse({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 9 } }, 'data: [DONE]\n\n'), 1);
     assert.equal(d2.tokens, 9);
     assert.equal(d2.done, true);
@@ -232,10 +249,12 @@ describe('StreamAccumulator', () => {
   });
 
   test('an error object beside choices still records the finish reason (OpenRouter mid-stream error)', () => {
-    const r = accumulateSseText(sse({
-      error: { code: 502, message: 'Provider disconnected' },
-      choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
-    }));
+    const r = accumulateSseText(
+      sse({
+        error: { code: 502, message: 'Provider disconnected' },
+        choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+      }),
+    );
     assert.equal(r.error?.type, 'server_error_event');
     assert.equal(r.finishReason, 'error');
   });
@@ -278,10 +297,12 @@ describe('StreamAccumulator', () => {
   });
 
   test('continuous usage stats: the last usage wins', () => {
-    const r = accumulateSseText(sse(
-      { ...contentChunk('a'), usage: { prompt_tokens: 5, completion_tokens: 1 } },
-      { ...contentChunk('b'), usage: { prompt_tokens: 5, completion_tokens: 2 } },
-    ));
+    const r = accumulateSseText(
+      sse(
+        { ...contentChunk('a'), usage: { prompt_tokens: 5, completion_tokens: 1 } },
+        { ...contentChunk('b'), usage: { prompt_tokens: 5, completion_tokens: 2 } },
+      ),
+    );
     assert.equal(r.outputTokens, 2);
     assert.equal(r.outputTokensSource, 'usage');
   });
@@ -303,8 +324,16 @@ describe('StreamAccumulator', () => {
 describe('accumulateChatCompletion (non-streamed body)', () => {
   test('a chat completion with usage', () => {
     const r = accumulateChatCompletion({
-      id: 'x', object: 'chat.completion',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Hi there', reasoning_content: 'why' }, finish_reason: 'stop', stop_reason: 128009 }],
+      id: 'x',
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: 'Hi there', reasoning_content: 'why' },
+          finish_reason: 'stop',
+          stop_reason: 128009,
+        },
+      ],
       usage: { prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 },
     });
     assert.equal(r.content, 'Hi there');

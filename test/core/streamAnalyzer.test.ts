@@ -6,7 +6,6 @@ import { tuningCorpus } from '../corpus/generate.js';
 import { readTexts } from '../corpus/paths.js';
 import { createRng as rng } from '../../src/simulator/random.js';
 
-
 /** Split at random UTF-16 offsets (also inside surrogate pairs and words), pieces of 0..maxLen chars. */
 function randomSplit(text: string, rand: () => number, maxLen: number): string[] {
   const out: string[] = [];
@@ -28,7 +27,12 @@ const texts: Array<[string, string]> = [
   ['the the the', 'the '.repeat(700)],
   ['whitespace', ' \n'.repeat(500)],
   ['emoji and CJK', '这是一个测试。😀 Emoji 👍🏽 mixed with text and 漢字 and more: ' + '🎉'.repeat(300)],
-  ['script switch', base.slice(0, 3000) + 'Распределённые системы требуют согласия между узлами, и алгоритмы консенсуса решают эту задачу. '.repeat(3) + '分布式系统需要节点之间达成一致。'.repeat(40)],
+  [
+    'script switch',
+    base.slice(0, 3000) +
+      'Распределённые системы требуют согласия между узлами, и алгоритмы консенсуса решают эту задачу. '.repeat(3) +
+      '分布式系统需要节点之间达成一致。'.repeat(40),
+  ],
   ['tags', base.slice(0, 2000) + '</div>'.repeat(300)],
   ['glued', base.slice(0, 2000) + 'countryanimalelbowtigerbrazilnorwayshoulderkneegiraffe'.repeat(40)],
   ['lone surrogates', 'abc\ud800def\udc00 x \ud83d'],
@@ -91,7 +95,37 @@ describe('createStreamAnalyzer', () => {
 
   it('random Unicode soup: no throw, same result for any split', () => {
     const rand = rng(1234);
-    const pool = ['a', 'b', 'Z', ' ', '\n', '\t', '<', '>', '/', '!', '.', '7', 'é', 'Ã', '\u00a9', 'ж', 'λ', '中', 'の', '한', '\u0301', '\ud83d\ude00', '\ud800', '\udc00', '\u0000', '\ufffd', '\u3000', 'the ', '</div>'];
+    const pool = [
+      'a',
+      'b',
+      'Z',
+      ' ',
+      '\n',
+      '\t',
+      '<',
+      '>',
+      '/',
+      '!',
+      '.',
+      '7',
+      'é',
+      'Ã',
+      '\u00a9',
+      'ж',
+      'λ',
+      '中',
+      'の',
+      '한',
+      '\u0301',
+      '\ud83d\ude00',
+      '\ud800',
+      '\udc00',
+      '\u0000',
+      '\ufffd',
+      '\u3000',
+      'the ',
+      '</div>',
+    ];
     for (let k = 0; k < 20; k++) {
       let text = '';
       const n = Math.floor(rand() * 3000);
@@ -104,7 +138,9 @@ describe('createStreamAnalyzer', () => {
   });
 
   it('mid-stream snapshots of healthy texts never fail (so early abort never cuts a healthy stream)', () => {
-    const samples = tuningCorpus().filter((x) => x.label === 'healthy').filter((_, i) => i % 4 === 0);
+    const samples = tuningCorpus()
+      .filter((x) => x.label === 'healthy')
+      .filter((_, i) => i % 4 === 0);
     let snapshots = 0;
     for (const sample of samples) {
       const a = createStreamAnalyzer();
@@ -120,7 +156,9 @@ describe('createStreamAnalyzer', () => {
   });
 
   it('most collapses become a certain fail before the stream ends', () => {
-    const samples = tuningCorpus().filter((x) => x.label === 'degenerate' && x.kind !== 'empty').filter((_, i) => i % 4 === 0);
+    const samples = tuningCorpus()
+      .filter((x) => x.label === 'degenerate' && x.kind !== 'empty')
+      .filter((_, i) => i % 4 === 0);
     let early = 0;
     for (const sample of samples) {
       const a = createStreamAnalyzer();

@@ -20,10 +20,20 @@ describe('verdict rules, each alone', () => {
 
   it('vocabulary_yields_to_a_loop: a near_loop goes when a repeat of another kind is told, stays otherwise', () => {
     const r = rule('vocabulary_yields_to_a_loop');
-    assert.deepEqual(kinds(r.apply([finding('sentence_loop', 'fail', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), ['sentence_loop/fail']);
-    assert.deepEqual(kinds(r.apply([finding('sentence_loop', 'warn', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), ['sentence_loop/warn']);
-    assert.deepEqual(kinds(r.apply([finding('gibberish', 'fail', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), ['gibberish/fail', 'near_loop/fail']);
-    assert.deepEqual(kinds(r.apply([finding('loop_coverage', 'warn', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), ['loop_coverage/warn', 'near_loop/fail']);
+    assert.deepEqual(kinds(r.apply([finding('sentence_loop', 'fail', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), [
+      'sentence_loop/fail',
+    ]);
+    assert.deepEqual(kinds(r.apply([finding('sentence_loop', 'warn', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), [
+      'sentence_loop/warn',
+    ]);
+    assert.deepEqual(kinds(r.apply([finding('gibberish', 'fail', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), [
+      'gibberish/fail',
+      'near_loop/fail',
+    ]);
+    assert.deepEqual(kinds(r.apply([finding('loop_coverage', 'warn', 5, 'x'), finding('near_loop', 'fail', 0, 'x')])), [
+      'loop_coverage/warn',
+      'near_loop/fail',
+    ]);
   });
 
   it('one_finding_per_kind: the most severe, then the first', () => {
@@ -31,8 +41,14 @@ describe('verdict rules, each alone', () => {
     const a = finding('word_loop', 'warn', 1, 'a');
     const b = finding('word_loop', 'fail', 2, 'b');
     const c = finding('word_loop', 'fail', 3, 'c');
-    assert.deepEqual(r.apply([a, b, c]).map((f) => f.detail), ['b']);
-    assert.deepEqual(r.apply([a, finding('stutter', 'warn', 0, 's')]).map((f) => f.detail), ['a', 's']);
+    assert.deepEqual(
+      r.apply([a, b, c]).map((f) => f.detail),
+      ['b'],
+    );
+    assert.deepEqual(
+      r.apply([a, finding('stutter', 'warn', 0, 's')]).map((f) => f.detail),
+      ['a', 's'],
+    );
   });
 
   it('compression_window_only_when_nothing_fails', () => {
@@ -44,9 +60,17 @@ describe('verdict rules, each alone', () => {
   });
 
   it('the table runs in order and leaves the input alone', () => {
-    const fs = [finding('near_loop', 'fail', 0, 'v'), finding('word_loop', 'fail', 40, 'l'), finding('word_loop', 'fail', 50, 'r'), finding('low_compression', 'warn', 0, 'c')];
+    const fs = [
+      finding('near_loop', 'fail', 0, 'v'),
+      finding('word_loop', 'fail', 40, 'l'),
+      finding('word_loop', 'fail', 50, 'r'),
+      finding('low_compression', 'warn', 0, 'c'),
+    ];
     const before = JSON.stringify(fs);
-    assert.deepEqual(applyRules(fs).map((f) => f.detail), ['l']);
+    assert.deepEqual(
+      applyRules(fs).map((f) => f.detail),
+      ['l'],
+    );
     assert.equal(JSON.stringify(fs), before);
   });
 });
@@ -58,7 +82,10 @@ describe('collapse kind and onset', () => {
     assert.equal(collapseFinding([finding('stutter', 'warn', 3, 's')]), null);
   });
   it('the onset is the earliest placed fail', () => {
-    assert.equal(collapseOnset([finding('cycling', 'fail', 900, 'x'), finding('word_salad', 'fail', 300, 'y'), finding('stutter', 'warn', 10, 'z')]), 300);
+    assert.equal(
+      collapseOnset([finding('cycling', 'fail', 900, 'x'), finding('word_salad', 'fail', 300, 'y'), finding('stutter', 'warn', 10, 'z')]),
+      300,
+    );
     assert.equal(collapseOnset([finding('low_compression', 'fail', -1, 'c')]), -1);
   });
 });

@@ -56,11 +56,116 @@ function mix(r: Rand, pool: NamedText[], minChars: number, maxChars: number): { 
 }
 
 const NOUNS = {
-  countries: ['Brazil', 'Norway', 'Kenya', 'Peru', 'Japan', 'Egypt', 'Canada', 'Chile', 'Nepal', 'Spain', 'Ghana', 'Iceland', 'Vietnam', 'Poland', 'Mexico', 'Finland', 'Morocco', 'Portugal', 'Mongolia', 'Ecuador'],
-  animals: ['tiger', 'giraffe', 'otter', 'falcon', 'badger', 'walrus', 'lemur', 'gecko', 'heron', 'bison', 'llama', 'koala', 'salmon', 'beetle', 'moose', 'penguin', 'jackal', 'marmot', 'ibis', 'tapir'],
-  body: ['elbow', 'knee', 'shoulder', 'ankle', 'wrist', 'spine', 'eyebrow', 'thumb', 'kidney', 'jaw', 'forehead', 'lung', 'ribcage', 'heel', 'knuckle', 'hip', 'tongue', 'cheek', 'palm', 'shin'],
-  things: ['lamp', 'kettle', 'ladder', 'pillow', 'bucket', 'curtain', 'saucer', 'drawer', 'blanket', 'spoon', 'mirror', 'window', 'basket', 'hammer', 'teapot', 'cushion', 'stapler', 'candle', 'doormat', 'shelf'],
-  food: ['mango', 'barley', 'walnut', 'radish', 'lentil', 'pepper', 'cabbage', 'apricot', 'oyster', 'noodle', 'pumpkin', 'ginger', 'almond', 'turnip', 'olive', 'quince', 'sorrel', 'millet', 'fennel', 'plum'],
+  countries: [
+    'Brazil',
+    'Norway',
+    'Kenya',
+    'Peru',
+    'Japan',
+    'Egypt',
+    'Canada',
+    'Chile',
+    'Nepal',
+    'Spain',
+    'Ghana',
+    'Iceland',
+    'Vietnam',
+    'Poland',
+    'Mexico',
+    'Finland',
+    'Morocco',
+    'Portugal',
+    'Mongolia',
+    'Ecuador',
+  ],
+  animals: [
+    'tiger',
+    'giraffe',
+    'otter',
+    'falcon',
+    'badger',
+    'walrus',
+    'lemur',
+    'gecko',
+    'heron',
+    'bison',
+    'llama',
+    'koala',
+    'salmon',
+    'beetle',
+    'moose',
+    'penguin',
+    'jackal',
+    'marmot',
+    'ibis',
+    'tapir',
+  ],
+  body: [
+    'elbow',
+    'knee',
+    'shoulder',
+    'ankle',
+    'wrist',
+    'spine',
+    'eyebrow',
+    'thumb',
+    'kidney',
+    'jaw',
+    'forehead',
+    'lung',
+    'ribcage',
+    'heel',
+    'knuckle',
+    'hip',
+    'tongue',
+    'cheek',
+    'palm',
+    'shin',
+  ],
+  things: [
+    'lamp',
+    'kettle',
+    'ladder',
+    'pillow',
+    'bucket',
+    'curtain',
+    'saucer',
+    'drawer',
+    'blanket',
+    'spoon',
+    'mirror',
+    'window',
+    'basket',
+    'hammer',
+    'teapot',
+    'cushion',
+    'stapler',
+    'candle',
+    'doormat',
+    'shelf',
+  ],
+  food: [
+    'mango',
+    'barley',
+    'walnut',
+    'radish',
+    'lentil',
+    'pepper',
+    'cabbage',
+    'apricot',
+    'oyster',
+    'noodle',
+    'pumpkin',
+    'ginger',
+    'almond',
+    'turnip',
+    'olive',
+    'quince',
+    'sorrel',
+    'millet',
+    'fennel',
+    'plum',
+  ],
 };
 
 const FOREIGN: Record<string, string[]> = {
@@ -116,7 +221,21 @@ const FOREIGN: Record<string, string[]> = {
 };
 
 const PUNCT_UNITS = ['!', '！', '?', '.', '…', '?!', '!!!1', '-', '=', '*', '。', '~', '😂', '🙏 ', '! ', '. ', '？', ':)', '#', '_'];
-const TAG_UNITS = ['</div>', '</p></div>', '<br>', '<br/>\n', '</s>', '<|im_end|>', '</span></span>', '<pad>', '</code></pre>', '</li>\n</ul>\n', '</td></tr>', '<|endoftext|>', '</think>\n'];
+const TAG_UNITS = [
+  '</div>',
+  '</p></div>',
+  '<br>',
+  '<br/>\n',
+  '</s>',
+  '<|im_end|>',
+  '</span></span>',
+  '<pad>',
+  '</code></pre>',
+  '</li>\n</ul>\n',
+  '</td></tr>',
+  '<|endoftext|>',
+  '</think>\n',
+];
 const SWAPS = ['important', 'essential', 'critical', 'key', 'vital', 'central', 'crucial', 'useful'];
 
 /** A collapse continuation of at least `len` chars, generated from `base` (the healthy text) after `cut`. */
@@ -151,7 +270,10 @@ function pickParagraph(r: Rand, base: string, maxLen: number): string {
 
 const MAKERS: Record<string, Maker> = {
   word_loop: (r, base, _cut, len) => {
-    const w = r() < 0.5 ? pick(r, ['the', 'and', 'of', 'to', 'a', 'is', 'very', 'I', 'it']) : pick(r, words(base)).replace(/[^\p{L}\p{N}]/gu, '') || 'the';
+    const w =
+      r() < 0.5
+        ? pick(r, ['the', 'and', 'of', 'to', 'a', 'is', 'very', 'I', 'it'])
+        : pick(r, words(base)).replace(/[^\p{L}\p{N}]/gu, '') || 'the';
     const sep = pick(r, [' ', ' ', ' ', ', ', '\n', '. ']);
     return repeatTo(w + sep, len);
   },
@@ -260,7 +382,18 @@ const MAKERS: Record<string, Maker> = {
         s += w + (r() < 0.08 ? '. ' : ' ');
       }
     } else if (mode === 1) {
-      const ranges: Array<[number, number]> = [[0x41, 0x7a], [0x400, 0x44f], [0x3b1, 0x3c9], [0x4e00, 0x4fff], [0x600, 0x64a], [0x10a0, 0x10ff], [0x0e01, 0x0e2e], [0xac00, 0xac40], [0x21, 0x2f], [0x2200, 0x22ff]];
+      const ranges: Array<[number, number]> = [
+        [0x41, 0x7a],
+        [0x400, 0x44f],
+        [0x3b1, 0x3c9],
+        [0x4e00, 0x4fff],
+        [0x600, 0x64a],
+        [0x10a0, 0x10ff],
+        [0x0e01, 0x0e2e],
+        [0xac00, 0xac40],
+        [0x21, 0x2f],
+        [0x2200, 0x22ff],
+      ];
       while (s.length < len) {
         const [lo, hi] = pick(r, ranges);
         s += String.fromCharCode(int(r, lo, hi));
@@ -268,7 +401,8 @@ const MAKERS: Record<string, Maker> = {
       }
     } else if (mode === 2) {
       // mojibake: UTF-8 bytes of accented text read back as Latin-1
-      const src = 'Le café était fermé, mais la crème brûlée restait délicieuse à côté de la forêt. Ça coûte très cher, déjà élevé. Über die Größe der Straße hört man wenig. ';
+      const src =
+        'Le café était fermé, mais la crème brûlée restait délicieuse à côté de la forêt. Ça coûte très cher, déjà élevé. Über die Größe der Straße hört man wenig. ';
       const moj = Buffer.from(src, 'utf8').toString('latin1');
       s = repeatTo(moj + ' ' + Buffer.from(pickSentence(r, base) + ' é à ü ö ', 'utf8').toString('latin1') + ' ', len);
       // vary it so it is not one verbatim loop
@@ -328,7 +462,13 @@ export function buildCorpus(texts: NamedText[], o: CorpusOptions): Sample[] {
     for (let i = 0; i < o.perKind; i++) {
       // a quarter of the collapses cover only the last 5% of a long text
       const late = i % 4 === 3;
-      const base = late || r() < 0.8 ? mix(r, latin, late ? 20_000 : 6_000, 48_000) : (() => { const t = pick(r, texts); return { name: t.name, text: t.text }; })();
+      const base =
+        late || r() < 0.8
+          ? mix(r, latin, late ? 20_000 : 6_000, 48_000)
+          : (() => {
+              const t = pick(r, texts);
+              return { name: t.name, text: t.text };
+            })();
       const share = late ? 0.95 : 1 / 3 + r() * (0.95 - 1 / 3);
       let cut = Math.floor(base.text.length * share);
       if (r() < 0.7) {
@@ -377,7 +517,8 @@ function main(argv: string[]): void {
   const seed = arg('--seed');
   const base = set === 'holdout' ? holdoutCorpus : set === 'fresh' ? freshCorpus : tuningCorpus;
   const dir = set === 'holdout' ? 'holdout' : set === 'fresh' ? 'fresh' : 'healthy';
-  const samples = seed === undefined ? base() : buildCorpus(readTexts(dir), { seed: Number(seed), healthyMixes: 100, perKind: 20, empties: 5 });
+  const samples =
+    seed === undefined ? base() : buildCorpus(readTexts(dir), { seed: Number(seed), healthyMixes: 100, perKind: 20, empties: 5 });
   const out = arg('--out');
   if (out) {
     mkdirSync(out, { recursive: true });

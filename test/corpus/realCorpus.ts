@@ -44,7 +44,9 @@ export function loadRealCorpus(dir: string = realCorpusDir()): RealSample[] | nu
     if (i === 0 && cols[0] === 'file') continue; // header
     const [name, label, kind = '', source = ''] = cols;
     if (!name || (label !== 'degenerate' && label !== 'ok')) {
-      throw new Error(`${labels}:${i + 1}: expected "file<TAB>degenerate|ok<TAB>kind<TAB>source", got ${JSON.stringify(row.slice(0, 120))}`);
+      throw new Error(
+        `${labels}:${i + 1}: expected "file<TAB>degenerate|ok<TAB>kind<TAB>source", got ${JSON.stringify(row.slice(0, 120))}`,
+      );
     }
     const text = readFileSync(join(dir, name), 'utf8');
     samples.push({ name, label, kind, source, text });

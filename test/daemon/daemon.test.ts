@@ -149,7 +149,10 @@ describe('daemon: auth, run storage, reload and secrets', () => {
     const stored = await Promise.all((await readdir(join(dir, 'runs'))).map((f) => readFile(join(dir, 'runs', f), 'utf8')));
     const everything = [log.text(), ...responses, ...stored].join('\n');
     assert.ok(log.text().length > 1000, 'the logger did write');
-    assert.ok(seenAuth.length > 0 && seenAuth.every((a) => a === `Bearer ${CANARY}`), 'the key did reach the target, and the target echoed it back');
+    assert.ok(
+      seenAuth.length > 0 && seenAuth.every((a) => a === `Bearer ${CANARY}`),
+      'the key did reach the target, and the target echoed it back',
+    );
     assert.equal(everything.includes(CANARY), false, 'the canary key leaked');
     assert.equal(everything.includes(CANARY.slice(3)), false, 'a part of the canary key leaked');
   });

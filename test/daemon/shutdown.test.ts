@@ -30,7 +30,10 @@ probes: [{ name: p, prompt: "Write.", maxTokens: 100000 }]
   const loaded = await loadConfig(file, {});
   assert.ok(loaded.ok);
   const daemon = await startDaemon({ config: loaded.config, configPath: file, logger: silentLogger, env: {} });
-  const inFlight = fetch(`${daemon.url}/probe?target=forever&probe=p`).then((r) => r.json(), () => null);
+  const inFlight = fetch(`${daemon.url}/probe?target=forever&probe=p`).then(
+    (r) => r.json(),
+    () => null,
+  );
   for (let i = 0; i < 100 && !sim.requests.some((r) => r.tokensSent > 20); i++) await new Promise((r) => setTimeout(r, 20));
   const t0 = Date.now();
   await daemon.close();

@@ -8,9 +8,16 @@ import { describe, it } from 'node:test';
 import { repoPath } from '../helpers/repoRoot.js';
 
 const dockerfile = readFileSync(repoPath('Dockerfile'), 'utf8');
-const lines = dockerfile.replace(/\\\n\s*/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const lines = dockerfile
+  .replace(/\\\n\s*/g, ' ')
+  .split('\n')
+  .map((l) => l.trim())
+  .filter((l) => l && !l.startsWith('#'));
 const ignore = existsSync(repoPath('.dockerignore'))
-  ? readFileSync(repoPath('.dockerignore'), 'utf8').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'))
+  ? readFileSync(repoPath('.dockerignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'))
   : [];
 
 const instructions = (name: string) => lines.filter((l) => l.toUpperCase().startsWith(`${name} `));

@@ -19,7 +19,9 @@ interface Manifest {
 
 function loadManifests(): Manifest[] {
   const out: Manifest[] = [];
-  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const docs = parseAllDocuments(readFileSync(`${DIR}/${file}`, 'utf8'), { prettyErrors: false });
     for (const d of Array.isArray(docs) ? docs : [docs]) {
       const problems = [...d.errors, ...d.warnings].map((e) => e.message);
@@ -112,7 +114,10 @@ describe('deploy/kubernetes: every manifest', () => {
 });
 
 describe('deploy/kubernetes: workloads', () => {
-  assert.deepEqual(WORKLOADS.map((w) => w.file), ['deployment.yaml', 'statefulset-sharded.yaml']);
+  assert.deepEqual(
+    WORKLOADS.map((w) => w.file),
+    ['deployment.yaml', 'statefulset-sharded.yaml'],
+  );
 
   for (const { file, doc: workload } of WORKLOADS) {
     describe(file, () => {
@@ -177,7 +182,8 @@ describe('deploy/kubernetes: workloads', () => {
           assert.equal(ref['name'], SECRET_NAME);
           assert.ok(SECRET_KEYS.includes(ref['key']), `Secret has no key ${ref['key']}`);
         }
-        for (const e of env) assert.equal(e['valueFrom']?.['secretKeyRef'] && e['value'], undefined, `${e['name']}: no literal values for secrets`);
+        for (const e of env)
+          assert.equal(e['valueFrom']?.['secretKeyRef'] && e['value'], undefined, `${e['name']}: no literal values for secrets`);
       });
 
       it('mounts every apiKeyFile from the Secret', () => {
@@ -217,7 +223,10 @@ describe('deploy/kubernetes/configmap.yaml', () => {
   it('passes parseConfig with the env and key files the pod has', () => {
     const config = podConfig(only('Deployment'));
     assert.ok(config.server.authToken !== null, 'COHERENCY_AUTH_TOKEN protects the API');
-    assert.ok(config.targets.every((t) => /^http:\/\/[a-z0-9-]+\.[a-z0-9-]+\.svc(:\d+)?\/v1$/.test(t.baseUrl)), 'in-cluster Services');
+    assert.ok(
+      config.targets.every((t) => /^http:\/\/[a-z0-9-]+\.[a-z0-9-]+\.svc(:\d+)?\/v1$/.test(t.baseUrl)),
+      'in-cluster Services',
+    );
     assert.ok(config.targets.some((t) => t.baseUrl === 'http://vllm.inference.svc:8000/v1'));
   });
 
@@ -268,7 +277,10 @@ describe('deploy/kubernetes/servicemonitor.yaml', () => {
     assert.equal(services.length, 2);
     for (const s of services) {
       const labels: Obj = s['metadata']['labels'];
-      assert.ok(Object.entries(selector).every(([k, v]) => labels[k] === v), `${s['metadata']['name']} is not selected`);
+      assert.ok(
+        Object.entries(selector).every(([k, v]) => labels[k] === v),
+        `${s['metadata']['name']} is not selected`,
+      );
       assert.equal(labels[monitor['spec']['jobLabel']], 'coherency-exporter');
     }
     assert.match(readFileSync(repoPath('deploy/prometheus/rules.yml'), 'utf8'), /job="coherency-exporter"/);
@@ -302,11 +314,7 @@ describe('deploy/kubernetes/prometheusrule.yaml', () => {
     const rules = parse(readFileSync(repoPath('deploy/prometheus/rules.yml'), 'utf8')) as Obj;
     const rule = only('PrometheusRule');
     assert.equal(rule['apiVersion'], 'monitoring.coreos.com/v1');
-    assert.deepEqual(
-      rule['spec']['groups'],
-      rules['groups'],
-      'out of date: run  node --import tsx scripts/build-prometheus-rule.ts',
-    );
+    assert.deepEqual(rule['spec']['groups'], rules['groups'], 'out of date: run  node --import tsx scripts/build-prometheus-rule.ts');
   });
 });
 
@@ -327,7 +335,10 @@ describe('deploy/kubernetes/statefulset-sharded.yaml', () => {
     const replicas: number = set['spec']['replicas'];
     assert.ok(replicas > 1);
     const indexes = Array.from({ length: replicas }, (_, i) => parseShard(`${set['metadata']['name']}-${i}`, flag('--shard-count')));
-    assert.deepEqual(indexes, Array.from({ length: replicas }, (_, i) => ({ index: i, count: replicas })));
+    assert.deepEqual(
+      indexes,
+      Array.from({ length: replicas }, (_, i) => ({ index: i, count: replicas })),
+    );
   });
 
   it('is governed by a headless Service', () => {

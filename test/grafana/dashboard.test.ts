@@ -114,7 +114,11 @@ test('every panel shows data with the default metrics.detail (basic); a query th
     assert.ok(full.length < exprs.length, `panel ${p.id} "${p.title}" is empty unless metrics.detail is full`);
     if (full.length === 0) continue;
     needFull++;
-    assert.match(String(p.description ?? ''), /metrics\.detail: full/, `panel ${p.id} "${p.title}" reads ${full.join(', ')} but does not say it needs metrics.detail: full`);
+    assert.match(
+      String(p.description ?? ''),
+      /metrics\.detail: full/,
+      `panel ${p.id} "${p.title}" reads ${full.join(', ')} but does not say it needs metrics.detail: full`,
+    );
   }
   assert.ok(needFull >= 1, 'the all-gaps line of the inter-token gap panel needs full');
 });
@@ -172,7 +176,10 @@ test('the inter-token gap panel reads the per-sample largest gap histogram', () 
   const gaps = allPanels(dashboard).find((p) => /inter-token gap/i.test(p.title ?? ''));
   assert.ok(gaps);
   const exprs = (gaps.targets ?? []).map((t) => String(t.expr));
-  assert.ok(exprs.some((e) => e.includes('coherency_largest_inter_token_gap_seconds_bucket')), exprs.join('\n'));
+  assert.ok(
+    exprs.some((e) => e.includes('coherency_largest_inter_token_gap_seconds_bucket')),
+    exprs.join('\n'),
+  );
 });
 
 test('dashboardQueries expands every variable and returns every panel query', () => {

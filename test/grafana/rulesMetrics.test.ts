@@ -92,7 +92,8 @@ test('promtool input series use exported names with their labels', () => {
         assert.ok(known.has(label) || TARGET_LABELS.includes(label), `${t.name}: ${name} has no label ${label}`);
       }
       // temperature is set only on probes that sweep temperatures: a series may leave it out
-      for (const label of known) assert.ok(labels.includes(label) || label === 'le' || label === 'temperature', `${t.name}: ${name} lacks label ${label}`);
+      for (const label of known)
+        assert.ok(labels.includes(label) || label === 'le' || label === 'temperature', `${t.name}: ${name} lacks label ${label}`);
     }
   }
 });

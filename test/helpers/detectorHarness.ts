@@ -18,7 +18,11 @@ export interface HarnessOptions {
  * Runs the whole engine on a text (its tokenizer feeds every detector) and returns one
  * detector's figures and its own findings, before the verdict rules combine them.
  */
-export function detect<K extends keyof Detectors>(name: K, text: string, o: HarnessOptions = {}): { figures: Figures[K]; findings: Finding[] } {
+export function detect<K extends keyof Detectors>(
+  name: K,
+  text: string,
+  o: HarnessOptions = {},
+): { figures: Figures[K]; findings: Finding[] } {
   const thresholds = resolveThresholds(o.thresholds);
   const engine = new Engine(thresholds);
   for (const d of o.deltas ?? [text]) engine.push(d);
@@ -37,11 +41,13 @@ export function verdicts(findings: readonly Finding[]): string[] {
 export function randomSplit(text: string, seed: number, maxPiece = 40): string[] {
   let x = seed >>> 0 || 1;
   const rand = (): number => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5;
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
     return (x >>> 0) / 0x100000000;
   };
   const out: string[] = [];
-  for (let i = 0; i < text.length;) {
+  for (let i = 0; i < text.length; ) {
     const n = 1 + Math.floor(rand() * maxPiece);
     out.push(text.slice(i, i + n));
     i += n;

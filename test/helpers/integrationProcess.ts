@@ -132,12 +132,10 @@ export function requireTool(name: 'prometheus' | 'promtool'): { path: string; sk
 export function requireChromium(
   candidates: (string | null)[] = ['/usr/bin/chromium', findExecutable('chromium'), findExecutable('chromium-browser')],
 ): { path: string; skip: null } | { path: null; skip: string } {
-  const path = candidates.find(
-    (p): p is string => typeof p === 'string' && existsSync(p),
-  );
+  const path = candidates.find((p): p is string => typeof p === 'string' && existsSync(p));
   if (path) return { path, skip: null };
   if (runningUnderCi()) {
-    throw new Error('chromium is not installed, and CI is set: CI must install Debian\'s chromium package (see .ci/run)');
+    throw new Error("chromium is not installed, and CI is set: CI must install Debian's chromium package (see .ci/run)");
   }
   return { path: null, skip: 'chromium is not installed (apt-get install chromium); the browser tests are skipped outside CI' };
 }
@@ -154,7 +152,7 @@ export async function waitFor<T>(
   { timeoutMs = 10_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let last: unknown ;
+  let last: unknown;
   for (;;) {
     try {
       const value = await probe();
@@ -247,7 +245,9 @@ export async function waitReady(child: Child, baseUrl: string, timeoutMs = 15_00
     async () => {
       const exit = child.exit();
       if (exit) {
-        throw new Error(`serve exited (code ${String(exit.code)}, signal ${String(exit.signal)}) before ready:\n${child.stderr()}\n${child.stdout()}`);
+        throw new Error(
+          `serve exited (code ${String(exit.code)}, signal ${String(exit.signal)}) before ready:\n${child.stderr()}\n${child.stdout()}`,
+        );
       }
       const res = await fetch(`${baseUrl}/-/ready`, { signal: AbortSignal.timeout(2000) });
       await res.arrayBuffer();

@@ -151,9 +151,10 @@ export async function writeSimulatedScrapes(options: SimulatedScrapesOptions): P
     const result = answerFor(kind, run);
     if (options.signals && kind !== 'error') {
       // a loop is locked in (near-certain tail), healthy prose is not
-      result.logprobs = kind === 'fail'
-        ? { tokens: 900, meanLogprob: -0.3, tailTokens: 256, tailMeanLogprob: -0.001, tailNearCertainRatio: 0.99 }
-        : { tokens: 900, meanLogprob: -1.3, tailTokens: 256, tailMeanLogprob: -1.2, tailNearCertainRatio: 0.25 };
+      result.logprobs =
+        kind === 'fail'
+          ? { tokens: 900, meanLogprob: -0.3, tailTokens: 256, tailMeanLogprob: -0.001, tailNearCertainRatio: 0.99 }
+          : { tokens: 900, meanLogprob: -1.3, tailTokens: 256, tailMeanLogprob: -1.2, tailNearCertainRatio: 0.25 };
     }
     return streamResult(result);
   };
@@ -161,12 +162,20 @@ export async function writeSimulatedScrapes(options: SimulatedScrapesOptions): P
   const service = new ProbeService({
     config: testConfig({
       targets: [testTarget({ name: target, probes: [probe] })],
-      probes: [testProbe({
-        name: probe,
-        maxTokens: 4000,
-        minTokens: 200,
-        ...(options.signals ? { temperatures: [0.6], logprobs: true, expect: { keywords: ['scheduler', 'retry', 'sourdough'], minCoverage: 0, headings: 0 } } : {}),
-      })],
+      probes: [
+        testProbe({
+          name: probe,
+          maxTokens: 4000,
+          minTokens: 200,
+          ...(options.signals
+            ? {
+                temperatures: [0.6],
+                logprobs: true,
+                expect: { keywords: ['scheduler', 'retry', 'sourdough'], minCoverage: 0, headings: 0 },
+              }
+            : {}),
+        }),
+      ],
     }),
     probe: { stream, env: {}, now: () => nowMs, logger: silentLogger, newId: () => `run-${++id}` },
     metrics,

@@ -37,7 +37,10 @@ test('percent-encoded paths reach the same routes and are guarded the same way',
   }
   assert.equal((await app.inject({ method: 'POST', url: '/-/%72eload' })).statusCode, 401);
   // With the token the encoded path does reach /probe (the fake stream has no answer: an error sample).
-  const reached = await app.inject({ url: '/%70robe?target=local&probe=short', headers: { authorization: 'Bearer encoded-token-0123456789' } });
+  const reached = await app.inject({
+    url: '/%70robe?target=local&probe=short',
+    headers: { authorization: 'Bearer encoded-token-0123456789' },
+  });
   assert.equal(reached.statusCode, 200);
   assert.equal(reached.json().verdict, 'error');
 });

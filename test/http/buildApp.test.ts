@@ -54,7 +54,11 @@ describe('GET /probe', () => {
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'good', probe: 'short' }), 1);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'good', probe: 'short' }), 0);
     assert.ok((await sample(registry, 'coherency_probe_last_run_timestamp_seconds', { target: 'good' }))! > 1.7e9);
-    assert.equal(await sample(registry, 'coherency_last_output_collapse_onset_ratio', { target: 'good' }), undefined, 'no collapse, no onset');
+    assert.equal(
+      await sample(registry, 'coherency_last_output_collapse_onset_ratio', { target: 'good' }),
+      undefined,
+      'no collapse, no onset',
+    );
   });
 
   test('a stream that collapses into a repeated sentence fails', async () => {
@@ -69,7 +73,11 @@ describe('GET /probe', () => {
     assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'bad', probe: 'long', verdict: 'fail' }), 1);
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'bad', probe: 'long' }), 0);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'bad', probe: 'long' }), 1);
-    const onset = await sample(registry, 'coherency_last_output_collapse_onset_ratio', { target: 'bad', probe: 'long', channel: 'content' });
+    const onset = await sample(registry, 'coherency_last_output_collapse_onset_ratio', {
+      target: 'bad',
+      probe: 'long',
+      channel: 'content',
+    });
     assert.ok(onset! > 0.3 && onset! < 0.7, `collapse onset at ${onset} of the output`);
   });
 
@@ -168,7 +176,10 @@ describe('other routes', () => {
     await app.inject('/probe?target=good&probe=short');
     await app.inject('/probe?target=bad&probe=short');
     const list = (await app.inject('/runs')).json().runs;
-    assert.deepEqual(list.map((r: { target: string }) => r.target), ['bad', 'good']);
+    assert.deepEqual(
+      list.map((r: { target: string }) => r.target),
+      ['bad', 'good'],
+    );
     const failing = (await app.inject('/runs?verdict=fail')).json().runs;
     assert.equal(failing.length, 1);
     const run = (await app.inject(`/runs/${failing[0].id}`)).json();
@@ -183,6 +194,9 @@ describe('other routes', () => {
     assert.equal((await app.inject('/-/ready')).statusCode, 200);
     const index = await app.inject('/');
     assert.equal(index.statusCode, 200);
-    assert.match(index.body, /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="good"><input type="hidden" name="probe" value="short">/);
+    assert.match(
+      index.body,
+      /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="good"><input type="hidden" name="probe" value="short">/,
+    );
   });
 });

@@ -40,10 +40,7 @@ describe('JSON numbers', () => {
     assert.equal(roundNumbers('x', 12345678901), 12345678901);
     assert.equal(roundNumbers('s', '0.0028309250000002066'), '0.0028309250000002066');
     assert.equal(roundNumbers('n', null), null);
-    assert.equal(
-      toJson({ a: [0.1 + 0.2, { b: 1 / 3 }], c: 'text', d: 2 }),
-      '{"a":[0.3,{"b":0.333333}],"c":"text","d":2}',
-    );
+    assert.equal(toJson({ a: [0.1 + 0.2, { b: 1 / 3 }], c: 'text', d: 2 }), '{"a":[0.3,{"b":0.333333}],"c":"text","d":2}');
   });
 });
 
@@ -71,8 +68,14 @@ describe('markOutput', () => {
     assert.equal((html.match(/<mark class="onset" id="s0-content-onset"/g) ?? []).length, 1);
     const copies = [...html.matchAll(/<mark class="loop( alt)?" data-copy="(\d+)">(.*?)<\/mark>/g)];
     assert.equal(copies.length, 5);
-    assert.deepEqual(copies.map((c) => textOf(c[3]!)), Array(5).fill(unit));
-    assert.deepEqual(copies.map((c) => Boolean(c[1])), [false, true, false, true, false]);
+    assert.deepEqual(
+      copies.map((c) => textOf(c[3]!)),
+      Array(5).fill(unit),
+    );
+    assert.deepEqual(
+      copies.map((c) => Boolean(c[1])),
+      [false, true, false, true, false],
+    );
     assert.ok(html.indexOf('class="onset"') < html.indexOf('class="loop"'), 'the onset mark comes before the first copy');
     assert.doesNotMatch(html, /<b>/, 'the text is escaped');
   });
@@ -81,7 +84,10 @@ describe('markOutput', () => {
     const onset = head.length + unit.length + 5;
     const html = markOutput(text, { onset, loop, id: 'x', onsetTitle: '' });
     assert.equal(textOf(html), text);
-    assert.match(html, /<mark class="loop alt" data-copy="2">Loop <\/mark><mark class="onset"[^>]*><\/mark><mark class="loop alt" data-copy="2">/);
+    assert.match(
+      html,
+      /<mark class="loop alt" data-copy="2">Loop <\/mark><mark class="onset"[^>]*><\/mark><mark class="loop alt" data-copy="2">/,
+    );
   });
 
   test(`a huge loop makes at most ${MAX_LOOP_MARKS} marks; the rest is one element`, () => {
@@ -93,12 +99,16 @@ describe('markOutput', () => {
   });
 
   test('no onset and no loop: just the escaped text; offsets past the end are ignored; surrogate pairs stay whole', () => {
-    assert.equal(markOutput('<script>alert(1)</script>', { onset: -1, loop: null, id: 'x', onsetTitle: '' }), escapeHtml('<script>alert(1)</script>'));
+    assert.equal(
+      markOutput('<script>alert(1)</script>', { onset: -1, loop: null, id: 'x', onsetTitle: '' }),
+      escapeHtml('<script>alert(1)</script>'),
+    );
     assert.equal(markOutput('abc', { onset: 99, loop: { start: 50, period: 3, end: 80 }, id: 'x', onsetTitle: '' }), 'abc');
     const emoji = 'x' + '\u{1F600}y'.repeat(4);
     const html = markOutput(emoji, { onset: -1, loop: { start: 2, period: 3, end: emoji.length }, id: 'x', onsetTitle: '' });
     assert.equal(textOf(html), emoji);
-    for (const m of html.matchAll(/<mark[^>]*>(.*?)<\/mark>/g)) assert.ok(!/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(m[1]!), `a mark splits a pair: ${JSON.stringify(m[1])}`);
+    for (const m of html.matchAll(/<mark[^>]*>(.*?)<\/mark>/g))
+      assert.ok(!/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(m[1]!), `a mark splits a pair: ${JSON.stringify(m[1])}`);
   });
 
   test('escapes the id and title', () => {
@@ -133,6 +143,7 @@ describe('session cookie', () => {
   });
   test('after logging in, only a local path is followed', () => {
     assert.equal(safeNext('/runs/abc?format=html'), '/runs/abc?format=html');
-    for (const bad of ['//evil.example/', '/\\evil.example', 'https://evil.example/', 'runs', '', undefined, 42, '/a\nb']) assert.equal(safeNext(bad), '/', String(bad));
+    for (const bad of ['//evil.example/', '/\\evil.example', 'https://evil.example/', 'runs', '', undefined, 42, '/a\nb'])
+      assert.equal(safeNext(bad), '/', String(bad));
   });
 });

@@ -44,7 +44,12 @@ describe('POST /probe', () => {
     const viaJson = await app.inject({ method: 'POST', url: '/probe', payload: { target: 'good', probe: 'long' } });
     assert.equal(viaJson.statusCode, 200, viaJson.body);
     assert.equal(viaJson.json().probe, 'long');
-    const viaForm = await app.inject({ method: 'POST', url: '/probe', payload: 'target=bad%3Ci%3E&probe=short', headers: { 'content-type': FORM } });
+    const viaForm = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=bad%3Ci%3E&probe=short',
+      headers: { 'content-type': FORM },
+    });
     assert.equal(viaForm.statusCode, 200, viaForm.body);
     assert.equal(viaForm.json().target, 'bad<i>');
     assert.equal(viaForm.json().verdict, 'fail');
@@ -65,7 +70,10 @@ describe('POST /probe', () => {
     const unknown = await app.inject({ method: 'POST', url: '/probe', payload: { target: 'nope', probe: 'short' } });
     assert.equal(unknown.statusCode, 404);
     assert.match(unknown.json().error.message, /known: good, bad<i>, huge, down/);
-    assert.equal((await app.inject({ method: 'POST', url: '/probe', payload: '[1]', headers: { 'content-type': 'application/json' } })).statusCode, 400);
+    assert.equal(
+      (await app.inject({ method: 'POST', url: '/probe', payload: '[1]', headers: { 'content-type': 'application/json' } })).statusCode,
+      400,
+    );
     assert.equal(stream.requests.length, 0);
   });
 
@@ -84,27 +92,44 @@ describe('POST /probe', () => {
     assert.doesNotMatch(JSON.stringify(stream.requests[0]), /evil|169\.254/);
   });
 
-  test('a browser form gets a 303 to the new run\'s page; its errors are pages too', async () => {
+  test("a browser form gets a 303 to the new run's page; its errors are pages too", async () => {
     const { app, history } = setup();
-    const res = await app.inject({ method: 'POST', url: '/probe', payload: 'target=good&probe=short', headers: { 'content-type': FORM, accept: BROWSER } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=good&probe=short',
+      headers: { 'content-type': FORM, accept: BROWSER },
+    });
     assert.equal(res.statusCode, 303);
     const id = history.list({ limit: 1 })[0]!.id;
     assert.equal(res.headers.location, `/runs/${id}`);
-    const unknown = await app.inject({ method: 'POST', url: '/probe', payload: 'target=nope&probe=short', headers: { 'content-type': FORM, accept: BROWSER } });
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=nope&probe=short',
+      headers: { 'content-type': FORM, accept: BROWSER },
+    });
     assert.equal(unknown.statusCode, 404);
     assert.match(unknown.headers['content-type'] as string, /^text\/html/);
     assert.match(unknown.body, /unknown target &#34;nope&#34;/);
   });
 
-  test('a POST started by another site\'s page is refused before anything runs', async () => {
+  test("a POST started by another site's page is refused before anything runs", async () => {
     const { app, stream } = setup();
     const res = await app.inject({
-      method: 'POST', url: '/probe', payload: 'target=good&probe=short',
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=good&probe=short',
       headers: { 'content-type': FORM, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
     });
     assert.equal(res.statusCode, 403);
     assert.equal(stream.requests.length, 0);
-    const same = await app.inject({ method: 'POST', url: '/probe', payload: 'target=good&probe=short', headers: { 'content-type': FORM, 'sec-fetch-site': 'same-origin' } });
+    const same = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=good&probe=short',
+      headers: { 'content-type': FORM, 'sec-fetch-site': 'same-origin' },
+    });
     assert.equal(same.statusCode, 200);
   });
 
@@ -131,7 +156,10 @@ describe('GET /runs/:id', () => {
       assert.match(res.headers['content-type'] as string, /^application\/json/, String(accept));
       assert.equal(res.json().samples[0].content, COLLAPSED);
     }
-    assert.match((await app.inject({ url: `/runs/${id}?format=json`, headers: { accept: BROWSER } })).headers['content-type'] as string, /^application\/json/);
+    assert.match(
+      (await app.inject({ url: `/runs/${id}?format=json`, headers: { accept: BROWSER } })).headers['content-type'] as string,
+      /^application\/json/,
+    );
     for (const req of [{ url: `/runs/${id}`, headers: { accept: BROWSER } }, { url: `/runs/${id}?format=html` }]) {
       const res = await app.inject(req);
       assert.equal(res.statusCode, 200);
@@ -149,11 +177,17 @@ describe('GET /runs/:id', () => {
     const run = (await app.inject({ method: 'POST', url: '/probe', payload: { target: 'bad<i>', probe: 'short' } })).json();
     const m = run.samples[0].metrics.content;
     const page = (await app.inject({ url: `/runs/${run.id}?format=html` })).body;
-    assert.match(page, new RegExp(`<mark class="onset" id="s0-content-onset" title="collapse onset: char ${m.collapseOnset}, token ${m.collapseOnsetToken}"></mark>`));
+    assert.match(
+      page,
+      new RegExp(
+        `<mark class="onset" id="s0-content-onset" title="collapse onset: char ${m.collapseOnset}, token ${m.collapseOnsetToken}"></mark>`,
+      ),
+    );
     const copies = page.match(/<mark class="loop( alt)?" data-copy="\d+">/g) ?? [];
     assert.equal(copies.length, m.repeatCount);
     assert.match(page, /href="#s0-content-onset"/);
-    for (const reason of run.samples[0].reasons as string[]) assert.ok(page.includes(reason.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)), reason);
+    for (const reason of run.samples[0].reasons as string[])
+      assert.ok(page.includes(reason.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)), reason);
     assert.match(page, /<td>output tokens<\/td><td>\d+<\/td>/);
     assert.match(page, /<td>collapse<\/td><td>sentence_loop at char \d+, token \d+/);
   });
@@ -202,12 +236,21 @@ describe('the index page', () => {
     const res = await app.inject({ url: '/', headers: { accept: BROWSER } });
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-security-policy'] as string, /default-src 'none'/);
-    const row = (target: string, probe: string) => res.body.split('\n').find((l) => l.includes(`<tr data-target="${target}" data-probe="${probe}">`)) ?? '';
+    const row = (target: string, probe: string) =>
+      res.body.split('\n').find((l) => l.includes(`<tr data-target="${target}" data-probe="${probe}">`)) ?? '';
     const bad = row('bad&#60;i&#62;', 'short');
     assert.match(bad, /<td class="verdict"><span class="v v-fail">fail<\/span><\/td>/);
-    assert.match(bad, new RegExp(`<time datetime="${run.startedAt}" title="${run.startedAt}">3 min ago</time> <span class="muted">${run.startedAt.slice(0, 19)}Z</span>`));
+    assert.match(
+      bad,
+      new RegExp(
+        `<time datetime="${run.startedAt}" title="${run.startedAt}">3 min ago</time> <span class="muted">${run.startedAt.slice(0, 19)}Z</span>`,
+      ),
+    );
     assert.match(bad, new RegExp(`<a href="/runs/${run.id}">last run</a>`));
-    assert.match(bad, /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="bad&#60;i&#62;"><input type="hidden" name="probe" value="short"><button type="submit">run now<\/button><\/form>/);
+    assert.match(
+      bad,
+      /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="bad&#60;i&#62;"><input type="hidden" name="probe" value="short"><button type="submit">run now<\/button><\/form>/,
+    );
     assert.match(row('good', 'short'), /v-none">none<.*never/);
     assert.equal(row('huge', 'long'), '', 'only the probes a target runs');
     // While a run is in flight its row says so instead of offering the button.
@@ -224,7 +267,12 @@ describe('the index page', () => {
 describe('with server.authToken set', () => {
   const TOKEN = 'page-token-0123456789abcdef';
   const login = async (app: ReturnType<typeof setup>['app'], token: string, next = '/') =>
-    app.inject({ method: 'POST', url: '/-/login', payload: `token=${encodeURIComponent(token)}&next=${encodeURIComponent(next)}`, headers: { 'content-type': FORM, accept: BROWSER } });
+    app.inject({
+      method: 'POST',
+      url: '/-/login',
+      payload: `token=${encodeURIComponent(token)}&next=${encodeURIComponent(next)}`,
+      headers: { 'content-type': FORM, accept: BROWSER },
+    });
 
   test('a browser without a session gets the login form (401); JSON clients the JSON 401', async () => {
     const { app } = setup(TOKEN);
@@ -239,7 +287,11 @@ describe('with server.authToken set', () => {
     const api = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short' });
     assert.equal(api.statusCode, 401);
     assert.equal(api.json().error.code, 'UNAUTHORIZED');
-    const bearer = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', headers: { authorization: `Bearer ${TOKEN}` } });
+    const bearer = await app.inject({
+      method: 'POST',
+      url: '/probe?target=good&probe=short',
+      headers: { authorization: `Bearer ${TOKEN}` },
+    });
     assert.equal(bearer.statusCode, 200, 'the header still works for POST');
   });
 
@@ -260,13 +312,23 @@ describe('with server.authToken set', () => {
 
     assert.equal((await app.inject({ url: '/', headers: { cookie, accept: BROWSER } })).statusCode, 200);
     assert.match((await app.inject({ url: '/', headers: { cookie } })).body, /log out/);
-    const posted = await app.inject({ method: 'POST', url: '/probe', payload: 'target=good&probe=short', headers: { cookie, 'content-type': FORM, accept: BROWSER } });
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=good&probe=short',
+      headers: { cookie, 'content-type': FORM, accept: BROWSER },
+    });
     assert.equal(posted.statusCode, 303);
     const page = await app.inject({ url: posted.headers.location as string, headers: { cookie, accept: BROWSER } });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<span class="v v-ok">ok<\/span>/);
     // Sent from another site's page the cookie counts for nothing.
-    const cross = await app.inject({ method: 'POST', url: '/probe', payload: 'target=good&probe=short', headers: { cookie, 'content-type': FORM, 'sec-fetch-site': 'cross-site' } });
+    const cross = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: 'target=good&probe=short',
+      headers: { cookie, 'content-type': FORM, 'sec-fetch-site': 'cross-site' },
+    });
     assert.equal(cross.statusCode, 403);
 
     const out = await app.inject({ method: 'POST', url: '/-/logout', headers: { cookie } });

@@ -22,7 +22,13 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
   const config = testConfig({
     targets: [testTarget({ name: 'leaky', probes: ['recall', 'mixing'] })],
     probes: [
-      testProbe({ name: 'recall', messages: [], maxTokens: 200, kind: 'recall', recall: { conversationTokens: 2000, facts: 3, positions: ['start', 'end'], seed: 1, minRecall: 0.5 } }),
+      testProbe({
+        name: 'recall',
+        messages: [],
+        maxTokens: 200,
+        kind: 'recall',
+        recall: { conversationTokens: 2000, facts: 3, positions: ['start', 'end'], seed: 1, minRecall: 0.5 },
+      }),
       testProbe({ name: 'mixing', messages: [], maxTokens: 200, kind: 'contamination', contamination: { concurrency: 3, seed: 1 } }),
     ],
   });
@@ -36,7 +42,10 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
     assert.equal(mixing.samples.length, 3);
     const leaks = mixing.samples.filter((s: { contamination: { leakedFrom: number[] } }) => s.contamination.leakedFrom.length > 0);
     assert.equal(leaks.length, 2);
-    assert.match(leaks[0].reasons.join('\n'), /^contamination: request \d's code word [A-Z]+-[A-Z]+-\d{4} \(topic: .*\) appeared in the answer to request \d/m);
+    assert.match(
+      leaks[0].reasons.join('\n'),
+      /^contamination: request \d's code word [A-Z]+-[A-Z]+-\d{4} \(topic: .*\) appeared in the answer to request \d/m,
+    );
 
     const recall = (await app.inject({ url: '/probe?target=leaky&probe=recall' })).json();
     assert.equal(recall.verdict, 'fail');

@@ -22,7 +22,11 @@ test('renders what registry.metrics() renders, giving the event loop a turn betw
   const text = await renderMetrics(registry);
   ticking = false;
   // process metrics (CPU, memory, event-loop lag) move between two renderings: compare ours
-  const ours = (t: string) => t.split('\n\n').filter((block) => block.includes('coherency_')).join('\n\n');
+  const ours = (t: string) =>
+    t
+      .split('\n\n')
+      .filter((block) => block.includes('coherency_'))
+      .join('\n\n');
   assert.equal(ours(text), ours(await registry.metrics()));
   assert.ok(text.endsWith('\n'));
   assert.ok(turns >= registry.getMetricsAsArray().length - 1, `the loop turned between metrics (${turns} turns)`);

@@ -27,8 +27,25 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
   const earlier = createRunStore({ dir, maxRuns: 50, maxBytes: 10_000_000, logger: silentLogger });
   await earlier.open();
   const previous: RunResult = {
-    id: 'earlier', target: 'bad', probe: 'short', verdict: 'fail', trigger: 'schedule', startedAt: '2025-12-31T00:00:00.000Z', durationSeconds: 1,
-    samples: [{ index: 0, verdict: 'fail', reasons: [], findings: [], notes: [], outputTokens: 5, content: 'text of an earlier process', reasoning: '' } as unknown as RunResult['samples'][number]],
+    id: 'earlier',
+    target: 'bad',
+    probe: 'short',
+    verdict: 'fail',
+    trigger: 'schedule',
+    startedAt: '2025-12-31T00:00:00.000Z',
+    durationSeconds: 1,
+    samples: [
+      {
+        index: 0,
+        verdict: 'fail',
+        reasons: [],
+        findings: [],
+        notes: [],
+        outputTokens: 5,
+        content: 'text of an earlier process',
+        reasoning: '',
+      } as unknown as RunResult['samples'][number],
+    ],
   };
   await earlier.save(previous);
 
@@ -44,7 +61,13 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
   let n = 0;
   const service = new ProbeService({
     config,
-    probe: { stream: fakeStream({ healthy: { content: HEALTHY }, collapse: { content: COLLAPSED } }).fn, env: {}, now: Date.now, logger: silentLogger, newId: () => `run-${++n}` },
+    probe: {
+      stream: fakeStream({ healthy: { content: HEALTHY }, collapse: { content: COLLAPSED } }).fn,
+      env: {},
+      now: Date.now,
+      logger: silentLogger,
+      newId: () => `run-${++n}`,
+    },
     metrics: createMetrics(registry, { version: 'test', defaultMetrics: false }),
     history,
     logger: silentLogger,
@@ -61,9 +84,18 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
     assert.equal(history.size, 1);
 
     const list = (await app.inject('/runs')).json().runs as { id: string; samples: object[] }[];
-    assert.deepEqual(list.map((r) => r.id), ['run-3', 'run-1', 'earlier']);
-    assert.ok(list.every((r) => r.samples.every((s) => !('content' in s))), 'listings carry no text');
-    assert.deepEqual((await app.inject('/runs?verdict=fail')).json().runs.map((r: { id: string }) => r.id), ['run-1', 'earlier']);
+    assert.deepEqual(
+      list.map((r) => r.id),
+      ['run-3', 'run-1', 'earlier'],
+    );
+    assert.ok(
+      list.every((r) => r.samples.every((s) => !('content' in s))),
+      'listings carry no text',
+    );
+    assert.deepEqual(
+      (await app.inject('/runs?verdict=fail')).json().runs.map((r: { id: string }) => r.id),
+      ['run-1', 'earlier'],
+    );
 
     const show = async (id: string) => {
       const res = await app.inject(`/runs/${id}`);
@@ -71,7 +103,11 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
     };
     assert.deepEqual(await show('run-3'), { status: 200, content: HEALTHY }, 'in memory');
     assert.deepEqual(await show('run-1'), { status: 200, content: COLLAPSED }, 'evicted from memory, read from disk');
-    assert.deepEqual(await show('earlier'), { status: 200, content: 'text of an earlier process' }, 'stored by an earlier process, read from disk');
+    assert.deepEqual(
+      await show('earlier'),
+      { status: 200, content: 'text of an earlier process' },
+      'stored by an earlier process, read from disk',
+    );
     assert.equal((await show('run-2')).status, 404, 'evicted and never stored');
   } finally {
     await app.close();

@@ -30,7 +30,10 @@ probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *" }]
     const env = { ...process.env, COHERENCY_CONFIG: file };
     const up = await runCommand(process.execPath, [CLI, 'healthcheck'], { timeoutMs: 15_000, env });
     assert.equal(up.code, 0, up.stderr);
-    const wrongPort = await runCommand(process.execPath, [CLI, 'healthcheck', '--port', String(await freePort())], { timeoutMs: 15_000, env });
+    const wrongPort = await runCommand(process.execPath, [CLI, 'healthcheck', '--port', String(await freePort())], {
+      timeoutMs: 15_000,
+      env,
+    });
     assert.equal(wrongPort.code, 1);
     assert.match(wrongPort.stderr, /unhealthy: http:\/\/127\.0\.0\.1:\d+\/-\/healthy: ECONNREFUSED/);
     await serve.stop(5000);

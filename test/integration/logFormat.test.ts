@@ -6,7 +6,18 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { ensureBuilt, fetchText, freePort, makeTempDir, runCommand, CLI, startServe, waitFor, waitReady, type Child } from '../helpers/integrationProcess.js';
+import {
+  ensureBuilt,
+  fetchText,
+  freePort,
+  makeTempDir,
+  runCommand,
+  CLI,
+  startServe,
+  waitFor,
+  waitReady,
+  type Child,
+} from '../helpers/integrationProcess.js';
 
 function configYaml(simUrl: string, deadUrl: string): string {
   return `targets:

@@ -107,7 +107,10 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
 
     const loops = page.locator('#s0-content mark.loop');
     const copies = await loops.count();
-    assert.ok(copies >= 3 && copies <= run.samples[0]!.metrics.content.repeatCount + 1, `${copies} highlighted copies (a partial last copy counts)`);
+    assert.ok(
+      copies >= 3 && copies <= run.samples[0]!.metrics.content.repeatCount + 1,
+      `${copies} highlighted copies (a partial last copy counts)`,
+    );
     assert.equal(await loops.first().isVisible(), true, 'the first copy of the loop is visible');
     const background = await loops.first().evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
     assert.equal(background, 'rgb(255, 224, 138)', 'the copy is highlighted');
@@ -142,7 +145,10 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
 
     const listed = await fetch(`${base}/runs?target=healthy`, { headers: { authorization: `Bearer ${TOKEN}` } });
     const runs = ((await listed.json()) as { runs: { id: string; trigger: string }[] }).runs;
-    assert.deepEqual(runs.map((r) => [r.id, r.trigger]), [[id, 'manual']]);
+    assert.deepEqual(
+      runs.map((r) => [r.id, r.trigger]),
+      [[id, 'manual']],
+    );
     assert.deepEqual(refused, []);
   });
 });

@@ -45,7 +45,13 @@ describe('probe command', { timeout: 120_000 }, () => {
     const dead = await probe(['--base-url', `http://127.0.0.1:${await freePort()}/v1`, '--model', 'healthy', '--max-tokens', '100']);
     assert.equal(dead.code, 3, dead.stderr);
     assert.match(dead.stdout, /ERROR.*\n.*connect/);
-    for (const args of [['--bogus'], ['--base-url', base, '--model', 'm', '--max-tokens', 'lots'], ['--model', 'm'], ['--base-url', base, '--model', 'm', '--fail-on', 'never'], ['--config', join(tmp.dir, 'none.yaml')]]) {
+    for (const args of [
+      ['--bogus'],
+      ['--base-url', base, '--model', 'm', '--max-tokens', 'lots'],
+      ['--model', 'm'],
+      ['--base-url', base, '--model', 'm', '--fail-on', 'never'],
+      ['--config', join(tmp.dir, 'none.yaml')],
+    ]) {
       const bad = await probe(args);
       assert.equal(bad.code, 2, `${args.join(' ')}: ${bad.stderr}`);
       assert.match(bad.stderr, /^error: /);
@@ -61,7 +67,18 @@ describe('probe command', { timeout: 120_000 }, () => {
     assert.equal(s.error?.type, 'http_status');
     assert.match(s.error!.message, /^HTTP 500/);
     // two samples at once: one collapse is enough for exit 1, whatever else happened
-    const two = await probe(['--base-url', base, '--model', 'collapse-sentence@300', '--max-tokens', '2000', '--samples', '2', '--concurrency', '2']);
+    const two = await probe([
+      '--base-url',
+      base,
+      '--model',
+      'collapse-sentence@300',
+      '--max-tokens',
+      '2000',
+      '--samples',
+      '2',
+      '--concurrency',
+      '2',
+    ]);
     assert.equal(two.code, 1, two.stderr);
     assert.equal((two.stdout.match(/FAIL/g) ?? []).length >= 2, true, two.stdout);
   });
@@ -73,19 +90,40 @@ describe('probe command', { timeout: 120_000 }, () => {
       req.on('end', () => {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         const echo = `you sent ${req.headers.authorization ?? ''}. `;
-        res.end(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: echo }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`);
+        res.end(
+          `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: echo }, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`,
+        );
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as { port: number }).port;
       const dir = join(tmp.dir, 'echo');
-      const r = await runCommand(process.execPath, [CLI, 'probe', '--base-url', `http://127.0.0.1:${port}/v1`, '--model', 'm', '--api-key-env', 'ECHO_KEY', '--max-tokens', '50', '--save', dir, '--json'], { timeoutMs: 30_000, env: { ...env, ECHO_KEY: KEY } });
+      const r = await runCommand(
+        process.execPath,
+        [
+          CLI,
+          'probe',
+          '--base-url',
+          `http://127.0.0.1:${port}/v1`,
+          '--model',
+          'm',
+          '--api-key-env',
+          'ECHO_KEY',
+          '--max-tokens',
+          '50',
+          '--save',
+          dir,
+          '--json',
+        ],
+        { timeoutMs: 30_000, env: { ...env, ECHO_KEY: KEY } },
+      );
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
       const where = join(dir, 'cli', 'probe', 'sample-0');
       const capture = readFileSync(join(where, 'capture.sse'), 'utf8');
       assert.match(capture, /you sent \[redacted\]/);
-      for (const f of ['output.txt', 'result.json', 'capture.sse']) assert.ok(!readFileSync(join(where, f), 'utf8').includes(KEY), `${f} holds the key`);
+      for (const f of ['output.txt', 'result.json', 'capture.sse'])
+        assert.ok(!readFileSync(join(where, f), 'utf8').includes(KEY), `${f} holds the key`);
       assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key in the command output');
     } finally {
       server.close();
@@ -102,9 +140,24 @@ describe('probe command', { timeout: 120_000 }, () => {
 
   it('--json prints one document with every sample; --save writes the evidence and analyze re-judges the capture', async () => {
     const dir = join(tmp.dir, 'saved');
-    const r = await probe(['--base-url', base, '--model', 'collapse-sentence@300', '--max-tokens', '2000', '--samples', '2', '--json', '--save', dir]);
+    const r = await probe([
+      '--base-url',
+      base,
+      '--model',
+      'collapse-sentence@300',
+      '--max-tokens',
+      '2000',
+      '--samples',
+      '2',
+      '--json',
+      '--save',
+      dir,
+    ]);
     assert.equal(r.code, 1, r.stderr);
-    const doc = JSON.parse(r.stdout) as { verdict: string; runs: { target: string; probe: string; samples: { verdict: string; findings: unknown[] }[] }[] };
+    const doc = JSON.parse(r.stdout) as {
+      verdict: string;
+      runs: { target: string; probe: string; samples: { verdict: string; findings: unknown[] }[] }[];
+    };
     assert.equal(doc.verdict, 'fail');
     assert.equal(doc.runs.length, 1);
     assert.equal(doc.runs[0]!.samples.length, 2);
@@ -123,16 +176,22 @@ describe('probe command', { timeout: 120_000 }, () => {
   it('from a config file: every target x probe, narrowed by --target/--probe; unknown names exit 2', async () => {
     const file = join(tmp.dir, 'c.yaml');
     const { writeFileSync } = await import('node:fs');
-    writeFileSync(file, `targets:
+    writeFileSync(
+      file,
+      `targets:
   - { name: good, baseUrl: "${base}", model: healthy }
   - { name: bad, baseUrl: "${base}", model: "collapse-sentence@300", probes: [short] }
 probes:
   - { name: short, prompt: hi, maxTokens: 300 }
   - { name: other, prompt: hi, maxTokens: 300 }
-`);
+`,
+    );
     const all = await probe(['--config', file, '--json', '--quiet']);
     const doc = JSON.parse(all.stdout) as { runs: { target: string; probe: string }[] };
-    assert.deepEqual(doc.runs.map((x) => `${x.target}/${x.probe}`), ['good/short', 'good/other', 'bad/short']);
+    assert.deepEqual(
+      doc.runs.map((x) => `${x.target}/${x.probe}`),
+      ['good/short', 'good/other', 'bad/short'],
+    );
     assert.equal(all.stderr, '');
     const good = await probe(['--config', file, '--target', 'good', '--probe', 'short']);
     assert.equal(good.code, 0, good.stderr);

@@ -20,7 +20,10 @@ describe('probe command on a terminal', { timeout: 60_000 }, () => {
   it('redraws the live line, names the suspected loop with its token before the abort', async () => {
     const args = [CLI, 'probe', '--base-url', sim.url, '--model', 'collapse-sentence@400', '--max-tokens', '3000'];
     const line = [process.execPath, ...args].map(quote).join(' ');
-    const r = await runCommand('script', ['-qefc', line, '/dev/null'], { timeoutMs: 40_000, env: { ...env, TERM: 'xterm', COLUMNS: '200' } });
+    const r = await runCommand('script', ['-qefc', line, '/dev/null'], {
+      timeoutMs: 40_000,
+      env: { ...env, TERM: 'xterm', COLUMNS: '200' },
+    });
     const out = r.stdout;
     assert.equal(r.code, 1, out);
     const redraws = out.split('\r\x1b[2K').length - 1;

@@ -100,7 +100,11 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
     const verdicts = simulated.runs.map((r) => r.verdict);
     assert.equal(simulated.runs.length, 48);
     assert.deepEqual(
-      { ok: verdicts.filter((v) => v === 'ok').length, fail: verdicts.filter((v) => v === 'fail').length, error: verdicts.filter((v) => v === 'error').length },
+      {
+        ok: verdicts.filter((v) => v === 'ok').length,
+        fail: verdicts.filter((v) => v === 'fail').length,
+        error: verdicts.filter((v) => v === 'error').length,
+      },
       { ok: 42, fail: 5, error: 1 },
       'the analyser judged the simulated answers as intended',
     );
@@ -108,7 +112,11 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
 
     const data = join(tmp.dir, 'data');
     const created = await runCommand(promtool.path, ['tsdb', 'create-blocks-from', 'openmetrics', file, data], { timeoutMs: 120_000 });
-    assert.equal(created.code, 0, `promtool tsdb create-blocks-from openmetrics:\n${created.stdout.slice(-2000)}${created.stderr.slice(-2000)}`);
+    assert.equal(
+      created.code,
+      0,
+      `promtool tsdb create-blocks-from openmetrics:\n${created.stdout.slice(-2000)}${created.stderr.slice(-2000)}`,
+    );
     const backfilled = Date.now();
 
     const config = join(tmp.dir, 'prometheus.yml');
@@ -155,10 +163,16 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
       if (instant) {
         const answer = await api<{ result: Vector }>('/api/v1/query', { query: expr, time: String(end) });
         if (answer.status !== 'success') problems.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
-        else if (!answer.data?.result.some((s) => Number.isFinite(Number(s.value[1])))) problems.push(`${where}\n    → no value at the end of the range`);
+        else if (!answer.data?.result.some((s) => Number.isFinite(Number(s.value[1]))))
+          problems.push(`${where}\n    → no value at the end of the range`);
         continue;
       }
-      const answer = await api<{ result: Matrix }>('/api/v1/query_range', { query: expr, start: String(start), end: String(end), step: String(SCRAPE) });
+      const answer = await api<{ result: Matrix }>('/api/v1/query_range', {
+        query: expr,
+        start: String(start),
+        end: String(end),
+        step: String(SCRAPE),
+      });
       if (answer.status !== 'success') {
         problems.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
         continue;
@@ -167,14 +181,17 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
         // Not only some data: the day's story. 1 during the collapse, 0 at the end.
         const values = (answer.data?.result ?? []).flatMap((series) => series.values.map(([, v]) => Number(v)));
         const last = answer.data?.result[0]?.values.at(-1);
-        if (Math.max(...values) !== 1 || Number(last?.[1]) !== 0) problems.push(`${where}\n    → max ${Math.max(...values)}, last ${String(last?.[1])}; expected 1 and 0`);
+        if (Math.max(...values) !== 1 || Number(last?.[1]) !== 0)
+          problems.push(`${where}\n    → max ${Math.max(...values)}, last ${String(last?.[1])}; expected 1 and 0`);
       }
       const shown = new Set<number>();
       for (const series of answer.data?.result ?? []) {
         for (const [ts, v] of series.values) if (ts >= warm && Number.isFinite(Number(v))) shown.add(ts);
       }
       const share = shown.size / steps;
-      coverage.push(`${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : PROBE_KIND_ONLY.test(expr) ? ' (recall and contamination probes only)' : ''}`);
+      coverage.push(
+        `${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : PROBE_KIND_ONLY.test(expr) ? ' (recall and contamination probes only)' : ''}`,
+      );
       const partTime = PART_TIME[title.replace(/ \[[A-Z]\]$/, '')];
       if (needsFullDetail(expr)) {
         if (shown.size > 0) problems.push(`${where}\n    → a value, though its series are only exported with metrics.detail: full`);
@@ -185,7 +202,9 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
       } else if (partTime !== undefined) {
         if (shown.size === 0) problems.push(`${where}\n    → no value at any step of the day (${partTime})`);
       } else if (share < MIN_COVERAGE) {
-        problems.push(`${where}\n    → a value on ${(share * 100).toFixed(0)}% of the steps after the first hour of runs, expected ${MIN_COVERAGE * 100}% or more`);
+        problems.push(
+          `${where}\n    → a value on ${(share * 100).toFixed(0)}% of the steps after the first hour of runs, expected ${MIN_COVERAGE * 100}% or more`,
+        );
       }
     }
     t.diagnostic(
@@ -194,6 +213,10 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
     );
     t.diagnostic('share of steps with a value, after the first hour:');
     for (const line of coverage) t.diagnostic(line);
-    assert.equal(problems.length, 0, `${problems.length} dashboard queries show no data at a 30-minute schedule:\n  ${problems.join('\n  ')}`);
+    assert.equal(
+      problems.length,
+      0,
+      `${problems.length} dashboard queries show no data at a 30-minute schedule:\n  ${problems.join('\n  ')}`,
+    );
   });
 });

@@ -185,9 +185,15 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
             const answer =
               kind === 'instant'
                 ? await api<QueryData>('/api/v1/query', { query: expr, time: end.toFixed(3) })
-                : await api<QueryData>('/api/v1/query_range', { query: expr, start: (end - 60).toFixed(3), end: end.toFixed(3), step: '2' });
+                : await api<QueryData>('/api/v1/query_range', {
+                    query: expr,
+                    start: (end - 60).toFixed(3),
+                    end: end.toFixed(3),
+                    step: '2',
+                  });
             if (answer.status !== 'success') errors.set(where, `${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
-            else if ((!Array.isArray(answer.data?.result) || answer.data.result.length === 0) && !needsFullDetail(expr)) failures.set(where, 'no series');
+            else if ((!Array.isArray(answer.data?.result) || answer.data.result.length === 0) && !needsFullDetail(expr))
+              failures.set(where, 'no series');
           }
         }
         for (const v of templateVariableQueries(dashboard)) {

@@ -166,10 +166,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
       );
       const started = Date.now();
       child.process.kill('SIGTERM');
-      const exit = await Promise.race([
-        child.exited,
-        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref()),
-      ]);
+      const exit = await Promise.race([child.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000).unref())]);
       const elapsed = Date.now() - started;
       assert.ok(exit, `still running 10 s after SIGTERM\nstderr:\n${child.stderr()}\nstdout:\n${child.stdout().slice(-3000)}`);
       assert.deepEqual(exit, { code: 0, signal: null }, `stderr:\n${child.stderr()}`);

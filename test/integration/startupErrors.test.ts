@@ -54,7 +54,10 @@ describe('start-up errors', { timeout: 60_000 }, () => {
     const unresolvable = write('dns.yaml', `server: { host: no-such-host.invalid, port: ${await freePort()} }\n${TARGETS}`);
     const r1 = await serve(unresolvable);
     assert.equal(r1.code, 2, r1.stderr);
-    assert.match(oneErrorLine(r1.stderr), /^error: cannot listen on no-such-host\.invalid:\d+ \(server\.host\/server\.port\): the host name (does not resolve|could not be resolved now)/);
+    assert.match(
+      oneErrorLine(r1.stderr),
+      /^error: cannot listen on no-such-host\.invalid:\d+ \(server\.host\/server\.port\): the host name (does not resolve|could not be resolved now)/,
+    );
 
     const holder = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
@@ -63,7 +66,10 @@ describe('start-up errors', { timeout: 60_000 }, () => {
       const simBusy = write('sim.yaml', `server: { port: ${await freePort()} }\nsimulator: { enabled: true, port: ${port} }\n${TARGETS}`);
       const r2 = await serve(simBusy);
       assert.equal(r2.code, 2, r2.stderr);
-      assert.match(oneErrorLine(r2.stderr), new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(simulator\\.host/simulator\\.port\\): address already in use`));
+      assert.match(
+        oneErrorLine(r2.stderr),
+        new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(simulator\\.host/simulator\\.port\\): address already in use`),
+      );
     } finally {
       holder.close();
     }

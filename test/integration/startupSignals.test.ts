@@ -62,8 +62,15 @@ probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *" }]
     assert.equal(serve.exit(), null, `serve died: ${serve.stderr()}`);
     assert.ok(sent >= 2, `only ${sent} SIGHUP sent before ready`);
     await sleep(300);
-    const lines = serve.stdout().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { msg: string });
-    assert.ok(lines.some((l) => l.msg === 'SIGHUP during start-up: reloading the config now'), serve.stdout().slice(-2000));
+    const lines = serve
+      .stdout()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { msg: string });
+    assert.ok(
+      lines.some((l) => l.msg === 'SIGHUP during start-up: reloading the config now'),
+      serve.stdout().slice(-2000),
+    );
     assert.ok(lines.some((l) => l.msg === 'config reloaded' || /reload/.test(l.msg)));
   });
 

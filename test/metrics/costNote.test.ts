@@ -17,7 +17,10 @@ const BASIC_BUDGET = 100;
 test("README's cost note gives the series one target x probe costs, within the budget by default", async () => {
   const basic = await countSeries('basic');
   const full = await countSeries('full');
-  assert.ok(basic.plain <= BASIC_BUDGET && basic.reasoning <= BASIC_BUDGET, `basic: ${basic.plain} and ${basic.reasoning} series, budget ${BASIC_BUDGET}`);
+  assert.ok(
+    basic.plain <= BASIC_BUDGET && basic.reasoning <= BASIC_BUDGET,
+    `basic: ${basic.plain} and ${basic.reasoning} series, budget ${BASIC_BUDGET}`,
+  );
   const readme = readFileSync(repoPath('README.md'), 'utf8');
   const m = /costs about \*\*(\d+) series\*\* per target and probe \((\d+) for a model that streams reasoning\)/.exec(readme);
   assert.ok(m, `README states the series cost per target and probe (measured ${basic.plain} and ${basic.reasoning})`);

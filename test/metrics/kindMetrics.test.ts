@@ -7,7 +7,8 @@ import { initKindSeries } from '../../src/metrics/kindMetrics.js';
 import { judgeSample } from '../../src/probe/judgeSample.js';
 import { streamResult, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
 
-const sample = () => judgeSample(streamResult({ content: 'COBALT-HERON-4821 and a few words of answer.', finishReason: 'stop' }), testProbe(), 0);
+const sample = () =>
+  judgeSample(streamResult({ content: 'COBALT-HERON-4821 and a few words of answer.', finishReason: 'stop' }), testProbe(), 0);
 
 test('a recall sample sets coherency_recall_ratio; a contamination sample with a leak counts once', async () => {
   const registry = new Registry();

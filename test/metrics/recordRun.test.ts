@@ -16,7 +16,9 @@ test('a sample without reasoning clears the reasoning gauges of the one before',
   const looping = judgeSample(streamResult({ content, reasoning: 'Let me check again. '.repeat(100) }), probe, 0);
   recordSample(metrics, 't', 'p', looping);
   const coverage = async () =>
-    (await registry.getSingleMetric('coherency_last_output_repeat_coverage_ratio')!.get()).values.find((v) => v.labels['channel'] === 'reasoning')?.value;
+    (await registry.getSingleMetric('coherency_last_output_repeat_coverage_ratio')!.get()).values.find(
+      (v) => v.labels['channel'] === 'reasoning',
+    )?.value;
   assert.ok((await coverage())! > 0.9);
   recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, 1));
   assert.equal(await coverage(), undefined);
@@ -114,7 +116,11 @@ test('metrics.detail basic: content always, reasoning only with reasoning text, 
   recordSample(metrics, 't', 'p', judgeSample(streamResult({ content, reasoning: healthyProse(800, 4) }), probe, 1));
   assert.deepEqual(await channelsOf(registry, 'coherency_last_output_compression_ratio'), ['content', 'reasoning']);
   assert.deepEqual(await channelsOf(registry, 'coherency_output_compression_ratio'), ['content']);
-  assert.match(await registry.metrics(), /coherency_output_compression_ratio_count\{target="t",probe="p",channel="content"\} 2\n/, 'one observation per sample, of the content');
+  assert.match(
+    await registry.metrics(),
+    /coherency_output_compression_ratio_count\{target="t",probe="p",channel="content"\} 2\n/,
+    'one observation per sample, of the content',
+  );
   for (const name of [
     'coherency_output_longest_word_run',
     'coherency_last_output_whitespace_ratio',
@@ -137,7 +143,11 @@ test('metrics.detail full: every figure and channel, combined only for a sample 
   assert.deepEqual(await channelsOf(registry, 'coherency_last_output_whitespace_ratio'), ['combined', 'content', 'reasoning']);
   assert.deepEqual(await channelsOf(registry, 'coherency_output_longest_word_run'), ['combined', 'content', 'reasoning']);
   recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, 1));
-  assert.deepEqual(await channelsOf(registry, 'coherency_last_output_whitespace_ratio'), ['content'], 'no stale reasoning or combined gauge');
+  assert.deepEqual(
+    await channelsOf(registry, 'coherency_last_output_whitespace_ratio'),
+    ['content'],
+    'no stale reasoning or combined gauge',
+  );
   metrics.interTokenLatency.labels({ target: 't', probe: 'p' }).observe(0.02);
   assert.match(await registry.metrics(), /coherency_inter_token_latency_seconds_count\{target="t",probe="p"\} 1/);
 });

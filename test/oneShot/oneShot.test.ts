@@ -6,8 +6,17 @@ import { configFromFlags, selectPairs } from '../../src/oneShot/probeFlags.js';
 import { plainProgress, ttyProgress } from '../../src/oneShot/progressView.js';
 import type { RunResult, SampleResult, SampleVerdict } from '../../src/probe/probeTypes.js';
 
-const run = (...verdicts: SampleVerdict[]) => ({ samples: verdicts.map((verdict, index) => ({ verdict, index })), verdict: verdicts[0] ?? 'error' }) as unknown as RunResult;
-const sample = { index: 0, verdict: 'ok', outputTokens: 10, tokensPerSecond: 100, durationSeconds: 0.1, finishReason: 'stop', aborted: false } as unknown as SampleResult;
+const run = (...verdicts: SampleVerdict[]) =>
+  ({ samples: verdicts.map((verdict, index) => ({ verdict, index })), verdict: verdicts[0] ?? 'error' }) as unknown as RunResult;
+const sample = {
+  index: 0,
+  verdict: 'ok',
+  outputTokens: 10,
+  tokensPerSecond: 100,
+  durationSeconds: 0.1,
+  finishReason: 'stop',
+  aborted: false,
+} as unknown as SampleResult;
 
 describe('probeExitCode', () => {
   it('0 passed, 1 failed (or warned with --fail-on warn), 3 an error and nothing failed', () => {
@@ -30,22 +39,40 @@ describe('configFromFlags', () => {
     assert.equal(fromEnv.config.targets[0]!.apiKeyEnv, 'OPENAI_API_KEY');
     const bad = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', 'max-tokens': 'lots', temperature: '-3' }, {}, null);
     assert.ok(!bad.ok);
-    assert.ok(bad.errors.some((e) => e.startsWith('--max-tokens:')), bad.errors.join('\n'));
-    assert.ok(bad.errors.some((e) => e.startsWith('--temperature:')), bad.errors.join('\n'));
+    assert.ok(
+      bad.errors.some((e) => e.startsWith('--max-tokens:')),
+      bad.errors.join('\n'),
+    );
+    assert.ok(
+      bad.errors.some((e) => e.startsWith('--temperature:')),
+      bad.errors.join('\n'),
+    );
     const missing = configFromFlags({}, {}, null);
     assert.ok(!missing.ok);
     assert.equal(missing.errors.length, 2);
   });
 
   it('selectPairs honours targets[].probes and --target/--probe', () => {
-    const c = validateConfig({
-      targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }, { name: 'b', baseUrl: 'http://h/v1', model: 'm', probes: ['q'] }],
-      probes: [{ name: 'p', prompt: 'hi', maxTokens: 300 }, { name: 'q', prompt: 'hi', maxTokens: 300 }],
-    }, {});
+    const c = validateConfig(
+      {
+        targets: [
+          { name: 'a', baseUrl: 'http://h/v1', model: 'm' },
+          { name: 'b', baseUrl: 'http://h/v1', model: 'm', probes: ['q'] },
+        ],
+        probes: [
+          { name: 'p', prompt: 'hi', maxTokens: 300 },
+          { name: 'q', prompt: 'hi', maxTokens: 300 },
+        ],
+      },
+      {},
+    );
     assert.ok(c.ok, c.ok ? '' : c.errors.join('\n'));
     const all = selectPairs(c.config, [], []);
     assert.ok(all.ok);
-    assert.deepEqual(all.pairs.map((x) => `${x.target}/${x.probe}`), ['a/p', 'a/q', 'b/q']);
+    assert.deepEqual(
+      all.pairs.map((x) => `${x.target}/${x.probe}`),
+      ['a/p', 'a/q', 'b/q'],
+    );
     const some = selectPairs(c.config, ['b'], ['q']);
     assert.ok(some.ok);
     assert.equal(some.pairs.length, 1);

@@ -17,13 +17,19 @@ const echo: StreamFn = async (request: ChatRequest, options) => {
 test('the probe command runs a contamination probe; overlapping samples save no capture (it would mix their bytes)', async () => {
   const config = testConfig({
     targets: [testTarget({ name: 't', probes: ['short', 'mixing'] })],
-    probes: [testProbe({ name: 'short' }), testProbe({ name: 'mixing', messages: [], maxTokens: 100, kind: 'contamination', contamination: { concurrency: 3, seed: 1 } })],
+    probes: [
+      testProbe({ name: 'short' }),
+      testProbe({ name: 'mixing', messages: [], maxTokens: 100, kind: 'contamination', contamination: { concurrency: 3, seed: 1 } }),
+    ],
   });
   const saved: { probe: string; index: number; capture: string | null }[] = [];
   const keys: string[] = [];
   const runs = await runOneShot({
     config,
-    pairs: [{ target: 't', probe: 'mixing' }, { target: 't', probe: 'short' }],
+    pairs: [
+      { target: 't', probe: 'mixing' },
+      { target: 't', probe: 'short' },
+    ],
     env: {},
     logger: silentLogger,
     concurrency: 4,
@@ -36,7 +42,10 @@ test('the probe command runs a contamination probe; overlapping samples save no 
   });
   assert.equal(runs[0]!.verdict, 'ok');
   assert.equal(runs[0]!.samples.length, 3);
-  assert.deepEqual(saved.filter((s) => s.probe === 'mixing').map((s) => s.capture), [null, null, null]);
+  assert.deepEqual(
+    saved.filter((s) => s.probe === 'mixing').map((s) => s.capture),
+    [null, null, null],
+  );
   assert.match(saved.find((s) => s.probe === 'short')!.capture!, /^data: /);
   assert.deepEqual(keys.filter((k) => k.startsWith('t/mixing/')).sort(), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
 });

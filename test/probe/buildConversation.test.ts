@@ -39,7 +39,10 @@ test('the filler is varied: user turns and assistant sentences seldom repeat', (
   const c = buildConversation({ conversationTokens: 16000, facts: 1, positions: ['middle'], seed: 1 });
   const asks = c.messages.filter((m) => m.role === 'user').map((m) => m.content);
   assert.ok(new Set(asks).size >= asks.length * 0.9, `${new Set(asks).size} distinct of ${asks.length} user turns`);
-  const sentences = c.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.content.split(/(?<=[.?!])\s+/)).filter((s) => s.length > 20);
+  const sentences = c.messages
+    .filter((m) => m.role === 'assistant')
+    .flatMap((m) => m.content.split(/(?<=[.?!])\s+/))
+    .filter((s) => s.length > 20);
   assert.ok(sentences.length > 300);
   assert.equal(new Set(sentences).size, sentences.length);
 });

@@ -42,9 +42,13 @@ describe('early abort of a collapsed stream (against the simulator on loopback)'
       // The server notices the closed socket a moment after the client returns.
       for (let i = 0; i < 100 && served.clientClosedAtToken === null; i++) await new Promise((r) => setTimeout(r, 10));
       assert.ok(served.clientClosedAtToken !== null, 'the server saw the client go away');
-      console.log(`${model}: onset ${onset}, detected onset token ${s.onsetToken}, client aborted at ${s.tokensAtAbort}, server saw the close at ${served.clientClosedAtToken}`);
+      console.log(
+        `${model}: onset ${onset}, detected onset token ${s.onsetToken}, client aborted at ${s.tokensAtAbort}, server saw the close at ${served.clientClosedAtToken}`,
+      );
       assert.ok(served.clientClosedAtToken! < onset + within, `server saw the close at token ${served.clientClosedAtToken}`);
-      console.log(`${model}: onset ${onset}, detected onset token ${s.onsetToken}, client aborted at ${s.tokensAtAbort}, server saw the close at ${served.clientClosedAtToken}`);
+      console.log(
+        `${model}: onset ${onset}, detected onset token ${s.onsetToken}, client aborted at ${s.tokensAtAbort}, server saw the close at ${served.clientClosedAtToken}`,
+      );
     });
   }
 

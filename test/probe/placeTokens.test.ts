@@ -12,7 +12,8 @@ test('placeTokens maps every char offset of an analysis to a token, leaving -1 a
   const placed = placeTokens(a, (c) => Math.floor(c / 5));
   assert.equal(placed.metrics.collapseOnsetToken, Math.floor(a.metrics.collapseOnset / 5));
   assert.equal(placed.metrics.repeatOnsetToken, Math.floor(a.metrics.repeatOnset / 5));
-  for (const [i, f] of placed.findings.entries()) assert.equal(f.atToken, f.atChar >= 0 ? Math.floor(f.atChar / 5) : -1, a.findings[i]!.kind);
+  for (const [i, f] of placed.findings.entries())
+    assert.equal(f.atToken, f.atChar >= 0 ? Math.floor(f.atChar / 5) : -1, a.findings[i]!.kind);
   assert.equal(a.metrics.repeatOnsetToken, -1, 'the analysis given is not changed');
 
   const ok = placeTokens(analyzeText(healthyProse(800, 2)), () => 99);

@@ -43,7 +43,14 @@ describe('kind: recall against loopback servers', () => {
   let forgets: Loopback;
   before(async () => {
     // answers with the text of every message it was sent: it remembers
-    remembers = await startLoopback((_req, res, body) => answer(res, messagesOf(body).map((m) => m.content).join('\n\n')));
+    remembers = await startLoopback((_req, res, body) =>
+      answer(
+        res,
+        messagesOf(body)
+          .map((m) => m.content)
+          .join('\n\n'),
+      ),
+    );
     // answers with only the last user message: it forgot the conversation
     forgets = await startLoopback((_req, res, body) => answer(res, lastUser(messagesOf(body))));
   });
@@ -59,7 +66,10 @@ describe('kind: recall against loopback servers', () => {
     assert.equal(sample.recall?.ratio, 1);
     assert.equal(sample.recall?.facts, 5);
     assert.deepEqual(sample.recall?.missed, []);
-    assert.ok(sample.recall!.conversationTokens >= 16000 && sample.recall!.conversationTokens < 17000, String(sample.recall!.conversationTokens));
+    assert.ok(
+      sample.recall!.conversationTokens >= 16000 && sample.recall!.conversationTokens < 17000,
+      String(sample.recall!.conversationTokens),
+    );
     // the server got a long multi-turn conversation that ends with the question
     const sent = messagesOf(remembers.requests.at(-1)!.body);
     assert.ok(sent.length > 50, `${sent.length} messages`);
@@ -73,7 +83,11 @@ describe('kind: recall against loopback servers', () => {
     assert.equal(sample.recall?.ratio, 0);
     assert.deepEqual(findingKinds(sample.findings), ['recall_missed']);
     assert.match(sample.reasons[0]!, /^recall_missed: recalled 0 of 5 facts .*2 at the start, 2 at the middle, 1 at the end/);
-    assert.deepEqual(sample.recall?.byPosition, { start: { planted: 2, recalled: 0 }, middle: { planted: 2, recalled: 0 }, end: { planted: 1, recalled: 0 } });
+    assert.deepEqual(sample.recall?.byPosition, {
+      start: { planted: 2, recalled: 0 },
+      middle: { planted: 2, recalled: 0 },
+      end: { planted: 1, recalled: 0 },
+    });
     assert.equal(sample.recall?.missed.length, 5);
   });
 
@@ -111,7 +125,10 @@ describe('kind: contamination against loopback servers', () => {
       assert.equal(run.verdict, 'ok', run.samples.flatMap((s) => s.reasons).join('; '));
       assert.equal(run.samples.length, 4);
       assert.equal(most, 4, 'the 4 requests were in flight together');
-      assert.deepEqual(run.samples.map((s) => s.contamination?.request), [1, 2, 3, 4]);
+      assert.deepEqual(
+        run.samples.map((s) => s.contamination?.request),
+        [1, 2, 3, 4],
+      );
       assert.ok(run.samples.every((s) => s.contamination?.ownCodeWord && s.contamination.leakedFrom.length === 0));
       assert.equal(new Set(run.samples.map((s) => s.contamination?.codeWord)).size, 4);
     } finally {

@@ -12,7 +12,11 @@ const HEALTHY = healthyProse(2500, 11);
 describe('buildChatRequest', () => {
   test('streams with usage, sends the key from the named variable and keeps daemon-owned fields', async () => {
     const target = testTarget({ apiKeyEnv: 'MY_KEY', headers: { 'x-team': 'ml' } });
-    const req = buildChatRequest(target, testProbe({ extraBody: { top_p: 0.9, seed: 3 } }), await apiKeyOf(target, { MY_KEY: 'sk-canary' }));
+    const req = buildChatRequest(
+      target,
+      testProbe({ extraBody: { top_p: 0.9, seed: 3 } }),
+      await apiKeyOf(target, { MY_KEY: 'sk-canary' }),
+    );
     assert.equal(req.url, 'http://127.0.0.1:1/v1/chat/completions');
     assert.equal(req.headers['authorization'], 'Bearer sk-canary');
     assert.equal(req.headers['x-team'], 'ml');
@@ -44,7 +48,9 @@ describe('apiKeyOf', () => {
 
   test('a key that cannot go into a header is an api_key error that names the problem, never the key', async () => {
     const target = testTarget({ apiKeyEnv: 'K' });
-    await assert.rejects(apiKeyOf(target, { K: 'sk-ab\ncd' }), { message: 'the API key of target local (apiKeyEnv K) holds a line break at character 6 of 8: it cannot be sent in an HTTP header' });
+    await assert.rejects(apiKeyOf(target, { K: 'sk-ab\ncd' }), {
+      message: 'the API key of target local (apiKeyEnv K) holds a line break at character 6 of 8: it cannot be sent in an HTTP header',
+    });
     await assert.rejects(apiKeyOf(target, { K: 'sk-\u201ccanary\u201d' }), /above U\+00FF at character 4 of 11/);
     const run = await runProbe(target, testProbe(), {
       stream: async () => {
@@ -114,14 +120,22 @@ describe('judgeSample', () => {
   });
 
   test('a stream error is an error sample that keeps what came', () => {
-    const s = judgeSample(streamResult({ content: HEALTHY.slice(0, 500), error: { type: 'truncated', message: 'connection closed before [DONE]' } }), probe, 0);
+    const s = judgeSample(
+      streamResult({ content: HEALTHY.slice(0, 500), error: { type: 'truncated', message: 'connection closed before [DONE]' } }),
+      probe,
+      0,
+    );
     assert.equal(s.verdict, 'error');
     assert.equal(s.reasons[0], 'truncated: connection closed before [DONE]');
     assert.equal(s.content.length, 500);
   });
 
   test('a non-streamed JSON answer is still analysed', () => {
-    const s = judgeSample(streamResult({ content: HEALTHY, error: { type: 'not_streaming', message: 'server ignored stream: true' } }), probe, 0);
+    const s = judgeSample(
+      streamResult({ content: HEALTHY, error: { type: 'not_streaming', message: 'server ignored stream: true' } }),
+      probe,
+      0,
+    );
     assert.equal(s.verdict, 'ok');
     assert.match(s.reasons[0]!, /^not_streaming: .*analysed anyway/);
   });
@@ -146,7 +160,10 @@ test('findings carry kind, channel, offsets and an excerpt; the metric kinds com
   assert.ok(s.reasons.includes(`content: ${f.kind}: ${f.detail}`));
   const renamed = s.findings.map((x) => ({ ...x, detail: 'reworded' }));
   assert.deepEqual(findingKinds(renamed), findingKinds(s.findings));
-  assert.deepEqual(findingKinds([{ kind: 'sentence_loop' }, { kind: 'inconclusive' }, { kind: 'sentence_loop' }]), ['sentence_loop', 'inconclusive']);
+  assert.deepEqual(findingKinds([{ kind: 'sentence_loop' }, { kind: 'inconclusive' }, { kind: 'sentence_loop' }]), [
+    'sentence_loop',
+    'inconclusive',
+  ]);
 });
 
 test('runProbe runs every sample and reports the worst verdict', async () => {
@@ -161,7 +178,10 @@ test('runProbe runs every sample and reports the worst verdict', async () => {
   assert.equal(stream.requests.length, 3);
   assert.equal(run.samples.length, 3);
   assert.equal(run.verdict, 'ok');
-  assert.deepEqual(run.samples.map((s) => s.index), [0, 1, 2]);
+  assert.deepEqual(
+    run.samples.map((s) => s.index),
+    [0, 1, 2],
+  );
 });
 
 test('a crash inside the stream function becomes an internal error sample', async () => {
@@ -196,7 +216,11 @@ test('a long sample logs its progress at debug level every few seconds', async (
     newId: () => 'p',
   });
   assert.equal(run.verdict, 'ok');
-  const lines = log.text().split('\n').filter((l) => l.includes('sample in progress')).map((l) => JSON.parse(l));
+  const lines = log
+    .text()
+    .split('\n')
+    .filter((l) => l.includes('sample in progress'))
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 5);
   assert.equal(lines[0].level, 20, 'debug');
   assert.equal(lines[0].tokens, 200);
@@ -208,7 +232,11 @@ test('a sample is logged at info when ok, warn when it fails, error when it erro
   const levelOf = async (result: ReturnType<typeof streamResult>): Promise<number> => {
     const log = captureLogger();
     await runProbe(testTarget(), testProbe(), { stream: async () => result, env: {}, now: () => 0, logger: log.logger, newId: () => 'l' });
-    const line = log.text().split('\n').filter((l) => l.includes('sample finished')).map((l) => JSON.parse(l))[0];
+    const line = log
+      .text()
+      .split('\n')
+      .filter((l) => l.includes('sample finished'))
+      .map((l) => JSON.parse(l))[0];
     return line.level;
   };
   assert.equal(await levelOf(streamResult({ content: HEALTHY, outputTokens: 2000 })), 30);
@@ -241,14 +269,26 @@ describe('a server that refuses request fields by name (OpenAI reasoning models)
       bodies.push(req.body);
       const b = req.body;
       const refuse = (message: string) => streamResult({ content: '', outputTokens: 0, error: { type: 'http_status', message } });
-      if ('max_tokens' in b) return refuse(`HTTP 400 Bad Request: {"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","param":"max_tokens"}}`);
-      if ('temperature' in b) return refuse(`HTTP 400 Bad Request: {"error":{"message":"Unsupported value: 'temperature' does not support 0.6 with this model. Only the default (1) value is supported.","param":"temperature"}}`);
+      if ('max_tokens' in b)
+        return refuse(
+          `HTTP 400 Bad Request: {"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","param":"max_tokens"}}`,
+        );
+      if ('temperature' in b)
+        return refuse(
+          `HTTP 400 Bad Request: {"error":{"message":"Unsupported value: 'temperature' does not support 0.6 with this model. Only the default (1) value is supported.","param":"temperature"}}`,
+        );
       return streamResult({ content: HEALTHY, outputTokens: 2000 });
     };
     return { bodies, fn };
   };
-  const deps = (stream: unknown, shapes = new Map()) =>
-    ({ stream: stream as never, env: {}, now: () => 0, logger: silentLogger, newId: () => 's', shapes });
+  const deps = (stream: unknown, shapes = new Map()) => ({
+    stream: stream as never,
+    env: {},
+    now: () => 0,
+    logger: silentLogger,
+    newId: () => 's',
+    shapes,
+  });
 
   it('adapts once per field, passes, says what changed, and sends the right shape on later runs', async () => {
     const server = refusing();
@@ -274,7 +314,15 @@ describe('a server that refuses request fields by name (OpenAI reasoning models)
     const run = await runProbe(testTarget({ maxTokensField: 'max_tokens' }), testProbe(), deps(server.fn));
     assert.equal(run.verdict, 'error');
     assert.equal(server.bodies.length, 1);
-    assert.equal(adaptToRefusal('HTTP 400 Bad Request: {"error":{"message":"context length exceeded"}}', shapeOf(testTarget()), testTarget(), testProbe()), null);
+    assert.equal(
+      adaptToRefusal(
+        'HTTP 400 Bad Request: {"error":{"message":"context length exceeded"}}',
+        shapeOf(testTarget()),
+        testTarget(),
+        testProbe(),
+      ),
+      null,
+    );
     assert.equal(adaptToRefusal("HTTP 500: 'max_tokens' max_completion_tokens", shapeOf(testTarget()), testTarget(), testProbe()), null);
   });
 
@@ -288,13 +336,15 @@ describe('a server that refuses request fields by name (OpenAI reasoning models)
 
 test('content parts of an unknown type (images, audio) are named in the sample notes', async () => {
   const run = async (unknownContentParts: number) =>
-    (await runProbe(testTarget(), testProbe(), {
-      stream: async () => streamResult({ content: HEALTHY, outputTokens: 2000, unknownContentParts }),
-      env: {},
-      now: () => 0,
-      logger: silentLogger,
-      newId: () => 'u',
-    })).samples[0]!;
+    (
+      await runProbe(testTarget(), testProbe(), {
+        stream: async () => streamResult({ content: HEALTHY, outputTokens: 2000, unknownContentParts }),
+        env: {},
+        now: () => 0,
+        logger: silentLogger,
+        newId: () => 'u',
+      })
+    ).samples[0]!;
   assert.deepEqual((await run(0)).notes, []);
   const s = await run(2);
   assert.equal(s.verdict, 'ok');
@@ -304,7 +354,13 @@ test('content parts of an unknown type (images, audio) are named in the sample n
 test('the metrics of a sample give the same token indexes as its findings and onsetToken', async () => {
   const loop = `${HEALTHY} ${'The cache is warm again. '.repeat(60)}`;
   const stream = fakeStream({ healthy: { content: loop } });
-  const run = await runProbe(testTarget(), testProbe(), { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => 'id-1' });
+  const run = await runProbe(testTarget(), testProbe(), {
+    stream: stream.fn,
+    env: {},
+    now: Date.now,
+    logger: silentLogger,
+    newId: () => 'id-1',
+  });
   const s = run.samples[0]!;
   assert.equal(s.verdict, 'fail', s.reasons.join('; '));
   const m = s.metrics!.content;

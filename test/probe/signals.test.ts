@@ -43,7 +43,15 @@ function answering(text: string | ((body: Record<string, unknown>) => string), l
 
 describe('prompt adherence (expect.keywords)', () => {
   test('the stemmer makes the forms of a word one, and leaves different words apart', () => {
-    for (const [a, b] of [['Databases', 'database'], ['replicated', 'replication'], ['indexes', 'index'], ['queries', 'query'], ['running', 'run'], ["baker's", 'baker'], ['installed', 'install']]) {
+    for (const [a, b] of [
+      ['Databases', 'database'],
+      ['replicated', 'replication'],
+      ['indexes', 'index'],
+      ['queries', 'query'],
+      ['running', 'run'],
+      ["baker's", 'baker'],
+      ['installed', 'install'],
+    ]) {
       assert.equal(stem(a!), stem(b!), `${a} / ${b}`);
     }
     assert.notEqual(stem('index'), stem('indent'));
@@ -68,13 +76,20 @@ describe('prompt adherence (expect.keywords)', () => {
       await offPrompt.close();
       await onPrompt.close();
     });
-    const probe = testProbe({ maxTokens: 3000, expect: EXPECT, messages: [{ role: 'user', content: 'Write about baking sourdough bread.' }] });
+    const probe = testProbe({
+      maxTokens: 3000,
+      expect: EXPECT,
+      messages: [{ role: 'user', content: 'Write about baking sourdough bread.' }],
+    });
 
     test('a server answering unrelated text fails off_prompt, with the coverage in the sample', async () => {
       const run = await runProbe(testTarget({ baseUrl: base(offPrompt) }), probe, deps());
       const s = run.samples[0]!;
       assert.equal(s.verdict, 'fail', s.reasons.join('; '));
-      assert.deepEqual(s.findings.map((f) => f.kind), ['off_prompt']);
+      assert.deepEqual(
+        s.findings.map((f) => f.kind),
+        ['off_prompt'],
+      );
       assert.match(s.reasons[0]!, /^off_prompt: the answer mentions 0 of 6 expected keywords/);
       assert.equal(s.adherence?.coverage, 0);
       // the sample JSON (/probe, /runs, probe --json) carries it
@@ -93,25 +108,45 @@ describe('prompt adherence (expect.keywords)', () => {
     const probe = testProbe({ expect: { keywords: [], minCoverage: 0.6, headings: 5 } });
     const s = judgeSample(streamResult({ content: healthyProse(800, 3).replace(/^#+ /gm, '') }), probe, 0);
     assert.equal(s.verdict, 'warn', s.reasons.join('; '));
-    assert.deepEqual(s.findings.map((f) => f.kind), ['missing_headings']);
-    const loop = judgeSample(streamResult({ content: `${healthyProse(100, 2)} ${'the cat sat on the mat. '.repeat(300)}` }), testProbe({ expect: EXPECT }), 0);
+    assert.deepEqual(
+      s.findings.map((f) => f.kind),
+      ['missing_headings'],
+    );
+    const loop = judgeSample(
+      streamResult({ content: `${healthyProse(100, 2)} ${'the cat sat on the mat. '.repeat(300)}` }),
+      testProbe({ expect: EXPECT }),
+      0,
+    );
     assert.equal(loop.verdict, 'fail');
     assert.ok(!loop.findings.some((f) => f.kind === 'off_prompt'), loop.reasons.join('; '));
   });
 
   test('config: expect, temperatures and logprobs are validated', () => {
-    const yaml = (probe: string) => `targets:\n  - name: t\n    baseUrl: http://127.0.0.1:1/v1\n    model: m\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: 10\n${probe}`;
-    const ok = parseConfig(yaml('    expect: { keywords: [a, b c] }\n    temperatures: [0, 0.6]\n    samples: 4\n    logprobs: true\n'), {});
+    const yaml = (probe: string) =>
+      `targets:\n  - name: t\n    baseUrl: http://127.0.0.1:1/v1\n    model: m\nprobes:\n  - name: p\n    prompt: hi\n    maxTokens: 10\n${probe}`;
+    const ok = parseConfig(
+      yaml('    expect: { keywords: [a, b c] }\n    temperatures: [0, 0.6]\n    samples: 4\n    logprobs: true\n'),
+      {},
+    );
     assert.ok(ok.ok, JSON.stringify(ok));
     if (ok.ok) {
       assert.deepEqual(ok.config.probes[0]!.expect, { keywords: ['a', 'b c'], minCoverage: 0.6, headings: 0 });
       assert.deepEqual(ok.config.probes[0]!.temperatures, [0, 0.6]);
       assert.equal(ok.config.probes[0]!.logprobs, true);
     }
-    const bad = parseConfig(yaml('    expect: { keywords: [a], minCoverage: 2, head: 1 }\n    temperatures: [0, 0, 3]\n    samples: 20\n    logprobs: yes\n'), {});
+    const bad = parseConfig(
+      yaml('    expect: { keywords: [a], minCoverage: 2, head: 1 }\n    temperatures: [0, 0, 3]\n    samples: 20\n    logprobs: yes\n'),
+      {},
+    );
     assert.ok(!bad.ok);
     const text = bad.ok ? '' : bad.errors.join('\n');
-    for (const m of ['probes[0].expect.minCoverage', 'probes[0].expect.head: unknown key', 'probes[0].temperatures[1]: 0 is listed twice', 'probes[0].temperatures[2]', 'probes[0].logprobs: must be true or false']) {
+    for (const m of [
+      'probes[0].expect.minCoverage',
+      'probes[0].expect.head: unknown key',
+      'probes[0].temperatures[1]: 0 is listed twice',
+      'probes[0].temperatures[2]',
+      'probes[0].logprobs: must be true or false',
+    ]) {
       assert.ok(text.includes(m), `${m} in\n${text}`);
     }
   });
@@ -130,8 +165,14 @@ describe('temperature sweeps', () => {
     const run = await runProbe(testTarget({ baseUrl: base(lb) }), probe, deps());
     const sent = lb.requests.map((r) => (JSON.parse(r.body) as { temperature: number }).temperature);
     assert.deepEqual(sent, [0, 0.6, 0, 0.6]);
-    assert.deepEqual(run.samples.map((s) => s.temperature), [0, 0.6, 0, 0.6]);
-    assert.deepEqual(run.samples.map((s) => s.index), [0, 1, 2, 3]);
+    assert.deepEqual(
+      run.samples.map((s) => s.temperature),
+      [0, 0.6, 0, 0.6],
+    );
+    assert.deepEqual(
+      run.samples.map((s) => s.index),
+      [0, 1, 2, 3],
+    );
 
     // /metrics: the temperature label on the sweeping probe only
     const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });
@@ -142,11 +183,17 @@ describe('temperature sweeps', () => {
     const text = await metrics.registry.metrics();
     const lines = text.split('\n').filter((l) => l.startsWith('coherency_') && l.includes('temperature='));
     assert.ok(lines.length > 0);
-    assert.ok(lines.every((l) => l.includes('probe="sweep"')), lines.filter((l) => !l.includes('probe="sweep"')).join('\n'));
+    assert.ok(
+      lines.every((l) => l.includes('probe="sweep"')),
+      lines.filter((l) => !l.includes('probe="sweep"')).join('\n'),
+    );
     assert.match(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok",temperature="0"\} 2/);
     assert.match(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok",temperature="0.6"\} 2/);
     assert.match(text, /coherency_probe_runs_total\{target="local",probe="plain",verdict="ok"\} 1/);
-    assert.match(text, /coherency_output_compression_ratio_bucket\{le="[^"]+",target="local",probe="sweep",channel="content",temperature="0.6"\}/);
+    assert.match(
+      text,
+      /coherency_output_compression_ratio_bucket\{le="[^"]+",target="local",probe="sweep",channel="content",temperature="0.6"\}/,
+    );
     const temps = new Set(lines.map((l) => /temperature="([^"]*)"/.exec(l)![1]));
     assert.deepEqual([...temps].sort(), ['0', '0.6']);
   });
@@ -160,9 +207,22 @@ describe('simulator scenarios (on loopback)', () => {
   after(() => sim.close());
 
   test('collapse-greedy collapses at temperature 0 only: a sweep tells the temperatures apart', async () => {
-    const run = await runProbe(testTarget({ baseUrl: sim.url, model: 'collapse-greedy@300' }), testProbe({ maxTokens: 1500, temperatures: [0, 0.6] }), deps());
-    assert.deepEqual(run.samples.map((s) => [s.temperature, s.verdict]), [[0, 'fail'], [0.6, 'ok']]);
-    assert.deepEqual(sim.requests.slice(-2).map((r) => r.temperature), [0, 0.6]);
+    const run = await runProbe(
+      testTarget({ baseUrl: sim.url, model: 'collapse-greedy@300' }),
+      testProbe({ maxTokens: 1500, temperatures: [0, 0.6] }),
+      deps(),
+    );
+    assert.deepEqual(
+      run.samples.map((s) => [s.temperature, s.verdict]),
+      [
+        [0, 'fail'],
+        [0.6, 'ok'],
+      ],
+    );
+    assert.deepEqual(
+      sim.requests.slice(-2).map((r) => r.temperature),
+      [0, 0.6],
+    );
   });
 
   test('loops come with logprobs near 0 when asked, healthy text with ordinary ones; none unasked', async () => {
@@ -176,10 +236,16 @@ describe('simulator scenarios (on loopback)', () => {
   });
 
   test('off-prompt answers fluent text about something else: fails a probe with expect.keywords', async () => {
-    const probe = testProbe({ maxTokens: 1500, expect: { keywords: ['hash table', 'collision', 'chaining', 'open addressing'], minCoverage: 0.6, headings: 0 } });
+    const probe = testProbe({
+      maxTokens: 1500,
+      expect: { keywords: ['hash table', 'collision', 'chaining', 'open addressing'], minCoverage: 0.6, headings: 0 },
+    });
     const s = (await runProbe(testTarget({ baseUrl: sim.url, model: 'off-prompt' }), probe, deps())).samples[0]!;
     assert.equal(s.verdict, 'fail', s.reasons.join('; '));
-    assert.deepEqual(s.findings.map((f) => f.kind), ['off_prompt']);
+    assert.deepEqual(
+      s.findings.map((f) => f.kind),
+      ['off_prompt'],
+    );
   });
 });
 
@@ -192,7 +258,10 @@ test('end to end through /probe and /metrics: a sweeping probe and a plain one o
     });
     const { app } = testApp(config, streamChat);
     const body = (await app.inject('/probe?target=local&probe=sweep')).json() as { samples: { temperature: number }[] };
-    assert.deepEqual(body.samples.map((x) => x.temperature), [0, 0.6, 0, 0.6]);
+    assert.deepEqual(
+      body.samples.map((x) => x.temperature),
+      [0, 0.6, 0, 0.6],
+    );
     await app.inject('/probe?target=local&probe=plain');
     assert.equal(lb.requests.length, 5);
     const text = (await app.inject('/metrics')).body;
@@ -224,7 +293,9 @@ describe('logprob traces', () => {
     assert.ok(Math.abs(s.tailMeanLogprob + 0.001) < 1e-9);
     assert.ok(Math.abs(s.meanLogprob - (-2000 - 0.256) / 1256) < 1e-9);
     assert.equal(new LogprobTrace().summary(), null);
-    const acc = accumulateSseText(`${chunk('a', { choices: [{ index: 0, delta: { content: 'a' }, logprobs: { content: [{ token: 'a', logprob: -0.5, bytes: [97], top_logprobs: [] }] }, finish_reason: null }] })}data: [DONE]\n\n`);
+    const acc = accumulateSseText(
+      `${chunk('a', { choices: [{ index: 0, delta: { content: 'a' }, logprobs: { content: [{ token: 'a', logprob: -0.5, bytes: [97], top_logprobs: [] }] }, finish_reason: null }] })}data: [DONE]\n\n`,
+    );
     assert.equal(acc.logprobs?.tokens, 1);
     assert.equal(acc.logprobs?.meanLogprob, -0.5);
   });
@@ -276,8 +347,23 @@ describe('logprob traces', () => {
 
     const text = healthyProse(900, 12);
     const real = analyzeText(text, { thresholds: {}, finishReason: 'length' });
-    const warnLoop = { ...real, verdict: 'warn' as const, findings: [{ kind: 'near_loop' as const, severity: 'warn' as const, certain: false, atChar: 100, atToken: -1, detail: 'a near loop', excerpt: '' }] };
-    const judged = (lp: typeof locked | null) => judgeSample(streamResult({ content: text, logprobs: lp }), testProbe(), 0, { content: warnLoop, reasoning: null });
+    const warnLoop = {
+      ...real,
+      verdict: 'warn' as const,
+      findings: [
+        {
+          kind: 'near_loop' as const,
+          severity: 'warn' as const,
+          certain: false,
+          atChar: 100,
+          atToken: -1,
+          detail: 'a near loop',
+          excerpt: '',
+        },
+      ],
+    };
+    const judged = (lp: typeof locked | null) =>
+      judgeSample(streamResult({ content: text, logprobs: lp }), testProbe(), 0, { content: warnLoop, reasoning: null });
     assert.equal(judged(null).verdict, 'warn');
     assert.equal(judged(unsure).verdict, 'warn');
     const strong = judged(locked);
@@ -290,12 +376,27 @@ describe('logprob traces', () => {
 
 test('the run page shows the temperature, keyword coverage and logprob figures of a sample', () => {
   const sample = judgeSample(
-    streamResult({ content: UNRELATED, logprobs: { tokens: 900, meanLogprob: -1.25, tailTokens: 256, tailMeanLogprob: -0.002, tailNearCertainRatio: 0.97 } }),
+    streamResult({
+      content: UNRELATED,
+      logprobs: { tokens: 900, meanLogprob: -1.25, tailTokens: 256, tailMeanLogprob: -0.002, tailNearCertainRatio: 0.97 },
+    }),
     testProbe({ expect: EXPECT }),
     0,
   );
   sample.temperature = 0;
-  const html = renderRun({ id: 'r1', target: 't', probe: 'p', verdict: sample.verdict, trigger: 'manual', startedAt: new Date(0).toISOString(), durationSeconds: 1, samples: [sample] }, 1000);
+  const html = renderRun(
+    {
+      id: 'r1',
+      target: 't',
+      probe: 'p',
+      verdict: sample.verdict,
+      trigger: 'manual',
+      startedAt: new Date(0).toISOString(),
+      durationSeconds: 1,
+      samples: [sample],
+    },
+    1000,
+  );
   assert.match(html, /<td>temperature<\/td><td>0<\/td>/);
   assert.match(html, /<td>prompt keywords<\/td><td>0 of 6 \(0%\); missing sourdough, flour/);
   assert.match(html, /<td>mean logprob<\/td><td>-1.250 over 900 tokens<\/td>/);

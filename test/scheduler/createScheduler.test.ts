@@ -12,7 +12,10 @@ import { healthyProse } from '../helpers/texts.js';
 test('a scheduled run never overlaps itself; other pairs keep running', async () => {
   const stream = fakeStream({ healthy: { content: healthyProse(2000, 5) }, other: { content: healthyProse(2000, 6) } });
   const config = testConfig({
-    targets: [testTarget({ name: 'slow', model: 'healthy', probes: ['tick'] }), testTarget({ name: 'fast', model: 'other', probes: ['tick'] })],
+    targets: [
+      testTarget({ name: 'slow', model: 'healthy', probes: ['tick'] }),
+      testTarget({ name: 'fast', model: 'other', probes: ['tick'] }),
+    ],
     probes: [testProbe({ name: 'tick', schedule: '* * * * * *' })],
   });
   const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });

@@ -28,9 +28,12 @@ function fakeCron() {
       start: () => {},
       destroy: () => {},
     };
-    tasks.set(options.name!, { tick: fn, emit: (event) => {
-      for (const f of listeners.get(event) ?? []) f({ date: new Date(t0) });
-    } });
+    tasks.set(options.name!, {
+      tick: fn,
+      emit: (event) => {
+        for (const f of listeners.get(event) ?? []) f({ date: new Date(t0) });
+      },
+    });
     return task as unknown as ScheduledTask;
   };
   return { createTask, tasks };
@@ -94,14 +97,23 @@ test('with every slot taken a run waits, starts when one is freed, and ticks it 
     await flush();
     a.emit('execution:missed'); // node-cron reached a tick too late
     assert.deepEqual(await skippedBy(metrics), { 'b/concurrency_limit': 1, 'a/overlap': 1, 'a/missed_tick': 1 });
-    const reasons = lines.filter((l) => l['reason']).map((l) => `${l['target']}/${l['reason']}`).sort();
+    const reasons = lines
+      .filter((l) => l['reason'])
+      .map((l) => `${l['target']}/${l['reason']}`)
+      .sort();
     assert.deepEqual(reasons, ['a/missed_tick', 'a/overlap', 'b/concurrency_limit'], 'each skip is a JSON log line too');
 
     stream.release();
     await flush();
     await service.drain();
     assert.equal(stream.requests.length, 2, "b's queued sample ran once a's slot was free");
-    assert.deepEqual(history.list({}).map((r) => `${r.target}:${r.verdict}`).sort(), ['a:ok', 'b:ok']);
+    assert.deepEqual(
+      history
+        .list({})
+        .map((r) => `${r.target}:${r.verdict}`)
+        .sort(),
+      ['a:ok', 'b:ok'],
+    );
     assert.equal(service.sampleSlots.inUse, 0);
     sched.stop();
   } finally {
@@ -115,7 +127,10 @@ test('stop() cancels starts still waiting for their offset', async () => {
     const stream = fakeStream({ healthy: { content: healthyProse(500, 3) } });
     // a pair whose offset is not 0, so its start waits on a timer
     const name = ['a', 'b', 'c', 'd'].find((n) => scheduleOffsetMs(n, 'p', 5) > 0)!;
-    const config = testConfig({ targets: [testTarget({ name, model: 'healthy', probes: ['p'] })], probes: [testProbe({ name: 'p', schedule: '*/5 * * * * *' })] });
+    const config = testConfig({
+      targets: [testTarget({ name, model: 'healthy', probes: ['p'] })],
+      probes: [testProbe({ name: 'p', schedule: '*/5 * * * * *' })],
+    });
     const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });
     const service = new ProbeService({
       config,
@@ -139,7 +154,10 @@ test('stop() cancels starts still waiting for their offset', async () => {
 
 test("node-cron's missed ticks (a blocked event loop) are counted and logged as JSON, never printed raw", async () => {
   const stream = fakeStream({ healthy: { content: healthyProse(500, 3) } });
-  const config = testConfig({ targets: [testTarget({ name: 'a', model: 'healthy', probes: ['p'] })], probes: [testProbe({ name: 'p', schedule: '* * * * * *' })] });
+  const config = testConfig({
+    targets: [testTarget({ name: 'a', model: 'healthy', probes: ['p'] })],
+    probes: [testProbe({ name: 'p', schedule: '* * * * * *' })],
+  });
   const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });
   const service = new ProbeService({
     config,
@@ -159,7 +177,9 @@ test("node-cron's missed ticks (a blocked event loop) are counted and logged as 
     await new Promise((r) => setTimeout(r, 1100));
     // block the event loop past node-cron's 1 s tolerance
     const until = Date.now() + 2600;
-    while (Date.now() < until) { /* busy */ }
+    while (Date.now() < until) {
+      /* busy */
+    }
     await new Promise((r) => setTimeout(r, 1200));
   } finally {
     sched.stop();
@@ -183,7 +203,14 @@ test('a sample still waiting for a slot at shutdown sends nothing', async () => 
   const shutdown = new AbortController();
   const service = new ProbeService({
     config,
-    probe: { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => Math.random().toString(36), signal: shutdown.signal },
+    probe: {
+      stream: stream.fn,
+      env: {},
+      now: Date.now,
+      logger: silentLogger,
+      newId: () => Math.random().toString(36),
+      signal: shutdown.signal,
+    },
     metrics: createMetrics(new Registry(), { version: 't', defaultMetrics: false }),
     history: new RunHistory({ maxRuns: 10, maxBytes: 64 * 1024 * 1024 }),
     logger: silentLogger,

@@ -16,7 +16,10 @@ test('offsets stay inside the interval and spread over it', () => {
     // 50 pairs in 5 slices of the interval: none empty, none with more than half of them
     const slices = [0, 0, 0, 0, 0];
     for (const o of offsets) slices[Math.floor((o / (interval * 1000)) * 5)]!++;
-    assert.ok(slices.every((s) => s > 0 && s < 25), `spread over a ${interval} s interval: ${slices.join(',')}`);
+    assert.ok(
+      slices.every((s) => s > 0 && s < 25),
+      `spread over a ${interval} s interval: ${slices.join(',')}`,
+    );
   }
 });
 

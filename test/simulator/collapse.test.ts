@@ -36,7 +36,7 @@ describe('simulator collapse scenarios', { timeout: 20_000 }, () => {
       assert.equal(stream.usage?.completion_tokens, 2000);
       // Same request, same healthy prefix as the healthy scenario, up to the onset.
       assert.deepEqual(stream.contentDeltas.slice(0, 500), healthy.slice(0, 500));
-        const loop = stream.contentDeltas.slice(500);
+      const loop = stream.contentDeltas.slice(500);
       assert.ok(period(loop) < 400, `${scenario}: period ${period(loop)}`);
       checkLoop(loop.join(''));
     });

@@ -18,12 +18,27 @@ describe('simulator context scenarios', () => {
 
   let ids = 0;
   const run = (model: string, probe: ProbeConfig) =>
-    runProbe(testTarget({ baseUrl: sim.url, model }), probe, { stream: streamChat, env: {}, now: Date.now, logger: silentLogger, newId: () => `r${++ids}` });
+    runProbe(testTarget({ baseUrl: sim.url, model }), probe, {
+      stream: streamChat,
+      env: {},
+      now: Date.now,
+      logger: silentLogger,
+      newId: () => `r${++ids}`,
+    });
   const recall = testProbe({
-    name: 'recall', messages: [], maxTokens: 256, kind: 'recall',
+    name: 'recall',
+    messages: [],
+    maxTokens: 256,
+    kind: 'recall',
     recall: { conversationTokens: 8000, facts: 6, positions: ['start', 'middle', 'end'], seed: 2, minRecall: 0.5 },
   });
-  const contamination = testProbe({ name: 'contamination', messages: [], maxTokens: 256, kind: 'contamination', contamination: { concurrency: 4, seed: 1 } });
+  const contamination = testProbe({
+    name: 'contamination',
+    messages: [],
+    maxTokens: 256,
+    kind: 'contamination',
+    contamination: { concurrency: 4, seed: 1 },
+  });
 
   test('echo-all remembers every fact; echo-last forgets them all', async () => {
     const remembered = await run('echo-all', recall);
@@ -37,10 +52,17 @@ describe('simulator context scenarios', () => {
   test('forget-after@N keeps only the last N tokens: the facts at the end survive, the others are missed', async () => {
     const r = await run('forget-after@1500', recall);
     const s = r.samples[0]!;
-    assert.deepEqual(s.recall?.byPosition, { start: { planted: 2, recalled: 0 }, middle: { planted: 2, recalled: 0 }, end: { planted: 2, recalled: 2 } });
+    assert.deepEqual(s.recall?.byPosition, {
+      start: { planted: 2, recalled: 0 },
+      middle: { planted: 2, recalled: 0 },
+      end: { planted: 2, recalled: 2 },
+    });
     // 2 of 6 is under minRecall 0.5
     assert.equal(s.verdict, 'fail');
-    assert.deepEqual(s.recall?.missed.map((m) => m.position), ['start', 'middle', 'start', 'middle']);
+    assert.deepEqual(
+      s.recall?.missed.map((m) => m.position),
+      ['start', 'middle', 'start', 'middle'],
+    );
   });
 
   test('echo-last answers each request with its own message (ok); echo-previous leaks the previous one (fail)', async () => {

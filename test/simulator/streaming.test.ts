@@ -52,7 +52,19 @@ describe('simulator streaming format', { timeout: 20_000 }, () => {
     const record = sim.requests.find((r) => r.id === first.id);
     assert.deepEqual(
       { ...record },
-      { id: first.id, model: 'healthy', scenario: 'healthy', maxTokens: 200, stream: true, temperature: null, logprobs: false, status: 200, tokensSent: 200, clientClosedAtToken: null, finished: true },
+      {
+        id: first.id,
+        model: 'healthy',
+        scenario: 'healthy',
+        maxTokens: 200,
+        stream: true,
+        temperature: null,
+        logprobs: false,
+        status: 200,
+        tokensSent: 200,
+        clientClosedAtToken: null,
+        finished: true,
+      },
     );
   });
 
@@ -127,7 +139,10 @@ describe('simulator streaming format', { timeout: 20_000 }, () => {
       SCENARIOS.map((scenario) => scenario.name),
     );
     for (const name of ['healthy', 'collapse-sentence', 'whitespace', 'fault-stall', 'fault-forever']) {
-      assert.ok(body.data.some((model) => model.id === name), name);
+      assert.ok(
+        body.data.some((model) => model.id === name),
+        name,
+      );
     }
   });
 

@@ -12,7 +12,9 @@ function run(id: string, chars: number, over: Partial<RunResult> = {}): RunResul
     trigger: 'schedule',
     startedAt: '2026-01-01T00:00:00.000Z',
     durationSeconds: 1,
-    samples: [{ verdict: 'fail', content: 'c'.repeat(chars), reasoning: '', notes: [], findings: [] } as unknown as RunResult['samples'][number]],
+    samples: [
+      { verdict: 'fail', content: 'c'.repeat(chars), reasoning: '', notes: [], findings: [] } as unknown as RunResult['samples'][number],
+    ],
     ...over,
   };
 }
@@ -55,7 +57,19 @@ test('runs leave memory oldest first once their text is over maxBytes', async ()
 
 test('reasoning counts too, and two-byte text counts double', () => {
   const history = new RunHistory({ maxRuns: 100, maxBytes: 1000 });
-  history.add(run('a', 0, { samples: [{ verdict: 'ok', content: '€'.repeat(200), reasoning: 'r'.repeat(100), notes: [], findings: [] } as unknown as RunResult['samples'][number]] }));
+  history.add(
+    run('a', 0, {
+      samples: [
+        {
+          verdict: 'ok',
+          content: '€'.repeat(200),
+          reasoning: 'r'.repeat(100),
+          notes: [],
+          findings: [],
+        } as unknown as RunResult['samples'][number],
+      ],
+    }),
+  );
   assert.equal(history.textBytes, 500);
   history.add(run('b', 600));
   assert.deepEqual(ids(history.list()), ['b'], 'the two-byte run no longer fits');
@@ -77,7 +91,10 @@ test('a run larger than maxBytes on its own is kept without its text, with a not
   assert.equal(history.textBytes, 400);
   const kept = (await history.get('huge'))!;
   assert.equal(kept.samples[0]!.content, '');
-  assert.match(kept.samples[0]!.notes.at(-1)!, /output text not kept in memory: this run's 5000 bytes of text are more than storage\.historyMaxBytes \(1000\)/);
+  assert.match(
+    kept.samples[0]!.notes.at(-1)!,
+    /output text not kept in memory: this run's 5000 bytes of text are more than storage\.historyMaxBytes \(1000\)/,
+  );
   assert.equal(huge.samples[0]!.content.length, 5000, 'the run itself (stored, answered to /probe) keeps its text');
   assert.deepEqual(huge.samples[0]!.notes, []);
 });

@@ -87,7 +87,10 @@ test('unreadable files are logged and skipped; the temp file of an interrupted w
   assert.equal(await store.open(), 1);
   assert.deepEqual(ids(store.heads()), ['run-1']);
   assert.equal(text().match(/skipping unreadable stored run/g)?.length, 2);
-  assert.equal((await readdir(dir)).some((n) => n.includes('.tmp-')), false);
+  assert.equal(
+    (await readdir(dir)).some((n) => n.includes('.tmp-')),
+    false,
+  );
 });
 
 test('retention runs before anything is parsed: corrupt files beyond it are deleted unread', async () => {
@@ -128,7 +131,13 @@ test('runs stored by 0.1 (one JSON object) are read once, findings upgraded, and
   const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger: silentLogger });
   assert.equal(await store.open(), 1);
   const findings = store.heads()[0]!.samples[0]!.findings;
-  assert.deepEqual(findings.map((f) => [f.kind, f.severity, f.atChar, f.channel]), [['sentence_loop', 'fail', -1, 'sample'], ['inconclusive', 'fail', -1, 'sample']]);
+  assert.deepEqual(
+    findings.map((f) => [f.kind, f.severity, f.atChar, f.channel]),
+    [
+      ['sentence_loop', 'fail', -1, 'sample'],
+      ['inconclusive', 'fail', -1, 'sample'],
+    ],
+  );
   assert.match(await readFile(file, 'utf8'), /^\{"format":2,/);
   const loaded = await store.load('run-1');
   assert.equal(loaded!.samples[0]!.content, 'old text');

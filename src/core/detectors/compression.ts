@@ -24,11 +24,20 @@ export class CompressionDetector {
   judge(c: CompressionFigures, ctx: JudgeContext): Finding[] {
     const t = ctx.thresholds;
     const out: Finding[] = [];
-    if (c.ratio < t.compressionRatioFail) out.push(finding('low_compression', 'fail', -1, `whole text gzips to ${fmt(c.ratio, 3)} of its size`));
-    else if (c.ratio < t.compressionRatioWarn) out.push(finding('low_compression', 'warn', -1, `whole text gzips to ${fmt(c.ratio, 3)} of its size`));
+    if (c.ratio < t.compressionRatioFail)
+      out.push(finding('low_compression', 'fail', -1, `whole text gzips to ${fmt(c.ratio, 3)} of its size`));
+    else if (c.ratio < t.compressionRatioWarn)
+      out.push(finding('low_compression', 'warn', -1, `whole text gzips to ${fmt(c.ratio, 3)} of its size`));
     const rel = c.medianWindow > 0 ? c.minWindow / c.medianWindow : 1;
     if (c.windows >= 2 && c.minWindow < t.windowCompressionFail && rel < t.windowCompressionRelFail) {
-      out.push(finding('low_compression', 'warn', c.minWindowStart, `the 4 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`));
+      out.push(
+        finding(
+          'low_compression',
+          'warn',
+          c.minWindowStart,
+          `the 4 KB window at char ${c.minWindowStart} gzips to ${fmt(c.minWindow, 3)}, the median window to ${fmt(c.medianWindow, 3)}`,
+        ),
+      );
     }
     return out;
   }

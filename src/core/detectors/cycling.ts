@@ -422,7 +422,8 @@ export function createCyclingDetector(): TextDetector<CyclingFigures> {
       const t = ctx.thresholds;
       // Runs to the end: what follows the region is at most one unfinished segment.
       if (f.cycleTailGap > Math.max(200, f.cycleLongestUnit + 2)) return [];
-      const full = f.cycleChars >= t.cyclingFailChars && f.cycleReturns >= t.cyclingMinReturns && f.cycleCyclicShare >= t.cyclingMinCyclicShare;
+      const full =
+        f.cycleChars >= t.cyclingFailChars && f.cycleReturns >= t.cyclingMinReturns && f.cycleCyclicShare >= t.cyclingMinCyclicShare;
       const cut =
         ctx.finishReason === 'length' &&
         f.cycleChars >= t.cyclingLengthFailChars &&

@@ -328,9 +328,22 @@ export function createEnumerationDetector(): TextDetector<EnumerationFigures> {
         // the run with the most near-duplicate items: items x mean similarity (= 1 + summed similarities)
         const mass = 1 + tSim[s]!;
         const bestMass = best < 0 ? -1 : 1 + tSim[best]!;
-        if (mass > bestMass || (mass === bestMass && (tUp[s]! > tUp[best]! || (tUp[s] === tUp[best] && tUsed[s]! > tUsed[best]!)))) best = s;
+        if (mass > bestMass || (mass === bestMass && (tUp[s]! > tUp[best]! || (tUp[s] === tUp[best] && tUsed[s]! > tUsed[best]!))))
+          best = s;
       }
-      if (best < 0) return { listItems: 0, listSimilarity: 0, listGrowth: 0, listRepeatShare: 0, listAlikeShare: 0, listCountsUp: 0, listMaxNumber: 0, listStart: -1, listTailGap: view.length, listTemplate: '' };
+      if (best < 0)
+        return {
+          listItems: 0,
+          listSimilarity: 0,
+          listGrowth: 0,
+          listRepeatShare: 0,
+          listAlikeShare: 0,
+          listCountsUp: 0,
+          listMaxNumber: 0,
+          listStart: -1,
+          listTailGap: view.length,
+          listTemplate: '',
+        };
       const items = tItems[best]!;
       const start = tStart[best]!;
       return {
@@ -343,7 +356,15 @@ export function createEnumerationDetector(): TextDetector<EnumerationFigures> {
         listMaxNumber: tMaxNum[best]!,
         listStart: start,
         listTailGap: view.length - tEnd[best]!,
-        listTemplate: start >= 0 ? view.slice(start, Math.min(view.length, start + 60)).split('\n')[0]!.replace(/\s+/g, ' ').trim().slice(0, 40) : '',
+        listTemplate:
+          start >= 0
+            ? view
+                .slice(start, Math.min(view.length, start + 60))
+                .split('\n')[0]!
+                .replace(/\s+/g, ' ')
+                .trim()
+                .slice(0, 40)
+            : '',
       };
     },
 

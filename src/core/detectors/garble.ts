@@ -34,8 +34,21 @@
 import { finding, type Finding } from '../finding.js';
 import { FUNCTION_WORDS } from '../functionWords.js';
 import {
-  CH_SOLO, CH_SPACE, CH_WORD, SC_CJK, SC_GREEK, SC_HANGUL, SC_LATIN, SC_NONE, SC_OTHER, SC_THAI, SCRIPT_COUNT, SCRIPT_NAMES,
-  astralInfo, classOf, scriptOfCode,
+  CH_SOLO,
+  CH_SPACE,
+  CH_WORD,
+  SC_CJK,
+  SC_GREEK,
+  SC_HANGUL,
+  SC_LATIN,
+  SC_NONE,
+  SC_OTHER,
+  SC_THAI,
+  SCRIPT_COUNT,
+  SCRIPT_NAMES,
+  astralInfo,
+  classOf,
+  scriptOfCode,
 } from '../charClass.js';
 import type { TextDetector, JudgeContext, TextView } from './detector.js';
 
@@ -276,7 +289,8 @@ const HIT = /[`\n<[\u2581\u0120\u010a\u00c2\u00c3\ufffd\x00-\x08\x0b\x0c\x0e-\x1
  * Angle-bracket special tokens, matched at a '<'. Encoder tokens ([CLS], [SEP], [MASK],
  * <mask>) are left out: generation does not emit them, explanations of BERT name them.
  */
-const ANGLE = /<(?:\|([A-Za-z][A-Za-z0-9_.:\-\u2581]{0,47})\||\uff5c([^\uff5c<>\n]{1,48})\uff5c|(\/?)(s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})|(0x[0-9A-Fa-f]{2})|<\/?SYS>)>/y;
+const ANGLE =
+  /<(?:\|([A-Za-z][A-Za-z0-9_.:\-\u2581]{0,47})\||\uff5c([^\uff5c<>\n]{1,48})\uff5c|(\/?)(s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})|(0x[0-9A-Fa-f]{2})|<\/?SYS>)>/y;
 /** Bracket special tokens, matched at a '['. */
 const BRACKET = /\[\/?(PAD|UNK|INST)\](?!\()/y;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
@@ -328,9 +342,28 @@ interface ScanState {
 
 function newScan(): ScanState {
   return {
-    base: 0, buf: '', done: 0, inFence: false, inInline: false, openS: false,
-    replacement: 0, replacementGlued: 0, control: 0, lone: 0, mojibake: 0, oddRing: [], oddBurst: 0, firstOddAt: -1,
-    tokens: 0, broken: 0, markers: 0, inCode: 0, firstTokenAt: -1, firstToken: '', lastTokenEnd: -1, lastTokenEndClass: false,
+    base: 0,
+    buf: '',
+    done: 0,
+    inFence: false,
+    inInline: false,
+    openS: false,
+    replacement: 0,
+    replacementGlued: 0,
+    control: 0,
+    lone: 0,
+    mojibake: 0,
+    oddRing: [],
+    oddBurst: 0,
+    firstOddAt: -1,
+    tokens: 0,
+    broken: 0,
+    markers: 0,
+    inCode: 0,
+    firstTokenAt: -1,
+    firstToken: '',
+    lastTokenEnd: -1,
+    lastTokenEndClass: false,
   };
 }
 
@@ -413,7 +446,7 @@ function hit(s: ScanState, i: number): number {
       const m = ANGLE.exec(buf);
       if (!m) return i + 1;
       const len = m[0].length;
-      const name = m[1] ?? m[2] ?? (m[4] !== undefined ? (m[3] ?? '') + m[4] : m[5] ?? 'sys');
+      const name = m[1] ?? m[2] ?? (m[4] !== undefined ? (m[3] ?? '') + m[4] : (m[5] ?? 'sys'));
       if (m[4] === 's') {
         // <s> and </s> are also HTML strikethrough: count </s> unless this line opened an <s>,
         // and <s> only next to another token ("</s><s>")
@@ -437,7 +470,9 @@ function hit(s: ScanState, i: number): number {
       token(s, i, m[0].length, tokenClass(m[1]!), m[0]);
       return i + m[0].length;
     }
-    case 0x2581: case 0x120: case 0x10a: {
+    case 0x2581:
+    case 0x120:
+    case 0x10a: {
       const next = i + 1 < buf.length ? buf[i + 1]! : '';
       if (next === '' || !LETTER_OR_DIGIT.test(next)) return i + 1;
       if (c !== 0x2581) {
@@ -454,7 +489,8 @@ function hit(s: ScanState, i: number): number {
       }
       return i + 1;
     }
-    case 0xc2: case 0xc3: {
+    case 0xc2:
+    case 0xc3: {
       // Â or Ã before a char of U+0080-U+00BF: the lead byte of a UTF-8 pair decoded as Latin-1
       const n = i + 1 < buf.length ? buf.charCodeAt(i + 1) : -1;
       if (n >= 0x80 && n <= 0xbf && !s.inFence && !s.inInline) {
@@ -521,16 +557,57 @@ function scan(s: ScanState, final: boolean): void {
 // Whole-text figures of a short text.
 
 interface ShortFigures {
-  words: number; chunks: number; saladScripts: number; letters: number; functionWords: number; breaks: number; lowerWords: number; upperWords: number; saladAt: number;
-  gluedLetters: number; gluedAt: number; gluedWord: string; longWords: number; longLetters: number; longAt: number; letterChunks: number;
-  mixedScriptWords: number; mixedScriptAt: number;
-  headScript: string; headLetters: number; switchShare: number; switchBytes: number; switchAt: number; switchAnnounced: number;
+  words: number;
+  chunks: number;
+  saladScripts: number;
+  letters: number;
+  functionWords: number;
+  breaks: number;
+  lowerWords: number;
+  upperWords: number;
+  saladAt: number;
+  gluedLetters: number;
+  gluedAt: number;
+  gluedWord: string;
+  longWords: number;
+  longLetters: number;
+  longAt: number;
+  letterChunks: number;
+  mixedScriptWords: number;
+  mixedScriptAt: number;
+  headScript: string;
+  headLetters: number;
+  switchShare: number;
+  switchBytes: number;
+  switchAt: number;
+  switchAnnounced: number;
 }
 
 const NO_SHORT: Readonly<ShortFigures> = Object.freeze({
-  words: 0, chunks: 0, saladScripts: 0, letters: 0, functionWords: 0, breaks: 0, lowerWords: 0, upperWords: 0, saladAt: -1,
-  gluedLetters: 0, gluedAt: -1, gluedWord: '', longWords: 0, longLetters: 0, longAt: -1, letterChunks: 0, mixedScriptWords: 0, mixedScriptAt: -1,
-  headScript: '', headLetters: 0, switchShare: 0, switchBytes: 0, switchAt: -1, switchAnnounced: 0,
+  words: 0,
+  chunks: 0,
+  saladScripts: 0,
+  letters: 0,
+  functionWords: 0,
+  breaks: 0,
+  lowerWords: 0,
+  upperWords: 0,
+  saladAt: -1,
+  gluedLetters: 0,
+  gluedAt: -1,
+  gluedWord: '',
+  longWords: 0,
+  longLetters: 0,
+  longAt: -1,
+  letterChunks: 0,
+  mixedScriptWords: 0,
+  mixedScriptAt: -1,
+  headScript: '',
+  headLetters: 0,
+  switchShare: 0,
+  switchBytes: 0,
+  switchAt: -1,
+  switchAnnounced: 0,
 });
 
 /**
@@ -714,7 +791,7 @@ function wordFigures(text: string, f: ShortFigures): void {
   const starts: number[] = [];
   const ends: number[] = [];
   const len = text.length;
-  for (let i = 0; i < len;) {
+  for (let i = 0; i < len; ) {
     while (i < len && isSpace(text.charCodeAt(i))) i++;
     if (i >= len) break;
     const start = i;
@@ -753,8 +830,10 @@ function wordFigures(text: string, f: ShortFigures): void {
     // a chunk opens a clause at the text start or after a break: punctuation ending the previous chunk, or a line break
     const opens = i === 0 || IS_BREAK[text.charCodeAt(ends[i - 1]! - 1)] === 1 || newlineIn(text, ends[i - 1]!, a);
     // a break next to it: punctuation at either end, or a line break after it
-    const closes = IS_BREAK[text.charCodeAt(e - 1)] === 1 || IS_BREAK[text.charCodeAt(a)] === 1
-      || newlineIn(text, e, i + 1 < n ? starts[i + 1]! : text.length);
+    const closes =
+      IS_BREAK[text.charCodeAt(e - 1)] === 1 ||
+      IS_BREAK[text.charCodeAt(a)] === 1 ||
+      newlineIn(text, e, i + 1 < n ? starts[i + 1]! : text.length);
     let k = opens ? K_OPENS : 0;
     // the word without the punctuation around it
     let x = a;
@@ -816,7 +895,8 @@ function wordFigures(text: string, f: ShortFigures): void {
  * asked for a translation or an example says so; one that drifted into another script does
  * not ("Sure, here is the answer: 这个…" is a drift).
  */
-const ANNOUNCES = /translat|übersetz|tradu[cçz]|перев[оеё]д|\b(?:chinese|mandarin|cantonese|japanese|korean|russian|ukrainian|bulgarian|serbian|arabic|hebrew|persian|farsi|urdu|hindi|bengali|tamil|telugu|greek|thai|georgian|armenian|cyrillic|kanji|hanzi|hangul|katakana|hiragana|pinyin|chinois|japonais|coréen|russe|chinesisch|japanisch|koreanisch|russisch|chino|japonés|coreano|ruso)\b/i;
+const ANNOUNCES =
+  /translat|übersetz|tradu[cçz]|перев[оеё]д|\b(?:chinese|mandarin|cantonese|japanese|korean|russian|ukrainian|bulgarian|serbian|arabic|hebrew|persian|farsi|urdu|hindi|bengali|tamil|telugu|greek|thai|georgian|armenian|cyrillic|kanji|hanzi|hangul|katakana|hiragana|pinyin|chinois|japonais|coréen|russe|chinesisch|japanisch|koreanisch|russisch|chino|japonés|coreano|ruso)\b/i;
 
 /** Opening letters that do not make an opening script ("OK", "AI", a name): under this many. */
 const MIN_HEAD = 8;
@@ -935,9 +1015,13 @@ function partFigures(view: TextView): ShortFigures & { from: number } {
   const f = shortFigures(part, from === 0);
   const shift = (at: number): number => (at >= 0 ? at + from : at);
   return {
-    ...f, from,
-    saladAt: shift(f.saladAt), gluedAt: shift(f.gluedAt), longAt: shift(f.longAt),
-    mixedScriptAt: shift(f.mixedScriptAt), switchAt: shift(f.switchAt),
+    ...f,
+    from,
+    saladAt: shift(f.saladAt),
+    gluedAt: shift(f.gluedAt),
+    longAt: shift(f.longAt),
+    mixedScriptAt: shift(f.mixedScriptAt),
+    switchAt: shift(f.switchAt),
   };
 }
 
@@ -997,9 +1081,18 @@ function judgeGarble(f: GarbleFigures, ctx: JudgeContext): Finding[] {
     leaked > 0 ? `${plural(leaked, 'special token')} outside code (first ${JSON.stringify(f.firstToken)})` : '',
     f.brokenTokens > 0 ? `${plural(f.brokenTokens, 'pad/unk/byte token')} spliced into the text` : '',
     f.spaceMarkers > 0 ? `${plural(f.spaceMarkers, 'tokenizer space marker')} (▁/Ġ) glued to words` : '',
-  ].filter((x) => x !== '').join(', ');
+  ]
+    .filter((x) => x !== '')
+    .join(', ');
   if (f.brokenTokens >= t.garbleBrokenTokensFail || leaked >= t.garbleSpecialTokensFail || f.spaceMarkers >= t.garbleSpaceMarkersFail) {
-    out.push(finding('special_tokens', 'fail', f.firstTokenAt, `${tokenWhat}: the chat template or the detokenizer leaks the vocabulary's control tokens`));
+    out.push(
+      finding(
+        'special_tokens',
+        'fail',
+        f.firstTokenAt,
+        `${tokenWhat}: the chat template or the detokenizer leaks the vocabulary's control tokens`,
+      ),
+    );
   } else if (leaked + f.spaceMarkers >= t.garbleSpecialTokensWarn) {
     out.push(finding('special_tokens', 'warn', f.firstTokenAt, `${tokenWhat}; one may be a mention`));
   }
@@ -1021,18 +1114,32 @@ function judgeGarble(f: GarbleFigures, ctx: JudgeContext): Finding[] {
     if (isStrong) strong = true;
   };
   const oddWhat = `${plural(odd, 'odd char')} (U+FFFD mid-word ${f.replacementGlued}, controls ${f.controlChars}, lone surrogates ${f.loneSurrogates}, mojibake ${f.mojibake})`;
-  if (f.oddBurst >= t.garbleOddBurstFail) sign(`${oddWhat}, ${f.oddBurst}${f.oddBurst >= BURST_RING ? '+' : ''} within 512 chars: a broken byte decode`, f.firstOddAt, true);
-  else if (whole && odd > 0) sign(`${oddWhat}${odd >= t.garbleOddCharsFail ? ': a broken byte decode' : ''}`, f.firstOddAt, odd >= t.garbleOddCharsFail);
+  if (f.oddBurst >= t.garbleOddBurstFail)
+    sign(`${oddWhat}, ${f.oddBurst}${f.oddBurst >= BURST_RING ? '+' : ''} within 512 chars: a broken byte decode`, f.firstOddAt, true);
+  else if (whole && odd > 0)
+    sign(`${oddWhat}${odd >= t.garbleOddCharsFail ? ': a broken byte decode' : ''}`, f.firstOddAt, odd >= t.garbleOddCharsFail);
   if (words && f.mixedScriptWords > 0) {
-    sign(`${plural(f.mixedScriptWords, 'word')} mixing scripts that write words apart${where}`, f.mixedScriptAt, f.mixedScriptWords >= t.garbleMixedScriptWordsFail);
+    sign(
+      `${plural(f.mixedScriptWords, 'word')} mixing scripts that write words apart${where}`,
+      f.mixedScriptAt,
+      f.mixedScriptWords >= t.garbleMixedScriptWordsFail,
+    );
   }
   if (words && f.gluedLetters > 0) {
     const share = f.gluedLetters / Math.max(1, f.letters);
-    sign(`fragments glued into words that repeat them (${JSON.stringify(f.gluedWord)}, ${(100 * share).toFixed(0)}% of the letters${where})`, f.gluedAt, share >= t.garbleGluedShare);
+    sign(
+      `fragments glued into words that repeat them (${JSON.stringify(f.gluedWord)}, ${(100 * share).toFixed(0)}% of the letters${where})`,
+      f.gluedAt,
+      share >= t.garbleGluedShare,
+    );
   }
   if (words && f.longWords > 0 && f.longLetters >= LONG_GLUED_SHARE * f.letters) {
     // weak alone: a list of German compounds or a famous long word may be asked for
-    sign(`${plural(f.longWords, 'word')} of 25+ letters make ${(100 * f.longLetters / Math.max(1, f.letters)).toFixed(0)}% of the letters${where}: words glued without spaces`, f.longAt, false);
+    sign(
+      `${plural(f.longWords, 'word')} of 25+ letters make ${((100 * f.longLetters) / Math.max(1, f.letters)).toFixed(0)}% of the letters${where}: words glued without spaces`,
+      f.longAt,
+      false,
+    );
   }
   if (signs.length > 0) {
     const fail = strong || signs.length >= 2;
@@ -1044,20 +1151,44 @@ function judgeGarble(f: GarbleFigures, ctx: JudgeContext): Finding[] {
   const capitals = f.breaks === 0 ? t.garbleSaladCapitalShareUnbroken : t.garbleSaladCapitalShare;
   const caseMix = f.lowerWords >= 1 && f.upperWords >= Math.max(2, capitals * f.words);
   const scriptMix = f.saladScripts >= t.garbleSaladScripts;
-  if (f.words >= t.garbleSaladMinWords && f.words >= t.garbleSaladWordsPerBreak * Math.max(1, f.breaks)
-    && f.letterChunks >= t.garbleSaladWordShare * f.chunks && (caseMix || scriptMix)) {
+  if (
+    f.words >= t.garbleSaladMinWords &&
+    f.words >= t.garbleSaladWordsPerBreak * Math.max(1, f.breaks) &&
+    f.letterChunks >= t.garbleSaladWordShare * f.chunks &&
+    (caseMix || scriptMix)
+  ) {
     const why = [
       caseMix ? `${f.upperWords} capitalised mid-clause and ${f.lowerWords} lower case` : '',
       scriptMix ? `words in ${f.saladScripts} scripts` : '',
-    ].filter((x) => x !== '').join(', ');
-    out.push(finding('word_salad', 'fail', f.saladAt,
-      `${plural(f.words, 'word')}${where ? where.replace(')', ', its last words)') : ''} with ${plural(f.functionWords, 'function word')} and ${plural(f.breaks, 'break')}, ${why}: not a sentence, a list or a title`));
+    ]
+      .filter((x) => x !== '')
+      .join(', ');
+    out.push(
+      finding(
+        'word_salad',
+        'fail',
+        f.saladAt,
+        `${plural(f.words, 'word')}${where ? where.replace(')', ', its last words)') : ''} with ${plural(f.functionWords, 'function word')} and ${plural(f.breaks, 'break')}, ${why}: not a sentence, a list or a title`,
+      ),
+    );
   }
   // script switch (whole short texts; the window rules judge long ones from how they opened)
-  if (whole && f.switchAt >= 0 && f.headLetters >= t.garbleSwitchHeadLetters && f.switchShare >= t.garbleSwitchShare
-    && f.switchBytes >= t.garbleSwitchMinBytes && f.switchAnnounced === 0) {
-    out.push(finding('script_switch', 'fail', f.switchAt,
-      `opens in ${f.headScript} for ${f.headLetters} letters, then ${(100 * f.switchShare).toFixed(0)}% of the rest is in other scripts, unannounced`));
+  if (
+    whole &&
+    f.switchAt >= 0 &&
+    f.headLetters >= t.garbleSwitchHeadLetters &&
+    f.switchShare >= t.garbleSwitchShare &&
+    f.switchBytes >= t.garbleSwitchMinBytes &&
+    f.switchAnnounced === 0
+  ) {
+    out.push(
+      finding(
+        'script_switch',
+        'fail',
+        f.switchAt,
+        `opens in ${f.headScript} for ${f.headLetters} letters, then ${(100 * f.switchShare).toFixed(0)}% of the rest is in other scripts, unannounced`,
+      ),
+    );
   }
   return out;
 }

@@ -56,8 +56,14 @@ export function regionLevel(r: Region, t: Thresholds): number {
 }
 
 export type LoopKind =
-  | 'word_loop' | 'phrase_loop' | 'line_loop' | 'sentence_loop' | 'paragraph_loop' | 'near_loop'
-  | 'tag_spam' | 'punctuation_flood';
+  | 'word_loop'
+  | 'phrase_loop'
+  | 'line_loop'
+  | 'sentence_loop'
+  | 'paragraph_loop'
+  | 'near_loop'
+  | 'tag_spam'
+  | 'punctuation_flood';
 
 /** Markup tags and special tokens only: "</div>", "<br/>", "<|im_end|>", "</s>". */
 const TAGS_ONLY = /^(?:\s*(?:<\/?[A-Za-z!?][^<>]{0,200}>|<\|[^<>|]{1,40}\|>))+\s*$/;
@@ -149,7 +155,26 @@ interface Tracker {
 }
 
 function newTracker(): Tracker {
-  return { p: 0, p0: 0, a: 0, score: 0, best: 0, bestEnd: 0, bestEndChar: 0, m: 0, x: 0, cm: 0, ct: 0, bm: 0, bx: 0, bcm: 0, bct: 0, unitStart: 0, unitEnd: 0, lastMatch: false };
+  return {
+    p: 0,
+    p0: 0,
+    a: 0,
+    score: 0,
+    best: 0,
+    bestEnd: 0,
+    bestEndChar: 0,
+    m: 0,
+    x: 0,
+    cm: 0,
+    ct: 0,
+    bm: 0,
+    bx: 0,
+    bcm: 0,
+    bct: 0,
+    unitStart: 0,
+    unitEnd: 0,
+    lastMatch: false,
+  };
 }
 
 interface LoopState {
@@ -172,7 +197,16 @@ function isMultiple(p: number, q: number): boolean {
 export class LoopDetector implements EngineDetector<LoopFigures> {
   readonly name = 'loops';
   readonly mayBeCertain = true;
-  private s: LoopState = { t0: newTracker(), t1: newTracker(), longest: null, worst: null, lastRegion: null, lastLevel: 0, worstLevel: 0, coveredChars: 0 };
+  private s: LoopState = {
+    t0: newTracker(),
+    t1: newTracker(),
+    longest: null,
+    worst: null,
+    lastRegion: null,
+    lastLevel: 0,
+    worstLevel: 0,
+    coveredChars: 0,
+  };
   private saved: LoopState | null = null;
   private readonly ids = new Int32Array(RING);
   private readonly tStart = new Int32Array(RING);
@@ -191,7 +225,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
     let kprev = -1;
     if (n >= K - 1) {
       let h = 0x9e3779b1 | 0;
-      for (let j = n - K + 1; j <= n; j++) h = Math.imul(h ^ this.ids[j & RING_MASK]!, 0x01000193) + 0x7f4a7c15 | 0;
+      for (let j = n - K + 1; j <= n; j++) h = (Math.imul(h ^ this.ids[j & RING_MASK]!, 0x01000193) + 0x7f4a7c15) | 0;
       const ts = (h ^ (h >>> TABLE_BITS)) & TABLE_MASK;
       const p = this.kPos[ts]!;
       if (p >= 0 && this.kHash[ts] === h && n - p <= MAX_PERIOD) kprev = p;
@@ -280,7 +314,10 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
         t.best = t.score;
         t.bestEnd = n;
         t.bestEndChar = end;
-        t.bm = t.m; t.bx = t.x; t.bcm = t.cm; t.bct = t.ct;
+        t.bm = t.m;
+        t.bx = t.x;
+        t.bcm = t.cm;
+        t.bct = t.ct;
       } else if (t.score < t.best - (12 + (t.p0 >> 3))) {
         this.close(t);
       }
@@ -309,10 +346,21 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
     if (a - d < 0 || a - d <= n - RING) return;
     let contentCount = 0;
     for (let j = a; j <= n; j++) contentCount += this.tContent[j & RING_MASK]!;
-    t.p = d; t.p0 = d; t.a = a;
-    t.score = n - a + 1; t.best = t.score; t.bestEnd = n; t.bestEndChar = end;
-    t.m = t.score; t.x = 0; t.cm = contentCount; t.ct = contentCount;
-    t.bm = t.m; t.bx = 0; t.bcm = contentCount; t.bct = contentCount;
+    t.p = d;
+    t.p0 = d;
+    t.a = a;
+    t.score = n - a + 1;
+    t.best = t.score;
+    t.bestEnd = n;
+    t.bestEndChar = end;
+    t.m = t.score;
+    t.x = 0;
+    t.cm = contentCount;
+    t.ct = contentCount;
+    t.bm = t.m;
+    t.bx = 0;
+    t.bcm = contentCount;
+    t.bct = contentCount;
     t.unitStart = this.tStart[(a - d) & RING_MASK]!;
     t.unitEnd = this.tStart[a & RING_MASK]!;
     t.lastMatch = true;
@@ -340,8 +388,13 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
     // A near-loop whose copies drift (words inserted and dropped) breaks into pieces
     // with the same period, each starting where the previous one ended: chain them.
     const last = s.lastRegion;
-    if (last !== null && r.end > last.end && Math.abs(r.periodTokens - last.periodTokens) <= Math.max(2, last.periodTokens >> 3)
-      && r.unitStart <= last.end + (last.unitEnd - last.unitStart) && r.unitStart >= last.unitStart) {
+    if (
+      last !== null &&
+      r.end > last.end &&
+      Math.abs(r.periodTokens - last.periodTokens) <= Math.max(2, last.periodTokens >> 3) &&
+      r.unitStart <= last.end + (last.unitEnd - last.unitStart) &&
+      r.unitStart >= last.unitStart
+    ) {
       const unitChars = Math.max(1, last.unitEnd - last.unitStart);
       const covered = r.end - last.unitStart;
       const w = last.coveredChars + r.coveredChars;
@@ -403,7 +456,14 @@ export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string |
     // that way. A collapse repeats verbatim, or keeps going until the token limit.
     const stoppedVarying = finishReason === 'stop' && !runaway && sim < t.stoppedLoopMinSimilarity && r.copies < t.stoppedLoopMinCopies;
     if (f.worstLevel === LEVEL_FAIL && atEnd && stoppedVarying) {
-      out.push(finding(f.kind, 'warn', f.onset, `${detail}, at the end of an output the model ended itself (finish_reason stop), and its copies vary`));
+      out.push(
+        finding(
+          f.kind,
+          'warn',
+          f.onset,
+          `${detail}, at the end of an output the model ended itself (finish_reason stop), and its copies vary`,
+        ),
+      );
     } else if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
       // A loop still running at the end with many verbatim copies will not recover.
       // Units of punctuation only (a table border, an ASCII chart's "| # " columns) repeat by
@@ -411,8 +471,12 @@ export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string |
       const bare = f.kind === 'punctuation_flood' ? 4 : 1;
       const certain = atEnd && r.copies >= 8 && sim >= 0.99 && r.coveredChars >= 2 * bare * t.loopFailChars;
       out.push(finding(f.kind, 'fail', f.onset, atEnd ? `${detail}, running to the end` : `${detail}, a runaway loop`, certain));
-    } else if (f.worstLevel === LEVEL_FAIL && sim >= t.loopMinSimilarity && r.copies >= t.recoveredLoopWarnCopies
-      && r.coveredChars >= t.recoveredLoopFailChars / 2) {
+    } else if (
+      f.worstLevel === LEVEL_FAIL &&
+      sim >= t.loopMinSimilarity &&
+      r.copies >= t.recoveredLoopWarnCopies &&
+      r.coveredChars >= t.recoveredLoopFailChars / 2
+    ) {
       // Code, tests and docs repeat a block a few times and go on (1,500 real files: 3-15
       // copies); a long verbatim run left behind is still odd enough to say.
       out.push(finding(f.kind, 'warn', f.onset, `${detail}, and the text moves on after it`));

@@ -75,7 +75,11 @@ export class LowDiversityDetector extends PlainStateDetector<DivState> implement
     // numbers are not counted, and code-like windows need half as many distinct words.
     const oldest = (i + 1) % DIV_WINDOW;
     const codeLike = n + 1 - this.tok[oldest]! > DIV_WINDOW * 1.6;
-    if (i + 1 >= DIV_WINDOW && s.distinct <= (codeLike ? this.t.lowDiversityMax >> 1 : this.t.lowDiversityMax) && s.numeric * 10 <= DIV_WINDOW * 3) {
+    if (
+      i + 1 >= DIV_WINDOW &&
+      s.distinct <= (codeLike ? this.t.lowDiversityMax >> 1 : this.t.lowDiversityMax) &&
+      s.numeric * 10 <= DIV_WINDOW * 3
+    ) {
       if (s.run === 0) s.runStart = this.pos[oldest]!;
       s.run++;
       if (s.run > s.maxRun) {
@@ -118,7 +122,9 @@ export class LowDiversityDetector extends PlainStateDetector<DivState> implement
     // The model ended the text itself (finish_reason stop): a small vocabulary to the end (a
     // list of test cases) is worth a warn, a stretch it left behind (an API list) nothing.
     if (ctx.finishReason === 'stop') {
-      return atEnd ? [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)] : [];
+      return atEnd
+        ? [finding('near_loop', 'warn', f.start, `${detail}, to the end of an output the model ended itself (finish_reason stop)`)]
+        : [];
     }
     // never certain: code and test lists cycle through a small vocabulary for hundreds of words
     return [finding('near_loop', 'fail', f.start, detail)];

@@ -10,7 +10,11 @@ export interface RunOptions {
 }
 
 /** Feeds one detector a text and judges it: for table tests and benches of a single detector. */
-export function runDetector<F extends object>(detector: Detector<F>, text: string, o: RunOptions = {}): { figures: F; findings: Finding[] } {
+export function runDetector<F extends object>(
+  detector: Detector<F>,
+  text: string,
+  o: RunOptions = {},
+): { figures: F; findings: Finding[] } {
   const pieces = o.deltas ?? [text];
   let offset = 0;
   for (const p of pieces) {

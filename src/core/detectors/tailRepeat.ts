@@ -113,7 +113,16 @@ export const TAIL_REPEAT_DEFAULTS: Readonly<TailRepeatThresholds> = Object.freez
 });
 
 /** The kinds a tail loop is named by; '' when there is no loop of 3+ copies at the end. */
-export type TailLoopKind = '' | 'char_flood' | 'punctuation_flood' | 'word_loop' | 'phrase_loop' | 'sentence_loop' | 'line_loop' | 'paragraph_loop' | 'tag_spam';
+export type TailLoopKind =
+  | ''
+  | 'char_flood'
+  | 'punctuation_flood'
+  | 'word_loop'
+  | 'phrase_loop'
+  | 'sentence_loop'
+  | 'line_loop'
+  | 'paragraph_loop'
+  | 'tag_spam';
 
 export interface TailRepeatFigures {
   /** Period (unit length, chars) of the longest periodic suffix with 3+ copies; 0 when none. */
@@ -544,12 +553,15 @@ function judgeLoop(l: Loop, ctx: JudgeContext, loose: boolean): Finding | null {
   const cut = !fail && ctx.finishReason === 'length' && fails(true);
   if (!fail && !cut) return null;
   const scale = !flood && l.bare ? BARE_CERTAIN_SCALE : 1;
-  const certain = fail && (flood
-    ? floodChars(l) >= t.tailCertainFloodChars
-    : l.copies >= scale * t.tailCertainCopies && l.chars >= scale * t.tailCertainChars);
+  const certain =
+    fail &&
+    (flood ? floodChars(l) >= t.tailCertainFloodChars : l.copies >= scale * t.tailCertainCopies && l.chars >= scale * t.tailCertainChars);
   const copies = fmt(Math.floor(l.copies * 10) / 10);
   const size = `${l.capped ? 'at least ' : ''}${copies} copies, ${l.chars} chars`;
-  const what = l.period === 1 ? `${flat(l.unit)} repeated` : `unit ${flat(l.unit)}${l.period > UNIT_SHOWN ? '…' : ''} (${l.period} chars${loose ? ', spacing aside' : ''})`;
+  const what =
+    l.period === 1
+      ? `${flat(l.unit)} repeated`
+      : `unit ${flat(l.unit)}${l.period > UNIT_SHOWN ? '…' : ''} (${l.period} chars${loose ? ', spacing aside' : ''})`;
   const detail = `${what}: ${size}, runs to the end of the output${ctx.finishReason === 'length' ? ' and the output was cut by the token limit' : ''}`;
   return finding(l.kind as FindingKind, 'fail', l.start, detail, certain);
 }
@@ -627,44 +639,56 @@ function recursEarlier(s: string, k: number): boolean {
 
 /** Judges tail figures: a loop or flood that runs to the end fails by its unit's copies; with the token limit cut, a small one suffices. */
 export function judgeTailRepeat(f: TailRepeatFigures, ctx: JudgeContext): Finding[] {
-  const verbatim = judgeLoop({
-    period: f.tailLoopPeriod,
-    chars: f.tailLoopChars,
-    copies: f.tailLoopCopies,
-    start: f.tailLoopStart,
-    kind: f.tailLoopKind,
-    bare: f.tailLoopBare === 1,
-    rule: f.tailLoopRule === 1,
-    capped: f.tailLoopCapped === 1,
-    unit: f.tailLoopUnit,
-  }, ctx, false);
+  const verbatim = judgeLoop(
+    {
+      period: f.tailLoopPeriod,
+      chars: f.tailLoopChars,
+      copies: f.tailLoopCopies,
+      start: f.tailLoopStart,
+      kind: f.tailLoopKind,
+      bare: f.tailLoopBare === 1,
+      rule: f.tailLoopRule === 1,
+      capped: f.tailLoopCapped === 1,
+      unit: f.tailLoopUnit,
+    },
+    ctx,
+    false,
+  );
   if (verbatim) return [verbatim];
   // The loop that covers most may be a unit that ends in a flood ("Wow!!!!...!" sung thrice): the flood alone.
   if (f.tailRunChars >= 3 && f.tailLoopPeriod !== 1) {
-    const run = judgeLoop({
-      period: 1,
-      chars: f.tailRunChars,
-      copies: f.tailRunChars,
-      start: f.tailRunStart,
-      kind: classifyUnit(f.tailRunChar),
-      bare: !LETTER.test(f.tailRunChar),
-      rule: isRuleUnit(f.tailRunChar),
-      capped: false,
-      unit: f.tailRunChar,
-    }, ctx, false);
+    const run = judgeLoop(
+      {
+        period: 1,
+        chars: f.tailRunChars,
+        copies: f.tailRunChars,
+        start: f.tailRunStart,
+        kind: classifyUnit(f.tailRunChar),
+        bare: !LETTER.test(f.tailRunChar),
+        rule: isRuleUnit(f.tailRunChar),
+        capped: false,
+        unit: f.tailRunChar,
+      },
+      ctx,
+      false,
+    );
     if (run) return [run];
   }
-  const loose = judgeLoop({
-    period: f.tailLooseLoopPeriod,
-    chars: f.tailLooseLoopChars,
-    copies: f.tailLooseLoopCopies,
-    start: f.tailLooseLoopStart,
-    kind: f.tailLooseLoopKind,
-    bare: f.tailLooseLoopBare === 1,
-    rule: false,
-    capped: false,
-    unit: f.tailLooseLoopUnit,
-  }, ctx, true);
+  const loose = judgeLoop(
+    {
+      period: f.tailLooseLoopPeriod,
+      chars: f.tailLooseLoopChars,
+      copies: f.tailLooseLoopCopies,
+      start: f.tailLooseLoopStart,
+      kind: f.tailLooseLoopKind,
+      bare: f.tailLooseLoopBare === 1,
+      rule: false,
+      capped: false,
+      unit: f.tailLooseLoopUnit,
+    },
+    ctx,
+    true,
+  );
   return loose ? [loose] : [];
 }
 

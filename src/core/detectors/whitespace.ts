@@ -50,7 +50,8 @@ export class WhitespaceDetector extends PlainStateDetector<WsState> implements E
       const certain = f.longestRunStart + f.longestRun >= f.chars && f.longestRun >= 4 * t.whitespaceRunFail;
       return [finding('whitespace_flood', 'fail', f.longestRunStart, detail, certain)];
     }
-    if (f.longestRun >= t.whitespaceRunWarn) return [finding('whitespace_flood', 'warn', f.longestRunStart, `${detail}, below the ${t.whitespaceRunFail} that fail`)];
+    if (f.longestRun >= t.whitespaceRunWarn)
+      return [finding('whitespace_flood', 'warn', f.longestRunStart, `${detail}, below the ${t.whitespaceRunFail} that fail`)];
     return [];
   }
 }

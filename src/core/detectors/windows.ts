@@ -49,7 +49,14 @@ interface WinState {
 export class WindowDetector implements EngineDetector<WindowFigures> {
   readonly name = 'windows';
   readonly mayBeCertain = true;
-  private s: WinState = { prev1: null, prev2: null, headScript: SC_NONE, totalLetters: 0, windows: 0, runs: new Float64Array(FLAG_COUNT * RUN_FIELDS) };
+  private s: WinState = {
+    prev1: null,
+    prev2: null,
+    headScript: SC_NONE,
+    totalLetters: 0,
+    windows: 0,
+    runs: new Float64Array(FLAG_COUNT * RUN_FIELDS),
+  };
   private saved: WinState | null = null;
 
   constructor(private readonly t: Thresholds) {}
@@ -175,8 +182,15 @@ export function windowFlags(w: Block, t: Thresholds, head: number): number {
   if (w.chars >= 200 && (w.odd / w.chars >= t.oddCharShare || w.mojibake >= 12)) flags |= 1 << F_GIBBERISH;
   // Char soup ("8eNwV5L0^ Q>Fx"): tokens mixing digits and letters or flipping case, few
   // vowels, upper and lower case mixed at random (code types like uint64_t are lower case).
-  if (words >= 40 && w.allLatin >= 200 && w.garbled / words >= t.garbledTokenShare && w.allVowels / w.allLatin < 0.3
-    && w.upper >= 0.2 * w.allLatin && w.upper <= 0.8 * w.allLatin) flags |= 1 << F_GIBBERISH;
+  if (
+    words >= 40 &&
+    w.allLatin >= 200 &&
+    w.garbled / words >= t.garbledTokenShare &&
+    w.allVowels / w.allLatin < 0.3 &&
+    w.upper >= 0.2 * w.allLatin &&
+    w.upper <= 0.8 * w.allLatin
+  )
+    flags |= 1 << F_GIBBERISH;
   if (w.letters >= 200) {
     let mixed = 0;
     for (let i = 1; i < SCRIPT_COUNT; i++) if (w.scripts[i]! >= w.letters * 0.12) mixed++;

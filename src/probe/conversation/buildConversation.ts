@@ -62,7 +62,10 @@ export function buildConversation(settings: Pick<RecallSettings, 'conversationTo
     const ask = pick(rng, FILLER_ASKS).replace('{topic}', pick(rng, FILLER_TOPICS));
     const paragraphs = intBetween(rng, 1, 3);
     const answer = Array.from({ length: paragraphs }, () => prose.paragraph()).join('\n\n');
-    const pair = [{ role: 'user' as const, content: ask }, { role: 'assistant' as const, content: answer }];
+    const pair = [
+      { role: 'user' as const, content: ask },
+      { role: 'assistant' as const, content: answer },
+    ];
     filler.push(pair);
     tokens += estimateTokens(pair) - 3;
   }
@@ -96,7 +99,12 @@ function makeFacts(rng: Rng, count: number, positions: readonly RecallPosition[]
     do value = kind === 0 ? codeWord(rng) : kind === 1 ? personName(rng) : accountNumber(rng);
     while (values.has(value));
     values.add(value);
-    const label = kind === 0 ? `the code word for the ${subject}` : kind === 1 ? `the name of our contact at the ${subject}` : `the account number of the ${subject}`;
+    const label =
+      kind === 0
+        ? `the code word for the ${subject}`
+        : kind === 1
+          ? `the name of our contact at the ${subject}`
+          : `the account number of the ${subject}`;
     facts.push({ label, value, position: positions[i % positions.length] as RecallPosition, message: -1 });
   }
   return facts;

@@ -58,20 +58,22 @@ export async function runContaminationProbe(
     const requests = contaminationRequests(n, settings.seed, id, round);
     let inFlight = 0;
     let mostInFlight = 0;
-    const answers = await Promise.all(requests.map(async (request, i) => {
-      const index = round * n + i;
-      // each request takes its own slot: with server.maxConcurrentSamples under N they overlap less (noted below)
-      const release = await startSample(target, probe, deps);
-      if (!release) return null;
-      mostInFlight = Math.max(mostInFlight, ++inFlight);
-      try {
-        const asked: ProbeConfig = { ...probe, messages: [{ role: 'user', content: request.prompt }], minTokens: 0 };
-        return await guarded(index, log, () => runSample(target, asked, deps, index));
-      } finally {
-        inFlight--;
-        release();
-      }
-    }));
+    const answers = await Promise.all(
+      requests.map(async (request, i) => {
+        const index = round * n + i;
+        // each request takes its own slot: with server.maxConcurrentSamples under N they overlap less (noted below)
+        const release = await startSample(target, probe, deps);
+        if (!release) return null;
+        mostInFlight = Math.max(mostInFlight, ++inFlight);
+        try {
+          const asked: ProbeConfig = { ...probe, messages: [{ role: 'user', content: request.prompt }], minTokens: 0 };
+          return await guarded(index, log, () => runSample(target, asked, deps, index));
+        } finally {
+          inFlight--;
+          release();
+        }
+      }),
+    );
     judgeContamination(requests, answers, mostInFlight);
     for (const sample of answers) {
       if (!sample) continue;
@@ -83,7 +85,11 @@ export async function runContaminationProbe(
 }
 
 /** Cross-checks the answers of one round (null: not sent). Pure apart from filling in the samples. */
-export function judgeContamination(requests: readonly ContaminationRequest[], answers: ReadonlyArray<SampleResult | null>, mostInFlight: number): void {
+export function judgeContamination(
+  requests: readonly ContaminationRequest[],
+  answers: ReadonlyArray<SampleResult | null>,
+  mostInFlight: number,
+): void {
   const compact = requests.map((r) => compactText(r.codeWord));
   answers.forEach((sample, i) => {
     if (!sample) return;
@@ -93,7 +99,9 @@ export function judgeContamination(requests: readonly ContaminationRequest[], an
     const ownCodeWord = answer.includes(compact[i] as string);
     sample.contamination = { request: i + 1, topic: request.topic, codeWord: request.codeWord, ownCodeWord, leakedFrom };
     if (mostInFlight < requests.length) {
-      sample.notes.push(`at most ${mostInFlight} of the ${requests.length} requests were in flight together (server.maxConcurrentSamples or other runs held the slots)`);
+      sample.notes.push(
+        `at most ${mostInFlight} of the ${requests.length} requests were in flight together (server.maxConcurrentSamples or other runs held the slots)`,
+      );
     }
     if (sample.verdict === 'error') return;
     for (const j of leakedFrom) {
@@ -117,4 +125,3 @@ export function judgeContamination(requests: readonly ContaminationRequest[], an
     }
   });
 }
-

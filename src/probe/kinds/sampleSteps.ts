@@ -54,7 +54,10 @@ export function finishSample(target: TargetConfig, probe: ProbeConfig, deps: Pro
 }
 
 /** Adds a sample-level finding (and its reason line) and raises the verdict to the finding's severity. */
-export function addFinding(sample: SampleResult, finding: Omit<SampleFinding, 'channel' | 'certain' | 'atToken' | 'excerpt'> & { excerpt?: string }): void {
+export function addFinding(
+  sample: SampleResult,
+  finding: Omit<SampleFinding, 'channel' | 'certain' | 'atToken' | 'excerpt'> & { excerpt?: string },
+): void {
   sample.findings.push({ certain: false, atToken: -1, excerpt: '', ...finding, channel: 'sample' });
   sample.reasons.push(`${finding.kind}: ${finding.detail}`);
   if (sample.verdict !== 'error') sample.verdict = worstVerdict([sample.verdict, finding.severity]);

@@ -75,7 +75,8 @@ export const collapseScenarios: ScenarioDefinition[] = [
   },
   {
     name: 'collapse-greedy',
-    description: 'at temperature 0 (greedy) healthy prose then one sentence repeated; at any other temperature healthy prose: a sweep tells them apart',
+    description:
+      'at temperature 0 (greedy) healthy prose then one sentence repeated; at any other temperature healthy prose: a sweep tells them apart',
     param: ONSET_PARAM,
     run: (context) => {
       if (context.temperature !== 0) return generation(healthySource(context.seed), context.maxTokens);
@@ -85,7 +86,8 @@ export const collapseScenarios: ScenarioDefinition[] = [
   },
   {
     name: 'off-prompt',
-    description: 'fluent healthy text that answers another prompt: the README of an app nobody asked about (fails a probe with expect.keywords)',
+    description:
+      'fluent healthy text that answers another prompt: the README of an app nobody asked about (fails a probe with expect.keywords)',
     param: null,
     run: (context) => {
       const readme = `# Petal\n\nPetal reminds you to water your houseplants. It learns how thirsty each plant is from the photos you take and the weather outside.\n\n## Install\n\nDownload Petal from the app store, allow notifications, then photograph your first plant.\n\n`;

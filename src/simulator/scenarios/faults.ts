@@ -38,7 +38,8 @@ export const faultScenarios: ScenarioDefinition[] = [
     name: 'fault-500',
     description: 'HTTP 500 with an OpenAI-style JSON error body',
     param: null,
-    run: () => jsonError(500, errorBody('The server had an error while processing your request (simulated).', 'server_error', 'internal_error')),
+    run: () =>
+      jsonError(500, errorBody('The server had an error while processing your request (simulated).', 'server_error', 'internal_error')),
   },
   {
     name: 'fault-401',
@@ -87,7 +88,13 @@ export const faultScenarios: ScenarioDefinition[] = [
     name: 'fault-html',
     description: 'an nginx "502 Bad Gateway" HTML page with text/html (status 200 unless @STATUS)',
     param: 'HTTP status of the HTML page (default 200)',
-    run: ({ param }) => ({ kind: 'body', status: param !== null && param >= 200 && param <= 599 ? param : 200, contentType: 'text/html', body: HTML_PAGE, headers: {} }),
+    run: ({ param }) => ({
+      kind: 'body',
+      status: param !== null && param >= 200 && param <= 599 ? param : 200,
+      contentType: 'text/html',
+      body: HTML_PAGE,
+      headers: {},
+    }),
   },
   {
     name: 'fault-forever',

@@ -31,7 +31,11 @@ export function lookupScenario(model: string): ScenarioLookup {
     return { ok: false, reason: 'bad_param', message: `Scenario \`${name}\` takes no parameter (got \`@${raw}\`).` };
   }
   if (!/^\d{1,9}$/.test(raw)) {
-    return { ok: false, reason: 'bad_param', message: `Scenario \`${name}\` expects \`@N\` with N a non-negative integer: ${definition.param}.` };
+    return {
+      ok: false,
+      reason: 'bad_param',
+      message: `Scenario \`${name}\` expects \`@N\` with N a non-negative integer: ${definition.param}.`,
+    };
   }
   return { ok: true, definition, param: Number(raw) };
 }

@@ -69,5 +69,15 @@ export interface ScenarioDefinition {
 
 /** A plan that streams `source` up to max_tokens and finishes normally. */
 export function generation(source: TokenSource, limit: number | null, overrides: Partial<GenerationPlan> = {}): GenerationPlan {
-  return { kind: 'generation', source, limit, ending: { type: 'finish' }, inject: null, usage: true, ignoreStream: false, headerDelayMs: 0, ...overrides };
+  return {
+    kind: 'generation',
+    source,
+    limit,
+    ending: { type: 'finish' },
+    inject: null,
+    usage: true,
+    ignoreStream: false,
+    headerDelayMs: 0,
+    ...overrides,
+  };
 }

@@ -26,14 +26,15 @@ const INTRO =
 const rounds = (block: string, n: number): string => block.repeat(n);
 
 /** Farewell lines in several languages, then the same block again and again (the shape of a real collapse). */
-const FAREWELLS = [
-  '**Goodbye, lakes!**',
-  '**Auf Wiedersehen, Seen!**',
-  '**Au revoir, les lacs!**',
-  '**Arrivederci, laghi!**',
-  '**Adiós, lagos!**',
-  '**Lakes, fells and villages - we will miss you!**',
-].join(' \n\n') + ' \n\n';
+const FAREWELLS =
+  [
+    '**Goodbye, lakes!**',
+    '**Auf Wiedersehen, Seen!**',
+    '**Au revoir, les lacs!**',
+    '**Arrivederci, laghi!**',
+    '**Adiós, lagos!**',
+    '**Lakes, fells and villages - we will miss you!**',
+  ].join(' \n\n') + ' \n\n';
 
 /** Variable definitions with comments, whose order shifts from round to round. */
 function shiftingDefinitions(roundsN: number): string {
@@ -51,7 +52,8 @@ function shiftingDefinitions(roundsN: number): string {
 
 /** A JSON block and a line of the prompt, again and again with no blank line between. */
 function jsonAndPrompt(roundsN: number): string {
-  const block = '{\n"1": {\n"rating": 4,\n"label": "good"\n},\n"2": {\n"rating": 2,\n"label": "poor"\n},\n"3": {\n"rating": 5,\n"label": "great"\n}\n}';
+  const block =
+    '{\n"1": {\n"rating": 4,\n"label": "good"\n},\n"2": {\n"rating": 2,\n"label": "poor"\n},\n"3": {\n"rating": 5,\n"label": "great"\n}\n}';
   return Array.from({ length: roundsN }, () => block).join('Now add the date of each review to the JSON output.');
 }
 
@@ -132,7 +134,12 @@ describe('cycling detector: collapses that go round and round to the end fail', 
   });
 
   it('sentences cycling inside one long line (no line breaks at all)', () => {
-    const s = ['The river is calm tonight.', 'The bridge is old and narrow.', 'The lamps are lit along the quay.', 'The last ferry has gone.'];
+    const s = [
+      'The river is calm tonight.',
+      'The bridge is old and narrow.',
+      'The lamps are lit along the quay.',
+      'The last ferry has gone.',
+    ];
     let text = 'A short story about the town by the river. It begins quietly. ';
     for (let r = 0; r < 12; r++) text += (r % 2 ? [s[1], s[0], s[3], s[2]] : s).join(' ') + ' ';
     const { figures, findings } = runDetector(createCyclingDetector(), text);
@@ -153,11 +160,31 @@ describe('cycling detector: healthy repetition stays quiet', () => {
   const quiet: [string, string][] = [
     ['a song whose chorus comes back four times, with verses and a bridge between', SONG],
     ['a test file: the same boilerplate in every case, a new name and value each time', testFile(40)],
-    ['an example shown twice (ESM and CommonJS) and nothing after', PROSE_TAIL + 'ESM:\n\n' + jsonAndPrompt(1) + '\n\nCommonJS:\n\n' + jsonAndPrompt(1) + '\n'],
+    [
+      'an example shown twice (ESM and CommonJS) and nothing after',
+      PROSE_TAIL + 'ESM:\n\n' + jsonAndPrompt(1) + '\n\nCommonJS:\n\n' + jsonAndPrompt(1) + '\n',
+    ],
     ['a cycle the text moved on from', INTRO + rounds(FAREWELLS, 6) + PROSE_TAIL + PROSE_TAIL.replace(/the/g, 'our')],
-    ['a CSV file of many similar rows', 'date,station,city,min,max\n' + Array.from({ length: 300 }, (_, i) => `2026-03-${String(1 + (i % 28)).padStart(2, '0')},ST${100 + (i % 9)},${['Lisbon', 'Porto', 'Faro'][i % 3]},${(i * 7) % 13}.${i % 10},${(i * 5) % 31}.${i % 7}`).join('\n') + '\n'],
-    ['a markdown table with repeated cells', '| Day | Morning | Afternoon |\n|---|---|---|\n' + Array.from({ length: 60 }, (_, i) => `| ${i + 1} | Rest | ${i % 2 ? 'Run 5 km' : 'Swim 1 km'} |`).join('\n') + '\n'],
-    ['prose that ends with a closing line it used before', PROSE_TAIL + 'Have a good trip!\n\n' + PROSE_TAIL.replace(/a /g, 'one ') + 'Have a good trip!\n'],
+    [
+      'a CSV file of many similar rows',
+      'date,station,city,min,max\n' +
+        Array.from(
+          { length: 300 },
+          (_, i) =>
+            `2026-03-${String(1 + (i % 28)).padStart(2, '0')},ST${100 + (i % 9)},${['Lisbon', 'Porto', 'Faro'][i % 3]},${(i * 7) % 13}.${i % 10},${(i * 5) % 31}.${i % 7}`,
+        ).join('\n') +
+        '\n',
+    ],
+    [
+      'a markdown table with repeated cells',
+      '| Day | Morning | Afternoon |\n|---|---|---|\n' +
+        Array.from({ length: 60 }, (_, i) => `| ${i + 1} | Rest | ${i % 2 ? 'Run 5 km' : 'Swim 1 km'} |`).join('\n') +
+        '\n',
+    ],
+    [
+      'prose that ends with a closing line it used before',
+      PROSE_TAIL + 'Have a good trip!\n\n' + PROSE_TAIL.replace(/a /g, 'one ') + 'Have a good trip!\n',
+    ],
   ];
   for (const [name, text] of quiet) {
     it(name, () => {
@@ -173,7 +200,6 @@ describe('cycling detector: healthy repetition stays quiet', () => {
   });
 });
 
-
 describe('cycling detector: contract', () => {
   const texts = [
     INTRO + FAREWELLS + rounds(FAREWELLS, 12),
@@ -185,12 +211,14 @@ describe('cycling detector: contract', () => {
     'Emoji 😀 lines\r\nwith CRLF.\r\n'.repeat(20) + 'Done. Next! Why? Yes.\tTab. End',
   ];
 
-  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => assertSplitInvariant(createCyclingDetector, texts, 7));
+  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () =>
+    assertSplitInvariant(createCyclingDetector, texts, 7));
 
   it('keeps bounded state, yet places a cycle longer than its 8 K window where it began', () => {
     // 400 KB of distinct lines (far more than the table and ring hold), then a 10 KB cycle.
     let text = '';
-    for (let i = 0; text.length < 400_000; i++) text += `Line ${i} of the log says that worker ${i % 97} finished job ${i * 7919} in ${i % 13} seconds.\n`;
+    for (let i = 0; text.length < 400_000; i++)
+      text += `Line ${i} of the log says that worker ${i % 97} finished job ${i * 7919} in ${i % 13} seconds.\n`;
     const tail = rounds(`${PARA_A}\n${PARA_B}\n`, 40);
     const { figures, findings } = runDetector(createCyclingDetector(), text + tail);
     assert.equal(findings[0]?.severity, 'fail');

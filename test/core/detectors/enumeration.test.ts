@@ -11,14 +11,33 @@ import { runDetector } from '../../../src/core/detectors/runDetector.js';
 import { assertSplitInvariant } from '../../helpers/detectorHarness.js';
 
 const VERBS = [
-  'unfold', 'develop', 'evolve', 'emerge', 'arise', 'surface', 'take shape', 'come about', 'come to pass', 'happen',
-  'take place', 'come to light', 'come true', 'materialize', 'transpire', 'crystallize', 'settle', 'begin', 'appear', 'result',
+  'unfold',
+  'develop',
+  'evolve',
+  'emerge',
+  'arise',
+  'surface',
+  'take shape',
+  'come about',
+  'come to pass',
+  'happen',
+  'take place',
+  'come to light',
+  'come true',
+  'materialize',
+  'transpire',
+  'crystallize',
+  'settle',
+  'begin',
+  'appear',
+  'result',
 ];
 
 /** "what they had been hoping to X", cycling through the verbs with a few variations. */
 function paraphraseRunaway(items: number): string {
   const lines = ['what they had hoped for', 'what they had looked forward to', 'what they had counted on'];
-  for (let i = 0; lines.length < items; i++) lines.push(`what they had been hoping to ${VERBS[i % VERBS.length]}${i % 7 === 3 ? ' soon' : ''}`);
+  for (let i = 0; lines.length < items; i++)
+    lines.push(`what they had been hoping to ${VERBS[i % VERBS.length]}${i % 7 === 3 ? ' soon' : ''}`);
   return lines.join('\n');
 }
 
@@ -48,7 +67,20 @@ function growingRunaway(n: number): string {
 
 /** Statements of one closing template, with a new noun each time, blank lines between. */
 function closingRunaway(n: number): string {
-  const nouns = ['file', 'program', 'output', 'changelog', 'credits', 'known issues', 'roadmap', 'references', 'notice', 'license', 'appendix', 'index'];
+  const nouns = [
+    'file',
+    'program',
+    'output',
+    'changelog',
+    'credits',
+    'known issues',
+    'roadmap',
+    'references',
+    'notice',
+    'license',
+    'appendix',
+    'index',
+  ];
   let s = 'The program reads the file and prints the total.\n\n';
   for (let i = 0; i < n; i++) s += `**End of ${nouns[i % nouns.length]}:** This is where the ${nouns[i % nouns.length]} ends. \n\n`;
   return s;
@@ -81,8 +113,14 @@ describe('enumeration detector: lists that never end fail', () => {
 
   it('a list the model ended itself (finish_reason stop) only warns, unless it ran far beyond any answer', () => {
     const text = paraphraseRunaway(50);
-    assert.deepEqual(runDetector(createEnumerationDetector(), text, { finishReason: 'stop' }).findings.map((f) => f.severity), ['warn']);
-    assert.deepEqual(runDetector(createEnumerationDetector(), paraphraseRunaway(120), { finishReason: 'stop' }).findings.map((f) => f.severity), ['fail']);
+    assert.deepEqual(
+      runDetector(createEnumerationDetector(), text, { finishReason: 'stop' }).findings.map((f) => f.severity),
+      ['warn'],
+    );
+    assert.deepEqual(
+      runDetector(createEnumerationDetector(), paraphraseRunaway(120), { finishReason: 'stop' }).findings.map((f) => f.severity),
+      ['fail'],
+    );
   });
 
   it('numbered blocks (a heading and three bullets) counting on to 100', () => {
@@ -91,7 +129,10 @@ describe('enumeration detector: lists that never end fail', () => {
     assert.match(findings[0]!.detail, /numbered up to 100/);
     // a count through one template is how configs look too: at 40 it passes, unless the token limit cut it
     assert.deepEqual(runDetector(createEnumerationDetector(), sessionsRunaway(40)).findings, []);
-    assert.equal(runDetector(createEnumerationDetector(), sessionsRunaway(40), { finishReason: 'length' }).findings[0]?.kind, 'list_runaway');
+    assert.equal(
+      runDetector(createEnumerationDetector(), sessionsRunaway(40), { finishReason: 'length' }).findings[0]?.kind,
+      'list_runaway',
+    );
   });
 
   it('a closing statement with a new noun each time, 48 paragraphs', () => {
@@ -118,16 +159,75 @@ describe('enumeration detector: lists that never end fail', () => {
 
 describe('enumeration detector: healthy lists, tables, data and code stay quiet', () => {
   const quiet: [string, string][] = [
-    ['a numbered list of 30 parallel tips that ends', 'Thirty habits:\n\n' + Array.from({ length: 30 }, (_, i) => `${i + 1}. **${TIPS[i % 10]!.split(':')[0]} (${i})**: ${TIPS[i % 10]!.split(': ')[1]}`).join('\n') + '\n\nPick two or three and start this week.\n'],
-    ['100 different names, numbered', Array.from({ length: 100 }, (_, i) => `${i + 1}. ${['Alice', 'Bruno', 'Chen', 'Dara', 'Emeka', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jun'][i % 10]} ${['Smith', 'Okafor', 'Silva', 'Novak', 'Tanaka', 'Haddad', 'Berg', 'Costa', 'Kim', 'Ruiz'][Math.floor(i / 10)]}`).join('\n')],
-    ['a 30-day plan with alternating days', Array.from({ length: 30 }, (_, i) => `Day ${i + 1}: ${i % 7 === 6 ? 'Rest and stretch for twenty minutes' : i % 2 ? 'Run 5 km at an easy pace' : 'Swim 1 km and do core work'}`).join('\n') + '\n'],
-    ['a CSV leaderboard with a small vocabulary', 'name,win_rate,avg_length,mode\n' + Array.from({ length: 200 }, (_, i) => `model-${['alpha', 'beta', 'gamma', 'delta'][i % 4]}-${i},${(i * 37) % 100}.${i % 9},${1000 + i * 3},${i % 3 ? 'verified' : 'community'}`).join('\n') + '\n'],
-    ['YAML with many similar keys', 'services:\n' + Array.from({ length: 60 }, (_, i) => `  - name: service-${i}\n    enabled: true\n    port: ${8000 + i}\n    health check: every ${10 + (i % 5)} seconds`).join('\n') + '\n'],
-    ['type declarations that share an opening', Array.from({ length: 80 }, (_, i) => `export declare function handler${i}(request: Request${i % 3}, options?: Options): Promise<Result${i}>;`).join('\n') + '\n'],
-    ['calls in a test file', Array.from({ length: 80 }, (_, i) => `t.equal(parse('case ${i}').value, ${i}, 'parses case ${i}')`).join('\n') + '\n'],
-    ['markup rows', Array.from({ length: 80 }, (_, i) => `<li><a href="api/item-${i}.html">Item ${i} reference</a></li>`).join('\n') + '\n'],
-    ['a runaway that ended: the answer moved on', paraphraseRunaway(45) + '\n\n' + 'In short, every one of these phrases keeps the meaning of waiting for something expected. '.repeat(6) + '\n'],
-    ['the same line over and over (a loop, the loop detectors report it)', 'Start.\n' + 'The answer is in the box on the shelf.\n'.repeat(60)],
+    [
+      'a numbered list of 30 parallel tips that ends',
+      'Thirty habits:\n\n' +
+        Array.from({ length: 30 }, (_, i) => `${i + 1}. **${TIPS[i % 10]!.split(':')[0]} (${i})**: ${TIPS[i % 10]!.split(': ')[1]}`).join(
+          '\n',
+        ) +
+        '\n\nPick two or three and start this week.\n',
+    ],
+    [
+      '100 different names, numbered',
+      Array.from(
+        { length: 100 },
+        (_, i) =>
+          `${i + 1}. ${['Alice', 'Bruno', 'Chen', 'Dara', 'Emeka', 'Farah', 'Goran', 'Hana', 'Ivo', 'Jun'][i % 10]} ${['Smith', 'Okafor', 'Silva', 'Novak', 'Tanaka', 'Haddad', 'Berg', 'Costa', 'Kim', 'Ruiz'][Math.floor(i / 10)]}`,
+      ).join('\n'),
+    ],
+    [
+      'a 30-day plan with alternating days',
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          `Day ${i + 1}: ${i % 7 === 6 ? 'Rest and stretch for twenty minutes' : i % 2 ? 'Run 5 km at an easy pace' : 'Swim 1 km and do core work'}`,
+      ).join('\n') + '\n',
+    ],
+    [
+      'a CSV leaderboard with a small vocabulary',
+      'name,win_rate,avg_length,mode\n' +
+        Array.from(
+          { length: 200 },
+          (_, i) =>
+            `model-${['alpha', 'beta', 'gamma', 'delta'][i % 4]}-${i},${(i * 37) % 100}.${i % 9},${1000 + i * 3},${i % 3 ? 'verified' : 'community'}`,
+        ).join('\n') +
+        '\n',
+    ],
+    [
+      'YAML with many similar keys',
+      'services:\n' +
+        Array.from(
+          { length: 60 },
+          (_, i) => `  - name: service-${i}\n    enabled: true\n    port: ${8000 + i}\n    health check: every ${10 + (i % 5)} seconds`,
+        ).join('\n') +
+        '\n',
+    ],
+    [
+      'type declarations that share an opening',
+      Array.from(
+        { length: 80 },
+        (_, i) => `export declare function handler${i}(request: Request${i % 3}, options?: Options): Promise<Result${i}>;`,
+      ).join('\n') + '\n',
+    ],
+    [
+      'calls in a test file',
+      Array.from({ length: 80 }, (_, i) => `t.equal(parse('case ${i}').value, ${i}, 'parses case ${i}')`).join('\n') + '\n',
+    ],
+    [
+      'markup rows',
+      Array.from({ length: 80 }, (_, i) => `<li><a href="api/item-${i}.html">Item ${i} reference</a></li>`).join('\n') + '\n',
+    ],
+    [
+      'a runaway that ended: the answer moved on',
+      paraphraseRunaway(45) +
+        '\n\n' +
+        'In short, every one of these phrases keeps the meaning of waiting for something expected. '.repeat(6) +
+        '\n',
+    ],
+    [
+      'the same line over and over (a loop, the loop detectors report it)',
+      'Start.\n' + 'The answer is in the box on the shelf.\n'.repeat(60),
+    ],
   ];
   for (const [name, text] of quiet) {
     it(name, () => {
@@ -136,7 +236,6 @@ describe('enumeration detector: healthy lists, tables, data and code stay quiet'
     });
   }
 });
-
 
 describe('enumeration detector: contract', () => {
   const texts = [
@@ -147,11 +246,13 @@ describe('enumeration detector: contract', () => {
     '1. 第一项：苹果\n2. 第一项：香蕉\n3. 第一项：橙子\r\n' + '- Emoji 😀 item\r\n'.repeat(10) + 'x'.repeat(900) + '\nend',
   ];
 
-  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () => assertSplitInvariant(createEnumerationDetector, texts, 11));
+  it('gives the same figures for any split of the text, and snapshots mid-way change nothing', () =>
+    assertSplitInvariant(createEnumerationDetector, texts, 11));
 
   it('keeps bounded state: thousands of distinct templates, then a runaway at the end is still found', () => {
     let text = '';
-    for (let i = 0; i < 5000; i++) text += `${['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'][i % 5]}${i} notes item ${i} with words ${i * 7}\n`;
+    for (let i = 0; i < 5000; i++)
+      text += `${['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo'][i % 5]}${i} notes item ${i} with words ${i * 7}\n`;
     const { findings } = runDetector(createEnumerationDetector(), text + paraphraseRunaway(50));
     assert.equal(findings[0]?.kind, 'list_runaway');
   });

@@ -9,23 +9,50 @@ const PROSE = healthyProse(600, 3);
 
 describe('loops detector', () => {
   const cases: Array<[string, string, string[]]> = [
-    ['a sentence loop running to the end fails', PROSE + ' The leader sends heartbeats to every follower.'.repeat(30), ['sentence_loop/fail!']],
+    [
+      'a sentence loop running to the end fails',
+      PROSE + ' The leader sends heartbeats to every follower.'.repeat(30),
+      ['sentence_loop/fail!'],
+    ],
     ['a line loop running to the end fails', PROSE + '\n' + 'INFO request handled in 12 ms\n'.repeat(40), ['line_loop/fail!']],
     ['a tag loop is tag spam', PROSE + '</div>'.repeat(120), ['tag_spam/fail!']],
-    ['a long verbatim block left behind only warns', PROSE + ' The leader sends heartbeats to every follower.'.repeat(30) + ' ' + healthyProse(500, 9), ['sentence_loop/warn']],
-    ['a few verbatim copies left behind say nothing', PROSE + ' The leader sends heartbeats to every follower.'.repeat(7) + ' ' + healthyProse(500, 9), []],
+    [
+      'a long verbatim block left behind only warns',
+      PROSE + ' The leader sends heartbeats to every follower.'.repeat(30) + ' ' + healthyProse(500, 9),
+      ['sentence_loop/warn'],
+    ],
+    [
+      'a few verbatim copies left behind say nothing',
+      PROSE + ' The leader sends heartbeats to every follower.'.repeat(7) + ' ' + healthyProse(500, 9),
+      [],
+    ],
     ['a loop below the warn size says nothing', PROSE + ' Yes, indeed.'.repeat(4), []],
     ['healthy prose says nothing', PROSE, []],
   ];
   for (const [name, text, want] of cases) {
-    it(name, () => assert.deepEqual(verdicts(detect('loops', text).findings).filter((v) => !v.startsWith('loop_coverage')), want));
+    it(name, () =>
+      assert.deepEqual(
+        verdicts(detect('loops', text).findings).filter((v) => !v.startsWith('loop_coverage')),
+        want,
+      ),
+    );
   }
 
   it('with finish_reason stop, blocks that vary at the end warn; a verbatim loop still fails', () => {
-    const blocks = Array.from({ length: 8 }, (_, i) => `test('case ${i}', () => {\n  const value = build(${i});\n  assert.equal(value.size, 4);\n  assert.ok(value.ready);\n});\n`).join('\n');
+    const blocks = Array.from(
+      { length: 8 },
+      (_, i) => `test('case ${i}', () => {\n  const value = build(${i});\n  assert.equal(value.size, 4);\n  assert.ok(value.ready);\n});\n`,
+    ).join('\n');
     const varying = PROSE + '\n\n' + blocks;
-    assert.deepEqual(verdicts(detect('loops', varying).findings).filter((v) => v.endsWith('/fail') || v.endsWith('/fail!')).length > 0, true, 'fails without evidence');
-    assert.deepEqual(verdicts(detect('loops', varying, { finishReason: 'stop' }).findings).filter((v) => !v.startsWith('loop_coverage')), ['near_loop/warn']);
+    assert.deepEqual(
+      verdicts(detect('loops', varying).findings).filter((v) => v.endsWith('/fail') || v.endsWith('/fail!')).length > 0,
+      true,
+      'fails without evidence',
+    );
+    assert.deepEqual(
+      verdicts(detect('loops', varying, { finishReason: 'stop' }).findings).filter((v) => !v.startsWith('loop_coverage')),
+      ['near_loop/warn'],
+    );
     const verbatim = PROSE + ' The leader sends heartbeats to every follower.'.repeat(30);
     assert.deepEqual(verdicts(detect('loops', verbatim, { finishReason: 'stop' }).findings), ['sentence_loop/fail!']);
   });
@@ -57,7 +84,16 @@ describe('loops detector', () => {
 
   it('rotates a unit found mid-sentence to the sentence start', () => {
     const text = 'x. Hello there. Hello there. Hello there.';
-    const r = { periodTokens: 4, unitStart: 8, unitEnd: 21, end: text.length, coveredChars: text.length - 8, copies: 2.5, similarity: 1, contentSimilarity: 1 };
+    const r = {
+      periodTokens: 4,
+      unitStart: 8,
+      unitEnd: 21,
+      end: text.length,
+      coveredChars: text.length - 8,
+      copies: 2.5,
+      similarity: 1,
+      contentSimilarity: 1,
+    };
     const c = canonicalUnit(r, (a, b) => text.slice(a, b));
     assert.equal(c.unit, 'Hello there. ');
     assert.equal(c.onset, 3 + 13);

@@ -22,13 +22,22 @@ describe('low-diversity detector', () => {
     assert.ok(figures.distinct <= 12, `distinct ${figures.distinct}`);
   });
   it('to the end of an output the model ended itself (finish_reason stop) it only warns', () => {
-    assert.deepEqual(verdicts(detect('lowDiversity', healthyProse(400, 2) + ' ' + cycling(400, 7), { finishReason: 'stop' }).findings), ['near_loop/warn']);
+    assert.deepEqual(verdicts(detect('lowDiversity', healthyProse(400, 2) + ' ' + cycling(400, 7), { finishReason: 'stop' }).findings), [
+      'near_loop/warn',
+    ]);
   });
   it('a stretch of small vocabulary the text moves on from says nothing, unless it ran away', () => {
-    assert.deepEqual(verdicts(detect('lowDiversity', healthyProse(300, 2) + ' ' + cycling(200, 7) + ' ' + healthyProse(300, 5)).findings), []);
+    assert.deepEqual(
+      verdicts(detect('lowDiversity', healthyProse(300, 2) + ' ' + cycling(200, 7) + ' ' + healthyProse(300, 5)).findings),
+      [],
+    );
     const runaway = healthyProse(300, 2) + ' ' + cycling(500, 7) + ' ' + healthyProse(300, 5);
     assert.deepEqual(verdicts(detect('lowDiversity', runaway).findings), ['near_loop/fail']);
-    assert.deepEqual(verdicts(detect('lowDiversity', runaway, { finishReason: 'stop' }).findings), [], 'left behind in an output the model ended itself');
+    assert.deepEqual(
+      verdicts(detect('lowDiversity', runaway, { finishReason: 'stop' }).findings),
+      [],
+      'left behind in an output the model ended itself',
+    );
   });
   it('numbers do not count, so data columns are not a near-loop', () => {
     const rows = Array.from({ length: 200 }, (_, i) => `row ${i} ${i * 7} ${i * 13}`).join('\n');

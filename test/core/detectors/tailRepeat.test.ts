@@ -18,7 +18,8 @@ const INTRO =
   'If the error rate is above one percent, roll back and page the on-call engineer.\n\n';
 
 const run = (text: string, finishReason: string | null = null) => runDetector(createTailRepeatDetector(), text, { finishReason });
-const fails = (text: string, finishReason: string | null = null): Finding[] => run(text, finishReason).findings.filter((f) => f.severity === 'fail');
+const fails = (text: string, finishReason: string | null = null): Finding[] =>
+  run(text, finishReason).findings.filter((f) => f.severity === 'fail');
 
 interface Case {
   name: string;
@@ -28,7 +29,11 @@ interface Case {
 
 describe('tail repeat: collapses that run to the end fail, whatever their size', () => {
   const collapses: Case[] = [
-    { name: 'a whole answer that is one short sentence sixteen times (144 chars)', text: 'I think. '.repeat(16).trimEnd(), kind: 'sentence_loop' },
+    {
+      name: 'a whole answer that is one short sentence sixteen times (144 chars)',
+      text: 'I think. '.repeat(16).trimEnd(),
+      kind: 'sentence_loop',
+    },
     { name: 'a normal sentence, then 40 exclamation marks', text: 'That is a great question' + '!'.repeat(40), kind: 'punctuation_flood' },
     { name: 'a digit flood of a hundred zeros at the end', text: INTRO + 'The clock lost about 0.' + '0'.repeat(100), kind: 'char_flood' },
     { name: 'a two-letter unit glued inside one word, 32 times', text: 'Of'.repeat(32), kind: 'char_flood' },
@@ -39,8 +44,16 @@ describe('tail repeat: collapses that run to the end fail, whatever their size',
     { name: 'a line repeated to the end', text: INTRO + '- Read the logs first\n'.repeat(12), kind: 'line_loop' },
     { name: 'one word to the end', text: INTRO + 'The answer is bread ' + 'bread '.repeat(20), kind: 'word_loop' },
     { name: 'a phrase to the end', text: INTRO + 'and then it is a loop, ' + 'it is a loop, '.repeat(10), kind: 'phrase_loop' },
-    { name: 'a line of two sentences repeated with blank lines between', text: INTRO + 'She waits. He waits.\n\n'.repeat(12), kind: 'line_loop' },
-    { name: 'a two-line stanza five times', text: INTRO + 'The river runs to the sea,\nthe sea runs back to me.\n'.repeat(5), kind: 'paragraph_loop' },
+    {
+      name: 'a line of two sentences repeated with blank lines between',
+      text: INTRO + 'She waits. He waits.\n\n'.repeat(12),
+      kind: 'line_loop',
+    },
+    {
+      name: 'a two-line stanza five times',
+      text: INTRO + 'The river runs to the sea,\nthe sea runs back to me.\n'.repeat(5),
+      kind: 'paragraph_loop',
+    },
     { name: 'a closing tag spammed', text: INTRO + '<div>ok' + '</div>'.repeat(20), kind: 'tag_spam' },
     { name: 'a special token spammed', text: INTRO + '<|im_end|>'.repeat(16), kind: 'tag_spam' },
     { name: 'a CJK word with no spaces', text: '好的，答案是：' + '牛肉面'.repeat(40), kind: 'word_loop' },
@@ -85,14 +98,26 @@ describe('tail repeat: healthy endings that repeat a little stay quiet', () => {
     { name: 'nested closing tags at the end of HTML', text: '<div><div><div><div><div><p>Hi</p></div></div></div></div></div>' },
     { name: 'closing parens of a Lisp form', text: '(define (f x)\n  (if (> x 0)\n      (g (h (k (m (n x))))))))))))' },
     { name: 'closing braces and brackets of JSON', text: '{"a":{"b":{"c":{"d":[[[1,2]]]}}}}' },
-    { name: 'closing braces of nested callbacks', text: 'it("works", () => {\n  a(() => {\n    b(() => {\n      c(() => {\n        done();\n      })\n    })\n  })\n})' },
+    {
+      name: 'closing braces of nested callbacks',
+      text: 'it("works", () => {\n  a(() => {\n    b(() => {\n      c(() => {\n        done();\n      })\n    })\n  })\n})',
+    },
     { name: 'a horizontal rule under the last line', text: INTRO + 'Thanks for reading\n' + '-'.repeat(80) },
     { name: 'a rule of equals signs', text: INTRO + 'Summary\n' + '='.repeat(100) },
     { name: 'a table border row', text: INTRO + '| a | b | c | d | e | f | g | h | i | j |\n' + '|---'.repeat(10) + '|' },
     { name: 'a dotted leader', text: 'Contents\nChapter 1 ' + '.'.repeat(60) + ' 5' },
-    { name: 'a chorus sung twice at the end', text: INTRO + 'Verse about the town.\n' + 'Oh the lights, oh the lights,\nthey shine all night.\n'.repeat(2) },
-    { name: 'a table whose last rows look alike', text: '| Day | Task |\n|---|---|\n| Mon | Rest |\n' + '| Tue | Rest |\n'.repeat(1) + '| | |\n'.repeat(5) },
-    { name: 'a row of the same cell across eight columns', text: '| Feature | A | B | C | D | E | F | G | H |\n|---|---|---|---|---|---|---|---|---|\n| Sync ' + '| Yes '.repeat(8) + '|' },
+    {
+      name: 'a chorus sung twice at the end',
+      text: INTRO + 'Verse about the town.\n' + 'Oh the lights, oh the lights,\nthey shine all night.\n'.repeat(2),
+    },
+    {
+      name: 'a table whose last rows look alike',
+      text: '| Day | Task |\n|---|---|\n| Mon | Rest |\n' + '| Tue | Rest |\n'.repeat(1) + '| | |\n'.repeat(5),
+    },
+    {
+      name: 'a row of the same cell across eight columns',
+      text: '| Feature | A | B | C | D | E | F | G | H |\n|---|---|---|---|---|---|---|---|---|\n| Sync ' + '| Yes '.repeat(8) + '|',
+    },
     { name: 'zeros inside a hex address', text: INTRO + 'The null address is 0x0000000000000000 and the text goes on.' },
     { name: 'zeros in a hex address at the very end', text: INTRO + 'The null address is 0x0000000000000000' },
     { name: 'a zero matrix', text: 'The result is\n' + '0 0 0 0 0 0\n'.repeat(6) },

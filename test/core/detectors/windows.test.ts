@@ -5,14 +5,35 @@ import { detect, verdicts } from '../../helpers/detectorHarness.js';
 import { healthyProse } from '../../helpers/texts.js';
 
 function salad(words: number): string {
-  const vocab = ['quantum', 'ledger', 'purple', 'engine', 'forest', 'mineral', 'orbit', 'candle', 'harbor', 'silicon', 'velvet', 'thunder', 'garden', 'crystal', 'lantern', 'meadow'];
+  const vocab = [
+    'quantum',
+    'ledger',
+    'purple',
+    'engine',
+    'forest',
+    'mineral',
+    'orbit',
+    'candle',
+    'harbor',
+    'silicon',
+    'velvet',
+    'thunder',
+    'garden',
+    'crystal',
+    'lantern',
+    'meadow',
+  ];
   return Array.from({ length: words }, (_, i) => vocab[(i * 7 + (i >> 3)) % vocab.length]).join(' ');
 }
 
 describe('windows detector', () => {
-  it('word salad running to the end fails', () => assert.deepEqual(verdicts(detect('windows', healthyProse(300, 1) + ' ' + salad(900)).findings), ['word_salad/fail!']));
+  it('word salad running to the end fails', () =>
+    assert.deepEqual(verdicts(detect('windows', healthyProse(300, 1) + ' ' + salad(900)).findings), ['word_salad/fail!']));
   it('a switch into another script fails', () => {
-    const { findings, figures } = detect('windows', healthyProse(400, 1) + ' ' + '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(30));
+    const { findings, figures } = detect(
+      'windows',
+      healthyProse(400, 1) + ' ' + '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(30),
+    );
     assert.deepEqual(verdicts(findings), ['script_switch/fail!']);
     assert.ok(figures.flagged[F_SCRIPT]! >= 3);
   });
@@ -27,7 +48,10 @@ describe('windows detector', () => {
     assert.deepEqual(verdicts(detect('windows', '这是一个关于系统延迟的长篇说明，我们会继续讨论缓存和队列。'.repeat(60)).findings), []);
   });
   it('stutter is words doubled, not numbers repeated in data', () => {
-    const stutter = healthyProse(100, 1).split(' ').map((w) => `${w} ${w}`).join(' ');
+    const stutter = healthyProse(100, 1)
+      .split(' ')
+      .map((w) => `${w} ${w}`)
+      .join(' ');
     assert.ok(verdicts(detect('windows', stutter).findings).includes('stutter/fail'));
     const shadows = Array.from({ length: 60 }, (_, i) => `  ${i % 3}px ${i % 2}px 0 rgba(0, 0, 0, 0.${i % 9}),`).join('\n');
     assert.deepEqual(verdicts(detect('windows', '.glow {\n  text-shadow:\n' + shadows + '\n}\n').findings), []);
