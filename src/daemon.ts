@@ -125,9 +125,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       })
     : null;
   if (store) {
-    // retention first, then the head of each kept file; a run's text is read on GET /runs/:id
-    const runs = await store.open();
-    logger.info({ dir: storage.dir, runs }, 'stored runs indexed');
+    // Retention first, then the head of each kept file; a run's text is read on GET /runs/:id.
+    // Not awaited: the index is built while the server already answers (in batches, so health
+    // checks are not held); /runs and /runs/:id wait for it, saves queue behind it.
+    void store.open().then(
+      (runs) => logger.info({ dir: storage.dir, runs }, 'stored runs indexed'),
+      (err: Error) =>
+        logger.error({ dir: storage.dir, err: err.message }, 'could not index the stored runs: /runs lists the runs in memory only'),
+    );
   }
   const history = new RunHistory({ maxRuns: storage.historySize, maxBytes: storage.historyMaxBytes }, store);
 

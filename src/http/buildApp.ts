@@ -238,7 +238,11 @@ export function buildApp(deps: AppDeps) {
         },
       },
     },
-    async (req) => ({ runs: deps.history.list(req.query).map(runListItem) }),
+    async (req) => {
+      // stored runs are indexed after the server starts listening: list them all, not those read so far
+      await deps.history.storedIndexed();
+      return { runs: deps.history.list(req.query).map(runListItem) };
+    },
   );
 
   // JSON for curl and scripts; a browser (Accept: text/html) or ?format=html gets the page.

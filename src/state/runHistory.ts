@@ -20,6 +20,8 @@ export interface StoredRuns {
   heads(): readonly RunResult[];
   /** A stored run with its text; null when it is not (or no longer) stored or cannot be read. */
   load(id: string): Promise<RunResult | null>;
+  /** Resolves once the stored runs are indexed (the daemon indexes them after it starts listening). */
+  indexed?(): Promise<unknown>;
 }
 
 interface Entry {
@@ -96,11 +98,20 @@ export class RunHistory {
   async get(id: string): Promise<RunResult | undefined> {
     const entry = this.entries.find((e) => e.run.id === id);
     if (entry && !entry.textDropped) return entry.run;
+    await this.storedIndexed();
     const loaded = this.stored ? await this.stored.load(id) : null;
     return loaded ?? entry?.run;
   }
 
-  /** The runs in memory, newest first, then the stored runs no longer in memory, newest first. Listed runs may lack their text. */
+  /** Resolves once the stored runs are indexed: list() lists them all from then on (the /runs route waits for it). */
+  async storedIndexed(): Promise<void> {
+    await this.stored?.indexed?.();
+  }
+
+  /**
+   * The runs in memory, newest first, then the stored runs no longer in memory, newest first
+   * (those indexed so far: see storedIndexed). Listed runs may lack their text.
+   */
   list(filter: RunFilter = {}): RunResult[] {
     const out: RunResult[] = [];
     const limit = filter.limit ?? this.limits.maxRuns;

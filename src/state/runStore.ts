@@ -28,6 +28,8 @@ export interface RunStore extends StoredRuns {
   save(run: RunResult): Promise<void>;
   /** Resolves once every save queued so far is on disk (shutdown waits for it). */
   flush(): Promise<void>;
+  /** Resolves (to the number indexed) once open() has indexed the stored runs; at once when it was never called. */
+  indexed(): Promise<number>;
 }
 
 const FILE_RE = /^\d{8}T\d{6}\d{3}Z_[A-Za-z0-9-]{1,64}\.json$/;
@@ -35,6 +37,8 @@ const TEMP_RE = /^\d{8}T\d{6}\d{3}Z_[A-Za-z0-9-]{1,64}\.json\.tmp-\d+$/;
 /** The head of a stored file: the run without its output text. */
 const FORMAT = 2;
 const HEAD_READ_BYTES = 16 * 1024;
+/** Stored files indexed per turn of the event loop at start-up. */
+const INDEX_BATCH = 32;
 
 /** Runs worth keeping across a restart: those with a failing or erroring sample. */
 export function shouldStore(run: RunResult): boolean {
@@ -208,6 +212,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     return decodeHead(headLine(run))!;
   }
 
+  let opened: Promise<number> | null = null;
   const enqueue = <T>(task: () => Promise<T>): Promise<T> => {
     const done = queue.then(task);
     queue = done.then(
@@ -219,7 +224,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
   return {
     open() {
-      return enqueue(async () => {
+      return (opened = enqueue(async () => {
         await ensureDir();
         const all = await readdir(dir);
         for (const temp of all.filter((n) => TEMP_RE.test(n))) await unlink(join(dir, temp)).catch(() => undefined);
@@ -227,7 +232,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         const names = all.filter((n) => FILE_RE.test(n) && !deleted.has(n)).sort();
         index = [];
         byId.clear();
-        for (const name of names) {
+        for (let i = 0; i < names.length; i++) {
+          const name = names[i]!;
+          // the reads are synchronous (cheaper than through the thread pool): let the event loop
+          // answer health checks and scrapes between batches when the daemon indexes after listening
+          if (i > 0 && i % INDEX_BATCH === 0) await new Promise((r) => setImmediate(r));
           try {
             remember(name, await readHead(name));
           } catch (err) {
@@ -235,7 +244,11 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           }
         }
         return index.length;
-      });
+      }));
+    },
+    indexed() {
+      // a failed index (logged by the caller) lists no stored runs; it never fails a request
+      return (opened ?? Promise.resolve(0)).catch(() => 0);
     },
     save(run) {
       return enqueue(async () => {

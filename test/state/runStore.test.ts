@@ -170,3 +170,27 @@ test('a storage.dir removed at runtime is made again; a save that fails is repor
   assert.equal(errors.length, 1);
   assert.deepEqual(await readdir(dir), [fileNameFor(run(4, 'error'))]);
 });
+
+test('indexing at start-up yields to the event loop between batches, and indexed() resolves once every head is read', async () => {
+  const dir = await tempDir();
+  await Promise.all(
+    Array.from({ length: 150 }, (_, i) => writeFile(join(dir, fileNameFor(run(i, 'fail'))), encodeStoredRun(run(i, 'fail')))),
+  );
+  const store = createRunStore({ dir, maxRuns: 1000, maxBytes: 100_000_000, logger: silentLogger });
+  assert.equal(await store.indexed(), 0, 'before open(): nothing to wait for');
+  let turns = 0;
+  let counting = true;
+  const tick = () => {
+    if (!counting) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const opening = store.open();
+  assert.equal(await store.indexed(), 150);
+  counting = false;
+  assert.equal(await opening, 150);
+  assert.equal(store.heads().length, 150);
+  // 150 files in batches of 32: the loop turned at least 4 times while they were read
+  assert.ok(turns >= 4, `the event loop turned ${turns} times during indexing`);
+});
