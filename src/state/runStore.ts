@@ -224,7 +224,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
 
   return {
     open() {
-      return (opened = enqueue(async () => {
+      opened = enqueue(async () => {
         await ensureDir();
         const all = await readdir(dir);
         for (const temp of all.filter((n) => TEMP_RE.test(n))) await unlink(join(dir, temp)).catch(() => undefined);
@@ -244,7 +244,8 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           }
         }
         return index.length;
-      }));
+      });
+      return opened;
     },
     indexed() {
       // a failed index (logged by the caller) lists no stored runs; it never fails a request
