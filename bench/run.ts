@@ -1,5 +1,6 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
+import { runCliProcessBench } from './cliProcess.js';
 import { runCorpusBench } from './corpus.js';
 import { runHistoryBench } from './history.js';
 import { runLoadBench } from './load.js';
@@ -12,6 +13,7 @@ import { runStreamBench } from './stream.js';
 const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
   analyzer: runAnalyzerBench,
+  cli: runCliProcessBench,
   realworld: runRealWorldBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,
