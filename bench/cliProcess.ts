@@ -44,7 +44,10 @@ function timeOnce(cmd: string, args: string[]): number {
 /** Median and best of RUNS of each command, run in turns. */
 function sideBySide(commands: Array<[string, string[]]>): Array<{ median: number; best: number }> {
   const times = commands.map(() => [] as number[]);
-  for (let i = 0; i < RUNS; i++) commands.forEach(([cmd, args], k) => times[k]!.push(timeOnce(cmd, args)));
+  for (let i = 0; i < RUNS; i++)
+    commands.forEach(([cmd, args], k) => {
+      times[k]!.push(timeOnce(cmd, args));
+    });
   return times.map((t) => {
     const sorted = [...t].sort((a, b) => a - b);
     return { median: sorted[Math.floor(sorted.length / 2)]!, best: sorted[0]! };
