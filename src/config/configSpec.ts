@@ -273,6 +273,7 @@ export const CONFIG_SPEC = {
     description: 'A request sent to every target that runs it',
     exactlyOne: ['prompt', 'messages'],
     noneWhen: { key: 'kind', values: ['recall', 'contamination'] },
+    atMostOne: ['temperature', 'temperatures'],
     fields: {
       name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among probes; [a-z0-9_-]+' },
       schedule: {

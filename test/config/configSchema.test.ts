@@ -88,6 +88,7 @@ describe('the schema on the shipped configs', () => {
     agree({ prompt: 'hi', kind: 'generation', concurrency: 2 }, false);
     agree({ prompt: 'hi', expect: { keywords: ['replication'], minCoverage: 0.5 }, temperatures: [0, 0.6], logprobs: true }, true);
     agree({ prompt: 'hi', expect: { keyword: ['replication'] } }, false);
+    agree({ prompt: 'hi', temperature: 0.2, temperatures: [0, 0.6] }, false);
   });
 
   test('rejects reserved headers whatever their case, and reserved body fields', () => {
