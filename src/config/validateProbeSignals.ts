@@ -30,7 +30,8 @@ export function validateProbeSignals(
   add: AddProblem,
 ): ProbeSignals {
   // a sweep replaces the one temperature: both set would leave one of them silently unused
-  if (present(raw['temperatures']) && present(raw['temperature'])) add(`${path}.temperature`, 'set temperature or temperatures (a sweep), not both');
+  if (present(raw['temperatures']) && present(raw['temperature']))
+    add(`${path}.temperature`, 'set temperature or temperatures (a sweep), not both');
   return {
     expect: readExpect(raw['expect'], `${path}.expect`, add),
     temperatures: readTemperatures(raw['temperatures'], `${path}.temperatures`, limits, samples, add),
