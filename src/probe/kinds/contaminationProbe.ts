@@ -4,7 +4,8 @@ import { compactText } from '../../core/recallScore.js';
 import { createRng, hashSeed } from '../../simulator/random.js';
 import { CONTAMINATION_TOPICS, codeWord } from '../conversation/words.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
-import { runSample, type ProbeDeps } from '../runProbe.js';
+import { runSample } from '../generationProbe.js';
+import type { ProbeDeps } from '../runProbe.js';
 import { addFinding, excerptAt, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /** One of a round's simultaneous requests. */

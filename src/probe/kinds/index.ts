@@ -1,18 +1,15 @@
 import type { ProbeKind } from '../../config/probeKindTypes.js';
 import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import type { RunResult } from '../probeTypes.js';
-import { runGenerationProbe, type ProbeDeps } from '../runProbe.js';
+import { runGenerationProbe } from '../generationProbe.js';
+import type { ProbeDeps } from '../runProbe.js';
 import { runContaminationProbe } from './contaminationProbe.js';
 import { runRecallProbe } from './recallProbe.js';
 
 /** Every probe kind has the generation probe's signature: runProbe picks one by `kind`. */
 export type ProbeKindFn = (target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, trigger?: RunResult['trigger']) => Promise<RunResult>;
 
-/**
- * Kind name → the function that runs a probe of that kind. runProbe.ts imports this map and the
- * kinds import runSample from runProbe.ts: the cycle is safe because both sides only hold
- * function declarations (hoisted) at load time and call them later.
- */
+/** Kind name → the function that runs a probe of that kind (runProbe.ts dispatches through it). */
 export const PROBE_KINDS: Readonly<Record<ProbeKind, ProbeKindFn>> = Object.freeze({
   generation: runGenerationProbe,
   recall: runRecallProbe,

@@ -3,7 +3,8 @@ import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import { scoreRecall } from '../../core/recallScore.js';
 import { buildConversation, type Conversation } from '../conversation/buildConversation.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
-import { runSample, type ProbeDeps } from '../runProbe.js';
+import { runSample } from '../generationProbe.js';
+import type { ProbeDeps } from '../runProbe.js';
 import { addFinding, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /**
