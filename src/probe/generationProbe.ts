@@ -8,6 +8,7 @@ import { crashedSample, errorSample, finishEvidence, judgeSample } from './judge
 import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
+import { runResult } from './kinds/sampleSteps.js';
 import type { ProbeDeps } from './runProbe.js';
 
 /**
@@ -78,16 +79,7 @@ export async function runGenerationProbe(
     );
     samples.push(sample);
   }
-  return {
-    id,
-    target: target.name,
-    probe: probe.name,
-    verdict: samples.length ? worstVerdict(samples.map((s) => s.verdict)) : 'error',
-    trigger,
-    startedAt: new Date(startedMs).toISOString(),
-    durationSeconds: (deps.now() - startedMs) / 1000,
-    samples,
-  };
+  return runResult(id, target, probe, trigger, startedMs, deps, samples);
 }
 
 /**
