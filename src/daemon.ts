@@ -197,13 +197,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     scheduler.apply(config);
     // After the swap, so a run of a removed pair that ends now records nothing new.
     const kept = new Set(next.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
+    // A probe whose sweep changed starts its series afresh: the series of a temperature no longer
+    // swept (or the unlabelled ones of a probe that now sweeps) would otherwise stay until restart.
+    const sweepOf = (c: Config, name: string) => JSON.stringify(c.probes.find((p) => p.name === name)?.temperatures ?? null);
+    const resweep = new Set(before.probes.filter((p) => sweepOf(before, p.name) !== sweepOf(next, p.name)).map((p) => p.name));
     for (const t of before.targets) {
       for (const p of t.probes) {
-        if (kept.has(runKey(t.name, p))) continue;
+        if (kept.has(runKey(t.name, p)) && !resweep.has(p)) continue;
         service.forget(t.name, p);
         await forgetSeries(metrics, t.name, p);
       }
     }
+    if (resweep.size > 0) service.initSeries();
     metrics.reloadSuccessful.set(1);
     metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
     logger.info({ targets: config.targets.length, probes: config.probes.length }, 'config reloaded');

@@ -58,7 +58,8 @@ export class ProbeService {
     this.initSeries();
   }
 
-  private initSeries(): void {
+  /** Creates the series of every configured pair (at 0) that do not exist yet; a reload calls it again after forgetting some. */
+  initSeries(): void {
     this.configured = new Set(this.config.targets.flatMap((t) => t.probes.map((p) => runKey(t.name, p))));
     const sweeps = new Map(this.config.probes.map((p) => [p.name, p.temperatures]));
     for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p, sweeps.get(p) ?? null);
