@@ -47,7 +47,6 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
       o.pairs.map(async ({ target: tName, probe: pName }) => {
         const target = o.config.targets.find((t) => t.name === tName)!;
         const probe = o.config.probes.find((p) => p.name === pName)!;
-        let index = -1;
         let capture: Buffer[] = [];
         let captured = 0;
         // the credentials this sample's request carried: never written to disk, even when echoed
@@ -56,12 +55,13 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
         // before it finishes any, and their bytes would share one capture, so then none is saved.
         let unfinished = 0;
         let crowded = false;
-        const key = () => `${tName}/${pName}/${index}`;
+        // keyed by the sample's own index: a contamination probe's samples run side by side
+        const key = (index: number | undefined) => `${tName}/${pName}/${index ?? 0}`;
         const stream: StreamFn = (req, opts) => {
           capture = []; // a request re-sent in the shape a server asked for starts the capture again
           captured = 0;
           secrets = secretsOf(req.headers);
-          const k = key();
+          const k = key(opts.sample);
           opts.signal?.addEventListener(
             'abort',
             () => {
@@ -100,17 +100,15 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
             dispatcherFor: (t) => dispatchers.get(t.name),
             slots,
             observer: {
-              sampleStarted: () => {
+              sampleStarted: (_t, _p, index) => {
                 if (unfinished++ > 0) crowded = true;
-                index++;
                 capture = [];
                 captured = 0;
-                o.view.started(key(), tName, pName, index, probe.maxTokens);
+                o.view.started(key(index), tName, pName, index, probe.maxTokens);
               },
-              sampleLive: (_t, _p, live) => o.view.state(key(), describeLive(live)),
+              sampleLive: (_t, _p, live) => o.view.state(key(live.sample), describeLive(live)),
               sampleFinished: (_t, _p, sample) => {
-                // by the sample's own index: a contamination probe's samples finish after all started
-                o.view.finished(`${tName}/${pName}/${sample.index}`, tName, pName, sample);
+                o.view.finished(key(sample.index), tName, pName, sample);
                 const body = o.captureRaw && captured > 0 && !crowded ? redactBytes(Buffer.concat(capture), secrets) : null;
                 if (--unfinished === 0) crowded = false;
                 capture = [];

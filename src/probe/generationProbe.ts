@@ -41,7 +41,7 @@ export async function runGenerationProbe(
         break;
       }
     }
-    deps.observer?.sampleStarted?.(target.name, probe.name);
+    deps.observer?.sampleStarted?.(target.name, probe.name, index);
     let sample: SampleResult;
     try {
       sample = await runSample(target, atTemperature, deps, index);
@@ -166,6 +166,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
       timeouts: effectiveTimeouts(target, probe),
       maxBytes: responseByteCap(probe),
       signal,
+      sample: index,
       ...(dispatcher ? { dispatcher } : {}),
       onProgress: (p) => {
         if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);
@@ -201,7 +202,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
             const state = !f ? null : !f.certain ? 'suspected' : probe.abortOnCollapse ? 'aborted' : 'certain';
             const key = f ? `${state} ${f.kind} ${channel} ${atToken}` : '';
             if (f && state && key !== liveState)
-              deps.observer.sampleLive(target.name, probe.name, { state, kind: f.kind, channel, atToken });
+              deps.observer.sampleLive(target.name, probe.name, { state, kind: f.kind, channel, atToken, sample: index });
             liveState = key;
           }
           if (certain) {

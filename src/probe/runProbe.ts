@@ -18,6 +18,8 @@ export interface StreamOptions {
   /** Byte cap on the response (responseByteCap of the probe). */
   maxBytes?: number;
   signal?: AbortSignal;
+  /** The index in its run of the sample this request belongs to (for observers that wrap the stream). */
+  sample?: number;
   dispatcher?: Dispatcher;
   onProgress?: (p: StreamProgress) => void;
 }
@@ -27,7 +29,8 @@ export type StreamFn = (request: ChatRequest, options: StreamOptions) => Promise
 
 /** Hooks for live figures (in-flight gauge, inter-token gaps); all optional. */
 export interface ProbeObserver {
-  sampleStarted?(target: string, probe: string): void;
+  /** `index`: the sample's index in its run (samples of a contamination probe start out of order). */
+  sampleStarted?(target: string, probe: string, index: number): void;
   sampleFinished?(target: string, probe: string, sample: SampleResult): void;
   /** Every gap between two token-carrying chunks of a finished sample, in seconds, at once. */
   tokenGaps?(target: string, probe: string, seconds: readonly number[]): void;
@@ -43,6 +46,8 @@ export interface ProbeObserver {
 export interface LiveState {
   /** suspected: not yet certain; certain: will not recover, but the probe does not abort; aborted: the stream was closed. */
   state: 'suspected' | 'certain' | 'aborted';
+  /** The sample's index in its run. */
+  sample: number;
   kind: FindingKind;
   channel: 'content' | 'reasoning';
   /** Output token where it starts (content only; null in the reasoning). */

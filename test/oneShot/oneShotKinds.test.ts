@@ -11,10 +11,13 @@ const echo: StreamFn = async (request: ChatRequest, options) => {
   const content = messages.at(-1)!.content;
   const raw = (options as { onRaw?: (b: Uint8Array) => void }).onRaw;
   raw?.(Buffer.from(`data: ${JSON.stringify({ content })}\n\n`));
+  // let the other requests of a contamination probe start before this one reports progress
+  await new Promise((r) => setImmediate(r));
+  options.onProgress?.({ contentDelta: content, reasoningDelta: '', tokens: 1, elapsedSeconds: 0.1 });
   return streamResult({ content, finishReason: 'stop' });
 };
 
-test('the probe command runs a contamination probe; overlapping samples save no capture (it would mix their bytes)', async () => {
+test('the probe command runs a contamination probe; each sample keeps its own live line; overlapping samples save no capture (it would mix their bytes)', async () => {
   const config = testConfig({
     targets: [testTarget({ name: 't', probes: ['short', 'mixing'] })],
     probes: [
@@ -24,6 +27,8 @@ test('the probe command runs a contamination probe; overlapping samples save no 
   });
   const saved: { probe: string; index: number; capture: string | null }[] = [];
   const keys: string[] = [];
+  const started: string[] = [];
+  const progressed: string[] = [];
   const runs = await runOneShot({
     config,
     pairs: [
@@ -35,7 +40,13 @@ test('the probe command runs a contamination probe; overlapping samples save no 
     concurrency: 4,
     captureRaw: true,
     stream: echo,
-    view: { started: () => {}, progress: () => {}, state: () => {}, finished: (key) => keys.push(key), close: () => {} },
+    view: {
+      started: (key) => started.push(key),
+      progress: (key) => progressed.push(key),
+      state: () => {},
+      finished: (key) => keys.push(key),
+      close: () => {},
+    },
     onSample: (_t, probe, sample, capture) => {
       saved.push({ probe, index: sample.index, capture: capture ? Buffer.from(capture).toString() : null });
     },
@@ -48,4 +59,8 @@ test('the probe command runs a contamination probe; overlapping samples save no 
   );
   assert.match(saved.find((s) => s.probe === 'short')!.capture!, /^data: /);
   assert.deepEqual(keys.filter((k) => k.startsWith('t/mixing/')).sort(), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
+  // every live line belongs to its own sample, started and ended under the same key
+  const mine = (list: string[]) => [...new Set(list.filter((k) => k.startsWith('t/mixing/')))].sort();
+  assert.deepEqual(mine(started), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
+  assert.deepEqual(mine(progressed), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
 });

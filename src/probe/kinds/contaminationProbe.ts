@@ -63,7 +63,7 @@ export async function runContaminationProbe(
       requests.map(async (request, i) => {
         const index = round * n + i;
         // each request takes its own slot: with server.maxConcurrentSamples under N they overlap less (noted below)
-        const release = await startSample(target, probe, deps);
+        const release = await startSample(target, probe, deps, index);
         if (!release) return null;
         mostInFlight = Math.max(mostInFlight, ++inFlight);
         try {

@@ -28,7 +28,7 @@ export async function runRecallProbe(
   const asked: ProbeConfig = { ...probe, messages: conversation.messages, minTokens: 0 };
   const samples: SampleResult[] = [];
   for (let index = 0; index < probe.samples; index++) {
-    const release = await startSample(target, probe, deps);
+    const release = await startSample(target, probe, deps, index);
     if (!release) break;
     let sample: SampleResult;
     try {

@@ -11,7 +11,7 @@ import type { ProbeDeps } from '../runProbe.js';
  */
 
 /** Takes a slot and reports the sample started; null when the daemon shut down meanwhile (send nothing). */
-export async function startSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps): Promise<(() => void) | null> {
+export async function startSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<(() => void) | null> {
   if (deps.signal?.aborted) return null;
   let release: () => void = () => {};
   if (deps.slots) {
@@ -21,7 +21,7 @@ export async function startSample(target: TargetConfig, probe: ProbeConfig, deps
       return null;
     }
   }
-  deps.observer?.sampleStarted?.(target.name, probe.name);
+  deps.observer?.sampleStarted?.(target.name, probe.name, index);
   return release;
 }
 
