@@ -8,7 +8,7 @@ import { crashedSample, errorSample, finishEvidence, judgeSample } from './judge
 import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
-import { runResult } from './kinds/sampleSteps.js';
+import { beginRun, runResult } from './kinds/sampleSteps.js';
 import type { ProbeDeps } from './runProbe.js';
 
 /**
@@ -24,9 +24,7 @@ export async function runGenerationProbe(
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  const startedMs = deps.now();
-  const id = deps.newId();
-  const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
+  const { startedMs, id, log } = beginRun(target, probe, deps);
   const samples: SampleResult[] = [];
   const plan = samplePlan(probe);
   for (let index = 0; index < plan.length; index++) {

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ReadPacer } from '../../src/client/readPacer.js';
+import { countLoopTurns } from '../helpers/loopTurns.js';
 import { READ_SLICE_BYTES, streamChat } from '../../src/client/streamChat.js';
 import type { StreamProgress } from '../../src/client/streamTypes.js';
 import { chunk, finishChunk, sseHeaders, startLoopback, usageChunk } from './loopback.js';
@@ -18,20 +19,14 @@ test('a large network read is parsed in slices, the event loop turning in betwee
     res.end(body); // one write: the client gets it in reads of 64 KiB or more
   });
   // a turn counter: setImmediate runs once per turn of the event loop
-  let turns = 0;
-  let ticking = true;
-  const tick = () => {
-    turns++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const loop = countLoopTurns();
   const progress: Array<StreamProgress & { turn: number }> = [];
   try {
     const result = await streamChat(
       { url: server.url, headers: {}, body: { model: 'm', stream: true, messages: [] } },
       {
         timeouts: { connectSeconds: 2, idleSeconds: 2, totalSeconds: 5 },
-        onProgress: (p) => progress.push({ ...p, turn: turns }),
+        onProgress: (p) => progress.push({ ...p, turn: loop.turns }),
         pacer: new ReadPacer(0),
       },
     );
@@ -40,7 +35,7 @@ test('a large network read is parsed in slices, the event loop turning in betwee
     assert.equal(result.outputTokens, words.length);
     assert.equal(progress.map((p) => p.contentDelta).join(''), result.content, 'onProgress saw all of it');
   } finally {
-    ticking = false;
+    loop.stop();
     await server.close();
   }
   // bytes read within one turn of the loop

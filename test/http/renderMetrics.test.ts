@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { renderMetrics } from '../../src/http/renderMetrics.js';
+import { countLoopTurns } from '../helpers/loopTurns.js';
 
 test('renders what registry.metrics() renders, giving the event loop a turn between metrics', async () => {
   const registry = new Registry();
@@ -12,15 +13,9 @@ test('renders what registry.metrics() renders, giving the event loop a turn betw
     metrics.duration.observe({ target: `t${i}`, probe: 'p' }, i / 3);
     metrics.skipped.inc({ target: `t${i}`, probe: 'p', reason: 'overlap' });
   }
-  let turns = 0;
-  let ticking = true;
-  const tick = () => {
-    turns++;
-    if (ticking) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const loop = countLoopTurns();
   const text = await renderMetrics(registry);
-  ticking = false;
+  loop.stop();
   // process metrics (CPU, memory, event-loop lag) move between two renderings: compare ours
   const ours = (t: string) =>
     t
@@ -29,5 +24,5 @@ test('renders what registry.metrics() renders, giving the event loop a turn betw
       .join('\n\n');
   assert.equal(ours(text), ours(await registry.metrics()));
   assert.ok(text.endsWith('\n'));
-  assert.ok(turns >= registry.getMetricsAsArray().length - 1, `the loop turned between metrics (${turns} turns)`);
+  assert.ok(loop.turns >= registry.getMetricsAsArray().length - 1, `the loop turned between metrics (${loop.turns} turns)`);
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { createRunStore, encodeStoredRun, fileNameFor, shouldStore } from '../../src/state/runStore.js';
 import type { RunResult } from '../../src/probe/probeTypes.js';
 import { captureLogger } from '../helpers/captureLogger.js';
+import { countLoopTurns } from '../helpers/loopTurns.js';
 import { silentLogger } from '../helpers/testConfig.js';
 
 const dirs: string[] = [];
@@ -178,19 +179,12 @@ test('indexing at start-up yields to the event loop between batches, and indexed
   );
   const store = createRunStore({ dir, maxRuns: 1000, maxBytes: 100_000_000, logger: silentLogger });
   assert.equal(await store.indexed(), 0, 'before open(): nothing to wait for');
-  let turns = 0;
-  let counting = true;
-  const tick = () => {
-    if (!counting) return;
-    turns++;
-    setImmediate(tick);
-  };
-  setImmediate(tick);
+  const loop = countLoopTurns();
   const opening = store.open();
   assert.equal(await store.indexed(), 150);
-  counting = false;
+  loop.stop();
   assert.equal(await opening, 150);
   assert.equal(store.heads().length, 150);
   // 150 files in batches of 32: the loop turned at least 4 times while they were read
-  assert.ok(turns >= 4, `the event loop turned ${turns} times during indexing`);
+  assert.ok(loop.turns >= 4, `the event loop turned ${loop.turns} times during indexing`);
 });

@@ -6,7 +6,7 @@ import { CONTAMINATION_TOPICS, codeWord } from '../conversation/words.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
 import { runSample } from '../generationProbe.js';
 import type { ProbeDeps } from '../runProbe.js';
-import { addFinding, excerptAt, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
+import { addFinding, beginRun, excerptAt, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /** One of a round's simultaneous requests. */
 export interface ContaminationRequest {
@@ -49,9 +49,7 @@ export async function runContaminationProbe(
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  const startedMs = deps.now();
-  const id = deps.newId();
-  const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
+  const { startedMs, id, log } = beginRun(target, probe, deps);
   const settings = probe.contamination ?? DEFAULTS.probeKinds.contamination;
   const n = settings.concurrency;
   const samples: SampleResult[] = [];

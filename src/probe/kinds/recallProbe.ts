@@ -5,7 +5,7 @@ import { buildConversation, type Conversation } from '../conversation/buildConve
 import type { RunResult, SampleResult } from '../probeTypes.js';
 import { runSample } from '../generationProbe.js';
 import type { ProbeDeps } from '../runProbe.js';
-import { addFinding, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
+import { addFinding, beginRun, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /**
  * kind: recall. Sends a long conversation built from the probe's seed, with facts planted at
@@ -19,9 +19,7 @@ export async function runRecallProbe(
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  const startedMs = deps.now();
-  const id = deps.newId();
-  const log = deps.logger.child({ target: target.name, probe: probe.name, run: id });
+  const { startedMs, id, log } = beginRun(target, probe, deps);
   const settings = probe.recall ?? { ...DEFAULTS.probeKinds.recall, positions: [...DEFAULTS.probeKinds.recall.positions] };
   const conversation = conversationFor(settings);
   // minTokens is for long generations: a recall answer is a few lines

@@ -10,6 +10,13 @@ import type { ProbeDeps } from '../runProbe.js';
  * back; then (once the kind has judged the sample) tell the observer and log it.
  */
 
+/** What every kind opens a run with: its start time, its id and a logger that names it. */
+export function beginRun(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps): { startedMs: number; id: string; log: Logger } {
+  const startedMs = deps.now();
+  const id = deps.newId();
+  return { startedMs, id, log: deps.logger.child({ target: target.name, probe: probe.name, run: id }) };
+}
+
 /** Takes a slot and reports the sample started; null when the daemon shut down meanwhile (send nothing). */
 export async function startSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<(() => void) | null> {
   if (deps.signal?.aborted) return null;
