@@ -6,9 +6,14 @@
 const early = { signals: [], handler: (signal) => early.signals.push(signal) };
 for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT']) process.on(signal, early.handler);
 
-const { existsSync } = await import('node:fs');
-const entry = new URL('../dist/src/cli.js', import.meta.url);
-if (!existsSync(entry)) {
+const { statSync } = await import('node:fs');
+// dist/cli is the bundle of dist/src (npm run build): a few files to load instead of ~40. One
+// older than the compiled modules (tsc run alone) is stale, and the modules are used instead.
+const modules = new URL('../dist/src/cli.js', import.meta.url);
+const bundled = new URL('../dist/cli/cli.js', import.meta.url);
+const mtime = (url) => statSync(url, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+const entry = mtime(bundled) >= mtime(modules) ? bundled : modules;
+if (mtime(entry) < 0) {
   process.stderr.write('coherency-exporter: dist/ is missing; run `npm ci` or `npm run build` first\n');
   process.exit(2);
 }

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repoPath } from './helpers/repoRoot.js';
 
@@ -20,4 +22,34 @@ test("the package's main entry exports analyzeText, loadable by its package name
   assert.notEqual(out.ok, 'fail');
   assert.equal(out.stream, 'function');
   assert.equal(pkg.main, pkg.exports['.'].default);
+});
+
+test('the launcher runs the bundle (dist/cli) unless it is older than the compiled modules (dist/src)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coherency-launcher-'));
+  try {
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist', 'src'), { recursive: true });
+    mkdirSync(join(dir, 'dist', 'cli'));
+    copyFileSync(repoPath('bin', 'coherency-exporter.js'), join(dir, 'bin', 'coherency-exporter.js'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    const stub = (name: string) => `export async function main() { process.stdout.write('${name}'); return 0; }\n`;
+    const modules = join(dir, 'dist', 'src', 'cli.js');
+    const bundled = join(dir, 'dist', 'cli', 'cli.js');
+    writeFileSync(modules, stub('modules'));
+    writeFileSync(bundled, stub('bundle'));
+    const run = () => spawnSync(process.execPath, [join(dir, 'bin', 'coherency-exporter.js')], { encoding: 'utf8', timeout: 20_000 });
+    const older = new Date(Date.now() - 60_000);
+    utimesSync(modules, older, older);
+    assert.equal(run().stdout, 'bundle', 'the bundle built after the modules');
+    utimesSync(bundled, new Date(older.getTime() - 60_000), new Date(older.getTime() - 60_000));
+    assert.equal(run().stdout, 'modules', 'a bundle older than the modules (tsc run alone) is stale');
+    rmSync(bundled);
+    assert.equal(run().stdout, 'modules', 'no bundle');
+    rmSync(modules);
+    const none = run();
+    assert.equal(none.status, 2);
+    assert.match(none.stderr, /dist\/ is missing/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

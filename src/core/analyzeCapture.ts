@@ -45,19 +45,17 @@ export function analyzeCapture(
       finishReason,
     };
   }
-  const acc = new StreamAccumulator();
   const contentOffsets: number[] = [];
   let contentLength = 0;
-  // Feeding event by event gives one delta per event, hence token offsets. Events end with a
-  // blank line (LF, CRLF or CR line ends); a capture without blank lines (grep data:) gets them.
-  const events = /\r?\n\r?\n|\r\r/.test(input) ? input : input.replace(/\r?\n(?=data:)/g, '\n\n');
-  const record = (contentDelta: string) => {
-    if (!contentDelta) return;
+  // Each chunk's content delta counts as one token: its offset is where the delta starts.
+  const acc = new StreamAccumulator(undefined, (delta) => {
     contentOffsets.push(contentLength);
-    contentLength += contentDelta.length;
-  };
-  for (const piece of events.split(/(?<=\r?\n\r?\n|\r\r)/)) record(acc.pushText(piece, 0).contentDelta);
-  record(acc.end(0).contentDelta);
+    contentLength += delta.length;
+  });
+  // Events end with a blank line (LF, CRLF or CR line ends); a capture without blank lines
+  // (grep data:) gets them, so that each data line is an event of its own.
+  acc.pushText(/\r?\n\r?\n|\r\r/.test(input) ? input : input.replace(/\r?\n(?=data:)/g, '\n\n'), 0);
+  acc.end(0);
   const r = acc.result();
   const notes: string[] = [];
   if (r.error) notes.push(`${r.error.type}: ${r.error.message}`);

@@ -206,8 +206,13 @@ export class StreamAccumulator {
   /**
    * @param clean applied to server text before it is cut into an error snippet, so a secret
    *   the server echoes back is removed whole, never cut in half (the client passes its redaction).
+   * @param onContent called with each chunk's content delta as it is read (a captured stream's
+   *   reader uses it for token offsets without splitting the capture into events first).
    */
-  constructor(private readonly clean: (text: string) => string = (t) => t) {
+  constructor(
+    private readonly clean: (text: string) => string = (t) => t,
+    private readonly onContent?: (delta: string) => void,
+  ) {
     this.parser = createParser({
       onEvent: (event) => this.onEvent(event),
       onComment: () => {
@@ -444,6 +449,7 @@ export class StreamAccumulator {
         if (s.firstContentAtMs === null) s.firstContentAtMs = now;
         this.contentParts.append(content);
         this.contentDelta += content;
+        this.onContent?.(content);
       }
       if (reasoning !== '') {
         this.reasoningParts.append(reasoning);

@@ -373,3 +373,23 @@ test('text of thousands of deltas reads back whole, before and after more deltas
   assert.equal(acc.result().content, tokens.join(''));
   assert.equal(acc.result().reasoning, tokens.slice(0, 1500).join('').toUpperCase());
 });
+
+test('onContent hears each chunk content delta once, in order, the multi-line data fallback and every fixture included', () => {
+  const heard: string[] = [];
+  const acc = new StreamAccumulator(undefined, (delta) => heard.push(delta));
+  const chunk = (content: string) => JSON.stringify({ choices: [{ index: 0, delta: { content } }] });
+  // one event of three JSON lines (a capture with its blank lines lost), then a reasoning-only
+  // chunk, which is not content, then an ordinary event
+  acc.pushText(`data: ${chunk('a')}\ndata: ${chunk('bc')}\ndata: ${chunk('')}\n\n`, 0);
+  acc.pushText(`data: ${JSON.stringify({ choices: [{ delta: { reasoning_content: 'hm' } }] })}\n\ndata: ${chunk('d')}\n\n`, 0);
+  acc.end(0);
+  assert.deepEqual(heard, ['a', 'bc', 'd']);
+  for (const file of fixtureFiles) {
+    const parts: string[] = [];
+    const each = new StreamAccumulator(undefined, (delta) => parts.push(delta));
+    each.push(readFileSync(FIXTURES + file), 0);
+    each.end(0);
+    assert.equal(parts.join(''), each.result().content, file);
+    assert.ok(!parts.includes(''), `${file}: no empty deltas`);
+  }
+});
