@@ -30,7 +30,8 @@ export interface OneShotOptions {
  * Runs every pair once with the daemon's runProbe (dispatchers and key files as the daemon
  * makes them) and resolves to their runs in the order of `pairs`. The stream client is wrapped
  * per pair to feed the progress view (tokens, state) and, with captureRaw, to keep each
- * sample's body as received; runProbe itself is unchanged. Samples of a pair run one after the
+ * sample's body as received (by sample index, so the side-by-side requests of a contamination
+ * probe each get their own); runProbe itself is unchanged. Samples of a pair run one after the
  * other (runProbe's rule); `concurrency` bounds samples in flight across pairs.
  */
 export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
@@ -47,20 +48,15 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
       o.pairs.map(async ({ target: tName, probe: pName }) => {
         const target = o.config.targets.find((t) => t.name === tName)!;
         const probe = o.config.probes.find((p) => p.name === pName)!;
-        let capture: Buffer[] = [];
-        let captured = 0;
-        // the credentials this sample's request carried: never written to disk, even when echoed
-        let secrets: string[] = [];
-        // Samples started and not yet finished: a contamination probe starts all its requests
-        // before it finishes any, and their bytes would share one capture, so then none is saved.
-        let unfinished = 0;
-        let crowded = false;
-        // keyed by the sample's own index: a contamination probe's samples run side by side
+        // Each sample's body as received, by sample index: a contamination probe's requests
+        // stream side by side, each into its own capture. `secrets`: the credentials that
+        // request carried, never written to disk, even when the server echoes them.
+        const captures = new Map<number, { chunks: Buffer[]; bytes: number; secrets: string[] }>();
         const key = (index: number | undefined) => `${tName}/${pName}/${index ?? 0}`;
         const stream: StreamFn = (req, opts) => {
-          capture = []; // a request re-sent in the shape a server asked for starts the capture again
-          captured = 0;
-          secrets = secretsOf(req.headers);
+          // a request re-sent in the shape a server asked for starts its sample's capture again
+          const capture = { chunks: [] as Buffer[], bytes: 0, secrets: secretsOf(req.headers) };
+          captures.set(opts.sample ?? 0, capture);
           const k = key(opts.sample);
           opts.signal?.addEventListener(
             'abort',
@@ -80,8 +76,8 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
             ...(o.captureRaw
               ? {
                   onRaw: (b: Uint8Array) => {
-                    capture.push(Buffer.from(b));
-                    captured += b.byteLength;
+                    capture.chunks.push(Buffer.from(b));
+                    capture.bytes += b.byteLength;
                   },
                 }
               : {}),
@@ -101,17 +97,15 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
             slots,
             observer: {
               sampleStarted: (_t, _p, index) => {
-                if (unfinished++ > 0) crowded = true;
-                capture = [];
-                captured = 0;
+                captures.delete(index);
                 o.view.started(key(index), tName, pName, index, probe.maxTokens);
               },
               sampleLive: (_t, _p, live) => o.view.state(key(live.sample), describeLive(live)),
               sampleFinished: (_t, _p, sample) => {
                 o.view.finished(key(sample.index), tName, pName, sample);
-                const body = o.captureRaw && captured > 0 && !crowded ? redactBytes(Buffer.concat(capture), secrets) : null;
-                if (--unfinished === 0) crowded = false;
-                capture = [];
+                const capture = captures.get(sample.index);
+                captures.delete(sample.index);
+                const body = capture && capture.bytes > 0 ? redactBytes(Buffer.concat(capture.chunks), capture.secrets) : null;
                 if (o.onSample) pending.push(Promise.resolve(o.onSample(tName, pName, sample, body)));
               },
             },

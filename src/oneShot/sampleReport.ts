@@ -11,6 +11,7 @@ export function sampleEndLine(target: string, probe: string, s: SampleResult): s
     `${s.outputTokens} tokens`,
     s.tokensPerSecond !== null ? `${Math.round(s.tokensPerSecond)} tokens/s` : null,
     `${s.durationSeconds.toFixed(1)} s`,
+    s.temperature !== undefined ? `temperature ${s.temperature}` : null,
     s.finishReason ? `finish ${s.finishReason}` : null,
     s.aborted ? `aborted at ${s.tokensAtAbort} tokens (${s.tokensSaved} saved)` : null,
   ].filter((x) => x !== null);
@@ -29,7 +30,53 @@ export function sampleReport(target: string, probe: string, s: SampleResult, sav
       `  ${loop.kind}${onset !== null ? ` from token ${onset}` : ''}${loop.atChar >= 0 ? ` (char ${loop.atChar})` : ''}: "${loop.excerpt}"`,
     );
   }
+  lines.push(...signalLines(s));
   for (const n of s.notes) lines.push(`  note: ${n}`);
   if (savedTo) lines.push(`  saved: ${savedTo}`);
   return `${lines.join('\n')}\n`;
+}
+
+const pct = (ratio: number) => `${Math.round(ratio * 100)}%`;
+
+/**
+ * The figures of the probe's other signals, when the sample has them: prompt adherence,
+ * logprobs, recall and contamination (--json carries them all).
+ */
+export function signalLines(s: SampleResult): string[] {
+  const out: string[] = [];
+  const a = s.adherence;
+  if (a) {
+    const keywords =
+      a.coverage === null
+        ? null
+        : `keywords ${a.matched.length} of ${a.matched.length + a.missing.length} (${pct(a.coverage)})` +
+          (a.missing.length > 0
+            ? `, missing ${a.missing
+                .slice(0, 5)
+                .map((k) => JSON.stringify(k))
+                .join(', ')}${a.missing.length > 5 ? ', ...' : ''}`
+            : '');
+    out.push(`  adherence: ${[keywords, `${a.headings} heading${a.headings === 1 ? '' : 's'}`].filter((x) => x !== null).join('; ')}`);
+  }
+  const l = s.logprobs;
+  if (l) {
+    out.push(
+      `  logprobs: mean ${l.meanLogprob.toFixed(2)} over ${l.tokens} tokens; last ${l.tailTokens}: mean ${l.tailMeanLogprob.toFixed(2)}, ${pct(l.tailNearCertainRatio)} near-certain`,
+    );
+  }
+  const r = s.recall;
+  if (r) {
+    const missed = r.missed.slice(0, 5).map((m) => `${m.label} (${m.position})`);
+    out.push(
+      `  recall: ${r.recalled} of ${r.facts} facts (${pct(r.ratio)}, min ${pct(r.minRecall)}) from a ${r.conversationTokens}-token conversation` +
+        (missed.length > 0 ? `; missed ${missed.join(', ')}${r.missed.length > 5 ? ', ...' : ''}` : ''),
+    );
+  }
+  const c = s.contamination;
+  if (c) {
+    const own = c.ownCodeWord ? 'its own code word answered' : 'its own code word missing';
+    const leaked = c.leakedFrom.length > 0 ? `; holds the code word of request ${c.leakedFrom.join(', ')}` : '';
+    out.push(`  contamination: request ${c.request} (${c.topic}, code word ${c.codeWord}): ${own}${leaked}`);
+  }
+  return out;
 }

@@ -17,7 +17,7 @@ const echo: StreamFn = async (request: ChatRequest, options) => {
   return streamResult({ content, finishReason: 'stop' });
 };
 
-test('the probe command runs a contamination probe; each sample keeps its own live line; overlapping samples save no capture (it would mix their bytes)', async () => {
+test('the probe command runs a contamination probe; each sample keeps its own live line and its own capture, though their requests overlap', async () => {
   const config = testConfig({
     targets: [testTarget({ name: 't', probes: ['short', 'mixing'] })],
     probes: [
@@ -53,10 +53,19 @@ test('the probe command runs a contamination probe; each sample keeps its own li
   });
   assert.equal(runs[0]!.verdict, 'ok');
   assert.equal(runs[0]!.samples.length, 3);
+  // each capture holds its own request's bytes only: the message (and code word) it was sent
+  const asked = new Map(runs[0]!.samples.map((s) => [s.index, s]));
+  const mixing = saved.filter((s) => s.probe === 'mixing').sort((a, b) => a.index - b.index);
   assert.deepEqual(
-    saved.filter((s) => s.probe === 'mixing').map((s) => s.capture),
-    [null, null, null],
+    mixing.map((s) => s.index),
+    [0, 1, 2],
   );
+  for (const s of mixing) {
+    const events = s.capture!.split('\n\n').filter(Boolean);
+    assert.equal(events.length, 1, `sample ${s.index}: one event, got ${events.length}`);
+    const sent = JSON.parse(events[0]!.slice('data: '.length)) as { content: string };
+    assert.equal(sent.content, asked.get(s.index)!.content, `sample ${s.index} holds its own answer`);
+  }
   assert.match(saved.find((s) => s.probe === 'short')!.capture!, /^data: /);
   assert.deepEqual(keys.filter((k) => k.startsWith('t/mixing/')).sort(), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
   // every live line belongs to its own sample, started and ended under the same key
