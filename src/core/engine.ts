@@ -30,6 +30,7 @@ import type { Detector, JudgeContext, TextView } from './detectors/detector.js';
 import {
   TF_AFTER_NL,
   TF_CONTENT,
+  TF_NEW,
   TF_NUMERIC,
   TF_WORDISH,
   TK_MARK,
@@ -495,7 +496,7 @@ export class Engine {
       }
     }
     const isWord = kind !== TK_PUNCT;
-    let flags = s.afterNl ? TF_AFTER_NL : 0;
+    let flags = (s.afterNl ? TF_AFTER_NL : 0) | (isNew ? TF_NEW : 0);
     s.afterNl = false;
     if (isWord) {
       flags |= TF_WORDISH;

@@ -52,6 +52,15 @@ export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, Enu
    */
   stoppedLoopMinSimilarity: number;
   stoppedLoopMinCopies: number;
+  /**
+   * ...unless its copies name something new: at least this many words met for the first time
+   * in the text per copy (numbers aside). A stuck model repeats itself (0-0.11 per copy in the
+   * loops of ../shared/corpus-real); a list in one template (an import per module, a test per
+   * error code) names a new thing in most copies (0.8-1.0 in the real files that failed). The
+   * list-like collapses of the corpus (0.68-0.75, a package name growing per line) are the
+   * enumeration detector's to judge, and the loop finding still warns.
+   */
+  stoppedLoopMinNovelty: number;
   /** Near-loop by vocabulary: at most this many distinct words among the last 128 (prose has 60-100; code and data, which cycle through fewer, are judged at half this)... */
   lowDiversityMax: number;
   /** ...for this many words in a row fails. */
@@ -113,6 +122,7 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   recoveredLoopWarnCopies: 8,
   stoppedLoopMinSimilarity: 0.99,
   stoppedLoopMinCopies: 16,
+  stoppedLoopMinNovelty: 0.5,
   lowDiversityMax: 32,
   lowDiversityRunFail: 48,
 

@@ -18,6 +18,8 @@ export const TF_CONTENT = 2;
 export const TF_NUMERIC = 4;
 /** The first token after a line break. */
 export const TF_AFTER_NL = 8;
+/** The first occurrence of this token (lower-cased) in the text. */
+export const TF_NEW = 16;
 
 /**
  * A detector fed by the engine's tokenizer instead of (or besides) the raw text. The

@@ -8,7 +8,7 @@
 import { finding, type Finding } from '../finding.js';
 import type { Thresholds } from '../thresholds.js';
 import type { JudgeContext, TextView } from './detector.js';
-import { TF_CONTENT, type EngineDetector } from './engineDetector.js';
+import { TF_CONTENT, TF_NEW, TF_NUMERIC, TF_WORDISH, type EngineDetector } from './engineDetector.js';
 
 /** k-gram length (tokens) used to propose loop periods. */
 const K = 4;
@@ -33,6 +33,12 @@ export interface Region {
   similarity: number;
   /** The same over content words only (not punctuation or tag names); = similarity when none. */
   contentSimilarity: number;
+  /**
+   * Words (not numbers; tag words too) met for the first time in the text inside copies 2 and on:
+   * what the copies bring that is new. A loop brings nothing new; a list of distinct things in
+   * one template (an import per module, a test per error code) brings a name per copy.
+   */
+  novelWords: number;
 }
 
 /** Loop severity levels. */
@@ -149,6 +155,9 @@ interface Tracker {
   bx: number;
   bcm: number;
   bct: number;
+  /** Novel words (Region.novelWords) so far, and at the best point. */
+  nv: number;
+  bnv: number;
   unitStart: number;
   unitEnd: number;
   lastMatch: boolean;
@@ -171,6 +180,8 @@ function newTracker(): Tracker {
     bx: 0,
     bcm: 0,
     bct: 0,
+    nv: 0,
+    bnv: 0,
     unitStart: 0,
     unitEnd: 0,
     lastMatch: false,
@@ -222,6 +233,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
     this.tStart[slot] = start;
     const content = flags & TF_CONTENT ? 1 : 0;
     this.tContent[slot] = content;
+    const novel = (flags & (TF_WORDISH | TF_NEW | TF_NUMERIC)) === (TF_WORDISH | TF_NEW);
     let kprev = -1;
     if (n >= K - 1) {
       let h = 0x9e3779b1 | 0;
@@ -234,7 +246,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
         this.kPos[ts] = n;
       }
     }
-    this.step(n, id, content, end, kprev);
+    this.step(n, id, content, novel, end, kprev);
   }
 
   save(): void {
@@ -281,7 +293,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
    * followed while a stray match (a repeated phrase inside the unit, an older natural
    * occurrence of the unit) is tried and dropped.
    */
-  private step(n: number, id: number, content: number, end: number, kprev: number): void {
+  private step(n: number, id: number, content: number, novel: boolean, end: number, kprev: number): void {
     const s = this.s;
     const d = kprev >= 0 ? n - kprev : 0;
     let explained = d === 0;
@@ -310,6 +322,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
         t.x++;
       }
       if (content) t.ct++;
+      if (novel) t.nv++;
       if (t.score >= t.best) {
         t.best = t.score;
         t.bestEnd = n;
@@ -318,6 +331,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
         t.bx = t.x;
         t.bcm = t.cm;
         t.bct = t.ct;
+        t.bnv = t.nv;
       } else if (t.score < t.best - (12 + (t.p0 >> 3))) {
         this.close(t);
       }
@@ -361,6 +375,8 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
     t.bx = 0;
     t.bcm = contentCount;
     t.bct = contentCount;
+    t.nv = 0;
+    t.bnv = 0;
     t.unitStart = this.tStart[(a - d) & RING_MASK]!;
     t.unitEnd = this.tStart[a & RING_MASK]!;
     t.lastMatch = true;
@@ -384,6 +400,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
       copies,
       similarity,
       contentSimilarity: t.bct > 0 ? t.bcm / t.bct : similarity,
+      novelWords: t.bnv,
     };
     // A near-loop whose copies drift (words inserted and dropped) breaks into pieces
     // with the same period, each starting where the previous one ended: chain them.
@@ -407,6 +424,7 @@ export class LoopDetector implements EngineDetector<LoopFigures> {
         copies: Math.max(last.copies + r.copies - 1, covered / unitChars),
         similarity: (last.similarity * last.coveredChars + r.similarity * r.coveredChars) / w,
         contentSimilarity: (last.contentSimilarity * last.coveredChars + r.contentSimilarity * r.coveredChars) / w,
+        novelWords: last.novelWords + r.novelWords,
       };
       if (s.lastLevel > LEVEL_NONE) s.coveredChars -= last.coveredChars;
     }
@@ -454,15 +472,15 @@ export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string |
     // The model ended the text itself (finish_reason stop), so it was not stuck: blocks that
     // vary a little (test cases, overloads, one declaration per type) end files and answers
     // that way. A collapse repeats verbatim, or keeps going until the token limit.
-    const stoppedVarying = finishReason === 'stop' && !runaway && sim < t.stoppedLoopMinSimilarity && r.copies < t.stoppedLoopMinCopies;
+    // However many copies, a template whose copies each name something new is a list.
+    const novelty = r.novelWords / Math.max(1, r.copies - 1);
+    const names = novelty >= t.stoppedLoopMinNovelty;
+    const stoppedVarying =
+      finishReason === 'stop' && !runaway && sim < t.stoppedLoopMinSimilarity && (r.copies < t.stoppedLoopMinCopies || names);
     if (f.worstLevel === LEVEL_FAIL && atEnd && stoppedVarying) {
+      const how = names ? `its copies vary and name something new (new words per copy: ${novelty.toFixed(2)}): a list` : 'its copies vary';
       out.push(
-        finding(
-          f.kind,
-          'warn',
-          f.onset,
-          `${detail}, at the end of an output the model ended itself (finish_reason stop), and its copies vary`,
-        ),
+        finding(f.kind, 'warn', f.onset, `${detail}, at the end of an output the model ended itself (finish_reason stop), and ${how}`),
       );
     } else if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
       // A loop still running at the end with many verbatim copies will not recover.

@@ -57,6 +57,42 @@ describe('loops detector', () => {
     assert.deepEqual(verdicts(detect('loops', verbatim, { finishReason: 'stop' }).findings), ['sentence_loop/fail!']);
   });
 
+  it('with finish_reason stop, a template whose copies each name something new is a list (warn) however many copies; the same template cycling a few names fails', () => {
+    // made-up module names, each met for the first time in its line (no word of PROSE)
+    const names = Array.from(
+      { length: 40 },
+      (_, i) => `mod${'bcdfghjklmnpqrstvwxz'[i % 20]}${'aeiou'[i % 5]}${'kprst'[Math.floor(i / 20)]}lo`,
+    );
+    const line = (name: string) => `expect(errorCodes.${name}).type.toBeAssignableTo(FastifyErrorConstructor).and.not.toBeNull();\n`;
+    const list = PROSE + '\n\n' + names.map(line).join('');
+    const cycling = PROSE + '\n\n' + names.map((_, i) => line(names[i % 3]!)).join('');
+    const counting = PROSE + '\n\n' + names.map((_, i) => line(`codes[${i}]`)).join('');
+    const kept = (text: string, finishReason: string | null) =>
+      verdicts(detect('loops', text, { finishReason }).findings).filter((v) => !v.startsWith('loop_coverage'));
+    const stopped = detect('loops', list, { finishReason: 'stop' });
+    assert.deepEqual(verdicts(stopped.findings), ['near_loop/warn']);
+    assert.match(stopped.findings[0]!.detail, /name something new \(new words per copy: [0-9.]+\): a list/);
+    assert.ok(stopped.figures.region!.copies >= 16, `copies ${stopped.figures.region!.copies}`);
+    // cut by the token limit, or no finish reason: no evidence the model stopped, it fails
+    assert.ok(
+      kept(list, 'length').some((v) => v.includes('/fail')),
+      kept(list, 'length').join(),
+    );
+    assert.ok(
+      kept(list, null).some((v) => v.includes('/fail')),
+      kept(list, null).join(),
+    );
+    // three names over and over, or a number counting up, bring nothing new: still a loop
+    assert.ok(
+      kept(cycling, 'stop').some((v) => v.includes('/fail')),
+      kept(cycling, 'stop').join(),
+    );
+    assert.ok(
+      kept(counting, 'stop').some((v) => v.includes('/fail')),
+      kept(counting, 'stop').join(),
+    );
+  });
+
   it('a punctuation-only unit (an ASCII chart) needs four times the size to be certain', () => {
     const chart = PROSE + '\n' + '| # '.repeat(200);
     assert.deepEqual(verdicts(detect('loops', chart).findings), ['punctuation_flood/fail']);
@@ -93,6 +129,7 @@ describe('loops detector', () => {
       copies: 2.5,
       similarity: 1,
       contentSimilarity: 1,
+      novelWords: 0,
     };
     const c = canonicalUnit(r, (a, b) => text.slice(a, b));
     assert.equal(c.unit, 'Hello there. ');
