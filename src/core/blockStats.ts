@@ -29,7 +29,8 @@ export interface Block {
   allVowels: number;
   /** Words mixing letters and digits (not hex) or flipping case twice. */
   garbled: number;
-  upper: number;
+  /** Uppercase letters of words that also have lowercase ones (Title, camelCase, rAnDoM); an ALL-CAPS word adds none. */
+  mixedUpper: number;
   scripts: Int32Array;
 }
 
@@ -55,7 +56,7 @@ export function newBlock(): Block {
     allLatin: 0,
     allVowels: 0,
     garbled: 0,
-    upper: 0,
+    mixedUpper: 0,
     scripts: new Int32Array(SCRIPT_COUNT),
   };
 }
@@ -85,6 +86,6 @@ export function addBlock(into: Block, b: Block): void {
   into.allLatin += b.allLatin;
   into.allVowels += b.allVowels;
   into.garbled += b.garbled;
-  into.upper += b.upper;
+  into.mixedUpper += b.mixedUpper;
   for (let i = 0; i < SCRIPT_COUNT; i++) into.scripts[i]! += b.scripts[i]!;
 }

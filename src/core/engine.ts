@@ -449,7 +449,7 @@ export class Engine {
     if (s.wordLatin > 0) {
       cur.allLatin += latin;
       cur.allVowels += vowels;
-      cur.upper += s.wordUppers;
+      if (s.wordUppers < s.wordLatin) cur.mixedUpper += s.wordUppers;
       if ((s.wordDigits > 0 && !HEX.test(key || this.text(start, end))) || s.wordFlips >= 2) cur.garbled++;
     }
     if (s.wordLatin > 0 && s.wordDigits === 0 && s.wordOther === 0 && !s.wordInTag) {

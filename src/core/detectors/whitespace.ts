@@ -47,7 +47,13 @@ export class WhitespaceDetector extends PlainStateDetector<WsState> implements E
     }
     const detail = `${f.longestRun} whitespace chars in a row at char ${f.longestRunStart}`;
     if (f.longestRun >= t.whitespaceRunFail) {
-      const certain = f.longestRunStart + f.longestRun >= f.chars && f.longestRun >= 4 * t.whitespaceRunFail;
+      // A run the text moves on from (a table cell padded to its column, aligned comments) is
+      // layout; a flooding model does not come back: the real floods run 2.5-57 K chars, to
+      // the end or close to it. Four times the fail size fails wherever it is.
+      const after = f.chars - (f.longestRunStart + f.longestRun);
+      if (after >= t.whitespaceRunFail && f.longestRun < 4 * t.whitespaceRunFail)
+        return [finding('whitespace_flood', 'warn', f.longestRunStart, `${detail}, and the text moves on after it`)];
+      const certain = after === 0 && f.longestRun >= 4 * t.whitespaceRunFail;
       return [finding('whitespace_flood', 'fail', f.longestRunStart, detail, certain)];
     }
     if (f.longestRun >= t.whitespaceRunWarn)

@@ -181,14 +181,16 @@ export function windowFlags(w: Block, t: Thresholds, head: number): number {
   }
   if (w.chars >= 200 && (w.odd / w.chars >= t.oddCharShare || w.mojibake >= 12)) flags |= 1 << F_GIBBERISH;
   // Char soup ("8eNwV5L0^ Q>Fx"): tokens mixing digits and letters or flipping case, few
-  // vowels, upper and lower case mixed at random (code types like uint64_t are lower case).
+  // vowels, upper and lower case mixed at random inside words. Code types like uint64_t are
+  // lower case; constants like HTTP2_HEADER_STATUS are upper case, each word in one case,
+  // so an all-caps word adds no mixed-case letters.
   if (
     words >= 40 &&
     w.allLatin >= 200 &&
     w.garbled / words >= t.garbledTokenShare &&
     w.allVowels / w.allLatin < 0.3 &&
-    w.upper >= 0.2 * w.allLatin &&
-    w.upper <= 0.8 * w.allLatin
+    w.mixedUpper >= 0.2 * w.allLatin &&
+    w.mixedUpper <= 0.8 * w.allLatin
   )
     flags |= 1 << F_GIBBERISH;
   if (w.letters >= 200) {

@@ -56,5 +56,26 @@ describe('windows detector', () => {
     const shadows = Array.from({ length: 60 }, (_, i) => `  ${i % 3}px ${i % 2}px 0 rgba(0, 0, 0, 0.${i % 9}),`).join('\n');
     assert.deepEqual(verdicts(detect('windows', '.glow {\n  text-shadow:\n' + shadows + '\n}\n').findings), []);
   });
+  it('char soup (random case inside words, digits, few vowels) is gibberish; upper-case constants with digits are not', () => {
+    let x = 7;
+    const rand = () => {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      return x / 0x80000000;
+    };
+    const soupChars = 'bcdfghjklmnpqrstvwxzBCDFGHJKLMNPQRSTVWXZ0123456789ae';
+    const soup = Array.from({ length: 300 }, () =>
+      Array.from({ length: 4 + Math.floor(rand() * 6) }, () => soupChars[Math.floor(rand() * soupChars.length)]).join(''),
+    ).join(' ');
+    assert.ok(verdicts(detect('windows', healthyProse(200, 1) + ' ' + soup).findings).includes('gibberish/fail!'), 'soup');
+    // the HTTP/2 constants of a type declaration: HTTP2 and NGHTTP2 mix letters and digits,
+    // but every word is in one case, upper (the names) or lower (const, string)
+    const parts = ['HEADER', 'STATUS', 'METHOD', 'SETTINGS', 'MAX', 'FRAME', 'SIZE', 'WINDOW', 'PUSH', 'STREAM', 'CONTROL', 'ALLOW'];
+    const constants = Array.from(
+      { length: 120 },
+      (_, i) =>
+        `        const ${i % 3 === 0 ? 'NGHTTP2' : 'HTTP2'}_${parts[i % 12]}_${parts[(i * 5 + 3) % 12]}_${parts[(i * 7 + 1) % 12]}: ${i % 2 ? 'string' : 'number'};`,
+    ).join('\n');
+    assert.deepEqual(verdicts(detect('windows', healthyProse(200, 1) + '\n' + constants).findings), []);
+  });
   it('reports the opening script', () => assert.equal(detect('windows', healthyProse(300, 1)).figures.headScript, 1));
 });
