@@ -15,7 +15,7 @@ export interface Block {
   vowels: number;
   /** Letters of words made only of Latin letters (no digits, other scripts, tags). */
   pureLatinLetters: number;
-  /** Letters of such words with 25+ letters (glued words). */
+  /** Letters of such words with 40+ letters (glued words). */
   gluedLetters: number;
   /** U+FFFD, controls, private use. */
   odd: number;

@@ -49,8 +49,14 @@ import { WordTable } from './wordTable.js';
 
 const CHUNK_SEED = 0x2545f491;
 const MAX_KEY = 64;
-/** Letters in one word from which it counts as glued words (German compounds stay under). */
-const GLUED = 25;
+/**
+ * Letters in one word from which it counts as glued words. Long words, German compounds and
+ * camelCase API names (performanceResourceTiming 25, ReadableStreamDefaultController 31) stay
+ * under; prose that lost its spaces runs a sentence together (15-20 words, ~80-100 letters).
+ * At 25, Node's and libxslt's HTML API indexes failed as word salad; at 40 the synthetic glued
+ * collapses are all still found.
+ */
+const GLUED = 40;
 /** An HTML tag is shorter than this; past it a '<' was not a tag. */
 const MAX_TAG = 300;
 

@@ -83,7 +83,7 @@ export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, Enu
   saladFunctionWordMax: number;
   /** ...and more words than this per sentence end or line break (prose ~20). */
   saladWordsPerSentenceMin: number;
-  /** Glued words: share of a window's letters in words of 25+ letters without digits. */
+  /** Glued words: share of a window's letters in words of 40+ letters without digits. */
   gluedLetterShare: number;
   /** Gibberish: vowel share of Latin letters outside these bounds (English ~0.38, German ~0.35). */
   gibberishVowelMin: number;

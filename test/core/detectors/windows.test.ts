@@ -77,5 +77,27 @@ describe('windows detector', () => {
     ).join('\n');
     assert.deepEqual(verdicts(detect('windows', healthyProse(200, 1) + '\n' + constants).findings), []);
   });
+  it('prose that lost its spaces is glued words; an index of long camelCase API names is not', () => {
+    const glued = healthyProse(400, 2)
+      .split('. ')
+      .map((sentence) => sentence.replace(/\s+/g, ''))
+      .join('. ');
+    assert.ok(
+      verdicts(detect('windows', healthyProse(200, 1) + ' ' + glued).findings).some((v) => v.startsWith('word_salad/fail')),
+      'glued prose',
+    );
+    // the names of Node's perf_hooks and web streams docs, 17-31 letters, one per list item
+    const names = [
+      'performanceResourceTiming',
+      'ReadableStreamDefaultController',
+      'WritableStreamDefaultWriter',
+      'ReadableByteStreamController',
+    ];
+    const members = ['domainLookupStart', 'secureConnectionStart', 'desiredSize', 'enqueue', 'responseEnd', 'transferSize'];
+    const index = Array.from({ length: 80 }, (_, i) => `<li><a href="#x${i}"><code>${names[i % 4]}.${members[i % 6]}</code></a></li>`).join(
+      '\n',
+    );
+    assert.deepEqual(verdicts(detect('windows', healthyProse(200, 1) + '\n' + index).findings), []);
+  });
   it('reports the opening script', () => assert.equal(detect('windows', healthyProse(300, 1)).figures.headScript, 1));
 });
