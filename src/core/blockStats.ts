@@ -9,6 +9,8 @@ export interface Block {
   /** Function words ("the", "of", "is"...). */
   fw: number;
   sentEnd: number;
+  /** Sentence ends of prose: ". " (or ! ?) right after a word outside code and addresses, and 。！？। anywhere outside code. */
+  proseEnds: number;
   newlines: number;
   letters: number;
   latinLetters: number;
@@ -29,6 +31,8 @@ export interface Block {
   allVowels: number;
   /** Words mixing letters and digits (not hex) or flipping case twice. */
   garbled: number;
+  /** Latin letters inside code blocks and spans, tags and URLs (part of scripts[Latin]): the markup's, not the writer's language. */
+  codeLatin: number;
   /** Uppercase letters of words that also have lowercase ones (Title, camelCase, rAnDoM); an ALL-CAPS word adds none. */
   mixedUpper: number;
   scripts: Int32Array;
@@ -42,6 +46,7 @@ export function newBlock(): Block {
     latinWords: 0,
     fw: 0,
     sentEnd: 0,
+    proseEnds: 0,
     newlines: 0,
     letters: 0,
     latinLetters: 0,
@@ -56,6 +61,7 @@ export function newBlock(): Block {
     allLatin: 0,
     allVowels: 0,
     garbled: 0,
+    codeLatin: 0,
     mixedUpper: 0,
     scripts: new Int32Array(SCRIPT_COUNT),
   };
@@ -72,6 +78,7 @@ export function addBlock(into: Block, b: Block): void {
   into.latinWords += b.latinWords;
   into.fw += b.fw;
   into.sentEnd += b.sentEnd;
+  into.proseEnds += b.proseEnds;
   into.newlines += b.newlines;
   into.letters += b.letters;
   into.latinLetters += b.latinLetters;
@@ -86,6 +93,7 @@ export function addBlock(into: Block, b: Block): void {
   into.allLatin += b.allLatin;
   into.allVowels += b.allVowels;
   into.garbled += b.garbled;
+  into.codeLatin += b.codeLatin;
   into.mixedUpper += b.mixedUpper;
   for (let i = 0; i < SCRIPT_COUNT; i++) into.scripts[i]! += b.scripts[i]!;
 }

@@ -59,6 +59,8 @@ const MAX_KEY = 64;
 const GLUED = 40;
 /** An HTML tag is shorter than this; past it a '<' was not a tag. */
 const MAX_TAG = 300;
+/** An HTML comment is shorter than this; past it an unclosed "<!--" no longer hides the text. */
+const MAX_COMMENT = 4096;
 
 /** Figures of the tokenizer itself. */
 export interface BaseFigures {
@@ -97,6 +99,21 @@ interface State {
   wordNumeric: boolean;
   tagState: number;
   tagStart: number;
+  // code and URLs, whose Latin letters are the markup's, not the writer's language
+  /** Inside a fenced code block (a line opening with ``` toggles it). */
+  fence: boolean;
+  /** Inside an inline code span (a backtick toggles it; a line break ends it). */
+  inlineCode: boolean;
+  /** Backticks that open the current line so far; -1 once anything else came. */
+  lineTicks: number;
+  /** Progress through "://" (1 after ':', 2 after ':/'), then 3 inside the URL until a space or bracket. */
+  url: number;
+  /** Progress through "<!--" (1-3), 4 inside an HTML comment, 5-6 through its "--" before ">". */
+  comment: number;
+  commentStart: number;
+  /** Where the last word ended and whether it was prose (not code, markup or an address). */
+  lastWordEnd: number;
+  lastWordProse: boolean;
   // tokens
   nTok: number;
   nextId: number;
@@ -184,6 +201,14 @@ export class Engine {
       wordNumeric: false,
       tagState: 0,
       tagStart: 0,
+      fence: false,
+      inlineCode: false,
+      lineTicks: 0,
+      url: 0,
+      comment: 0,
+      commentStart: 0,
+      lastWordEnd: -1,
+      lastWordProse: false,
       nTok: 0,
       nextId: 0,
       words: 0,
@@ -345,16 +370,30 @@ export class Engine {
       if (s.wsRun === 0) s.wsRunStart = off;
       s.wsRun++;
       if (s.tagState === 1) s.tagState = 0;
+      // a sentence of prose ends: ". " right after a word that is not code or an address
+      if ((s.prevCode === 0x2e || s.prevCode === 0x21 || s.prevCode === 0x3f) && s.lastWordEnd === off - 1 && s.lastWordProse)
+        cur.proseEnds++;
+      s.url = 0;
+      if (s.comment > 4) s.comment = 4;
+      else if (s.comment < 4) s.comment = 0;
       if (c === 10) {
         cur.newlines++;
         this.finishLine(off);
         s.tagState = 0;
         s.afterNl = true;
+        s.inlineCode = false;
+        s.lineTicks = 0;
       }
       s.prevCode = c;
       return;
     }
     if (s.wsRun > 0) this.finishWhitespace();
+    if (s.lineTicks !== 0 && c !== 0x60) this.endLineTicks();
+    if (cls !== CH_PUNCT) {
+      if (s.url === 1 || s.url === 2) s.url = 0; // "C:/path" is no URL
+      if (s.comment > 4) s.comment = 4;
+      else if (s.comment < 4) s.comment = 0;
+    }
     if (cls === CH_WORD) {
       if (s.tagState === 1) s.tagState = 2;
       if (s.wordStart < 0) {
@@ -412,6 +451,7 @@ export class Engine {
       s.tagStart = off;
     } else if (c === 0x3e) s.tagState = 0;
     else if (s.tagState === 1) s.tagState = c === 0x2f || c === 0x21 ? 2 : 0;
+    this.codeMarks(c);
     if (c < 128) this.token(TK_PUNCT, '', off, off + 1, c);
     else this.token(TK_PUNCT, len === 1 ? String.fromCharCode(c) : String.fromCodePoint(c), off, off + len, -1);
     s.prevCode = c;
@@ -420,6 +460,57 @@ export class Engine {
   private text(from: number, to: number): string {
     if (from >= this.dBase) return this.dText.slice(from - this.dBase, to - this.dBase);
     return this.store.slice(from, to);
+  }
+
+  /** The pending word is code, markup or an address: in a code block or span, a tag or a URL. */
+  private inCode(): boolean {
+    const s = this.s;
+    return s.fence || s.inlineCode || s.wordInTag || s.url === 3 || s.comment >= 4;
+  }
+
+  /** Code fences, inline code spans and the "://" of URLs, from a punctuation char. */
+  private codeMarks(c: number): void {
+    const s = this.s;
+    if (c === 0x60) {
+      if (s.lineTicks >= 0) {
+        // a line opening with three backticks opens or closes a code block
+        if (++s.lineTicks === 3) {
+          s.fence = !s.fence;
+          s.inlineCode = false;
+        }
+      } else if (!s.fence) s.inlineCode = !s.inlineCode;
+      return;
+    }
+    this.commentMarks(c);
+    // full stops of scripts written without spaces end a sentence by themselves
+    if ((c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964) && !s.fence && !s.inlineCode) this.cur.proseEnds++;
+    if (c === 0x3a) s.url = s.url === 3 ? 3 : 1;
+    else if (c === 0x2f) {
+      if (s.url === 1) s.url = 2;
+      else if (s.url === 2) s.url = 3;
+    } else if (s.url === 3 ? c === 0x29 || c === 0x5d || c === 0x3e || c === 0x22 || c === 0x27 || c === 0x3c : true) s.url = 0;
+  }
+
+  /** "<!--" opens an HTML comment (outside code blocks) and "-->" closes it, or 4 KB later (an unclosed one). */
+  private commentMarks(c: number): void {
+    const s = this.s;
+    if (s.comment >= 4) {
+      if (c === 0x2d) s.comment = s.comment === 4 ? 5 : 6;
+      else if ((c === 0x3e && s.comment === 6) || s.pos - s.commentStart > MAX_COMMENT) s.comment = 0;
+      else s.comment = 4;
+    } else if (c === 0x3c) s.comment = s.fence ? 0 : 1;
+    else if (c === 0x21 && s.comment === 1) s.comment = 2;
+    else if (c === 0x2d && (s.comment === 2 || s.comment === 3)) {
+      if (++s.comment === 4) s.commentStart = s.pos;
+    } else s.comment = 0;
+  }
+
+  /** The backticks that opened a line were one or two: inline code marks after all. */
+  private endLineTicks(): void {
+    const s = this.s;
+    // the count's parity says whether a span is left open
+    if (s.lineTicks > 0 && s.lineTicks < 3 && !s.fence && s.lineTicks % 2 === 1) s.inlineCode = !s.inlineCode;
+    s.lineTicks = -1;
   }
 
   private finishWhitespace(): void {
@@ -447,10 +538,14 @@ export class Engine {
     const vowels = s.wordVowels - s.wordVowelsAccounted;
     s.wordAccounted = 0;
     s.wordVowelsAccounted = 0;
+    const code = this.inCode();
+    s.lastWordEnd = end;
+    s.lastWordProse = !code;
     if (latin > 0) {
       cur.letters += latin;
       cur.latinLetters += latin;
       cur.scripts[SC_LATIN]! += latin;
+      if (code) cur.codeLatin += latin;
     }
     if (s.wordLatin > 0) {
       cur.allLatin += latin;
@@ -560,6 +655,7 @@ export class Engine {
       b.letters += add;
       b.latinLetters += add;
       b.scripts[SC_LATIN]! += add;
+      if (this.inCode()) b.codeLatin += add;
       b.pureLatinLetters += add;
       b.gluedLetters += add;
       b.allLatin += add;

@@ -14,6 +14,8 @@ import type { EngineDetector } from './engineDetector.js';
 /** Bytes per block; a window is WINDOW_BLOCKS blocks. */
 export const BLOCK = 256;
 const WINDOW_BLOCKS = 3;
+/** Letters after which the opening script is taken without a sentence of prose (about 4 windows of English). */
+const HEAD_WITHOUT_SENTENCE = 800;
 
 /** Window flags. */
 export const F_SALAD = 0;
@@ -124,7 +126,7 @@ export class WindowDetector implements EngineDetector<WindowFigures> {
   /** Flags the window made of the last WINDOW_BLOCKS blocks ending with `b`. */
   private evaluate(b: Block, bStart: number): void {
     const s = this.s;
-    s.totalLetters += b.letters;
+    s.totalLetters += b.letters - b.codeLatin;
     const w = newBlock();
     addBlock(w, b);
     let start = bStart;
@@ -135,10 +137,13 @@ export class WindowDetector implements EngineDetector<WindowFigures> {
       start -= p.chars;
       blocks++;
     }
-    if (s.headScript === SC_NONE && s.totalLetters >= 200) {
-      // the opening script: the dominant one over the text so far (at most a few windows)
+    if (s.headScript === SC_NONE && s.totalLetters >= 200 && (w.proseEnds > 0 || s.totalLetters >= HEAD_WITHOUT_SENTENCE)) {
+      // The opening script: the dominant one in the first window of 200+ letters that holds a
+      // sentence of prose. Badges, link lists and headings before a translated README's first
+      // sentence are Latin whatever the language of the text; a text without sentences (a
+      // list, a poem) is judged on its window once it has HEAD_WITHOUT_SENTENCE letters.
       let best = SC_NONE;
-      for (let i = 1; i < SCRIPT_COUNT; i++) if (w.scripts[i]! > (best === SC_NONE ? 0 : w.scripts[best]!)) best = i;
+      for (let i = 1; i < SCRIPT_COUNT; i++) if (proseLetters(w, i) > (best === SC_NONE ? 0 : proseLetters(w, best))) best = i;
       s.headScript = best;
     }
     // too short to judge; only a final partial window of a short text lands here
@@ -198,8 +203,15 @@ export function windowFlags(w: Block, t: Thresholds, head: number): number {
     for (let i = 1; i < SCRIPT_COUNT; i++) if (w.scripts[i]! >= w.letters * 0.12) mixed++;
     if (mixed >= 3) flags |= 1 << F_GIBBERISH;
   }
-  // 100 letters: a 768-byte window of Devanagari or Han holds 150-250
-  if (w.letters >= 100 && head !== SC_NONE && (w.letters - w.scripts[head]!) / w.letters >= t.scriptSwitchShare) flags |= 1 << F_SCRIPT;
+  // 100 letters: a 768-byte window of Devanagari or Han holds 150-250. Only the writer's
+  // letters count: a Chinese answer's code block or a Russian README's links are Latin.
+  const prose = w.letters - w.codeLatin;
+  if (prose >= 100 && head !== SC_NONE && (prose - proseLetters(w, head)) / prose >= t.scriptSwitchShare) flags |= 1 << F_SCRIPT;
   if (w.stutter >= 6 && w.stutter >= t.stutterShare * w.chunks) flags |= 1 << F_STUTTER;
   return flags;
+}
+
+/** Letters of script `i` in `w` outside code, tags and URLs (whose Latin letters are the markup's). */
+function proseLetters(w: Block, i: number): number {
+  return i === SC_LATIN ? w.scripts[i]! - w.codeLatin : w.scripts[i]!;
 }
