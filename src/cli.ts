@@ -197,7 +197,8 @@ COMMON:
   --save DIR         per sample, DIR/TARGET/PROBE/sample-N/: output.txt, reasoning.txt, result.json
                      and capture.sse (the stream as received: 'coherency-exporter analyze' re-judges it)
   --fail-on L        warn or fail (default fail): the verdict that makes the exit status 1
-  --concurrency N    samples streaming at once (default 1)
+  --concurrency N    samples streaming at once (default 1; a contamination probe's requests
+                     always stream together)
   --quiet            no progress and no report: the exit status only (--json still prints)
 
 Progress goes to stderr: on a terminal a live line per running sample, else one line when

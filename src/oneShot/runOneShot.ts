@@ -32,7 +32,8 @@ export interface OneShotOptions {
  * per pair to feed the progress view (tokens, state) and, with captureRaw, to keep each
  * sample's body as received (by sample index, so the side-by-side requests of a contamination
  * probe each get their own); runProbe itself is unchanged. Samples of a pair run one after the
- * other (runProbe's rule); `concurrency` bounds samples in flight across pairs.
+ * other (runProbe's rule); `concurrency` bounds samples in flight across pairs, raised to the
+ * widest contamination probe's request count.
  */
 export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
   const dispatchers = new Map<string, Dispatcher>();
@@ -40,7 +41,10 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
     const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
     if (d) dispatchers.set(t.name, d);
   }
-  const slots = semaphore(Math.max(1, o.concurrency));
+  // A contamination probe's requests must stream together to test anything: they get their
+  // slots whatever --concurrency says (pairs still wait for free slots).
+  const together = o.pairs.map(({ probe }) => o.config.probes.find((p) => p.name === probe)?.contamination?.concurrency ?? 1);
+  const slots = semaphore(Math.max(1, o.concurrency, ...together));
   const base = o.stream ?? ((req, opts) => streamChat(req, opts));
   const pending: Promise<unknown>[] = [];
   try {

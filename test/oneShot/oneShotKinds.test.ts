@@ -73,3 +73,33 @@ test('the probe command runs a contamination probe; each sample keeps its own li
   assert.deepEqual(mine(started), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
   assert.deepEqual(mine(progressed), ['t/mixing/0', 't/mixing/1', 't/mixing/2']);
 });
+
+test('a contamination probe streams its requests together even at --concurrency 1', async () => {
+  let inFlight = 0;
+  let most = 0;
+  const slow: StreamFn = async (request, options) => {
+    inFlight++;
+    most = Math.max(most, inFlight);
+    await new Promise((r) => setTimeout(r, 30));
+    inFlight--;
+    return echo(request, options);
+  };
+  const config = testConfig({
+    targets: [testTarget({ name: 't', probes: ['mixing'] })],
+    probes: [
+      testProbe({ name: 'mixing', messages: [], maxTokens: 100, kind: 'contamination', contamination: { concurrency: 3, seed: 2 } }),
+    ],
+  });
+  const runs = await runOneShot({
+    config,
+    pairs: [{ target: 't', probe: 'mixing' }],
+    env: {},
+    logger: silentLogger,
+    concurrency: 1,
+    captureRaw: false,
+    stream: slow,
+    view: { started: () => {}, progress: () => {}, state: () => {}, finished: () => {}, close: () => {} },
+  });
+  assert.equal(most, 3, 'all three requests in flight at once');
+  assert.ok(!runs[0]!.samples.some((s) => s.notes.some((n) => /in flight together/.test(n))), 'no note about too few slots');
+});
