@@ -468,7 +468,11 @@ export class Engine {
     return s.fence || s.inlineCode || s.wordInTag || s.url === 3 || s.comment >= 4;
   }
 
-  /** Code fences, inline code spans and the "://" of URLs, from a punctuation char. */
+  /**
+   * What a punctuation char says about code and markup: code fences and inline code spans
+   * (backticks), HTML comments, the "://" that starts a URL and the bracket or quote that ends
+   * it; and the full stops of scripts written without spaces, which end a sentence of prose.
+   */
   private codeMarks(c: number): void {
     const s = this.s;
     if (c === 0x60) {
@@ -484,11 +488,12 @@ export class Engine {
     this.commentMarks(c);
     // full stops of scripts written without spaces end a sentence by themselves
     if ((c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x0964) && !s.fence && !s.inlineCode) this.cur.proseEnds++;
-    if (c === 0x3a) s.url = s.url === 3 ? 3 : 1;
-    else if (c === 0x2f) {
-      if (s.url === 1) s.url = 2;
-      else if (s.url === 2) s.url = 3;
-    } else if (s.url === 3 ? c === 0x29 || c === 0x5d || c === 0x3e || c === 0x22 || c === 0x27 || c === 0x3c : true) s.url = 0;
+    if (s.url === 3) {
+      // inside a URL until a space (see char) or what closes a link: ) ] > " ' <
+      if (c === 0x29 || c === 0x5d || c === 0x3e || c === 0x22 || c === 0x27 || c === 0x3c) s.url = 0;
+    } else if (c === 0x3a) s.url = 1;
+    else if (c === 0x2f && s.url > 0) s.url++;
+    else s.url = 0;
   }
 
   /** "<!--" opens an HTML comment (outside code blocks) and "-->" closes it, or 4 KB later (an unclosed one). */
