@@ -61,6 +61,12 @@ export interface Thresholds extends TailRepeatThresholds, CyclingThresholds, Enu
    * enumeration detector's to judge, and the loop finding still warns.
    */
   stoppedLoopMinNovelty: number;
+  /**
+   * Whatever the finish reason (but length), a loop at the end whose copies vary and bring this
+   * many words new to the text per copy warns: test cases, one section per type. The loops of
+   * real collapses bring 0-0.11, list-like collapses 0.68-0.75; varied code blocks 1-4.
+   */
+  loopBlocksMinNovelty: number;
   /** Near-loop by vocabulary: at most this many distinct words among the last 128 (prose has 60-100; code and data, which cycle through fewer, are judged at half this)... */
   lowDiversityMax: number;
   /** ...for this many words in a row fails. */
@@ -123,6 +129,7 @@ export const DEFAULT_THRESHOLDS: Readonly<Thresholds> = Object.freeze({
   stoppedLoopMinSimilarity: 0.99,
   stoppedLoopMinCopies: 16,
   stoppedLoopMinNovelty: 0.5,
+  loopBlocksMinNovelty: 1.5,
   lowDiversityMax: 32,
   lowDiversityRunFail: 48,
 

@@ -477,10 +477,23 @@ export function judgeLoops(f: LoopFigures, t: Thresholds, finishReason: string |
     const names = novelty >= t.stoppedLoopMinNovelty;
     const stoppedVarying =
       finishReason === 'stop' && !runaway && sim < t.stoppedLoopMinSimilarity && (r.copies < t.stoppedLoopMinCopies || names);
+    // Without the evidence of a cut (finish_reason length), copies that each bring several words
+    // never seen before are blocks of a program or a document (a test per case, a section per
+    // type), not a model repeating itself.
+    const newBlocks = finishReason !== 'length' && !runaway && sim < t.stoppedLoopMinSimilarity && novelty >= t.loopBlocksMinNovelty;
     if (f.worstLevel === LEVEL_FAIL && atEnd && stoppedVarying) {
       const how = names ? `its copies vary and name something new (new words per copy: ${novelty.toFixed(2)}): a list` : 'its copies vary';
       out.push(
         finding(f.kind, 'warn', f.onset, `${detail}, at the end of an output the model ended itself (finish_reason stop), and ${how}`),
+      );
+    } else if (f.worstLevel === LEVEL_FAIL && atEnd && newBlocks) {
+      out.push(
+        finding(
+          f.kind,
+          'warn',
+          f.onset,
+          `${detail}, and each copy brings words the text had not used (${novelty.toFixed(2)} per copy): blocks, not a loop`,
+        ),
       );
     } else if (f.worstLevel === LEVEL_FAIL && (atEnd || runaway)) {
       // A loop still running at the end with many verbatim copies will not recover.

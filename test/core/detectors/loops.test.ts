@@ -93,6 +93,25 @@ describe('loops detector', () => {
     );
   });
 
+  it('without evidence of a cut, blocks whose copies each bring new words warn; cut by the token limit they fail', () => {
+    const names = ['quorvel', 'brandish', 'tamsin', 'volpert', 'ekrano', 'lisbeth', 'gorvana', 'mistrel'];
+    const blocks = names
+      .map(
+        (n) =>
+          `test('parses the ${n} header', () => {\n  const value = parse${n[0]!.toUpperCase()}${n.slice(1)}(fixture.${n}, options);\n  assert.equal(value.size, 4);\n  assert.ok(value.ready);\n});\n`,
+      )
+      .join('\n');
+    const text = PROSE + '\n\n' + blocks;
+    const unknown = detect('loops', text).findings.filter((f) => f.kind !== 'loop_coverage');
+    assert.deepEqual(verdicts(unknown), [`${unknown[0]?.kind}/warn`]);
+    assert.match(unknown[0]!.detail, /each copy brings words the text had not used \([0-9.]+ per copy\): blocks, not a loop/);
+    const cut = verdicts(detect('loops', text, { finishReason: 'length' }).findings);
+    assert.ok(
+      cut.some((v) => v.endsWith('/fail') || v.endsWith('/fail!')),
+      cut.join(),
+    );
+  });
+
   it('a punctuation-only unit (an ASCII chart) needs four times the size to be certain', () => {
     const chart = PROSE + '\n' + '| # '.repeat(200);
     assert.deepEqual(verdicts(detect('loops', chart).findings), ['punctuation_flood/fail']);
