@@ -388,7 +388,7 @@ export class Engine {
       return;
     }
     if (s.wsRun > 0) this.finishWhitespace();
-    if (s.lineTicks !== 0 && c !== 0x60) this.endLineTicks();
+    if (s.lineTicks >= 0 && c !== 0x60) this.endLineTicks(); // once per line: the first char after its leading backticks
     if (cls !== CH_PUNCT) {
       if (s.url === 1 || s.url === 2) s.url = 0; // "C:/path" is no URL
       if (s.comment > 4) s.comment = 4;
