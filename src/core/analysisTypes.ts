@@ -22,22 +22,27 @@ export interface TextMetrics {
   topLine: string;
   /** Distinct words / words (0..1). 1 for empty text. */
   uniqueWordRatio: number;
-  /** Longest back-to-back repeated block: its unit length in chars (0 when none). */
+  /** The repeat that runs to the end of the text (or the largest the text moved on from): its unit's length in chars (0 when none). */
   repeatPeriod: number;
-  /** How many back-to-back copies of that unit (0 when none). */
+  /** Copies of that unit back to back, whole ones (0 when none). */
   repeatCount: number;
-  /** Char offset where that repeated block starts (-1 when none). */
+  /** Char offset where that repeat starts (-1 when none). */
   repeatOnset: number;
-  /** Share of the text's chars inside back-to-back repeats that count, the reported one included (0..1). */
+  /** Share of the text's chars from that repeat's start to its end (0..1). */
   repeatCoverage: number;
   /** A short excerpt of the repeated unit ('' when none). */
   repeatExcerpt: string;
-  /** Kind of that repeat ('' when none). */
+  /** Kind of that repeat: the unit's finding kind ('' when none). */
   repeatKind: string;
   repeatPeriodTokens: number;
   repeatChars: number;
   repeatEnd: number;
+  /** Share of the repeat's tokens equal to the token one unit earlier (0..1). */
   repeatSimilarity: number;
+  /** How often the end returns to the same material (tokens / distinct 3-grams + 1; 0 when none). */
+  repeatReturns: number;
+  /** Share of the repeat's words used at most twice in the text: what its copies bring that is new (0..1). */
+  repeatNovelty: number;
   /** Stream token index of repeatOnset (-1 when token offsets are unknown). */
   repeatOnsetToken: number;
   /** Where the earliest failing finding starts, whatever its kind (-1 when the text does not fail). */
@@ -49,23 +54,15 @@ export interface TextMetrics {
   whitespaceShare: number;
   punctuationShare: number;
   duplicateLineFraction: number;
-  windowCompressionMin: number;
-  windowCompressionMedian: number;
-  windowCompressionRelative: number;
-  saladWindows: number;
-  gibberishWindows: number;
-  scriptSwitchWindows: number;
-  stutterWindows: number;
-  lowDiversityWords: number;
+  /** Highest share of malformed words in a stretch of prose (0..1): HIGHER reads less like any language. */
+  malformedShare: number;
+  /** Highest share of words equal to the word before them in a stretch (0..1). */
+  stutterShare: number;
+  /** Letters of the longest run of prose in another script than the text's own. */
+  scriptSwitchLetters: number;
   top2gramCharFraction: number;
-  top3gramCharFraction: number;
-  top4gramCharFraction: number;
-  dup5gramCharFraction: number;
-  dup6gramCharFraction: number;
-  dup7gramCharFraction: number;
-  dup8gramCharFraction: number;
-  dup9gramCharFraction: number;
   dup10gramCharFraction: number;
+  /** The script most of the text's prose is in ('none' without letters). */
   openingScript: string;
   /** 1 when the text fails beyond doubt (a stream may be aborted), else 0. */
   certainFail: number;

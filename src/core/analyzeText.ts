@@ -17,12 +17,12 @@ export interface AnalyzeOptions {
 }
 
 /**
- * Analyze a whole text: O(n) time, one pass. Same result as a stream analyzer fed
- * the text in any deltas (it is the same engine, fed once).
+ * Analyze a whole text: O(n) time. Same result as a stream analyzer fed the text in any
+ * deltas (it is the same engine, fed once).
  */
 export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysis {
   const thresholds = resolveThresholds(options.thresholds);
-  const engine = new Engine(thresholds);
+  const engine = new Engine(text.length);
   engine.push(text);
   return analysisOf(engine, {
     thresholds,

@@ -8,32 +8,12 @@ const GZ_BLOCK = 32768;
 /** Whole-text gzip is exact for this many blocks (128 KB); past them one block in GZ_SAMPLE is compressed. */
 const GZ_EXACT_BLOCKS = 4;
 const GZ_SAMPLE = 8;
-/** Windowed compression: fixed windows of this many chars, each compressed alone. */
-export const COMP_WINDOW = 4096;
-/** Every window of the first 256 KB is compressed, then one in WIN_SAMPLE. */
-const WIN_EXACT = 64;
-const WIN_SAMPLE = 4;
-/** A final partial window this short is too noisy to count. */
-const MIN_PARTIAL_WINDOW = 1024;
-const HIST_BINS = 256;
 
 export interface CompressionFigures {
   /** gzip(level 6) bytes / UTF-8 bytes of the whole text; 1 for empty text. */
   ratio: number;
   /** False when the text is longer than 128 KB and `ratio` is estimated from sampled blocks. */
   exact: boolean;
-  /** Lowest gzip ratio among the 4 KB windows (1 when no window). */
-  minWindow: number;
-  /** Char offset of that window (-1 when none). */
-  minWindowStart: number;
-  /** Median gzip ratio of the windows (1 when none). */
-  medianWindow: number;
-  windows: number;
-}
-
-function bin(r: number): number {
-  const b = Math.floor(r * 200);
-  return b < 0 ? 0 : b >= HIST_BINS ? HIST_BINS - 1 : b;
 }
 
 /**
@@ -43,9 +23,7 @@ function bin(r: number): number {
  * 128 KB only one block in 8 is deflated and the ratio is estimated from the sampled
  * blocks: gzip alone runs at ~25 MB/s, which would cap the analyzer below its speed
  * target on long texts, while the probe texts (10k tokens, ~40 KB) stay exact.
- * Windows: each complete 4 KB window is deflated once when it completes (one in four
- * past 256 KB). A snapshot only deflates the unfinished block and window:
- * bounded work whatever the text length.
+ * A snapshot only deflates the unfinished block: bounded work whatever the text length.
  */
 export class CompressionTracker {
   private gzDone = 0;
@@ -53,12 +31,6 @@ export class CompressionTracker {
   private gzBytes = 0;
   private utf8Done = 0;
   private prevBlock: Buffer | null = null;
-  private winDone = 0;
-  private winIndex = 0;
-  private readonly hist = new Int32Array(HIST_BINS);
-  private windows = 0;
-  private minWindow = 1;
-  private minWindowStart = -1;
 
   constructor(private readonly store: TextStore) {}
 
@@ -74,21 +46,6 @@ export class CompressionTracker {
         this.prevBlock = sampled(i + 1) ? buf : null;
       }
       this.gzDone += GZ_BLOCK;
-    }
-    while (pos - this.winDone >= COMP_WINDOW) {
-      const i = this.winIndex++;
-      if (i >= WIN_EXACT && i % WIN_SAMPLE !== 0) {
-        this.winDone += COMP_WINDOW;
-        continue;
-      }
-      const r = windowRatio(this.store.slice(this.winDone, this.winDone + COMP_WINDOW));
-      this.hist[bin(r)]!++;
-      this.windows++;
-      if (r < this.minWindow) {
-        this.minWindow = r;
-        this.minWindowStart = this.winDone;
-      }
-      this.winDone += COMP_WINDOW;
     }
   }
 
@@ -111,40 +68,10 @@ export class CompressionTracker {
       this.prevBlock = prev;
     }
     const ratio = bytes === 0 ? 1 : (gz + GZIP_OVERHEAD) / bytes;
-    let minWindow = this.minWindow;
-    let minWindowStart = this.minWindowStart;
-    let windows = this.windows;
-    let extraBin = -1;
-    if (pos - this.winDone >= MIN_PARTIAL_WINDOW && (this.winIndex < WIN_EXACT || this.winIndex % WIN_SAMPLE === 0)) {
-      const r = windowRatio(this.store.slice(this.winDone, pos));
-      extraBin = bin(r);
-      windows++;
-      if (r < minWindow) {
-        minWindow = r;
-        minWindowStart = this.winDone;
-      }
-    }
-    let medianWindow = 1;
-    if (windows > 0) {
-      const target = windows >> 1;
-      let seen = 0;
-      for (let b = 0; b < HIST_BINS; b++) {
-        seen += this.hist[b]! + (b === extraBin ? 1 : 0);
-        if (seen > target) {
-          medianWindow = (b + 0.5) / 200;
-          break;
-        }
-      }
-    }
-    return { ratio, exact: this.gzBlocks <= GZ_EXACT_BLOCKS, minWindow, minWindowStart, medianWindow, windows };
+    return { ratio, exact: this.gzBlocks <= GZ_EXACT_BLOCKS };
   }
 }
 
 function sampled(block: number): boolean {
   return block < GZ_EXACT_BLOCKS || block % GZ_SAMPLE === 0;
-}
-
-function windowRatio(text: string): number {
-  const buf = Buffer.from(text, 'utf8');
-  return (deflateRawSync(buf, { level: 6, windowBits: 12, memLevel: 8 }).length + GZIP_OVERHEAD) / buf.length;
 }

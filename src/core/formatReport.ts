@@ -53,24 +53,17 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   const rows: Array<[string, string]> = [
     ['chars / bytes / words', `${m.chars} / ${m.bytes} / ${m.words}`],
     ['gzip ratio (lower = more repetitive)', str(m.compressionRatio)],
-    ['windowed gzip min / median', `${str(m['windowCompressionMin'])} / ${str(m['windowCompressionMedian'])}`],
     ['longest word run', m.longestWordRun > 0 ? `${m.longestWordRun} × "${m.longestWordRunWord}"` : '0'],
     ['most repeated line', m.topLineRepeats > 0 ? `${m.topLineRepeats} × "${m.topLine}"` : '-'],
     ['duplicate-line fraction', str(m['duplicateLineFraction'])],
-    [
-      'top 2/3/4-gram char fraction',
-      `${str(m['top2gramCharFraction'])} / ${str(m['top3gramCharFraction'])} / ${str(m['top4gramCharFraction'])}`,
-    ],
-    ['duplicate 5/10-gram char fraction', `${str(m['dup5gramCharFraction'])} / ${str(m['dup10gramCharFraction'])}`],
+    ['top 2-gram / duplicate 10-gram char fraction', `${str(m.top2gramCharFraction)} / ${str(m.dup10gramCharFraction)}`],
+    ['repeat returns / novelty', `${str(m.repeatReturns)} / ${str(m.repeatNovelty)}`],
     ['unique-word ratio', str(m.uniqueWordRatio)],
     ['longest whitespace run', str(m['longestWhitespaceRun'])],
     ['whitespace / punctuation share', `${str(m['whitespaceShare'])} / ${str(m['punctuationShare'])}`],
-    ['opening script', str(m['openingScript'])],
-    [
-      'salad / gibberish / script / stutter windows',
-      `${str(m['saladWindows'])} / ${str(m['gibberishWindows'])} / ${str(m['scriptSwitchWindows'])} / ${str(m['stutterWindows'])}`,
-    ],
-    ['low-diversity words', str(m['lowDiversityWords'])],
+    ['script of the text', str(m.openingScript)],
+    ['malformed-word share / stutter share', `${str(m.malformedShare)} / ${str(m.stutterShare)}`],
+    ['letters in another script (longest run)', str(m.scriptSwitchLetters)],
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.push(`${k.padEnd(w)}  ${v}`);

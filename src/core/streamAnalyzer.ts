@@ -1,8 +1,8 @@
 import type { Analysis } from './analysisTypes.js';
 import { Engine } from './engine.js';
-import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import type { Finding } from './finding.js';
-import { analysisOf, certainCollapse, liveCheck, type LiveCheck } from './verdict.js';
+import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
+import { analysisOf, certainCollapse, type LiveCheck, liveCheck } from './verdict.js';
 
 export interface StreamAnalyzerOptions {
   thresholds?: Partial<Thresholds>;
@@ -19,15 +19,15 @@ export interface StreamAnalyzer {
   push(delta: string): void;
   /**
    * Analysis of the text so far, as if it ended here; the analyzer goes on accepting
-   * pushes. Cost is bounded (the unfinished 32 KB gzip block and 4 KB window are
-   * compressed, everything else is kept up to date by push), so it can be called every
-   * ~100 tokens to abort collapsed streams early.
+   * pushes. Cost is linear in the text (every detector reads the tokens; only the
+   * unfinished 32 KB gzip block is compressed): call it at the end, or for a debug view,
+   * and liveCheck() in between.
    */
   snapshot(options?: SnapshotOptions): Analysis;
   /**
-   * The first certain fail of the text so far (a loop, flood or salad that will not recover),
-   * or null. Computes only the detectors that can be certain: several times cheaper than
-   * snapshot(), for the abort check every ~32 tokens. Agrees with isCertainFail(snapshot()).
+   * The first certain fail of the text so far (a loop or flood that will not recover), or
+   * null. Computes only the detectors that can be certain, on the last few thousand tokens:
+   * bounded whatever the length, for the abort check every ~32 tokens.
    */
   certainCollapse(): Finding | null;
   /** certainCollapse() and, short of certain, the first fail or warning of the same cheap detectors. */
@@ -55,7 +55,7 @@ export function resolveThresholds(overrides?: Partial<Thresholds> | Record<strin
 
 export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): StreamAnalyzer {
   const thresholds = resolveThresholds(options.thresholds);
-  const engine = new Engine(thresholds);
+  const engine = new Engine();
   const offsets: number[] | undefined = options.countTokens ? [] : undefined;
   const slice = (a: number, b: number): string => engine.slice(a, b);
   return {

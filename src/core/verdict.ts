@@ -3,15 +3,13 @@
  * rules), the verdict, reason lines derived from findings, and the fixed metrics.
  */
 import type { Analysis, TextMetrics, Verdict } from './analysisTypes.js';
-import { SCRIPT_NAMES } from './charClass.js';
-import type { BaseFigures, Engine } from './engine.js';
 import type { JudgeContext } from './detectors/detector.js';
-import { excerptOf } from './detectors/loops.js';
-import type { Figures } from './detectors/registry.js';
-import { F_GIBBERISH, F_GLUED, F_SALAD, F_SCRIPT, F_STUTTER } from './detectors/windows.js';
-import { reasonOf, type Finding } from './finding.js';
+import { excerptOf } from './detectors/finding.js';
+import type { Figures, Thresholds } from './detectors/registry.js';
+import type { Loop } from './detectors/repetition/repetition.js';
+import { type BaseFigures, type Engine, judgeAll } from './engine.js';
+import { type Finding, reasonOf } from './finding.js';
 import { lastAtOrBelow } from './lastAtOrBelow.js';
-import type { Thresholds } from './thresholds.js';
 import { applyRules, collapseFinding, collapseOnset } from './verdictRules.js';
 
 const EXCERPT = 120;
@@ -30,7 +28,7 @@ function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number
 }
 
 export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
-  return { thresholds: o.thresholds, chars, finishReason: o.finishReason ?? null };
+  return { chars, finishReason: o.finishReason ?? null };
 }
 
 export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {
@@ -59,77 +57,59 @@ function textMetrics(
   c: { verdict: Verdict; onset: number; kind: string; certain: boolean },
 ): TextMetrics {
   const chars = base.chars;
-  const loops = d.loops;
-  const region = loops.region;
-  const comp = d.compression;
-  const win = d.windows;
-  const ng = d.ngrams;
-  // A loop that is reported counts in the coverage figure, whatever its size.
-  const reported = region !== null && findings.some((f) => f.atChar === loops.onset && f.kind === loops.kind);
-  const covered = Math.max(loops.coveredChars, reported ? region.coveredChars : 0);
-  const coverage = chars > 0 ? Math.min(1, covered / chars) : 0;
-  const rel = comp.medianWindow > 0 ? comp.minWindow / comp.medianWindow : 1;
+  const tx = base.text;
+  // the repeat reported: the one at the end, else the largest the text moved on from
+  const rep = d.repetition;
+  const loop: Loop | null = rep.tail ?? rep.recovered;
+  const kind = loop ? (findings.find((f) => f.atChar === loop.onset && isRepeatKind(f.kind))?.kind ?? '') : '';
   return {
     chars,
     bytes: base.bytes,
-    words: base.words,
-    compressionRatio: round(comp.ratio),
-    longestWordRun: d.wordRuns.longest,
-    longestWordRunWord: excerptOf(d.wordRuns.word, 40),
-    topLineRepeats: d.lines.topLineCount,
-    topLine: d.lines.topLine,
-    uniqueWordRatio: base.words === 0 ? 1 : round(base.distinctWords / base.words),
-    repeatPeriod: region ? loops.unit.length : 0,
-    repeatCount: region ? Math.floor(region.copies) : 0,
-    repeatOnset: loops.onset,
-    repeatCoverage: round(coverage),
-    repeatExcerpt: excerptOf(loops.unit, EXCERPT),
-    repeatKind: loops.kind,
-    repeatPeriodTokens: region ? region.periodTokens : 0,
-    repeatChars: region ? region.coveredChars : 0,
-    repeatEnd: region ? region.end : -1,
-    repeatSimilarity: region ? round(Math.min(region.similarity, region.contentSimilarity)) : 0,
-    repeatOnsetToken: tokenIndexAt(o.tokenOffsets, loops.onset),
+    words: tx.words,
+    compressionRatio: round(base.compression.ratio),
+    longestWordRun: tx.longestWordRun,
+    longestWordRunWord: tx.longestWordRunWord,
+    topLineRepeats: tx.topLineRepeats,
+    topLine: tx.topLine,
+    uniqueWordRatio: tx.words === 0 ? 1 : round(tx.distinctWords / tx.words),
+    repeatPeriod: loop ? loop.unitEnd - loop.unitStart : 0,
+    repeatCount: loop ? Math.floor(loop.copies) : 0,
+    repeatOnset: loop ? loop.onset : -1,
+    repeatCoverage: loop ? round(Math.min(1, loop.coverage)) : 0,
+    repeatExcerpt: loop ? excerptOf(o.slice(loop.unitStart, loop.unitEnd), EXCERPT) : '',
+    repeatKind: kind,
+    repeatPeriodTokens: loop ? loop.periodTokens : 0,
+    repeatChars: loop ? loop.end - loop.onset : 0,
+    repeatEnd: loop ? loop.end : -1,
+    repeatSimilarity: loop ? round(loop.similarity) : 0,
+    repeatReturns: loop ? round(loop.returns) : 0,
+    repeatNovelty: loop ? round(loop.novelty) : 0,
+    repeatOnsetToken: loop ? tokenIndexAt(o.tokenOffsets, loop.onset) : -1,
     collapseOnset: c.verdict === 'fail' ? c.onset : -1,
     collapseOnsetToken: c.verdict === 'fail' ? tokenIndexAt(o.tokenOffsets, c.onset) : -1,
     collapseKind: c.verdict === 'fail' ? c.kind : '',
     longestWhitespaceRun: d.whitespace.longestRun,
     whitespaceShare: chars === 0 ? 0 : round(d.whitespace.spaceChars / chars),
-    punctuationShare: chars === 0 ? 0 : round(base.punctChars / chars),
-    duplicateLineFraction: d.lines.lineChars === 0 ? 0 : round(d.lines.dupLineChars / d.lines.lineChars),
-    windowCompressionMin: round(comp.minWindow),
-    windowCompressionMedian: round(comp.medianWindow),
-    windowCompressionRelative: round(rel),
-    saladWindows: win.flagged[F_SALAD]! + win.flagged[F_GLUED]!,
-    gibberishWindows: win.flagged[F_GIBBERISH]!,
-    scriptSwitchWindows: win.flagged[F_SCRIPT]!,
-    stutterWindows: win.flagged[F_STUTTER]!,
-    lowDiversityWords: d.lowDiversity.run,
-    top2gramCharFraction: round(ng.top[0]!),
-    top3gramCharFraction: round(ng.top[1]!),
-    top4gramCharFraction: round(ng.top[2]!),
-    dup5gramCharFraction: round(ng.dup[0]!),
-    dup6gramCharFraction: round(ng.dup[1]!),
-    dup7gramCharFraction: round(ng.dup[2]!),
-    dup8gramCharFraction: round(ng.dup[3]!),
-    dup9gramCharFraction: round(ng.dup[4]!),
-    dup10gramCharFraction: round(ng.dup[5]!),
-    openingScript: SCRIPT_NAMES[win.headScript] ?? 'none',
+    punctuationShare: chars === 0 ? 0 : round(tx.punctChars / chars),
+    duplicateLineFraction: round(tx.duplicateLineFraction),
+    malformedShare: round(d.language.malformed),
+    stutterShare: round(d.stutter.share),
+    scriptSwitchLetters: d.language.switchLetters,
+    top2gramCharFraction: round(tx.ngrams.top[0]!),
+    dup10gramCharFraction: round(tx.ngrams.dup[5]!),
+    openingScript: d.language.script,
     certainFail: c.verdict === 'fail' && c.certain ? 1 : 0,
   };
 }
 
-function round(x: number): number {
-  return Math.round(x * 10000) / 10000;
+const REPEAT_UNIT_KINDS = new Set(['word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'tag_spam', 'punctuation_flood', 'cycling', 'list_runaway']);
+
+function isRepeatKind(kind: string): boolean {
+  return REPEAT_UNIT_KINDS.has(kind);
 }
 
-/**
- * The first certain fail in the text so far, or null: the live abort check. Only detectors
- * whose findings can be certain are computed (no gzip, n-grams or garble figures), so it is
- * cheap enough to run every ~32 tokens; the same rules decide as in a full analysis.
- */
-export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null {
-  return liveCheck(engine, o).certain;
+function round(x: number): number {
+  return Math.round(x * 10000) / 10000;
 }
 
 /** What the live check saw: a certain fail (abort), else the first fail or warning of the same detectors. */
@@ -139,18 +119,27 @@ export interface LiveCheck {
   suspected: Finding | null;
 }
 
-/** certainCollapse, plus what it saw short of certain: the "suspected" state of a live view. */
+/**
+ * The live check: only the detectors whose findings can be certain, each on the last tokens
+ * of the text (no gzip, no word counts), so it is cheap enough to run every ~32 tokens; the
+ * same rules decide as in a full analysis.
+ */
 export function liveCheck(engine: Engine, o: BuildOptions): LiveCheck {
-  const { base, detectors } = engine.figures((d, view) => d.mayBeCertain === true && d.cannotBeCertain?.(view, o.thresholds) !== true);
-  const found = applyRules(engine.judge(detectors, judgeContext(base.chars, o)));
+  const { chars, detectors } = engine.liveFigures();
+  const found = applyRules(judgeAll(detectors, o.thresholds, judgeContext(chars, o)));
   const certain = found.find((f) => f.severity === 'fail' && f.certain) ?? null;
   const suspected = certain ? null : (found.find((f) => f.severity === 'fail') ?? found.find((f) => f.severity === 'warn') ?? null);
   return { certain, suspected };
 }
 
+/** The first certain fail in the text so far, or null. */
+export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null {
+  return liveCheck(engine, o).certain;
+}
+
 /** The analysis of everything an engine was fed so far (a snapshot: the engine goes on). */
 export function analysisOf(engine: Engine, o: BuildOptions): Analysis {
   const { base, detectors } = engine.figures();
-  const raw = engine.judge(detectors, judgeContext(base.chars, o));
+  const raw = judgeAll(detectors, o.thresholds, judgeContext(base.chars, o));
   return buildAnalysis(base, detectors, raw, o);
 }

@@ -19,8 +19,6 @@ export const REPEAT_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
   'sentence_loop',
   'line_loop',
   'paragraph_loop',
-  'near_loop',
-  'loop_coverage',
   'tag_spam',
   'punctuation_flood',
   'char_flood',
@@ -28,21 +26,11 @@ export const REPEAT_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
   'list_runaway',
 ]);
 
-const fails = (fs: readonly Finding[]): boolean => fs.some((f) => f.severity === 'fail');
-
 export const VERDICT_RULES: readonly VerdictRule[] = [
   {
     name: 'empty_says_all',
     why: 'an empty or whitespace-only output has no text for the other figures to describe',
     apply: (fs) => (fs.some((f) => f.kind === 'empty') ? fs.filter((f) => f.kind === 'empty') : [...fs]),
-  },
-  {
-    name: 'vocabulary_yields_to_a_loop',
-    why: 'a near_loop seen by vocabulary next to a repeat of another kind is the same repetition: the repeat, which knows whether it is verbatim and where it ends, is told, not both',
-    apply: (fs) => {
-      const otherRepeat = fs.some((f) => f.kind !== 'near_loop' && f.kind !== 'loop_coverage' && REPEAT_KINDS.has(f.kind));
-      return otherRepeat ? fs.filter((f) => f.kind !== 'near_loop') : [...fs];
-    },
   },
   {
     name: 'one_finding_per_kind',
@@ -57,11 +45,6 @@ export const VERDICT_RULES: readonly VerdictRule[] = [
       return fs.filter((f) => best.get(f.kind) === f);
     },
   },
-  {
-    name: 'compression_window_only_when_nothing_fails',
-    why: 'a compressible window is a hint worth a warn only while nothing else explains it',
-    apply: (fs) => (fails(fs) ? fs.filter((f) => !(f.kind === 'low_compression' && f.severity === 'warn')) : [...fs]),
-  },
 ];
 
 /** Applies the rules in order. */
@@ -71,10 +54,9 @@ export function applyRules(findings: readonly Finding[], rules: readonly Verdict
   return out;
 }
 
-/** The finding that names the collapse: the first fail, a whole-text compression figure only when nothing else fails. */
+/** The finding that names the collapse: the first fail. */
 export function collapseFinding(findings: readonly Finding[]): Finding | null {
-  const failing = findings.filter((f) => f.severity === 'fail');
-  return failing.find((f) => f.kind !== 'low_compression') ?? failing[0] ?? null;
+  return findings.find((f) => f.severity === 'fail') ?? null;
 }
 
 /** Where the collapse starts: the earliest placed fail (-1 when none is placed). */

@@ -1,54 +1,68 @@
-import type { Finding } from '../finding.js';
-import type { Thresholds } from '../thresholds.js';
+/**
+ * What a detector is: a pure function of the tokenizer's output (figures), a pure judgement
+ * of those figures against its own thresholds (findings), and the thresholds themselves,
+ * each with its default and the measurement that justifies it. The registry derives the
+ * Thresholds type, the defaults and the finding kinds from the list of detectors.
+ */
+import type { SpaceRuns, TokenBuffer } from '../text/tokens.js';
+import type { Finding } from './finding.js';
 
-/** Read access to the text pushed so far. */
-export interface TextView {
-  readonly length: number;
+/** The text so far, as the tokenizer left it (read only). */
+export interface Scan {
+  /** True in the live check: only the last tokens are read, and nothing that needs the whole text (word counts). */
+  readonly live: boolean;
+  /** UTF-16 chars of the text. */
+  readonly chars: number;
   slice(from: number, to: number): string;
+  readonly tokens: TokenBuffer;
+  readonly spaces: SpaceRuns;
+  /** Per token id: its flags (F_FUNC). */
+  readonly idFlags: Int32Array;
+  /** Token ids are below this. */
+  readonly idCount: number;
+  /** Occurrences of each token id in the text (computed once, on first use). */
+  counts(): Int32Array;
+  /** Latin letters, their vowels, UTF-8 bytes. */
+  readonly latin: number;
+  readonly vowels: number;
+  readonly bytes: number;
 }
 
-/** What a detector's judge may know besides its own figures. */
+/** One threshold: its default value and why it is there (the healthy-text figure it sits beyond). */
+export interface Threshold {
+  value: number;
+  why: string;
+}
+
+export type ThresholdTable = Readonly<Record<string, Threshold>>;
+
+/** The values of a threshold table, by name. */
+export type Values<T extends ThresholdTable> = { [K in keyof T]: number };
+
 export interface JudgeContext {
-  thresholds: Thresholds;
   /** Chars of the text so far. */
   chars: number;
   /**
    * How the generation ended, when known: 'length' means it was cut by the token limit
-   * (max_tokens), which inside a loop or flood is itself evidence of collapse. null while
-   * a stream is still running, or when the caller does not know.
+   * (max_tokens), which inside a loop or flood is itself evidence of collapse. null while a
+   * stream is still running, or when the caller does not know.
    */
   finishReason: string | null;
 }
 
-/**
- * One detector: fed the text as it streams, it keeps its own bounded state, reports its
- * figures for the text so far, and judges them. Contract (tested for every detector):
- * - any split of the same text into pushes ends in the same figures;
- * - figures() changes nothing (a snapshot mid-stream leaves the detector as it was);
- * - cost per pushed char does not grow with the text; figures() is bounded.
- */
-export interface Detector<F extends object = object> {
-  /** Short name, used in tests and the bench ('tail_repeat', 'cycling', ...). */
+export interface Detector<F extends object = object, K extends string = string, T extends ThresholdTable = ThresholdTable> {
+  /** Short name, used in tests, benches and the figures object. */
   readonly name: string;
+  /** The finding kinds it can report (bounded: they are metric labels). */
+  readonly kinds: readonly K[];
+  readonly thresholds: T;
   /**
-   * True when its findings can be certain (beyond doubt, safe to abort the stream). The live
-   * abort check, run every ~32 tokens, computes only these detectors' figures.
+   * Tokens it reads back from the end in the live check (run every ~32 tokens to abort a
+   * collapsed stream): only detectors whose findings can be certain have one.
    */
-  readonly mayBeCertain?: boolean;
-  /**
-   * A cheap test for the live abort check: true when figures() cannot give a certain finding
-   * for this text now, so the check may skip it. Must never answer true when it could.
-   */
-  cannotBeCertain?(view: TextView, thresholds: Thresholds): boolean;
-  /** The next delta, which starts at char `offset` of the text (detectors fed only by the tokenizer's hooks leave it out). */
-  push?(delta: string, offset: number): void;
-  /** Figures for the text so far, as if it ended here. Must not change the detector's state. */
-  figures(view: TextView): F;
+  readonly liveTokens?: number;
+  /** Figures for the text so far, reading tokens from `from` (0 for the whole text; the live check passes a tail). */
+  figures(scan: Scan, from: number): F;
   /** Findings from the figures. Pure. */
-  judge(figures: F, context: JudgeContext): Finding[];
-}
-
-/** A detector that reads the raw text itself (not the tokenizer's hooks). */
-export interface TextDetector<F extends object = object> extends Detector<F> {
-  push(delta: string, offset: number): void;
+  judge(figures: F, t: Values<T>, ctx: JudgeContext): Array<Finding<K>>;
 }

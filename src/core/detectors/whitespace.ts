@@ -1,7 +1,28 @@
-/** Empty output and whitespace floods (a model that emits only spaces or newlines). */
-import { finding, type Finding } from '../finding.js';
-import type { JudgeContext, TextView } from './detector.js';
-import { PlainStateDetector, type EngineDetector } from './engineDetector.js';
+/**
+ * Empty output and whitespace floods: a model that emits nothing, only blanks, or a brace and
+ * then screens of spaces and newlines. Judged on the share of the output that is whitespace
+ * and on the longest whitespace run, and where it is.
+ */
+import type { Detector, Scan, Values } from './detector.js';
+import { type Finding, finding, fmt } from './finding.js';
+
+export const WHITESPACE_KINDS = ['empty', 'whitespace_flood'] as const;
+export type WhitespaceKind = (typeof WHITESPACE_KINDS)[number];
+
+const THRESHOLDS = {
+  whitespaceRunFail: {
+    value: 800,
+    why: 'a whitespace run that fails wherever it is. Healthy texts reach 316 (a padded table cell; npm run bench -- thresholds), the real floods run 2,500-57,000',
+  },
+  whitespaceRunEndFail: {
+    value: 200,
+    why: 'a whitespace run that fails when the output ends in it (a flood does not come back). Deep indentation plus blank lines stays under 100 at the ends of healthy texts cut at random points',
+  },
+  whitespaceShareFail: {
+    value: 0.9,
+    why: 'share of an output of 32+ chars that is whitespace, from which it fails: "{" then only spaces and blank lines. Healthy texts stay under 0.6 (indented code)',
+  },
+} as const;
 
 export interface WhitespaceFigures {
   chars: number;
@@ -10,54 +31,40 @@ export interface WhitespaceFigures {
   /** Longest run of whitespace chars and where it starts (-1 when none). */
   longestRun: number;
   longestRunStart: number;
+  /** Whitespace chars after the last token. */
+  trailingRun: number;
 }
 
-interface WsState {
-  spaceChars: number;
-  max: number;
-  maxStart: number;
-}
-
-export class WhitespaceDetector extends PlainStateDetector<WsState> implements EngineDetector<WhitespaceFigures> {
-  readonly name = 'whitespace';
-  readonly mayBeCertain = true;
-
-  constructor() {
-    super({ spaceChars: 0, max: 0, maxStart: -1 });
-  }
-
-  whitespace(start: number, length: number): void {
-    const s = this.s;
-    s.spaceChars += length;
-    if (length > s.max) {
-      s.max = length;
-      s.maxStart = start;
+export const whitespace = {
+  name: 'whitespace' as const,
+  kinds: WHITESPACE_KINDS,
+  thresholds: THRESHOLDS,
+  liveTokens: 1,
+  figures(scan: Scan): WhitespaceFigures {
+    const sp = scan.spaces;
+    let longest = 0;
+    let at = -1;
+    for (let i = 0; i < sp.n; i++) {
+      if (sp.length[i]! > longest) {
+        longest = sp.length[i]!;
+        at = sp.start[i]!;
+      }
     }
-  }
-
-  figures(view: TextView): WhitespaceFigures {
-    return { chars: view.length, spaceChars: this.s.spaceChars, longestRun: this.s.max, longestRunStart: this.s.maxStart };
-  }
-
-  judge(f: WhitespaceFigures, ctx: JudgeContext): Finding[] {
-    const t = ctx.thresholds;
+    const t = scan.tokens;
+    const lastEnd = t.n > 0 ? t.end[t.n - 1]! : 0;
+    return { chars: scan.chars, spaceChars: sp.total, longestRun: longest, longestRunStart: at, trailingRun: scan.chars - lastEnd };
+  },
+  judge(f: WhitespaceFigures, t: Values<typeof THRESHOLDS>): Array<Finding<WhitespaceKind>> {
     if (f.chars === 0) return [finding('empty', 'fail', 0, 'no output')];
-    if (f.spaceChars === f.chars) {
-      return [finding('empty', 'fail', 0, `${f.chars} whitespace chars and nothing else`, f.longestRun >= t.whitespaceRunFail)];
-    }
-    const detail = `${f.longestRun} whitespace chars in a row at char ${f.longestRunStart}`;
-    if (f.longestRun >= t.whitespaceRunFail) {
-      // A run the text moves on from (a table cell padded to its column, aligned comments) is
-      // layout; a flooding model does not come back: the real floods run 2.5-57 K chars, to
-      // the end or close to it. Four times the fail size fails wherever it is.
-      const after = f.chars - (f.longestRunStart + f.longestRun);
-      if (after >= t.whitespaceRunFail && f.longestRun < 4 * t.whitespaceRunFail)
-        return [finding('whitespace_flood', 'warn', f.longestRunStart, `${detail}, and the text moves on after it`)];
-      const certain = after === 0 && f.longestRun >= 4 * t.whitespaceRunFail;
-      return [finding('whitespace_flood', 'fail', f.longestRunStart, detail, certain)];
-    }
-    if (f.longestRun >= t.whitespaceRunWarn)
-      return [finding('whitespace_flood', 'warn', f.longestRunStart, `${detail}, below the ${t.whitespaceRunFail} that fail`)];
+    if (f.spaceChars === f.chars) return [finding('empty', 'fail', 0, `${f.chars} whitespace chars and nothing else`, f.chars >= t.whitespaceRunFail)];
+    const share = f.spaceChars / f.chars;
+    const run = `${f.longestRun} whitespace chars in a row at char ${f.longestRunStart}`;
+    if (f.trailingRun >= t.whitespaceRunEndFail)
+      return [finding('whitespace_flood', 'fail', f.chars - f.trailingRun, `the output ends in ${f.trailingRun} whitespace chars`, f.trailingRun >= t.whitespaceRunFail)];
+    if (f.longestRun >= t.whitespaceRunFail) return [finding('whitespace_flood', 'fail', f.longestRunStart, run)];
+    if (f.chars >= 32 && share >= t.whitespaceShareFail)
+      return [finding('whitespace_flood', 'fail', Math.max(0, f.longestRunStart), `${fmt(100 * share, 0)}% of the output is whitespace`)];
+    if (f.longestRun >= t.whitespaceRunEndFail) return [finding('whitespace_flood', 'warn', f.longestRunStart, `${run}, and the text moves on after it`)];
     return [];
-  }
-}
+  },
+} satisfies Detector<WhitespaceFigures, WhitespaceKind, typeof THRESHOLDS>;

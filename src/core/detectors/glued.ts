@@ -1,0 +1,71 @@
+/**
+ * A unit glued to itself inside one token: "GGGG…", "0000…", "dendenden…", "OfOfOf…",
+ * "x005F_x005F_…". The tokenizer sees one long word; its chars have a short period. Judged
+ * at the end of the output (a flood runs to the token limit) by the chars the period covers.
+ */
+import { K_WORD, KIND_MASK } from '../text/tokens.js';
+import type { Detector, Scan, Values } from './detector.js';
+import { excerptOf, type Finding, finding, fmt } from './finding.js';
+
+export const GLUED_KINDS = ['char_flood', 'word_loop'] as const;
+export type GluedKind = (typeof GLUED_KINDS)[number];
+
+const THRESHOLDS = {
+  gluedFloodChars: {
+    value: 32,
+    why: 'chars of a token whose chars repeat a unit of 1-12 chars (4+ copies) that fail at the end of the output. Healthy texts end in at most 16 such chars (a run of zeros in an address, "hahaha"; npm run bench -- thresholds); the real floods run 64-8,000',
+  },
+} as const;
+
+/** Tokens shorter than this are not read for a period. */
+const MIN_CHARS = 8;
+/** Longest unit looked for. */
+const MAX_UNIT = 12;
+/** The last tokens read (a flood may be cut into a few tokens by a digit or a mark). */
+const TAIL_TOKENS = 3;
+
+export interface GluedFigures {
+  /** Chars at the end of the output covered by a glued unit, the unit and where the run starts (-1 when none). */
+  chars: number;
+  unit: string;
+  copies: number;
+  start: number;
+}
+
+export const glued = {
+  name: 'glued' as const,
+  kinds: GLUED_KINDS,
+  thresholds: THRESHOLDS,
+  liveTokens: TAIL_TOKENS,
+  figures(scan: Scan): GluedFigures {
+    const t = scan.tokens;
+    const none = { chars: 0, unit: '', copies: 0, start: -1 };
+    for (let i = t.n - 1; i >= Math.max(0, t.n - TAIL_TOKENS); i--) {
+      if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
+      const len = t.end[i]! - t.start[i]!;
+      if (len < MIN_CHARS) continue;
+      const text = scan.slice(t.start[i]!, t.end[i]!).toLowerCase();
+      const { p, run } = tailPeriod(text, MAX_UNIT);
+      if (p === 0) return none;
+      return { chars: run, unit: text.slice(len - p), copies: run / p, start: t.end[i]! - run };
+    }
+    return none;
+  },
+  judge(f: GluedFigures, t: Values<typeof THRESHOLDS>): Array<Finding<GluedKind>> {
+    if (f.chars < t.gluedFloodChars) return [];
+    const kind: GluedKind = f.unit.length === 1 ? 'char_flood' : 'word_loop';
+    const detail = `"${excerptOf(f.unit, 20)}" glued to itself ${fmt(f.copies, 1)} times at the end (${f.chars} chars)`;
+    return [finding(kind, 'fail', f.start, detail, f.chars >= 4 * t.gluedFloodChars)];
+  },
+} satisfies Detector<GluedFigures, GluedKind, typeof THRESHOLDS>;
+
+/** The smallest unit of at most `max` chars that the end of s repeats 4+ times, and the chars of that run (the run of a word before it is not part of it). */
+function tailPeriod(s: string, max: number): { p: number; run: number } {
+  const n = s.length;
+  for (let p = 1; p <= max && 4 * p <= n; p++) {
+    let k = 0;
+    while (k < n - p && s.charCodeAt(n - 1 - k) === s.charCodeAt(n - 1 - k - p)) k++;
+    if (k + p >= 4 * p && k + p >= MIN_CHARS) return { p, run: k + p };
+  }
+  return { p: 0, run: 0 };
+}

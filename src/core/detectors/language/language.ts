@@ -1,0 +1,189 @@
+/**
+ * Does the text read as some language, and the same one throughout? Read over windows of
+ * prose chunks (wordShapes.ts; code, markup and addresses are left out):
+ * - gibberish: the share of malformed chunks. Prose in any language has a few (a brand name,
+ *   an acronym with a digit); broken decoding, a wrong tokenizer or a sampler gone wild makes
+ *   every other chunk one;
+ * - word salad: words of a language with spaces but no function words and no punctuation
+ *   between them, clause after clause (lists, tables, titles and keyword lines are broken up
+ *   by commas, line breaks and markers);
+ * - script switch: prose in another script than the text's own, for a sentence or more. The
+ *   text's script is the one most of its letters are in; Latin terms, names and references
+ *   inside Chinese, Japanese or Korean prose are normal, so a switch into Latin must run far
+ *   longer than a switch out of it.
+ */
+import { SC_LATIN, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
+import type { Detector, Scan, Values } from '../detector.js';
+import { type Finding, finding, fmt } from '../finding.js';
+import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
+
+export const LANGUAGE_KINDS = ['gibberish', 'word_salad', 'script_switch'] as const;
+export type LanguageKind = (typeof LANGUAGE_KINDS)[number];
+
+const THRESHOLDS = {
+  malformedShare: {
+    value: 0.3,
+    why: 'share of malformed chunks in a window of prose (or in a whole short output) that fails as gibberish. Healthy windows reach 0.2 (npm run bench -- thresholds)',
+  },
+  saladFunctionShare: {
+    value: 0.05,
+    why: 'share of chunks that are function words under which a window of Latin or Cyrillic prose, run on without breaks, is word salad. Prose has 0.3-0.55',
+  },
+  saladBreakShare: {
+    value: 0.1,
+    why: '...with at most this share of chunks followed by punctuation or a line break: lists, titles, tables and keyword lines break every 1-3 chunks',
+  },
+  switchLetters: {
+    value: 12,
+    why: 'letters of prose in one run in another script than the text\'s own (out of Latin) that fail: a sentence. Healthy texts quote at most 6 (a word in another language; npm run bench -- thresholds)',
+  },
+  switchLettersAlphabet: {
+    value: 200,
+    why: 'the same between two alphabets written with spaces (Latin, Greek, Cyrillic, Hebrew, Arabic...), where quoted examples of another language run a phrase or two: healthy texts reach 33 (Greek examples in an English grammar quiz)',
+  },
+  switchLettersIntoLatin: {
+    value: 600,
+    why: 'the same for a run of Latin prose in a text written in Chinese, Japanese or Korean, where Latin terms, names and references are normal: healthy texts reach 420 (a list of references)',
+  },
+} as const;
+
+/** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
+const SPACED = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
+
+/** Prose chunks per window; windows slide by half of it. */
+const WINDOW = 24;
+/** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
+const MIN_CHUNKS = 1;
+/** Fewest chunks judged for word salad. */
+const SALAD_MIN_CHUNKS = 6;
+
+export interface LanguageFigures {
+  /** Windows judged, and the worst one for each reading: its share and where it starts (-1 when none). */
+  windows: number;
+  malformed: number;
+  malformedAt: number;
+  /** Windows of Latin or Cyrillic prose: the lowest function-word share among those with few breaks. */
+  saladFunction: number;
+  saladBreaks: number;
+  saladAt: number;
+  /** The text's script, and the longest run of prose in another one. */
+  script: string;
+  switchScript: string;
+  switchLetters: number;
+  switchAt: number;
+}
+
+export const language = {
+  name: 'language' as const,
+  kinds: LANGUAGE_KINDS,
+  thresholds: THRESHOLDS,
+  figures(scan: Scan): LanguageFigures {
+    const c = readChunks(scan.tokens);
+    const main = mainScript(c);
+    const f: LanguageFigures = {
+      windows: 0,
+      malformed: 0,
+      malformedAt: -1,
+      saladFunction: 1,
+      saladBreaks: 1,
+      saladAt: -1,
+      script: SCRIPT_NAMES[main] ?? 'none',
+      switchScript: '',
+      switchLetters: 0,
+      switchAt: -1,
+    };
+    const judgeWindow = (a: number, b: number) => {
+      let n = 0;
+      let malformed = 0;
+      let func = 0;
+      let breaks = 0;
+      let codeish = 0;
+      let spaced = 0;
+      for (let i = a; i < b; i++) {
+        const fl = c.flags[i]!;
+        n++;
+        if (fl & C_CODEISH) codeish++;
+        if (fl & C_BREAK) breaks++;
+        if (fl & C_FUNC) func++;
+        const glue = fl & C_GLUE && !gluesLatin(main);
+        if (fl & C_MALFORMED || glue) malformed++;
+        if (!gluesLatin(c.script[i]!)) spaced++;
+      }
+      f.windows++;
+      // code and data: their chunks are not the writer's words
+      if (codeish >= 0.3 * n) return;
+      const share = malformed / n;
+      if (share > f.malformed) {
+        f.malformed = share;
+        f.malformedAt = c.start[a]!;
+      }
+      if (spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
+        const fs = func / n;
+        const bs = breaks / n;
+        if (bs <= 0.1 && fs < f.saladFunction) {
+          f.saladFunction = fs;
+          f.saladBreaks = bs;
+          f.saladAt = c.start[a]!;
+        }
+      }
+    };
+    if (c.n < WINDOW) {
+      if (c.n >= MIN_CHUNKS) judgeWindow(0, c.n);
+    } else for (let a = 0; a + WINDOW <= c.n; a += WINDOW / 2) judgeWindow(a, a + WINDOW);
+    foreignRun(c, main, f);
+    return f;
+  },
+  judge(f: LanguageFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageKind>> {
+    const out: Array<Finding<LanguageKind>> = [];
+    if (f.malformed >= t.malformedShare)
+      out.push(finding('gibberish', 'fail', f.malformedAt, `${fmt(100 * f.malformed, 0)}% of the words of a stretch are no word of any language (case flipping inside, scripts glued, no vowel)`));
+    if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)
+      out.push(finding('word_salad', 'fail', f.saladAt, `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`));
+    const need =
+      f.switchScript === 'latin' && !SPACED.has(f.script)
+        ? t.switchLettersIntoLatin
+        : SPACED.has(f.script) && SPACED.has(f.switchScript)
+          ? t.switchLettersAlphabet
+          : t.switchLetters;
+    if (f.switchLetters >= need)
+      out.push(finding('script_switch', 'fail', f.switchAt, `${f.switchLetters} letters of ${f.switchScript} prose in a ${f.script} text`));
+    return out;
+  },
+} satisfies Detector<LanguageFigures, LanguageKind, typeof THRESHOLDS>;
+
+/** The script most letters of the prose are in. */
+function mainScript(c: Chunks): number {
+  const sum = new Int32Array(16);
+  for (let i = 0; i < c.n; i++) sum[c.script[i]!] = sum[c.script[i]!]! + c.letters[i]!;
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (sum[s]! > sum[best]!) best = s;
+  return best;
+}
+
+/** The longest run of chunks in one script other than the main one (letters counted). */
+function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
+  let run = 0;
+  let runScript = SC_NONE;
+  let runAt = -1;
+  for (let i = 0; i < c.n; i++) {
+    const s = c.script[i]!;
+    if (s === main || s === SC_NONE) {
+      run = 0;
+      runScript = SC_NONE;
+      continue;
+    }
+    if (s !== runScript) {
+      run = 0;
+      runScript = s;
+      runAt = c.start[i]!;
+    }
+    run += c.letters[i]!;
+    if (run > f.switchLetters) {
+      f.switchLetters = run;
+      f.switchScript = SCRIPT_NAMES[s] ?? 'other';
+      f.switchAt = runAt;
+    }
+  }
+}
+
+export { SC_LATIN };

@@ -1,0 +1,159 @@
+/**
+ * Whitespace-delimited chunks of the prose (code, markup and addresses left out), read as a
+ * reader reads words: does each look like a word of some language, is it a function word,
+ * does punctuation or a line break follow it, which script is it in. A chunk is malformed
+ * when no language writes a word like it: case flipping inside the letters ("SEpois",
+ * "AlbēattanRef"), letters of two scripts glued where the prose writes words apart
+ * ("artillery日至itm" in English text; "用Python" in Chinese is normal), letters mixed with
+ * digits ("0i", "z2f"), a Latin word with no vowel ("llmllmcps"), 25+ letters run together.
+ */
+import { F_ALNUM, F_NOVOWEL } from '../../text/tokenizer.js';
+import {
+  F_CODE,
+  F_FUNC,
+  F_LINE,
+  F_MIXSCRIPT,
+  F_NUM,
+  F_ODDCASE,
+  F_SPACE,
+  K_MARK,
+  K_PUNCT,
+  K_SOLO,
+  K_WORD,
+  KIND_MASK,
+  SCRIPT_SHIFT,
+  type TokenBuffer,
+} from '../../text/tokens.js';
+import { SC_CJK, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } from '../../charClass.js';
+
+/** Chunk flags. */
+export const C_MALFORMED = 1;
+export const C_FUNC = 2;
+/** Punctuation or a line break right after it: a clause, list item or line ends. */
+export const C_BREAK = 4;
+/** Letters of two scripts glued (counted as malformed only where the prose is in a spaced script). */
+export const C_GLUE = 8;
+/** Code punctuation inside it ({ } ( ) [ ] ; = < > | \ _): a chunk of code or data. */
+export const C_CODEISH = 16;
+
+export interface Chunks {
+  n: number;
+  /** Char offset where each chunk starts. */
+  start: Int32Array;
+  flags: Uint8Array;
+  /** Script group of most of its letters (SC_*). */
+  script: Uint8Array;
+  /** Its letters (solo letters count one each). */
+  letters: Int32Array;
+}
+
+/** Letters after which a word is glued words. */
+const GLUED_LETTERS = 25;
+
+export function readChunks(t: TokenBuffer, from = 0): Chunks {
+  const cap = Math.max(16, (t.n - from) >> 1);
+  const out: Chunks = { n: 0, start: new Int32Array(cap), flags: new Uint8Array(cap), script: new Uint8Array(cap), letters: new Int32Array(cap) };
+  let flags = 0;
+  let letters = 0;
+  let start = -1;
+  let code = false;
+  let prevScript = SC_NONE;
+  const scripts = new Int32Array(16);
+  let commas = 0;
+  const close = (breakAfter: boolean) => {
+    // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
+    if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
+    // fields glued by commas are data (a CSV row), not words glued by a comma
+    if (commas >= 2) flags = (flags & ~C_MALFORMED) | C_CODEISH;
+    if (start >= 0 && letters > 0 && !code) {
+      if (out.n === out.start.length) grow(out);
+      let best = SC_NONE;
+      for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+      out.start[out.n] = start;
+      out.flags[out.n] = flags | (breakAfter ? C_BREAK : 0);
+      out.script[out.n] = best;
+      out.letters[out.n] = letters;
+      out.n++;
+    }
+    flags = 0;
+    letters = 0;
+    commas = 0;
+    start = -1;
+    code = false;
+    prevScript = SC_NONE;
+    scripts.fill(0);
+  };
+  for (let i = from; i < t.n; i++) {
+    const info = t.info[i]!;
+    if (i > from && info & F_SPACE) close((info & F_LINE) !== 0);
+    const k = info & KIND_MASK;
+    if (start < 0) start = t.start[i]!;
+    if (info & F_CODE || k === K_MARK) code = true;
+    if (k === K_PUNCT) {
+      const id = t.id[i]!;
+      if (isCodePunct(id)) flags |= C_CODEISH;
+      if (id === 0x2c) commas++;
+      // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
+      if (letters > 0 && isClausePunct(id) && i + 1 < t.n && !(t.info[i + 1]! & F_SPACE) && isLetterToken(t.info[i + 1]!) && t.start[i + 1] === t.end[i])
+        flags |= C_MALFORMED;
+      // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
+      if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && letters > 0) flags |= C_BREAK;
+      continue;
+    }
+    const script = (info >> SCRIPT_SHIFT) & 15;
+    const len = t.end[i]! - t.start[i]!;
+    if (script === SC_NONE) {
+      if (info & F_NUM) continue;
+      if (info & F_ALNUM) flags |= C_MALFORMED;
+      continue;
+    }
+    flags &= ~C_BREAK;
+    letters += k === K_SOLO ? 1 : len;
+    scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
+    if (info & F_FUNC) flags |= C_FUNC;
+    if (info & (F_ODDCASE | F_MIXSCRIPT | F_NOVOWEL) || (info & F_ALNUM && !(info & F_NUM))) flags |= C_MALFORMED;
+    if (k !== K_SOLO && len >= GLUED_LETTERS) flags |= C_MALFORMED;
+    if (prevScript !== SC_NONE && script !== prevScript && t.start[i] === t.end[i - 1]) flags |= C_GLUE;
+    prevScript = script;
+  }
+  close(false);
+  return out;
+}
+
+/** Scripts written without spaces between words (or that glue Latin terms to their words). */
+export function gluesLatin(script: number): boolean {
+  return script === SC_CJK || script === SC_HANGUL || script === SC_THAI;
+}
+
+function isClausePunct(id: number): boolean {
+  return id === 0x2c || id === 0x3b || id === 0x28 || id === 0x22 || id === 0x21 || id === 0x3f;
+}
+
+function isLetterToken(info: number): boolean {
+  const k = info & KIND_MASK;
+  return (k === K_WORD || k === K_SOLO) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && !(info & F_CODE);
+}
+
+function isCodePunct(id: number): boolean {
+  return (
+    id === 0x7b || id === 0x7d || id === 0x28 || id === 0x29 || id === 0x5b || id === 0x5d || id === 0x3b || id === 0x3d || id === 0x3c || id === 0x3e || id === 0x7c || id === 0x5c
+  );
+}
+
+function grow(c: Chunks): void {
+  const size = c.start.length * 2;
+  const s = new Int32Array(size);
+  s.set(c.start);
+  c.start = s;
+  const f = new Uint8Array(size);
+  f.set(c.flags);
+  c.flags = f;
+  const sc = new Uint8Array(size);
+  sc.set(c.script);
+  c.script = sc;
+  const l = new Int32Array(size);
+  l.set(c.letters);
+  c.letters = l;
+}
+
+export { SC_LATIN };

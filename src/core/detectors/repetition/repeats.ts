@@ -1,0 +1,170 @@
+/**
+ * Where the output repeats itself, as regions of tokens each of which repeats earlier output.
+ *
+ * One statistic explains loops, tail repeats, cycles and runaway lists: for each token, does
+ * the K-gram of tokens ending at it occur earlier in the text? A region is a stretch of
+ * tokens where it nearly always does (a gap of a changed word or two is bridged), so copies
+ * that differ by a word, by line wrapping (whitespace is not a token) or by their order
+ * (a cycle) are one region. For each region:
+ * - copies = L / D + 1, where L is the region's tokens and D the K-grams in it whose earlier
+ *   occurrence lies before the region (the material it copies): a loop of a P-token unit
+ *   has D = P, a cycle over three paragraphs D = their length, a passage quoted once D = L
+ *   (2 copies);
+ * - period: the most common distance back to the earlier occurrence (the loop's unit),
+ *   and how many tokens equal the token one period back (verbatim share);
+ * - novel: the words of the region the text uses at most twice (in `rare`), per copy: a
+ *   loop brings nothing new, a list of things in one template brings a name per copy.
+ *
+ * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
+ * (verbatim). O(n) time, one hash table sized by need.
+ */
+import { F_BLANK, F_LINE, KIND_MASK, K_PUNCT, type TokenBuffer } from '../../text/tokens.js';
+
+/** Tokens in a K-gram. */
+export const K = 3;
+/** An id that stands for a rare word in a template. */
+export const WILD = -1;
+
+export interface Region {
+  /** Token range of the repeats (the first copy, before them, is not inside). */
+  from: number;
+  to: number;
+  /** Tokens whose K-gram occurred earlier, inside the region. */
+  repeated: number;
+  /** K-grams whose earlier occurrence is before the region: the size of what is copied. */
+  distinct: number;
+  copies: number;
+  /** Most common distance back, in tokens, and the share of tokens equal to the token that far back. */
+  period: number;
+  verbatim: number;
+  /** Rare words (WILD in ids) inside the region. */
+  rare: number;
+  /** Words inside the region (content: not punctuation, not tag names). */
+  words: number;
+}
+
+/** Non-repeating tokens bridged inside a region: one changed word breaks K K-grams. */
+const GAP = K + 1;
+/** Regions shorter than this are not measured. */
+const MIN_TOKENS = 4;
+
+/**
+ * Every region of `ids[lo, hi)` with at least MIN_TOKENS tokens, in order. `ids[i]` is the
+ * token id to compare (WILD for a rare word); a K-gram made only of WILD ids never repeats.
+ */
+export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i: number) => boolean = () => true): Regions {
+  const n = hi - lo;
+  const regions: Region[] = [];
+  if (n < K + 1) return { regions, lag: new Int32Array(0) };
+  let size = 64;
+  while (size < 2 * n) size <<= 1;
+  const mask = size - 1;
+  const keys = new Int32Array(size);
+  const last = new Int32Array(size).fill(-1);
+  const lag = new Int32Array(n);
+  let start = -1;
+  let lastRep = -1;
+  let reps = 0;
+  for (let i = lo + K - 1; i < hi; i++) {
+    const a = ids[i - 2]!;
+    const b = ids[i - 1]!;
+    const c = ids[i]!;
+    lag[i - lo] = 0;
+    if (a === WILD && b === WILD && c === WILD) continue;
+    let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
+    h = Math.imul(h ^ b, 0xc2b2ae35) ^ c;
+    h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+    let slot = (h ^ (h >>> 13)) & mask;
+    for (;;) {
+      const at = last[slot]!;
+      if (at < 0) {
+        keys[slot] = h;
+        last[slot] = i;
+        break;
+      }
+      if (keys[slot] === h) {
+        lag[i - lo] = i - at;
+        last[slot] = i;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (lag[i - lo] === 0) continue;
+    if (start >= 0 && i - lastRep > GAP) {
+      if (lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+      start = -1;
+    }
+    if (start < 0) {
+      start = i;
+      reps = 0;
+    }
+    reps++;
+    lastRep = i;
+  }
+  if (start >= 0 && lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+  return { regions, lag };
+}
+
+export interface Regions {
+  regions: Region[];
+  /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none. */
+  lag: Int32Array;
+}
+
+function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, repeated: number, isWord: (i: number) => boolean): Region {
+  // the most common distance back: a majority vote, then its count
+  let cand = 0;
+  let votes = 0;
+  let distinct = 0;
+  let rare = 0;
+  let words = 0;
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (ids[i] === WILD) rare++;
+    if (isWord(i)) words++;
+    if (l === 0 || i - l < from) distinct++;
+    if (l === 0) continue;
+    if (votes === 0) {
+      cand = l;
+      votes = 1;
+    } else if (l === cand) votes++;
+    else votes--;
+  }
+  let same = 0;
+  const period = Math.max(1, cand);
+  for (let i = from; i < to; i++) if (i - period >= lo && ids[i] === ids[i - period] && ids[i] !== WILD) same++;
+  const len = to - from;
+  return {
+    from,
+    to,
+    repeated,
+    distinct,
+    copies: len / Math.max(1, distinct) + 1,
+    period,
+    verbatim: same / len,
+    rare,
+    words,
+  };
+}
+
+/** The ids a region finder compares: token ids, with words the text uses at most `rareMax` times as WILD (or none, for verbatim). */
+export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number, isWordish: (i: number) => boolean): Int32Array {
+  const out = new Int32Array(t.n);
+  for (let i = 0; i < t.n; i++) {
+    const id = t.id[i]!;
+    out[i] = rareMax > 0 && isWordish(i) && counts[id]! <= rareMax ? WILD : id;
+  }
+  return out;
+}
+
+/** Occurrences of each token id. */
+export function idCounts(t: TokenBuffer, ids: number): Int32Array {
+  const counts = new Int32Array(ids);
+  for (let i = 0; i < t.n; i++) {
+    const id = t.id[i]!;
+    counts[id] = counts[id]! + 1;
+  }
+  return counts;
+}
+
+export { F_BLANK, F_LINE, KIND_MASK, K_PUNCT };

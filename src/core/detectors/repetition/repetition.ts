@@ -1,0 +1,266 @@
+/**
+ * Repetition: how much of the end of the output repeats earlier output, in copies of what
+ * unit, with how much new. One detector for what used to be loops, tail repeats, cycling and
+ * runaway lists; they are one question asked of the regions of repeats.ts:
+ *
+ * - copies of the unit that run back to back to the end, nearly verbatim (a fifth of each
+ *   copy may change: a word swapped, a number counting; line wrapping is not a token). A
+ *   model that is stuck stays in its loop; healthy text repeats a sentence or a block a few
+ *   times and moves on, or puts something new in each copy;
+ * - the material the end keeps returning to (copies = tokens / distinct K-grams of the
+ *   region), for cycles whose order shifts and templates that vary;
+ * - novelty: the share of the region's words that the text uses at most twice. A loop brings
+ *   nothing new (0-0.02); a list in one template names a new thing per item (0.1-0.5).
+ *
+ * The unit is named by text/units.ts; the same unit model serves the recovered loop (a long
+ * verbatim loop the text moves on from, which fails only when it runs far past healthy text).
+ */
+import { F_FUNC, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js';
+import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
+import type { Detector, Scan, Values } from '../detector.js';
+import { excerptOf, type Finding, finding, fmt } from '../finding.js';
+import { findRegions, type Region, templateIds } from './repeats.js';
+import { type Run, verbatimRun } from './verbatimRun.js';
+
+export const REPETITION_KINDS = [
+  'word_loop',
+  'phrase_loop',
+  'sentence_loop',
+  'line_loop',
+  'paragraph_loop',
+  'tag_spam',
+  'punctuation_flood',
+  'cycling',
+  'list_runaway',
+] as const;
+export type RepetitionKind = (typeof REPETITION_KINDS)[number];
+
+const THRESHOLDS = {
+  tailLoopCopies: {
+    value: 4,
+    why: 'nearly verbatim copies of a word, phrase, sentence, line or paragraph that run to the end fail from this many. Healthy text ends in at most 3.1 (npm run bench -- thresholds: 2.2 for words, phrases and sentences, 3.1 for lines and paragraphs, over the healthy corpora and 1,600 real files, whole and cut at random points); a chorus sung twice is 2',
+  },
+  tailLoopCopiesAtLimit: {
+    value: 3,
+    why: 'the same when the stream was cut by the token limit (finish_reason length): running into the limit inside a loop is itself evidence',
+  },
+  certainCopies: {
+    value: 8,
+    why: 'copies from which a loop at the end is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum',
+  },
+  floodChars: {
+    value: 24,
+    why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds)',
+  },
+  ruleChars: {
+    value: 160,
+    why: 'chars of rule or border chars (- = _ * # ~ . | + : box drawing) or of tags at the end that fail: rules, table borders and nested closing tags of healthy text stay within a line (at most 80 "-", 15 closing tags)',
+  },
+  returnsCopies: {
+    value: 8,
+    why: 'returns to the same material at the end (tokens / distinct 3-grams + 1) that fail when it brings nothing new: healthy model outputs return at most 3.9 times (a cycle or a template, not verbatim copies; npm run bench -- thresholds); 2x that. Human-written code and tests cycle through a few names up to 12 times (realworld files)',
+  },
+  returnsNovelty: {
+    value: 0.07,
+    why: 'novelty that doubles the returns needed: returnsCopies x (1 + novelty / returnsNovelty). A list in one template names a new thing per item and may run long: healthy model outputs reach 27 returns at novelty 0.3-0.5 (an HTML table), 16 at novelty 1; runaway lists run to 37-440',
+  },
+  wholeLoopCoverage: {
+    value: 0.8,
+    why: 'a loop that is nearly the whole output (this share of its chars) fails from 2.5 copies: a short answer that is one sentence said twice and a half; no healthy text is 90% one repeated unit',
+  },
+  recoveredCopies: {
+    value: 16,
+    why: 'verbatim copies of a loop the text moves on from that fail wherever it is (a collapse followed by garbage): healthy texts repeat a block verbatim mid-text up to 11 times (the cards of a page template)',
+  },
+} as const;
+
+export interface Loop {
+  unit: UnitKind;
+  /** The unit is made of rule or border chars (- = _ * # ~ . | + : box drawing). */
+  rule: boolean;
+  /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
+  copies: number;
+  /** Returns to the same material: region tokens / distinct 3-grams + 1. */
+  returns: number;
+  novelty: number;
+  similarity: number;
+  periodTokens: number;
+  /** Char range of the last unit, and of the repeat from its first copy. */
+  unitStart: number;
+  unitEnd: number;
+  onset: number;
+  end: number;
+  /** Share of the text's chars (trailing whitespace aside) from the onset to the end of the repeat. */
+  coverage: number;
+}
+
+export interface RepetitionFigures {
+  chars: number;
+  /** The repeat that runs to the end (null when none). */
+  tail: Loop | null;
+  /** The largest verbatim loop the text moves on from (null when none). */
+  recovered: Loop | null;
+}
+
+/** Tokens after a region that still count as the end (a cut word, a closing mark, an end-of-turn token). */
+const END_SLACK = 8;
+/** Rule and border chars (and whitespace between them). */
+const RULE = /^[\s\-=_*#~.|+:\u2500-\u257f]+$/;
+
+function isRule(s: string): boolean {
+  return RULE.test(s);
+}
+/** Words the text uses this many times or fewer are something new (WILD in the template). */
+const RARE_MAX = 2;
+
+export const repetition = {
+  name: 'repetition' as const,
+  kinds: REPETITION_KINDS,
+  thresholds: THRESHOLDS,
+  liveTokens: 4096,
+  figures(scan: Scan, from: number): RepetitionFigures {
+    const t = scan.tokens;
+    const n = t.n;
+    const none = { chars: scan.chars, tail: null, recovered: null };
+    if (n - from < 4) return none;
+    const info = t.info;
+    const isWord = (i: number) => {
+      const k = info[i]! & KIND_MASK;
+      return k === K_WORD || k === K_SOLO;
+    };
+    const isFunction = (i: number) => (info[i]! & F_FUNC) !== 0;
+    // the live check reads the tail verbatim (the counts of a stream so far say little); the whole text as a template
+    const ids = scan.live ? t.id : templateIds(t, scan.counts(), RARE_MAX, (i) => isWord(i) && !(info[i]! & F_FUNC));
+    const { regions, lag } = findRegions(ids, from, n, isWord);
+    const textEnd = trimmedEnd(scan);
+    const loopOf = (r: Region): Loop => {
+      const { run, period: p, end } = bestRun(ids, lag, from, r, isFunction);
+      const verbatim = run.copies >= 2;
+      const onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
+      const unitTo = verbatim ? end : r.to;
+      const unitFrom = unitTo - p;
+      return {
+        unit: unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i)),
+        rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
+        copies: verbatim ? run.copies : 1,
+        returns: r.copies,
+        novelty: r.words === 0 ? 0 : r.rare / r.words,
+        similarity: verbatim ? run.similarity : r.verbatim,
+        periodTokens: p,
+        unitStart: t.start[unitFrom]!,
+        unitEnd: t.end[unitTo - 1]!,
+        onset: t.start[onsetTok]!,
+        end: t.end[r.to - 1]!,
+        coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
+      };
+    };
+    const last = regions[regions.length - 1];
+    const tail = last && n - last.to <= END_SLACK ? loopOf(last) : null;
+    let recovered: Loop | null = null;
+    for (const r of regions) {
+      if (r === last && tail) continue;
+      if (r.to - r.from < 8) continue;
+      const l = loopOf(r);
+      if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
+    }
+    return { chars: scan.chars, tail, recovered };
+  },
+  judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
+    const out: Array<Finding<RepetitionKind>> = [];
+    const atLimit = ctx.finishReason === 'length';
+    if (f.tail) {
+      const l = f.tail;
+      const chars = l.end - l.onset;
+      const structural = l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
+      const need = atLimit ? t.tailLoopCopiesAtLimit : t.tailLoopCopies;
+      const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
+      const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
+      const loopFails = structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= 2.5 && l.coverage >= t.wholeLoopCoverage);
+      // a cycle or a template: judged by how often it returns and what it brings
+      const newThings = l.novelty >= t.returnsNovelty;
+      const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
+      if (loopFails) {
+        const certain = structural ? chars >= 4 * limit : l.copies >= t.certainCopies;
+        out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`, certain));
+      } else if (l.returns >= needReturns) {
+        const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
+        out.push(finding(kind, 'fail', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`));
+      } else if (structural ? l.copies >= need && chars >= limit / 2 : l.copies >= need - 1) {
+        out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
+      } else if (l.returns >= needReturns / 2) {
+        const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
+        out.push(finding(kind, 'warn', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`));
+      }
+    }
+    if (f.recovered && f.recovered.unit !== 'punctuation' && f.recovered.unit !== 'tag') {
+      const l = f.recovered;
+      if (l.copies >= t.recoveredCopies)
+        out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`));
+    }
+    return out;
+  },
+} satisfies Detector<RepetitionFigures, RepetitionKind, typeof THRESHOLDS>;
+
+/** Lags of the last tokens of a region tried as its period. */
+const PERIOD_PROBES = 32;
+/** Tokens of a partial copy at the region's end that the run may leave out. */
+const END_PROBES = 8;
+
+/**
+ * The period and end that explain the most tokens back to back: the most common lag of the
+ * region, and each lag seen among its last tokens (a sentence with a phrase repeated inside
+ * it has two lags, the phrase's and the sentence's), each tried ending at the region's end or
+ * a few tokens before it (a partial copy, a closing mark).
+ */
+function bestRun(
+  ids: Int32Array,
+  lag: Int32Array,
+  lo: number,
+  r: Region,
+  isFunction: (i: number) => boolean,
+): { run: Run; period: number; end: number } {
+  const candidates = new Set<number>([r.period]);
+  for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
+  let best: { run: Run; period: number; end: number } | null = null;
+  for (const p of candidates) {
+    if (p > r.to - lo) continue;
+    for (let end = r.to; end >= Math.max(r.to - Math.min(p, END_PROBES), lo + p); end--) {
+      const run = verbatimRun(ids, lo, end, p, isFunction);
+      const covered = end - run.start;
+      const had = best ? best.end - best.run.start : -1;
+      if (!best || covered > had || (covered === had && p < best.period)) best = { run, period: p, end };
+    }
+  }
+  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), isFunction), period: Math.min(r.period, r.to - lo), end: r.to };
+}
+
+function describe(l: Loop): string {
+  return `${fmt(l.copies, 1)} copies of a ${l.unit} back to back (similarity ${fmt(l.similarity)})`;
+}
+
+function kindOf(unit: UnitKind): RepetitionKind {
+  switch (unit) {
+    case 'punctuation':
+    case 'char':
+      return 'punctuation_flood';
+    case 'tag':
+      return 'tag_spam';
+    default:
+      return `${unit}_loop` as RepetitionKind;
+  }
+}
+
+function sentenceEnd(scan: Scan, i: number): boolean {
+  const t = scan.tokens;
+  const id = t.id[i]!;
+  if ((t.info[i]! & KIND_MASK) !== K_PUNCT) return false;
+  if (id < 128) return id === 0x2e || id === 0x21 || id === 0x3f;
+  return isSentenceEndChar(scan.slice(t.start[i]!, t.start[i]! + 1).charCodeAt(0));
+}
+
+/** Chars of the text without its trailing whitespace. */
+function trimmedEnd(scan: Scan): number {
+  const t = scan.tokens;
+  return t.n > 0 ? t.end[t.n - 1]! : 0;
+}
+

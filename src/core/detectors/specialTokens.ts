@@ -1,0 +1,90 @@
+/**
+ * What belongs to the serving stack, not to the answer: template and vocabulary tokens in
+ * the content (`<|im_start|>`, `<｜end▁of▁sentence｜>`, `[PAD]`, `<unk>`, `<0x0A>`,
+ * `[control_12]`), space markers of a tokenizer glued into words (`▁the▁cat`, `theĠcat`),
+ * and chars a decoder leaves when it breaks (U+FFFD next to a letter, C0/C1 controls). In
+ * the content they mean the template, the detokenizer or the decode is wrong. Mentions in
+ * code (fenced blocks, `inline`) do not count, nor one end-of-turn marker that ends the text
+ * (a stop token left unstripped).
+ */
+import { F_CODE } from '../text/tokens.js';
+import type { Detector, Scan, Values } from './detector.js';
+import { type Finding, finding } from './finding.js';
+
+export const SPECIAL_KINDS = ['special_tokens', 'gibberish'] as const;
+export type SpecialKind = (typeof SPECIAL_KINDS)[number];
+
+const THRESHOLDS = {
+  specialTokensFail: {
+    value: 3,
+    why: 'template or vocabulary tokens outside code that fail. Healthy texts have at most 1 outside code (npm run bench -- thresholds); a wrong template leaks one or more per turn',
+  },
+  oddCharsFail: {
+    value: 3,
+    why: 'broken chars (U+FFFD next to a letter or another U+FFFD, controls other than tab and newline) that fail. Healthy texts have at most 1 (npm run bench -- thresholds: tests of URL encoding aside); a broken decode leaves one in every non-ASCII word',
+  },
+} as const;
+
+/** Special tokens of the common chat templates and vocabularies. */
+const SPECIAL =
+  /<\|[A-Za-z][\w.:\-\u2581]{0,47}\|>|<\uff5c[^\uff5c<>\n]{1,48}\uff5c>|<\/?(?:s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})>|<0x[0-9A-Fa-f]{2}>|\[\/?(?:PAD|UNK|INST)\](?!\()|\[control_\d{1,4}\]|(?<=[\p{Ll}\p{N}.,;:!?)])[\u2581\u0120\u010a](?=\p{L})|\u2581(?=\p{L}[^\s]*\u2581)/gu;
+/** Broken chars: U+FFFD glued to a letter or to another one, C0/C1 controls but tab, newline and CR. */
+const ODD = /(?<=[\p{L}\ufffd])\ufffd|\ufffd(?=[\p{L}\ufffd])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/gu;
+/** An end-of-turn token that ends the text. */
+const TRAILING_END = /(?:<\|(?:im_end|eot_id|end|endoftext)\|>|<\/s>|<\uff5c[^\uff5c]*end[^\uff5c]*\uff5c>)\s*$/u;
+
+export interface SpecialFigures {
+  /** Special tokens outside code (a trailing end-of-turn token aside), the first one and where. */
+  specialTokens: number;
+  first: string;
+  firstAt: number;
+  oddChars: number;
+  firstOddAt: number;
+}
+
+export const specialTokens = {
+  name: 'special_tokens' as const,
+  kinds: SPECIAL_KINDS,
+  thresholds: THRESHOLDS,
+  figures(scan: Scan): SpecialFigures {
+    const text = scan.slice(0, scan.chars);
+    const out: SpecialFigures = { specialTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
+    const trailing = TRAILING_END.exec(text.slice(-64));
+    const stop = trailing ? text.length - (64 - trailing.index) : Infinity;
+    SPECIAL.lastIndex = 0;
+    for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
+      if (m.index >= stop || inCode(scan, m.index)) continue;
+      if (out.specialTokens++ === 0) {
+        out.first = m[0];
+        out.firstAt = m.index;
+      }
+    }
+    ODD.lastIndex = 0;
+    for (let m = ODD.exec(text); m; m = ODD.exec(text)) {
+      if (out.oddChars++ === 0) out.firstOddAt = m.index;
+    }
+    return out;
+  },
+  judge(f: SpecialFigures, t: Values<typeof THRESHOLDS>): Array<Finding<SpecialKind>> {
+    const out: Array<Finding<SpecialKind>> = [];
+    if (f.specialTokens >= t.specialTokensFail)
+      out.push(finding('special_tokens', 'fail', f.firstAt, `${f.specialTokens} template or vocabulary tokens outside code (first: "${f.first}")`));
+    else if (f.specialTokens > 0)
+      out.push(finding('special_tokens', 'warn', f.firstAt, `${f.specialTokens} template or vocabulary token outside code ("${f.first}")`));
+    if (f.oddChars >= t.oddCharsFail) out.push(finding('gibberish', 'fail', f.firstOddAt, `${f.oddChars} broken chars (U+FFFD inside words, control chars)`));
+    return out;
+  },
+} satisfies Detector<SpecialFigures, SpecialKind, typeof THRESHOLDS>;
+
+/** Is the token at char offset `at` code (or markup)? */
+function inCode(scan: Scan, at: number): boolean {
+  const t = scan.tokens;
+  let lo = 0;
+  let hi = t.n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (t.start[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return t.n > 0 && (t.info[lo]! & F_CODE) !== 0;
+}

@@ -1,0 +1,493 @@
+/**
+ * The analyzer's one pass over the chars: splits the text into tokens (words, single letters
+ * of scripts written without spaces, single punctuation chars), interns each token by a hash
+ * of its case-folded chars, and records whitespace runs. Work per char is O(1) and nothing
+ * looks ahead, so a text pushed in any deltas ends in the same tokens (the streaming
+ * contract); every detector reads the tokens afterwards.
+ */
+import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, isLatinVowel, scriptOfCode } from '../charClass.js';
+import { FUNCTION_WORDS } from '../functionWords.js';
+import { TextStore } from '../textStore.js';
+import { WordTable } from '../wordTable.js';
+import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMarkup } from './markup.js';
+import {
+  F_BLANK,
+  F_CAP,
+  F_CODE,
+  F_FUNC,
+  F_LINE,
+  F_MIXSCRIPT,
+  F_NEW,
+  F_NUM,
+  F_ODDCASE,
+  F_SPACE,
+  K_MARK,
+  K_PUNCT,
+  K_SOLO,
+  K_WORD,
+  SCRIPT_SHIFT,
+  SpaceRuns,
+  TokenBuffer,
+} from './tokens.js';
+
+/** Letters and digits mixed in one word ("x9f2", "mp3"). */
+export const F_ALNUM = 1 << 16;
+/** A Latin word of 4+ letters without a vowel ("llmllmcps"), or of 6+ letters with hardly a consonant. */
+export const F_NOVOWEL = 1 << 17;
+/** Ids below this are ASCII punctuation chars (id = char code). */
+const FIRST_ID = 128;
+const WORD_SEED = 0x811c9dc5 | 0;
+/** Words longer than this are keyed by their first chars plus their length. */
+const MAX_KEY = 64;
+
+interface State {
+  pos: number;
+  pendingHigh: number;
+  /** A '.', ',' or ':' after the digits of a number, held until the next char says whether the number goes on ("2009.06.11", "1,000", "12:30"); -1 when none. */
+  sep: number;
+  /** Flags the next token takes from the whitespace before it. */
+  before: number;
+  newlines: number;
+  wsStart: number;
+  wsLen: number;
+  // the pending word
+  wStart: number;
+  wHash: number;
+  wDigits: number;
+  wLetters: number;
+  wVowels: number;
+  wLatin: number;
+  wUppers: number;
+  wFlips: number;
+  wScripts: number;
+  wFirstUpper: boolean;
+  wFirstDigit: boolean;
+  wNonAscii: boolean;
+  wPrevLower: boolean;
+  wTag: boolean;
+  wCode: boolean;
+  nextId: number;
+  m: MarkupState;
+}
+
+export class Tokenizer {
+  readonly store = new TextStore();
+  readonly tokens: TokenBuffer;
+  readonly spaces = new SpaceRuns();
+  /** Per token id: F_FUNC when it is a function word (set when first seen). */
+  idFlags = new Int32Array(256);
+  /** Latin letters, their vowels, all letters and UTF-8 bytes of the text (for language statistics). */
+  latin = 0;
+  vowels = 0;
+  bytes = 0;
+  private readonly words = new WordTable();
+  /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
+  private readonly asciiSeen = new Uint8Array(128);
+  private s: State;
+  private spec = false;
+
+  constructor(expectedChars = 0) {
+    this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 4)));
+    this.s = {
+      pos: 0,
+      pendingHigh: -1,
+      sep: -1,
+      before: 0,
+      newlines: 0,
+      wsStart: 0,
+      wsLen: 0,
+      wStart: -1,
+      wHash: WORD_SEED,
+      wDigits: 0,
+      wLetters: 0,
+      wVowels: 0,
+      wLatin: 0,
+      wUppers: 0,
+      wFlips: 0,
+      wScripts: 0,
+      wFirstUpper: false,
+      wFirstDigit: false,
+      wNonAscii: false,
+      wPrevLower: false,
+      wTag: false,
+      wCode: false,
+      nextId: FIRST_ID,
+      m: newMarkup(),
+    };
+  }
+
+  get length(): number {
+    return this.store.size;
+  }
+
+  /** Token ids handed out so far (ids are below this). */
+  get idCount(): number {
+    return this.s.nextId;
+  }
+
+  slice(from: number, to: number): string {
+    return this.store.slice(from, to);
+  }
+
+  push(delta: string): void {
+    if (delta.length === 0) return;
+    this.store.append(delta);
+    const s = this.s;
+    let from = 0;
+    if (s.pendingHigh >= 0) {
+      const hi = s.pendingHigh;
+      s.pendingHigh = -1;
+      const lo = delta.charCodeAt(0);
+      if (lo >= 0xdc00 && lo <= 0xdfff) {
+        this.astral(((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000);
+        from = 1;
+      } else this.other(hi, CH_PUNCT, SC_NONE, 1);
+    }
+    this.scan(delta, from);
+  }
+
+  /**
+   * Runs `read` on the tokens as if the text ended here (the pending word and whitespace
+   * finished), then puts everything back: the tokenizer goes on as if nothing happened.
+   */
+  snapshot<T>(read: () => T): T {
+    const saved = { ...this.s, m: { ...this.s.m } };
+    const n = this.tokens.n;
+    const totals = [this.spaces.n, this.spaces.total, this.latin, this.vowels, this.bytes];
+    this.spec = true;
+    try {
+      const s = this.s;
+      if (s.pendingHigh >= 0) this.other(s.pendingHigh, CH_PUNCT, SC_NONE, 1);
+      if (s.sep >= 0) this.endNumber();
+      if (s.wStart >= 0) this.finishWord();
+      if (s.wsLen > 0) this.spaces.push(s.wsStart, s.wsLen);
+      return read();
+    } finally {
+      this.spec = false;
+      this.s = saved;
+      this.tokens.n = n;
+      this.spaces.n = totals[0]!;
+      this.spaces.total = totals[1]!;
+      this.latin = totals[2]!;
+      this.vowels = totals[3]!;
+      this.bytes = totals[4]!;
+    }
+  }
+
+  private scan(str: string, from: number): void {
+    const n = str.length;
+    const s = this.s;
+    for (let i = from; i < n; i++) {
+      const c = str.charCodeAt(i);
+      if (s.sep >= 0) {
+        if (c >= 0x30 && c <= 0x39) {
+          // the number goes on past its separator
+          s.wHash = Math.imul(s.wHash ^ s.sep, 0x01000193);
+          s.sep = -1;
+          s.pos++;
+          this.bytes++;
+        } else this.endNumber();
+      }
+      if (c < 128) {
+        const a = ASCII[c]!;
+        if (a >= A_WORD) {
+          // letters and digits of a word: a tight loop to the end of the word
+          if (s.wStart < 0) this.startWord(a === A_UPPER, a === A_DIGIT);
+          let j = i;
+          let h = s.wHash;
+          let digits = 0;
+          let letters = 0;
+          let uppers = 0;
+          let flips = 0;
+          let vowels = 0;
+          let prevLower = s.wPrevLower;
+          while (j < n) {
+            const cj = str.charCodeAt(j);
+            if (cj >= 128) break;
+            const aj = ASCII[cj]!;
+            if (aj < A_WORD) break;
+            h = Math.imul(h ^ LOWER[cj]!, 0x01000193);
+            if (aj === A_DIGIT) {
+              digits++;
+              prevLower = false;
+            } else if (aj === A_UNDER) prevLower = false;
+            else {
+              letters++;
+              vowels += VOWEL[cj]!;
+              if (aj === A_UPPER) {
+                uppers++;
+                if (prevLower) flips++;
+                prevLower = false;
+              } else prevLower = aj === A_LOWER;
+            }
+            j++;
+          }
+          s.wHash = h;
+          s.wDigits += digits;
+          s.wLetters += letters;
+          s.wLatin += letters;
+          s.wVowels += vowels;
+          s.wUppers += uppers;
+          s.wFlips += flips;
+          s.wPrevLower = prevLower;
+          if (letters > 0) s.wScripts |= 1 << SC_LATIN;
+          this.latin += letters;
+          this.vowels += vowels;
+          this.bytes += j - i;
+          s.pos += j - i;
+          i = j - 1;
+          continue;
+        }
+        if (s.wStart >= 0) {
+          if (SEPARATOR[c] === 1 && s.wLetters === 0 && s.wDigits > 0) {
+            s.sep = c;
+            continue;
+          }
+          this.finishWord();
+        }
+        this.bytes++;
+        if (a === A_SPACE) this.space(c);
+        else this.punct(c, c, 1);
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdbff) {
+        if (i + 1 < n) {
+          const lo = str.charCodeAt(i + 1);
+          if (lo >= 0xdc00 && lo <= 0xdfff) {
+            this.astral(((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000);
+            i++;
+            continue;
+          }
+        } else if (!this.spec) {
+          s.pendingHigh = c;
+          return;
+        }
+      }
+      const cls = classOf(c);
+      this.other(c, cls, cls === CH_WORD || cls === CH_SOLO ? scriptOfCode(c) : SC_NONE, 1);
+    }
+  }
+
+  /** The separator after a number was not followed by a digit: the number ends before it, and it is punctuation. */
+  private endNumber(): void {
+    const s = this.s;
+    const c = s.sep;
+    s.sep = -1;
+    this.finishWord();
+    this.bytes++;
+    this.punct(c, c, 1);
+  }
+
+  private astral(cp: number): void {
+    const info = astralInfo(cp);
+    this.other(cp, info >> 4, info & 15, 2);
+  }
+
+  /** A char outside ASCII (or an astral code point, len 2). */
+  private other(c: number, cls: number, script: number, len: number): void {
+    const s = this.s;
+    this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
+    if (cls === CH_WORD) {
+      if (s.wStart < 0) this.startWord(false, script === SC_NONE && isDigit(c));
+      s.wNonAscii = true;
+      const lower = lowerOf(c);
+      s.wHash = Math.imul(s.wHash ^ lower, 0x01000193);
+      if (script === SC_NONE) {
+        s.wDigits++;
+        s.wPrevLower = false;
+      } else {
+        s.wLetters++;
+        s.wScripts |= 1 << script;
+        if (script === SC_LATIN) {
+          this.latin++;
+          s.wLatin++;
+          if (isLatinVowel(c)) {
+            this.vowels++;
+            s.wVowels++;
+          }
+        }
+        const upper = lower !== c;
+        if (upper) {
+          if (s.pos === s.wStart) s.wFirstUpper = true;
+          s.wUppers++;
+          if (s.wPrevLower) s.wFlips++;
+          s.wPrevLower = false;
+        } else s.wPrevLower = true;
+      }
+      s.pos += len;
+      return;
+    }
+    if (s.wStart >= 0) this.finishWord();
+    if (cls === CH_SPACE) {
+      this.space(c);
+      s.pos += len - 1;
+      return;
+    }
+    if (cls === CH_SOLO) {
+      this.endSpace();
+      markupWord(s.m, s.pos);
+      this.token(K_SOLO, c, -1, s.pos, s.pos + len, (script << SCRIPT_SHIFT) | (inCode(s.m) ? F_CODE : 0));
+      s.pos += len;
+      return;
+    }
+    this.punct(c, -1, len);
+  }
+
+  private space(c: number): void {
+    const s = this.s;
+    if (s.wsLen === 0) s.wsStart = s.pos;
+    s.wsLen++;
+    s.before |= F_SPACE;
+    const nl = c === 10;
+    if (nl) {
+      s.before |= s.before & F_LINE ? F_BLANK : F_LINE;
+      s.newlines++;
+    }
+    markupSpace(s.m, nl);
+    s.pos++;
+  }
+
+  private endSpace(): void {
+    const s = this.s;
+    if (s.wsLen > 0) {
+      this.spaces.push(s.wsStart, s.wsLen);
+      s.wsLen = 0;
+    }
+  }
+
+  /** A punctuation char: `ascii` is its code when ASCII (its id), else -1. */
+  private punct(c: number, ascii: number, len: number): void {
+    const s = this.s;
+    this.endSpace();
+    markupPunct(s.m, c, s.pos);
+    const code = inCode(s.m) || c === 0x60 ? F_CODE : 0;
+    this.token(K_PUNCT, ascii >= 0 ? -1 : c, ascii, s.pos, s.pos + len, code);
+    s.pos += len;
+  }
+
+  private startWord(upper: boolean, digit: boolean): void {
+    const s = this.s;
+    this.endSpace();
+    markupWord(s.m, s.pos);
+    s.wStart = s.pos;
+    s.wHash = WORD_SEED;
+    s.wDigits = 0;
+    s.wLetters = 0;
+    s.wLatin = 0;
+    s.wVowels = 0;
+    s.wUppers = 0;
+    s.wFlips = 0;
+    s.wScripts = 0;
+    s.wFirstUpper = upper;
+    s.wFirstDigit = digit;
+    s.wNonAscii = false;
+    s.wPrevLower = false;
+    s.wTag = s.m.tag === 2;
+    s.wCode = inCode(s.m);
+  }
+
+  private finishWord(): void {
+    const s = this.s;
+    const start = s.wStart;
+    const end = s.pos;
+    s.wStart = -1;
+    const len = end - start;
+    let flags = s.wCode ? F_CODE : 0;
+    if (s.wFirstUpper) flags |= F_CAP;
+    if (s.wFlips >= 2) flags |= F_ODDCASE;
+    if (s.wDigits > 0) flags |= s.wLetters > 0 ? F_ALNUM : 0;
+    if (s.wFirstDigit) flags |= F_NUM;
+    if (s.wLatin === s.wLetters && s.wUppers < s.wLatin && ((s.wLatin >= 4 && s.wVowels === 0) || (s.wLatin >= 6 && s.wVowels >= s.wLatin - 1))) flags |= F_NOVOWEL;
+    const scripts = s.wScripts;
+    let script = SC_NONE;
+    if (scripts !== 0) {
+      script = 31 - Math.clz32(scripts);
+      if ((scripts & (scripts - 1)) !== 0) flags |= F_MIXSCRIPT;
+    }
+    const key = len <= MAX_KEY ? s.wHash : Math.imul(s.wHash ^ len, 0x01000193);
+    this.token(s.wTag ? K_MARK : K_WORD, key, -2 - Math.min(len, MAX_KEY + 1), start, end, flags | (script << SCRIPT_SHIFT));
+  }
+
+  /**
+   * One token. `ascii` >= 0: an ASCII punctuation char (its id); -1: a non-ASCII char
+   * keyed by its code point `key`; <= -2: a word keyed by hash `key` and length -2 - ascii.
+   */
+  private token(kind: number, key: number, ascii: number, start: number, end: number, flags: number): void {
+    const s = this.s;
+    let id: number;
+    if (ascii >= 0) {
+      id = ascii;
+      if (this.asciiSeen[id] === 0) {
+        if (!this.spec) this.asciiSeen[id] = 1;
+        flags |= F_NEW;
+      }
+    } else {
+      const len = ascii === -1 ? 0 : -2 - ascii;
+      id = this.words.get(key, len);
+      if (id < 0) {
+        id = s.nextId++;
+        if (!this.spec) this.words.set(key, len, id);
+        if (id >= this.idFlags.length) {
+          const grown = new Int32Array(this.idFlags.length * 2);
+          grown.set(this.idFlags);
+          this.idFlags = grown;
+        }
+        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && FUNCTION_WORDS.has(this.store.slice(start, end).toLowerCase()) ? F_FUNC : 0;
+        flags |= F_NEW;
+      }
+    }
+    flags |= this.idFlags[id]! | s.before;
+    s.before = 0;
+    this.tokens.push(start, end, id, kind | flags);
+  }
+}
+
+const A_SPACE = 0;
+const A_WORD = 2;
+const A_LOWER = 2;
+const A_UPPER = 3;
+const A_DIGIT = 4;
+const A_UNDER = 5;
+const ASCII = new Uint8Array(128);
+const VOWEL = new Uint8Array(128);
+const LOWER = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const k = classOf(c);
+  ASCII[c] =
+    k === CH_SPACE
+      ? A_SPACE
+      : k !== CH_WORD
+        ? 1
+        : c >= 0x41 && c <= 0x5a
+          ? A_UPPER
+          : c >= 0x61 && c <= 0x7a
+            ? A_LOWER
+            : c === 0x5f
+              ? A_UNDER
+              : A_DIGIT;
+  VOWEL[c] = isLatinVowel(c) ? 1 : 0;
+  LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+/** Chars that may join the digit groups of one number. */
+const SEPARATOR = new Uint8Array(128);
+SEPARATOR[0x2e] = 1;
+SEPARATOR[0x2c] = 1;
+SEPARATOR[0x3a] = 1;
+const FW_MAX = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
+
+const lowerCache = new Uint32Array(0x10000);
+/** The lower-case form of a BMP letter (the char itself when none or when it lower-cases to several chars). */
+function lowerOf(c: number): number {
+  if (c >= 0x10000) return c;
+  let l = lowerCache[c]!;
+  if (l === 0) {
+    const s = String.fromCharCode(c).toLowerCase();
+    l = s.length === 1 ? s.charCodeAt(0) : c;
+    lowerCache[c] = l;
+  }
+  return l;
+}
+
+function isDigit(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669) || (c >= 0xff10 && c <= 0xff19);
+}

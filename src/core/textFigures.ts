@@ -1,0 +1,111 @@
+/**
+ * Figures reported with every analysis but judged by no detector (the detectors judge
+ * repetition by its units): the longest run of one word, the most repeated line and the
+ * share of chars in repeated lines (Gopher-style), distinct words over words, and the word
+ * n-gram fractions of the last 2048 words. One pass over the tokens.
+ */
+import { excerptOf } from './detectors/finding.js';
+import type { Scan } from './detectors/detector.js';
+import { ngramFractions, type NgramFractions } from './ngramFractions.js';
+import { F_LINE, K_PUNCT, KIND_MASK } from './text/tokens.js';
+
+export interface TextFigures {
+  words: number;
+  distinctWords: number;
+  longestWordRun: number;
+  longestWordRunWord: string;
+  topLineRepeats: number;
+  topLine: string;
+  /** Chars of non-blank lines that occur more than once, over chars of non-blank lines. */
+  duplicateLineFraction: number;
+  ngrams: NgramFractions;
+  punctChars: number;
+}
+
+/** Words kept for the n-gram fractions. */
+const NGRAM_WORDS = 2048;
+/** Lines longer than this are not counted as lines. */
+const MAX_LINE = 2000;
+
+export function textFigures(scan: Scan): TextFigures {
+  const t = scan.tokens;
+  const counts = scan.counts();
+  const seen = new Uint8Array(scan.idCount);
+  let words = 0;
+  let distinct = 0;
+  let punct = 0;
+  let run = 0;
+  let best = 0;
+  let bestAt = -1;
+  let prev = -1;
+  const ngIds = new Int32Array(NGRAM_WORDS);
+  const ngLens = new Int32Array(NGRAM_WORDS);
+  const lineCounts = new Map<number, { n: number; chars: number; at: number }>();
+  let lineStart = 0;
+  let lineHash = 0x811c9dc5 | 0;
+  let lineChars = 0;
+  let dupChars = 0;
+  const endLine = (end: number) => {
+    const len = end - lineStart;
+    if (len > 0 && len <= MAX_LINE) {
+      lineChars += len;
+      const e = lineCounts.get(lineHash);
+      if (e) {
+        dupChars += e.n === 1 ? 2 * len : len;
+        e.n++;
+      } else lineCounts.set(lineHash, { n: 1, chars: len, at: lineStart });
+    }
+  };
+  for (let i = 0; i < t.n; i++) {
+    const info = t.info[i]!;
+    const id = t.id[i]!;
+    if (info & F_LINE && i > 0) {
+      endLine(t.end[i - 1]!);
+      lineStart = t.start[i]!;
+      lineHash = 0x811c9dc5 | 0;
+    }
+    lineHash = Math.imul(lineHash ^ id, 0x01000193);
+    if ((info & KIND_MASK) === K_PUNCT) {
+      punct += t.end[i]! - t.start[i]!;
+      continue;
+    }
+    words++;
+    if (seen[id] === 0) {
+      seen[id] = 1;
+      distinct++;
+    }
+    if (id === prev && !(info & F_LINE)) run++;
+    else run = 1;
+    if (run > best) {
+      best = run;
+      bestAt = i;
+    }
+    prev = id;
+    ngIds[(words - 1) % NGRAM_WORDS] = id;
+    ngLens[(words - 1) % NGRAM_WORDS] = t.end[i]! - t.start[i]!;
+  }
+  if (t.n > 0) endLine(t.end[t.n - 1]!);
+  let topLine = { n: 0, chars: 0, at: -1 };
+  for (const e of lineCounts.values()) if (e.n > topLine.n) topLine = e;
+  // the ring in text order
+  const kept = Math.min(words, NGRAM_WORDS);
+  const ids = new Int32Array(kept);
+  const lens = new Int32Array(kept);
+  for (let j = 0; j < kept; j++) {
+    const slot = (words - kept + j) % NGRAM_WORDS;
+    ids[j] = ngIds[slot]!;
+    lens[j] = ngLens[slot]!;
+  }
+  void counts;
+  return {
+    words,
+    distinctWords: distinct,
+    longestWordRun: best,
+    longestWordRunWord: bestAt >= 0 ? excerptOf(scan.slice(t.start[bestAt]!, t.end[bestAt]!).toLowerCase(), 40) : '',
+    topLineRepeats: topLine.n,
+    topLine: topLine.at >= 0 ? excerptOf(scan.slice(topLine.at, topLine.at + Math.min(topLine.chars, 200)).trim(), 120) : '',
+    duplicateLineFraction: lineChars === 0 ? 0 : dupChars / lineChars,
+    ngrams: ngramFractions(ids, lens, kept),
+    punctChars: punct,
+  };
+}
