@@ -32,8 +32,8 @@ import {
 
 /** Letters and digits mixed in one word ("x9f2", "mp3"). */
 export const F_ALNUM = 1 << 16;
-/** A Latin word of 4+ letters without a vowel ("llmllmcps"), or of 6+ letters with hardly a consonant. */
-export const F_NOVOWEL = 1 << 17;
+/** A word of letters only, all lower case ("brazilcanada"): no capitals, digits or underscores. */
+export const F_LOWER = 1 << 17;
 /** Ids below this are ASCII punctuation chars (id = char code). */
 const FIRST_ID = 128;
 const WORD_SEED = 0x811c9dc5 | 0;
@@ -397,7 +397,7 @@ export class Tokenizer {
     if (s.wFlips >= 2) flags |= F_ODDCASE;
     if (s.wDigits > 0) flags |= s.wLetters > 0 ? F_ALNUM : 0;
     if (s.wFirstDigit) flags |= F_NUM;
-    if (s.wLatin === s.wLetters && s.wUppers < s.wLatin && ((s.wLatin >= 4 && s.wVowels === 0) || (s.wLatin >= 6 && s.wVowels >= s.wLatin - 1))) flags |= F_NOVOWEL;
+    if (s.wUppers === 0 && s.wDigits === 0 && s.wLetters === end - start) flags |= F_LOWER;
     const scripts = s.wScripts;
     let script = SC_NONE;
     if (scripts !== 0) {

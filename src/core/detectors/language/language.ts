@@ -23,7 +23,7 @@ export type LanguageKind = (typeof LANGUAGE_KINDS)[number];
 const THRESHOLDS = {
   malformedShare: {
     value: 0.3,
-    why: 'share of malformed chunks in a window of prose (or in a whole short output) that fails as gibberish. Healthy windows reach 0.2 (npm run bench -- thresholds)',
+    why: 'share of the letters of a window of prose (or of a whole short output) in malformed chunks that fails as gibberish (a chunk weighs its letters, up to 20). Healthy windows reach 0.2 (npm run bench -- thresholds)',
   },
   saladFunctionShare: {
     value: 0.05,
@@ -50,6 +50,8 @@ const THRESHOLDS = {
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
 const SPACED = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
 
+/** A chunk weighs its letters, up to this many: words glued into 100-letter chunks count as several words, not one. */
+const WEIGHT_CAP = 20;
 /** Prose chunks per window; windows slide by half of it. */
 const WINDOW = 24;
 /** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
@@ -79,7 +81,7 @@ export const language = {
   thresholds: THRESHOLDS,
   figures(scan: Scan): LanguageFigures {
     const c = readChunks(scan.tokens);
-    const main = mainScript(c);
+    const main = openingScript(c);
     const f: LanguageFigures = {
       windows: 0,
       malformed: 0,
@@ -94,6 +96,7 @@ export const language = {
     };
     const judgeWindow = (a: number, b: number) => {
       let n = 0;
+      let weight = 0;
       let malformed = 0;
       let func = 0;
       let breaks = 0;
@@ -101,18 +104,20 @@ export const language = {
       let spaced = 0;
       for (let i = a; i < b; i++) {
         const fl = c.flags[i]!;
+        const w = Math.min(c.letters[i]!, WEIGHT_CAP);
         n++;
-        if (fl & C_CODEISH) codeish++;
+        weight += w;
+        if (fl & C_CODEISH) codeish += w;
         if (fl & C_BREAK) breaks++;
         if (fl & C_FUNC) func++;
         const glue = fl & C_GLUE && !gluesLatin(main);
-        if (fl & C_MALFORMED || glue) malformed++;
+        if (fl & C_MALFORMED || glue) malformed += w;
         if (!gluesLatin(c.script[i]!)) spaced++;
       }
       f.windows++;
       // code and data: their chunks are not the writer's words
-      if (codeish >= 0.3 * n) return;
-      const share = malformed / n;
+      if (codeish >= 0.3 * weight) return;
+      const share = malformed / weight;
       if (share > f.malformed) {
         f.malformed = share;
         f.malformedAt = c.start[a]!;
@@ -129,7 +134,12 @@ export const language = {
     };
     if (c.n < WINDOW) {
       if (c.n >= MIN_CHUNKS) judgeWindow(0, c.n);
-    } else for (let a = 0; a + WINDOW <= c.n; a += WINDOW / 2) judgeWindow(a, a + WINDOW);
+    } else {
+      let a = 0;
+      for (; a + WINDOW <= c.n; a += WINDOW / 2) judgeWindow(a, a + WINDOW);
+      // the end of the text is a window too, however the windows fell
+      if (a - WINDOW / 2 + WINDOW < c.n) judgeWindow(c.n - WINDOW, c.n);
+    }
     foreignRun(c, main, f);
     return f;
   },
@@ -151,13 +161,34 @@ export const language = {
   },
 } satisfies Detector<LanguageFigures, LanguageKind, typeof THRESHOLDS>;
 
-/** The script most letters of the prose are in. */
-function mainScript(c: Chunks): number {
-  const sum = new Int32Array(16);
-  for (let i = 0; i < c.n; i++) sum[c.script[i]!] = sum[c.script[i]!]! + c.letters[i]!;
-  let best = SC_NONE;
-  for (let s = 1; s < 16; s++) if (sum[s]! > sum[best]!) best = s;
-  return best;
+/** Letters of prose that decide the script a text opens in. */
+const OPENING_LETTERS = 200;
+
+/**
+ * The text's own script: the one most of the first OPENING_LETTERS letters of the prose are
+ * in, unless another holds twice its letters over the whole text (a README that opens with
+ * product names and badges, then is written in Russian).
+ */
+function openingScript(c: Chunks): number {
+  const head = new Int32Array(16);
+  const all = new Int32Array(16);
+  let total = 0;
+  for (let i = 0; i < c.n; i++) {
+    const s = c.script[i]!;
+    all[s] = all[s]! + c.letters[i]!;
+    if (total < OPENING_LETTERS) {
+      const n = Math.min(c.letters[i]!, OPENING_LETTERS - total);
+      head[s] = head[s]! + n;
+      total += n;
+    }
+  }
+  let opening = SC_NONE;
+  let main = SC_NONE;
+  for (let s = 1; s < 16; s++) {
+    if (head[s]! > head[opening]!) opening = s;
+    if (all[s]! > all[main]!) main = s;
+  }
+  return all[main]! >= 2 * all[opening]! ? main : opening;
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

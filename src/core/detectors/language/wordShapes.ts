@@ -2,19 +2,19 @@
  * Whitespace-delimited chunks of the prose (code, markup and addresses left out), read as a
  * reader reads words: does each look like a word of some language, is it a function word,
  * does punctuation or a line break follow it, which script is it in. A chunk is malformed
- * when no language writes a word like it: case flipping inside the letters ("SEpois",
- * "AlbēattanRef"), letters of two scripts glued where the prose writes words apart
- * ("artillery日至itm" in English text; "用Python" in Chinese is normal), letters mixed with
- * digits ("0i", "z2f"), a Latin word with no vowel ("llmllmcps"), 25+ letters run together.
+ * when no language writes a word like it: letters of two scripts glued where the prose
+ * writes words apart ("artillery日至itm" in English text; "用Python" in Chinese is normal;
+ * "HinweisЉ"), 25+ letters run together, a comma or quote glued between two words
+ * ("theater,angel"). Case flips, digits and missing vowels are left out: code and tech prose
+ * are full of them ("ErrNotFound", "uint64", "npm"); so are chunks of code and data.
  */
-import { F_ALNUM, F_NOVOWEL } from '../../text/tokenizer.js';
+import { F_ALNUM, F_LOWER } from '../../text/tokenizer.js';
 import {
   F_CODE,
   F_FUNC,
   F_LINE,
   F_MIXSCRIPT,
   F_NUM,
-  F_ODDCASE,
   F_SPACE,
   K_MARK,
   K_PUNCT,
@@ -47,8 +47,9 @@ export interface Chunks {
   letters: Int32Array;
 }
 
-/** Letters after which a word is glued words. */
+/** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
+const GLUED_ANY = 60;
 
 export function readChunks(t: TokenBuffer, from = 0): Chunks {
   const cap = Math.max(16, (t.n - from) >> 1);
@@ -64,7 +65,9 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
-    if (commas >= 2) flags = (flags & ~C_MALFORMED) | C_CODEISH;
+    if (commas >= 2) flags |= C_CODEISH;
+    // code and data are not words: only letters of two scripts glued count in them
+    if (flags & C_CODEISH) flags &= ~C_MALFORMED;
     if (start >= 0 && letters > 0 && !code) {
       if (out.n === out.start.length) grow(out);
       let best = SC_NONE;
@@ -94,7 +97,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       if (isCodePunct(id)) flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
-      if (letters > 0 && isClausePunct(id) && i + 1 < t.n && !(t.info[i + 1]! & F_SPACE) && isLetterToken(t.info[i + 1]!) && t.start[i + 1] === t.end[i])
+      if (letters > 0 && isClausePunct(id) && !(flags & C_CODEISH) && i + 1 < t.n && !(t.info[i + 1]! & F_SPACE) && isLetterToken(t.info[i + 1]!) && t.start[i + 1] === t.end[i])
         flags |= C_MALFORMED;
       // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
       if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && letters > 0) flags |= C_BREAK;
@@ -102,17 +105,17 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     }
     const script = (info >> SCRIPT_SHIFT) & 15;
     const len = t.end[i]! - t.start[i]!;
-    if (script === SC_NONE) {
-      if (info & F_NUM) continue;
-      if (info & F_ALNUM) flags |= C_MALFORMED;
-      continue;
-    }
+    if (script === SC_NONE) continue;
     flags &= ~C_BREAK;
     letters += k === K_SOLO ? 1 : len;
     scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
     if (info & F_FUNC) flags |= C_FUNC;
-    if (info & (F_ODDCASE | F_MIXSCRIPT | F_NOVOWEL) || (info & F_ALNUM && !(info & F_NUM))) flags |= C_MALFORMED;
-    if (k !== K_SOLO && len >= GLUED_LETTERS) flags |= C_MALFORMED;
+    // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels ("npm",
+    // "html") are names in code and tech prose: not counted
+    if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
+    // words run together: 25+ lower-case letters ("brazilcanadagermany"), or 60+ letters whatever their case; an identifier
+    // with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code
+    if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM))))) flags |= C_MALFORMED;
     if (prevScript !== SC_NONE && script !== prevScript && t.start[i] === t.end[i - 1]) flags |= C_GLUE;
     prevScript = script;
   }
@@ -126,7 +129,7 @@ export function gluesLatin(script: number): boolean {
 }
 
 function isClausePunct(id: number): boolean {
-  return id === 0x2c || id === 0x3b || id === 0x28 || id === 0x22 || id === 0x21 || id === 0x3f;
+  return id === 0x2c || id === 0x3b || id === 0x22 || id === 0x21 || id === 0x3f;
 }
 
 function isLetterToken(info: number): boolean {
@@ -134,10 +137,12 @@ function isLetterToken(info: number): boolean {
   return (k === K_WORD || k === K_SOLO) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && !(info & F_CODE);
 }
 
+/** Chars of code, markup, paths and anchors: { } ( ) [ ] ; = < > | \ # / @ $ % & * ^ ~ ` */
+const CODE_PUNCT = new Uint8Array(128);
+for (const c of '{}()[];=<>|\\#/@$%&*^~`') CODE_PUNCT[c.charCodeAt(0)] = 1;
+
 function isCodePunct(id: number): boolean {
-  return (
-    id === 0x7b || id === 0x7d || id === 0x28 || id === 0x29 || id === 0x5b || id === 0x5d || id === 0x3b || id === 0x3d || id === 0x3c || id === 0x3e || id === 0x7c || id === 0x5c
-  );
+  return id < 128 && CODE_PUNCT[id] === 1;
 }
 
 function grow(c: Chunks): void {

@@ -37,6 +37,8 @@ export interface Region {
   /** Most common distance back, in tokens, and the share of tokens equal to the token that far back. */
   period: number;
   verbatim: number;
+  /** The same, a token either way allowed (copies with a word inserted or dropped stay aligned). */
+  near: number;
   /** Rare words (WILD in ids) inside the region. */
   rare: number;
   /** Words inside the region (content: not punctuation, not tag names). */
@@ -112,9 +114,10 @@ export interface Regions {
 }
 
 function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, repeated: number, isWord: (i: number) => boolean): Region {
-  // the most common distance back: a majority vote, then its count
+  // the most common distance back
+  const votes = new Map<number, number>();
   let cand = 0;
-  let votes = 0;
+  let top = 0;
   let distinct = 0;
   let rare = 0;
   let words = 0;
@@ -124,15 +127,24 @@ function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to:
     if (isWord(i)) words++;
     if (l === 0 || i - l < from) distinct++;
     if (l === 0) continue;
-    if (votes === 0) {
+    const v = (votes.get(l) ?? 0) + 1;
+    votes.set(l, v);
+    if (v > top || (v === top && l < cand)) {
+      top = v;
       cand = l;
-      votes = 1;
-    } else if (l === cand) votes++;
-    else votes--;
+    }
   }
   let same = 0;
+  let near = 0;
   const period = Math.max(1, cand);
-  for (let i = from; i < to; i++) if (i - period >= lo && ids[i] === ids[i - period] && ids[i] !== WILD) same++;
+  for (let i = from; i < to; i++) {
+    const id = ids[i]!;
+    if (id === WILD || i - period - 1 < lo) continue;
+    if (id === ids[i - period]) {
+      same++;
+      near++;
+    } else if (id === ids[i - period - 1] || (period > 1 && id === ids[i - period + 1])) near++;
+  }
   const len = to - from;
   return {
     from,
@@ -142,6 +154,7 @@ function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to:
     copies: len / Math.max(1, distinct) + 1,
     period,
     verbatim: same / len,
+    near: near / len,
     rare,
     words,
   };

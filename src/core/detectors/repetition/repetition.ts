@@ -19,8 +19,8 @@ import { F_FUNC, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { excerptOf, type Finding, finding, fmt } from '../finding.js';
-import { findRegions, type Region, templateIds } from './repeats.js';
-import { type Run, verbatimRun } from './verbatimRun.js';
+import { findRegions, K, type Region, templateIds } from './repeats.js';
+import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -39,6 +39,18 @@ const THRESHOLDS = {
   tailLoopCopies: {
     value: 4,
     why: 'nearly verbatim copies of a word, phrase, sentence, line or paragraph that run to the end fail from this many. Healthy text ends in at most 3.1 (npm run bench -- thresholds: 2.2 for words, phrases and sentences, 3.1 for lines and paragraphs, over the healthy corpora and 1,600 real files, whole and cut at random points); a chorus sung twice is 2',
+  },
+  loopNewPerCopy: {
+    value: 0.5,
+    why: 'tokens per copy, after the first, that a loop may bring that it had not had: a stuck model brings nothing (0-0.1: its variants come back), while declarations, tests and data in one shape name something new in each (1-4 per copy in the realworld files)',
+  },
+  longLoopCopies: {
+    value: 3,
+    why: 'the same for a unit of longLoopTokens or more (a long sentence, a paragraph): healthy text never repeats such a unit three times at its end (2.2 at most, npm run bench -- thresholds)',
+  },
+  longLoopTokens: {
+    value: 24,
+    why: 'tokens from which a unit is long (about a sentence of 15 words with its punctuation)',
   },
   tailLoopCopiesAtLimit: {
     value: 3,
@@ -82,6 +94,8 @@ export interface Loop {
   copies: number;
   /** Returns to the same material: region tokens / distinct 3-grams + 1. */
   returns: number;
+  /** Tokens per copy after the first that the loop had not had before (0 for a loop; a list names something new in each item). */
+  newPerCopy: number;
   novelty: number;
   similarity: number;
   periodTokens: number;
@@ -102,6 +116,12 @@ export interface RepetitionFigures {
   recovered: Loop | null;
 }
 
+/** Share of what fails from which a cycle or template at the end warns. */
+const WARN_SHARE = 0.75;
+/** A loop the text moves on from is judged only when its copies are this similar (verbatim). */
+const RECOVERED_SIMILARITY = 0.95;
+/** A region whose tokens match the token one period back (a token either way) this often, and that brings nothing new, is a near loop. */
+const NEAR_SIMILARITY = 0.8;
 /** Tokens after a region that still count as the end (a cut word, a closing mark, an end-of-turn token). */
 const END_SLACK = 8;
 /** Rule and border chars (and whitespace between them). */
@@ -128,14 +148,27 @@ export const repetition = {
       const k = info[i]! & KIND_MASK;
       return k === K_WORD || k === K_SOLO;
     };
-    const isFunction = (i: number) => (info[i]! & F_FUNC) !== 0;
     // the live check reads the tail verbatim (the counts of a stream so far say little); the whole text as a template
     const ids = scan.live ? t.id : templateIds(t, scan.counts(), RARE_MAX, (i) => isWord(i) && !(info[i]! & F_FUNC));
     const { regions, lag } = findRegions(ids, from, n, isWord);
     const textEnd = trimmedEnd(scan);
     const loopOf = (r: Region): Loop => {
-      const { run, period: p, end } = bestRun(ids, lag, from, r, isFunction);
+      const best = bestRun(ids, lag, from, r);
+      let { run, period: p, end } = best;
+      const novelty = r.words === 0 ? 0 : r.rare / r.words;
+      // copies with a word swapped, inserted or dropped are copies too
+      // the region starts at the first repeated 3-gram's last token: the copies began K - 1 tokens before, one period after the first
+      const repeatsFrom = Math.max(from, r.from - (K - 1));
+      const nearCopies = (r.to - repeatsFrom) / r.period + 1;
+      let fresh = -1;
+      if (r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from) {
+        p = r.period;
+        end = r.to;
+        run = { start: Math.max(from, repeatsFrom - p), copies: nearCopies, similarity: r.near };
+        fresh = newPerCopy(t.id, repeatsFrom, end, p);
+      }
       const verbatim = run.copies >= 2;
+      if (fresh < 0) fresh = 0;
       const onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
       const unitTo = verbatim ? end : r.to;
       const unitFrom = unitTo - p;
@@ -144,7 +177,8 @@ export const repetition = {
         rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
         copies: verbatim ? run.copies : 1,
         returns: r.copies,
-        novelty: r.words === 0 ? 0 : r.rare / r.words,
+        novelty,
+        newPerCopy: fresh,
         similarity: verbatim ? run.similarity : r.verbatim,
         periodTokens: p,
         unitStart: t.start[unitFrom]!,
@@ -172,10 +206,12 @@ export const repetition = {
       const l = f.tail;
       const chars = l.end - l.onset;
       const structural = l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
-      const need = atLimit ? t.tailLoopCopiesAtLimit : t.tailLoopCopies;
+      const need = atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies;
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
       const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
-      const loopFails = structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= 2.5 && l.coverage >= t.wholeLoopCoverage);
+      const stuck = l.newPerCopy <= t.loopNewPerCopy;
+      const loopFails =
+        stuck && (structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= 2.5 && l.coverage >= t.wholeLoopCoverage));
       // a cycle or a template: judged by how often it returns and what it brings
       const newThings = l.novelty >= t.returnsNovelty;
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
@@ -185,16 +221,16 @@ export const repetition = {
       } else if (l.returns >= needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(finding(kind, 'fail', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`));
-      } else if (structural ? l.copies >= need && chars >= limit / 2 : l.copies >= need - 1) {
+      } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= Math.max(2.5, need - 1))) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
-      } else if (l.returns >= needReturns / 2) {
+      } else if (l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(finding(kind, 'warn', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`));
       }
     }
     if (f.recovered && f.recovered.unit !== 'punctuation' && f.recovered.unit !== 'tag') {
       const l = f.recovered;
-      if (l.copies >= t.recoveredCopies)
+      if (l.copies >= t.recoveredCopies && l.newPerCopy <= t.loopNewPerCopy && l.similarity >= RECOVERED_SIMILARITY)
         out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`));
     }
     return out;
@@ -212,26 +248,20 @@ const END_PROBES = 8;
  * it has two lags, the phrase's and the sentence's), each tried ending at the region's end or
  * a few tokens before it (a partial copy, a closing mark).
  */
-function bestRun(
-  ids: Int32Array,
-  lag: Int32Array,
-  lo: number,
-  r: Region,
-  isFunction: (i: number) => boolean,
-): { run: Run; period: number; end: number } {
+function bestRun(ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run: Run; period: number; end: number } {
   const candidates = new Set<number>([r.period]);
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
   let best: { run: Run; period: number; end: number } | null = null;
   for (const p of candidates) {
     if (p > r.to - lo) continue;
     for (let end = r.to; end >= Math.max(r.to - Math.min(p, END_PROBES), lo + p); end--) {
-      const run = verbatimRun(ids, lo, end, p, isFunction);
+      const run = verbatimRun(ids, lo, end, p);
       const covered = end - run.start;
       const had = best ? best.end - best.run.start : -1;
       if (!best || covered > had || (covered === had && p < best.period)) best = { run, period: p, end };
     }
   }
-  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), isFunction), period: Math.min(r.period, r.to - lo), end: r.to };
+  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo)), period: Math.min(r.period, r.to - lo), end: r.to };
 }
 
 function describe(l: Loop): string {

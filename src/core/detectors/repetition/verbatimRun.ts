@@ -1,11 +1,10 @@
 /**
  * How many copies of a P-token unit run back to back up to token `end`: walking back one
  * copy at a time, a copy counts while at most a fifth of its tokens differ from the token
- * one period earlier (a word or two changed per copy, as near loops do). A rare word (WILD)
- * in a copy is something new: a copy of prose (two function words or more) may bring one, as
- * a stuck sentence that swaps its last word does; a copy of data or code (a JSON block, a
- * table row, a declaration) that names something new is an item of a list, not a copy. The
- * run is then extended token by token into a partial first copy.
+ * one period earlier, and those only to tokens the later copies have (a word or two swapped
+ * among a few, as near loops do): a copy that brings something new (a rare word, WILD, or a
+ * token no later copy has) is not a copy but an item or the text before the loop. The run is
+ * then extended token by token into a partial first copy.
  */
 import { WILD } from './repeats.js';
 
@@ -18,24 +17,24 @@ export interface Run {
   similarity: number;
 }
 
-export function verbatimRun(ids: Int32Array, lo: number, end: number, period: number, isFunction: (i: number) => boolean = () => false): Run {
+export function verbatimRun(ids: Int32Array, lo: number, end: number, period: number): Run {
   const p = Math.max(1, period);
   const budget = Math.floor(p / 5);
   let at = end;
   let same = 0;
   let compared = 0;
+  const known = new Set<number>();
+  for (let i = Math.max(lo, end - p); i < end; i++) known.add(ids[i]!);
   // whole copies, newest first
   while (at - p - p >= lo) {
     let miss = 0;
-    let wild = 0;
-    let func = 0;
-    for (let i = at - p; i < at; i++) {
+    let fresh = false;
+    for (let i = at - p - p; i < at - p; i++) {
       const id = ids[i]!;
-      if (id === WILD) wild++;
-      else if (id !== ids[i - p]) miss++;
-      else if (isFunction(i)) func++;
+      if (id === WILD || !known.has(id)) fresh = true;
+      if (id !== ids[i + p]) miss++;
     }
-    if (wild > (func >= 2 ? 1 : 0) || miss + wild > budget) break;
+    if (fresh || miss > budget) break;
     same += p - miss;
     compared += p;
     at -= p;
@@ -50,4 +49,29 @@ export function verbatimRun(ids: Int32Array, lo: number, end: number, period: nu
   }
   const start = at - p;
   return { start, copies: (end - start) / p, similarity: compared === 0 ? 0 : same / compared };
+}
+
+/**
+ * What the copies of a run bring that is new, per copy after the first: the distinct tokens of
+ * the run beyond those of its last copy. A stuck model brings nothing (its variants come back,
+ * and a start a few tokens early adds a constant); a list in one template, data and
+ * declarations name a new thing in each item.
+ */
+export function newPerCopy(ids: Int32Array, start: number, end: number, period: number): number {
+  const copies = (end - start) / period;
+  if (copies <= 1) return 0;
+  // tokens after the first period not seen before in the run (robust to a start a few tokens early)...
+  const seen = new Set<number>();
+  let fresh = 0;
+  for (let i = start; i < end; i++) {
+    const id = ids[i]!;
+    if (!seen.has(id)) {
+      seen.add(id);
+      if (i >= start + period) fresh++;
+    }
+  }
+  // ...and distinct tokens beyond those of the last copy (robust to a start a few tokens late)
+  const last = new Set<number>();
+  for (let i = Math.max(start, end - period); i < end; i++) last.add(ids[i]!);
+  return Math.min(fresh, Math.max(0, seen.size - last.size)) / (copies - 1);
 }
