@@ -60,7 +60,7 @@ function textMetrics(
   const tx = base.text;
   // the repeat reported: the one at the end, else the largest the text moved on from
   const rep = d.repetition;
-  const loop: Loop | null = rep.tail ?? rep.recovered;
+  const loop: Loop | null = rep.tail && (rep.tail.copies >= 2 || !rep.recovered) ? rep.tail : rep.recovered;
   const kind = loop ? (findings.find((f) => f.atChar === loop.onset && isRepeatKind(f.kind))?.kind ?? '') : '';
   return {
     chars,
@@ -72,7 +72,7 @@ function textMetrics(
     topLineRepeats: tx.topLineRepeats,
     topLine: tx.topLine,
     uniqueWordRatio: tx.words === 0 ? 1 : round(tx.distinctWords / tx.words),
-    repeatPeriod: loop ? loop.unitEnd - loop.unitStart : 0,
+    repeatPeriod: loop ? loop.periodChars : 0,
     repeatCount: loop ? Math.floor(loop.copies) : 0,
     repeatOnset: loop ? loop.onset : -1,
     repeatCoverage: loop ? round(Math.min(1, loop.coverage)) : 0,

@@ -105,11 +105,11 @@ export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
     },
   },
   {
-    name: 'window_compression_min_ratio',
-    help: 'gzip ratio of the most compressible 4 KB window of the output, 0-1. LOWER means a more repetitive stretch somewhere, even when the whole text looks fine.',
+    name: 'malformed_word_ratio',
+    help: 'Highest share of the letters of a stretch of prose in words no language writes (scripts glued, words run together, punctuation glued between words), 0-1. HIGHER reads less like any language.',
     buckets: null,
     basic: null,
-    value: (m) => num(m['windowCompressionMin']),
+    value: (m) => num(m['malformedShare']),
   },
   {
     name: 'duplicate_10gram_char_ratio',
@@ -140,11 +140,11 @@ export const DEGENERATION_METRICS: readonly DegenerationMetricSpec[] = [
     value: (m) => num(m['punctuationShare']),
   },
   {
-    name: 'script_switch_windows',
-    help: 'Number of 1 KB windows of the output written mostly in another script than its opening one (a switch of language mid-answer).',
+    name: 'foreign_script_letters',
+    help: "Letters of the longest run of prose in another script than the output's own. HIGHER is a longer switch of language mid-answer.",
     buckets: null,
     basic: null,
-    value: (m) => num(m['scriptSwitchWindows']),
+    value: (m) => num(m['scriptSwitchLetters']),
   },
 ];
 

@@ -352,7 +352,7 @@ describe('logprob traces', () => {
       verdict: 'warn' as const,
       findings: [
         {
-          kind: 'near_loop' as const,
+          kind: 'cycling' as const,
           severity: 'warn' as const,
           certain: false,
           atChar: 100,
@@ -368,7 +368,7 @@ describe('logprob traces', () => {
     assert.equal(judged(unsure).verdict, 'warn');
     const strong = judged(locked);
     assert.equal(strong.verdict, 'fail');
-    assert.match(strong.reasons[0]!, /^content: near_loop: a near loop; locked in/);
+    assert.match(strong.reasons[0]!, /^content: cycling: a near loop; locked in/);
     // a healthy text with near-certain tokens stays ok: no finding from logprobs alone
     assert.equal(judgeSample(streamResult({ content: text, logprobs: locked }), testProbe(), 0).verdict, 'ok');
   });

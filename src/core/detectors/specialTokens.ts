@@ -19,6 +19,10 @@ const THRESHOLDS = {
     value: 3,
     why: 'template or vocabulary tokens outside code that fail. Healthy texts have at most 1 outside code (npm run bench -- thresholds); a wrong template leaks one or more per turn',
   },
+  brokenTokensFail: {
+    value: 1,
+    why: 'pad, unk and byte-fallback tokens glued into the text (no space on either side) that fail: no working model samples a pad token, and nobody mentions one glued into a word',
+  },
   oddCharsFail: {
     value: 3,
     why: 'broken chars (U+FFFD next to a letter or another U+FFFD, controls other than tab and newline) that fail. Healthy texts have at most 1 (npm run bench -- thresholds: tests of URL encoding aside); a broken decode leaves one in every non-ASCII word',
@@ -30,12 +34,21 @@ const SPECIAL =
   /<\|[A-Za-z][\w.:\-\u2581]{0,47}\|>|<\uff5c[^\uff5c<>\n]{1,48}\uff5c>|<\/?(?:s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})>|<0x[0-9A-Fa-f]{2}>|\[\/?(?:PAD|UNK|INST)\](?!\()|\[control_\d{1,4}\]|(?<=[\p{Ll}\p{N}.,;:!?)])[\u2581\u0120\u010a](?=\p{L})|\u2581(?=\p{L}[^\s]*\u2581)/gu;
 /** Broken chars: U+FFFD glued to a letter or to another one, C0/C1 controls but tab, newline and CR. */
 const ODD = /(?<=[\p{L}\ufffd])\ufffd|\ufffd(?=[\p{L}\ufffd])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/gu;
+/** Tokens that only a broken sampler or decoder emits: padding, unknown, byte fallback. */
+const BROKEN = /pad|unk|<0x/i;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
 /** An end-of-turn token that ends the text. */
 const TRAILING_END = /(?:<\|(?:im_end|eot_id|end|endoftext)\|>|<\/s>|<\uff5c[^\uff5c]*end[^\uff5c]*\uff5c>)\s*$/u;
 
 export interface SpecialFigures {
   /** Special tokens outside code (a trailing end-of-turn token aside), the first one and where. */
   specialTokens: number;
+  /** Of those, pad/unk/byte tokens glued into the text on both sides. */
+  brokenTokens: number;
   first: string;
   firstAt: number;
   oddChars: number;
@@ -48,12 +61,15 @@ export const specialTokens = {
   thresholds: THRESHOLDS,
   figures(scan: Scan): SpecialFigures {
     const text = scan.slice(0, scan.chars);
-    const out: SpecialFigures = { specialTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
+    const out: SpecialFigures = { specialTokens: 0, brokenTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
     const trailing = TRAILING_END.exec(text.slice(-64));
     const stop = trailing ? text.length - (64 - trailing.index) : Infinity;
     SPECIAL.lastIndex = 0;
     for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
       if (m.index >= stop || inCode(scan, m.index)) continue;
+      const before = text.charCodeAt(m.index - 1);
+      const after = text.charCodeAt(m.index + m[0].length);
+      if (BROKEN.test(m[0]) && m.index > 0 && !isSpace(before) && !Number.isNaN(after) && !isSpace(after)) out.brokenTokens++;
       if (out.specialTokens++ === 0) {
         out.first = m[0];
         out.firstAt = m.index;
@@ -67,7 +83,7 @@ export const specialTokens = {
   },
   judge(f: SpecialFigures, t: Values<typeof THRESHOLDS>): Array<Finding<SpecialKind>> {
     const out: Array<Finding<SpecialKind>> = [];
-    if (f.specialTokens >= t.specialTokensFail)
+    if (f.specialTokens >= t.specialTokensFail || f.brokenTokens >= t.brokenTokensFail)
       out.push(finding('special_tokens', 'fail', f.firstAt, `${f.specialTokens} template or vocabulary tokens outside code (first: "${f.first}")`));
     else if (f.specialTokens > 0)
       out.push(finding('special_tokens', 'warn', f.firstAt, `${f.specialTokens} template or vocabulary token outside code ("${f.first}")`));

@@ -50,8 +50,8 @@ const THRESHOLDS = {
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
 const SPACED = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
 
-/** A chunk weighs its letters, up to this many: words glued into 100-letter chunks count as several words, not one. */
-const WEIGHT_CAP = 20;
+/** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
+const WEIGHT_CAP = 100;
 /** Prose chunks per window; windows slide by half of it. */
 const WINDOW = 24;
 /** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
@@ -161,34 +161,41 @@ export const language = {
   },
 } satisfies Detector<LanguageFigures, LanguageKind, typeof THRESHOLDS>;
 
-/** Letters of prose that decide the script a text opens in. */
-const OPENING_LETTERS = 200;
+/** Letters a clause needs to say which script the text opens in. */
+const OPENING_LETTERS = 8;
 
 /**
- * The text's own script: the one most of the first OPENING_LETTERS letters of the prose are
- * in, unless another holds twice its letters over the whole text (a README that opens with
- * product names and badges, then is written in Russian).
+ * The text's own script: that of its first clause of prose (8+ letters up to a break, with a
+ * function word, or in a script written without spaces), so a README that opens with product
+ * names and badges and then is written in Russian is a Russian text. Without such a clause,
+ * the script most of its letters are in.
  */
 function openingScript(c: Chunks): number {
-  const head = new Int32Array(16);
+  const clause = new Int32Array(16);
   const all = new Int32Array(16);
-  let total = 0;
+  let letters = 0;
+  let prose = false;
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
+    const fl = c.flags[i]!;
     all[s] = all[s]! + c.letters[i]!;
-    if (total < OPENING_LETTERS) {
-      const n = Math.min(c.letters[i]!, OPENING_LETTERS - total);
-      head[s] = head[s]! + n;
-      total += n;
+    clause[s] = clause[s]! + c.letters[i]!;
+    letters += c.letters[i]!;
+    if (fl & C_FUNC || gluesLatin(s)) prose = true;
+    if (fl & C_BREAK || i === c.n - 1) {
+      if (prose && letters >= OPENING_LETTERS) return dominant(clause);
+      clause.fill(0);
+      letters = 0;
+      prose = false;
     }
   }
-  let opening = SC_NONE;
-  let main = SC_NONE;
-  for (let s = 1; s < 16; s++) {
-    if (head[s]! > head[opening]!) opening = s;
-    if (all[s]! > all[main]!) main = s;
-  }
-  return all[main]! >= 2 * all[opening]! ? main : opening;
+  return dominant(all);
+}
+
+function dominant(letters: Int32Array): number {
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (letters[s]! > letters[best]!) best = s;
+  return best;
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

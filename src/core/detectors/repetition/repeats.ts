@@ -37,7 +37,7 @@ export interface Region {
   /** Most common distance back, in tokens, and the share of tokens equal to the token that far back. */
   period: number;
   verbatim: number;
-  /** The same, a token either way allowed (copies with a word inserted or dropped stay aligned). */
+  /** The same, two tokens either way allowed (copies with a word or two inserted or dropped stay aligned). */
   near: number;
   /** Rare words (WILD in ids) inside the region. */
   rare: number;
@@ -143,7 +143,13 @@ function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to:
     if (id === ids[i - period]) {
       same++;
       near++;
-    } else if (id === ids[i - period - 1] || (period > 1 && id === ids[i - period + 1])) near++;
+    } else if (
+      id === ids[i - period - 1] ||
+      (period > 1 && id === ids[i - period + 1]) ||
+      (i - period - 2 >= lo && id === ids[i - period - 2]) ||
+      (period > 2 && id === ids[i - period + 2])
+    )
+      near++;
   }
   const len = to - from;
   return {

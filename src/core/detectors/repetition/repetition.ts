@@ -15,7 +15,7 @@
  * The unit is named by text/units.ts; the same unit model serves the recovered loop (a long
  * verbatim loop the text moves on from, which fails only when it runs far past healthy text).
  */
-import { F_FUNC, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js';
+import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { excerptOf, type Finding, finding, fmt } from '../finding.js';
@@ -99,9 +99,11 @@ export interface Loop {
   novelty: number;
   similarity: number;
   periodTokens: number;
-  /** Char range of the last unit, and of the repeat from its first copy. */
+  /** Char range of the loop's first copy (the whitespace after it included), and of the repeat from it. */
   unitStart: number;
   unitEnd: number;
+  /** Chars from one copy to the next (the unit with the whitespace after it). */
+  periodChars: number;
   onset: number;
   end: number;
   /** Share of the text's chars (trailing whitespace aside) from the onset to the end of the repeat. */
@@ -165,11 +167,12 @@ export const repetition = {
         p = r.period;
         end = r.to;
         run = { start: Math.max(from, repeatsFrom - p), copies: nearCopies, similarity: r.near };
-        fresh = newPerCopy(t.id, repeatsFrom, end, p);
+        fresh = newPerCopy(t.id, repeatsFrom, end, p, (i) => isCounter(scan, i, p));
       }
       const verbatim = run.copies >= 2;
       if (fresh < 0) fresh = 0;
-      const onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
+      let onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
+      if (verbatim) onsetTok = unitStartNear(scan, onsetTok, p);
       const unitTo = verbatim ? end : r.to;
       const unitFrom = unitTo - p;
       return {
@@ -181,8 +184,10 @@ export const repetition = {
         newPerCopy: fresh,
         similarity: verbatim ? run.similarity : r.verbatim,
         periodTokens: p,
-        unitStart: t.start[unitFrom]!,
-        unitEnd: t.end[unitTo - 1]!,
+        // the unit as it first came: the copy the loop starts with
+        unitStart: t.start[onsetTok]!,
+        unitEnd: onsetTok + p < n ? t.start[onsetTok + p]! : t.end[n - 1]!,
+        periodChars: unitFrom - p >= 0 ? t.start[unitFrom]! - t.start[unitFrom - p]! : t.end[unitTo - 1]! - t.start[unitFrom]!,
         onset: t.start[onsetTok]!,
         end: t.end[r.to - 1]!,
         coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
@@ -193,7 +198,7 @@ export const repetition = {
     let recovered: Loop | null = null;
     for (const r of regions) {
       if (r === last && tail) continue;
-      if (r.to - r.from < 8) continue;
+      if (r.to - r.from < 4) continue;
       const l = loopOf(r);
       if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
     }
@@ -262,6 +267,34 @@ function bestRun(ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run
     }
   }
   return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo)), period: Math.min(r.period, r.to - lo), end: r.to };
+}
+
+/**
+ * Where a reader says a loop starts: the first copy's first token is found by matching, so it
+ * may be the full stop of the sentence before ("... forever. Then it loops"). Within the first
+ * period, the first token that starts a line, else the first after a sentence end, else the
+ * first word; the token found when the unit is punctuation only.
+ */
+function unitStartNear(scan: Scan, at: number, p: number): number {
+  const t = scan.tokens;
+  const end = Math.min(t.n, at + p);
+  for (let i = at; i < end; i++) if (i > at && t.info[i]! & F_LINE) return i;
+  for (let i = at; i < end - 1; i++) if (sentenceEnd(scan, i)) return i + 1;
+  for (let i = at; i < end; i++) if ((t.info[i]! & KIND_MASK) !== K_PUNCT) return i;
+  return at;
+}
+
+/** Is token i a number one more than the number a period earlier (a counter: "Step 12:", "Meeting 97")? */
+function isCounter(scan: Scan, i: number, p: number): boolean {
+  const t = scan.tokens;
+  if (!(t.info[i]! & F_NUM)) return false;
+  const value = Number(scan.slice(t.start[i]!, t.end[i]!));
+  for (let d = -2; d <= 2; d++) {
+    const j = i - p + d;
+    if (j < 0 || j >= i || !(t.info[j]! & F_NUM)) continue;
+    if (Number(scan.slice(t.start[j]!, t.end[j]!)) + 1 === value) return true;
+  }
+  return false;
 }
 
 function describe(l: Loop): string {

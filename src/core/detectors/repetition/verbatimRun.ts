@@ -52,26 +52,27 @@ export function verbatimRun(ids: Int32Array, lo: number, end: number, period: nu
 }
 
 /**
- * What the copies of a run bring that is new, per copy after the first: the distinct tokens of
- * the run beyond those of its last copy. A stuck model brings nothing (its variants come back,
- * and a start a few tokens early adds a constant); a list in one template, data and
- * declarations name a new thing in each item.
+ * What the copies of a run bring that is new, per copy after the first: tokens after the first
+ * period not seen before in the run (robust to a start a few tokens early), or distinct tokens
+ * beyond those of the last copy (robust to a start a few tokens late), whichever is fewer.
+ * A stuck model brings nothing (its variants come back, and a counter, "Step 12:", is no new
+ * thing); a list in one template, data and declarations name a new thing in each item.
  */
-export function newPerCopy(ids: Int32Array, start: number, end: number, period: number): number {
+export function newPerCopy(ids: Int32Array, start: number, end: number, period: number, isCounter: (i: number) => boolean = () => false): number {
   const copies = (end - start) / period;
   if (copies <= 1) return 0;
-  // tokens after the first period not seen before in the run (robust to a start a few tokens early)...
-  const seen = new Set<number>();
-  let fresh = 0;
-  for (let i = start; i < end; i++) {
-    const id = ids[i]!;
-    if (!seen.has(id)) {
-      seen.add(id);
-      if (i >= start + period) fresh++;
-    }
-  }
-  // ...and distinct tokens beyond those of the last copy (robust to a start a few tokens late)
   const last = new Set<number>();
   for (let i = Math.max(start, end - period); i < end; i++) last.add(ids[i]!);
-  return Math.min(fresh, Math.max(0, seen.size - last.size)) / (copies - 1);
+  const seen = new Set<number>();
+  let fresh = 0;
+  let beyondLast = 0;
+  for (let i = start; i < end; i++) {
+    const id = ids[i]!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    if (isCounter(i)) continue;
+    if (i >= start + period) fresh++;
+    if (!last.has(id)) beyondLast++;
+  }
+  return Math.min(fresh, beyondLast) / (copies - 1);
 }
