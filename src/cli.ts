@@ -1,7 +1,9 @@
 // Only what every command needs is imported here; each command loads its own modules when it
 // runs (the analyzer, the config validator, the simulator, pino, the daemon's HTTP stack), so
 // `--help` and `analyze` do not pay for what they never use.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from './config/types.js';
@@ -46,9 +48,14 @@ const COMMANDS: Record<string, Command> = {
     usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
                          [--log-format json|pretty] [--shard-index I --shard-count N]
 
-  --config FILE     YAML config. Default: $COHERENCY_CONFIG, else config/coherency.yaml;
-                    with neither and OPENAI_BASE_URL set, probe that endpoint
-                    (OPENAI_API_KEY, OPENAI_MODEL or COHERENCY_MODEL)
+  --config FILE     YAML config. Where the config comes from, first match wins:
+                      1. --config FILE
+                      2. $COHERENCY_CONFIG (a file)
+                      3. $OPENAI_BASE_URL: that endpoint, no file (model from
+                         $COHERENCY_MODEL or $OPENAI_MODEL, key from $OPENAI_API_KEY or
+                         $OPENAI_API_KEY_FILE); it wins over the demo file below
+                      4. config/coherency.yaml (the demo: a built-in simulator)
+                    The first log line says which one was used.
   --host H          listen address (overrides server.host)
   --port N          listen port (overrides server.port)
   --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info);
@@ -351,20 +358,43 @@ Example (CI):  coherency-exporter check-config config/coherency.yaml`,
   },
 };
 
-/** What the start-up line says of a config: where it came from, and its targets and probes (no secrets). */
-export function configSummary(config: Config, from: string, path: string | null) {
+const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  flag: '--config',
+  COHERENCY_CONFIG: '$COHERENCY_CONFIG',
+  OPENAI_BASE_URL: '$OPENAI_BASE_URL',
+  default: 'default',
+};
+
+/**
+ * What start-up says of a config (never a key, nor a query string that may hold one): one
+ * line at info that names where the config came from and what it probes, and the whole list
+ * of targets and probes for the debug line. `shadowed` is the default file that an
+ * OPENAI_BASE_URL set in the shell won over (the demo would otherwise have run).
+ */
+export function configSummary(config: Config, from: string, path: string | null, shadowed: string | null = null) {
+  const configSource = SOURCE_NAMES[from] ?? from;
+  const names = (list: string[]) => (list.length > 4 ? `${list.slice(0, 4).join(', ')}, …` : list.join(', '));
+  const target = config.targets[0];
+  const where =
+    from === 'OPENAI_BASE_URL' && target
+      ? `$OPENAI_BASE_URL: ${withoutQuery(target.baseUrl)}, model ${target.model}, ${
+          target.apiKeyEnv ? `key from $${target.apiKeyEnv}` : target.apiKeyFile ? `key from the file ${target.apiKeyFile}` : 'no API key'
+        }`
+      : `${path ?? '?'} (${configSource === 'default' ? 'the default file' : configSource})`;
+  const probes = config.probes.map((p) => `${p.name} (${p.maxTokens} tokens, ${p.schedule ? `"${p.schedule}"` : 'manual'})`);
+  const message = [
+    `config from ${where}`,
+    `${plural(config.targets.length, 'target')} (${names(config.targets.map((t) => t.name))}), ${plural(config.probes.length, 'probe')}: ${names(probes)}`,
+    ...(config.simulator.enabled ? [`starts the built-in simulator on ${config.simulator.host}:${config.simulator.port}`] : []),
+    ...(shadowed ? [`${shadowed} is not used while OPENAI_BASE_URL is set (unset it, or pass --config FILE)`] : []),
+  ].join('; ');
   return {
-    configSource:
-      from === 'flag'
-        ? '--config'
-        : from === 'COHERENCY_CONFIG'
-          ? '$COHERENCY_CONFIG'
-          : from === 'OPENAI_BASE_URL'
-            ? '$OPENAI_BASE_URL'
-            : 'default',
-    configPath: path,
-    targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
-    probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
+    summary: { configSource, configPath: path, targets: config.targets.length, probes: config.probes.length },
+    message,
+    dump: {
+      targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
+      probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
+    },
   };
 }
 
@@ -471,8 +501,11 @@ async function startServe(
   const loaded = await readConfig(values['config'] as string | undefined, io);
   if (!loaded) return EXIT.USAGE;
   // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
-  // or the default file) and what it holds, so a surprise is seen at start, not at the first alert.
-  logger.info(configSummary(loaded.config, loaded.from, loaded.path), 'config loaded');
+  // or the default file) and what it holds, so a surprise is seen at start, not at the first alert;
+  // every target and probe at debug.
+  const said = configSummary(loaded.config, loaded.from, loaded.path, loaded.shadowed);
+  logger.info(said.summary, said.message);
+  logger.debug(said.dump, 'config in use');
   // loaded on demand: analyze and check-config start without the daemon's HTTP stack
   const { startDaemon } = await import('./daemon.js');
   const daemon = await startDaemon({
@@ -494,16 +527,27 @@ async function startServe(
   return 'running';
 }
 
-async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
-  const { loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
+async function readConfig(
+  flag: string | undefined,
+  io: CliIO,
+): Promise<{ config: Config; path: string | null; from: string; shadowed: string | null } | null> {
+  const { defaultConfigPath, loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
   const result =
     source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
-  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from };
+  const fallback = source.kind === 'env' ? defaultConfigPath(process.cwd()) : null;
+  const shadowed = fallback !== null && existsSync(fallback) ? relativeToCwd(fallback) : null;
+  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from, shadowed };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);
   return null;
+}
+
+/** A path as a person typed it: relative to the working directory when under it. */
+function relativeToCwd(path: string): string {
+  const cwd = `${process.cwd()}${sep}`;
+  return path.startsWith(cwd) ? path.slice(cwd.length) : path;
 }
 
 async function readStdin(): Promise<Uint8Array> {

@@ -328,6 +328,11 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.probe.abortOnCollapse,
         description: 'Close the stream once the output has certainly collapsed',
       },
+      runOnStart: {
+        type: 'boolean',
+        default: DEFAULTS.probe.runOnStart,
+        description: 'Run once soon after start (the first runs are spread over the first minute), then on the schedule',
+      },
       maxResponseBytes: {
         type: 'integer',
         minimum: 65536,

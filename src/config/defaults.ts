@@ -82,6 +82,9 @@ export const DEFAULTS = {
     extraBody: {},
     // Once a loop is certain, the rest of maxTokens only costs GPU time and delays the verdict.
     abortOnCollapse: true,
+    // A first run soon after start (spread over the first minute): a daemon just pointed at a
+    // server shows a verdict in a minute, not after the first tick of a 30-minute schedule.
+    runOnStart: true,
     // null: the cap on one response is scaled from maxTokens (1 KiB a token, 8 MiB at least)
     maxResponseBytes: null,
     temperatures: null,

@@ -23,6 +23,8 @@ export interface AppDeps {
   version: string;
   /** True once schedules are applied and the daemon serves real figures. */
   isReady: () => boolean;
+  /** When a pair's next scheduled run starts (ms since the epoch); null when none is scheduled. */
+  nextRun?: (target: string, probe: string) => number | null;
   /** Re-reads the config (POST /-/reload); absent when the config did not come from a file. */
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
 }
@@ -107,6 +109,7 @@ export function buildApp(deps: AppDeps) {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
       lastRun: (target, probe) => deps.history.list({ target, probe, limit: 1 })[0],
       running: (target, probe) => deps.service.isRunning(target, probe),
+      nextRun: (target, probe) => deps.nextRun?.(target, probe) ?? null,
       nowMs: Date.now(),
       session: server().authToken !== null,
     });

@@ -34,6 +34,7 @@ probes:
     maxTokens: 1200
     minTokens: 200
     schedule: "0 0 1 1 *"
+    runOnStart: false
 `;
 }
 
@@ -104,8 +105,8 @@ describe('serve logs', { timeout: 60_000 }, () => {
     const serve = startServe(['--config', file, '--port', String(port), '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
     children.push(serve);
     await waitReady(serve, base);
-    const out = await waitFor('the start-up line', () => (serve.stdout().includes('config loaded') ? serve.stdout() : undefined));
-    const line = out.split('\n').find((l) => l.includes('config loaded')) ?? '';
+    const out = await waitFor('the start-up line', () => (serve.stdout().includes('config from') ? serve.stdout() : undefined));
+    const line = out.split('\n').find((l) => l.includes('config from')) ?? '';
     assert.doesNotMatch(line, /^\s*\{/, 'not a JSON line');
     assert.match(line, /INFO/);
     assert.match(line, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [+-]\d{4}\]/, `local time with its offset: ${line}`);
