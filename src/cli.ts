@@ -193,8 +193,8 @@ coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt 
                          [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
 
   --config FILE      run every target x probe of FILE (each target's probes), or those chosen
-  --target T         with --target and --probe (both repeatable)
-  --probe P
+  --target T         with --target and --probe (both repeatable); a FILE with simulator.enabled
+  --probe P          (the demo, config/coherency.yaml) starts the simulator for the run
   --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
   --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
   --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless

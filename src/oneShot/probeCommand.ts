@@ -19,6 +19,27 @@ export interface ProbeCommandIO {
   columns?: number;
 }
 
+/**
+ * Starts the simulator a config enables. Its address already taken (a running demo, or
+ * `coherency-exporter simulate`) is said in one line and the probe goes on against whatever
+ * listens there.
+ */
+async function startConfigSimulator(
+  sim: { host: string; port: number; tokensPerSecond: number },
+  stderr: (s: string) => void,
+): Promise<{ close(): Promise<void> } | null> {
+  const { startSimulator } = await import('../simulator/index.js');
+  try {
+    return await startSimulator({ host: sim.host, port: sim.port, tokensPerSecond: sim.tokensPerSecond });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    stderr(
+      `note: simulator.enabled: cannot listen on ${sim.host}:${sim.port} (${code}); probing whatever listens there (a running demo or \`coherency-exporter simulate\`?)\n`,
+    );
+    return null;
+  }
+}
+
 /** `coherency-exporter probe`: runs probes once, prints a report (or --json) and exits with PROBE_EXIT. */
 export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO): Promise<number> {
   const usage = (msg: string) => {
@@ -65,6 +86,8 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const view = quiet ? plainProgress(() => {}) : io.stderrIsTTY ? ttyProgress(io.stderr, io.columns) : plainProgress(io.stderr);
   const savedTo = new Map<string, string>();
   const saveErrors: string[] = [];
+  // A config that starts the built-in simulator (the demo) gets it here too, as serve would.
+  const simulator = config.simulator.enabled ? await startConfigSimulator(config.simulator, io.stderr) : null;
   const runs = await runOneShot({
     config,
     pairs: selected.pairs,
@@ -84,7 +107,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
           },
         }
       : {}),
-  });
+  }).finally(() => simulator?.close());
   const code = probeExitCode(runs, failOn as FailOn);
   if (json) {
     const verdict = worstVerdict(runs.map((r) => r.verdict));

@@ -280,10 +280,10 @@ export async function waitReady(child: Child, baseUrl: string, timeoutMs = 15_00
 export function runCommand(
   command: string,
   args: string[],
-  { input, timeoutMs = 30_000, env }: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  { input, timeoutMs = 30_000, env, cwd = ROOT }: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(child);
     let stdout = '';
     let stderr = '';
