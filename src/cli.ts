@@ -8,6 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from './config/types.js';
 import type { LogFormat } from './logging/createLogger.js';
+import { withoutQuery } from './config/withoutQuery.js';
 import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
 import { VERSION } from './version.js';
 
@@ -396,12 +397,6 @@ export function configSummary(config: Config, from: string, path: string | null,
       probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
     },
   };
-}
-
-/** A query string may carry a key (?api-key=…): the start-up line shows that there is one, not what. */
-function withoutQuery(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : `${url.slice(0, q)}?…`;
 }
 
 function plural(n: number, noun: string): string {

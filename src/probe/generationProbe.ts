@@ -5,6 +5,7 @@ import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
+import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
@@ -233,6 +234,10 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     log.info({ note: adapted.note }, 'the server refused a request field: adapting the request');
     deps.shapes?.set(target.name, shape);
     result = await send(buildChatRequest(target, probe, apiKey, shape));
+  }
+  if (result.error?.type === 'http_status' && result.httpStatus !== null) {
+    const hint = httpErrorHint(result.httpStatus, `${target.baseUrl}/chat/completions`, target, apiKey !== null);
+    if (hint) result = { ...result, error: { ...result.error, message: `${result.error.message}${hint}` } };
   }
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
     notes.push(
