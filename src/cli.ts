@@ -177,7 +177,9 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
       const { analysis } = result;
       if (values['json']) {
         const { verdict, findings, reasons, metrics } = analysis;
-        io.stdout(`${JSON.stringify({ verdict, findings, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
+        const { findingView } = await import('./http/findingView.js');
+        const shown = findings.map(findingView);
+        io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
       } else {
         const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
         const { formatReport } = await import('./core/formatReport.js');

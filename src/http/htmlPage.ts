@@ -24,6 +24,7 @@ mark.loop{background:#ffe08a;color:inherit}
 mark.loop.alt{background:#ffc46b}
 .loop-rest{background:#fff3cc}
 .error{color:#c62828}
+.ws{color:#888}
 `;
 
 const styleHash = createHash('sha256').update(PAGE_CSS, 'utf8').digest('base64');

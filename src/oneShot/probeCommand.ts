@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
@@ -100,7 +101,8 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
       ? {
           onSample: async (target: string, probe: string, sample, capture) => {
             try {
-              savedTo.set(`${target}/${probe}/${sample.index}`, await saveSample(saveDir, target, probe, sample, capture));
+              const saved = await saveSample(saveDir, target, probe, sample, capture);
+              savedTo.set(`${target}/${probe}/${sample.index}`, `${saved.where} (${saved.files.join(', ')})`);
             } catch (err) {
               saveErrors.push(`--save ${saveDir}: ${(err as Error).message}`);
             }
@@ -119,5 +121,11 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
         io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
   }
   for (const e of saveErrors) io.stderr(`error: ${e}\n`);
+  // said wherever the report goes (--json, a pipe): the evidence is worth nothing unfound
+  if (saveDir !== null && savedTo.size > 0 && !quiet) {
+    io.stderr(
+      `saved ${savedTo.size} sample${savedTo.size === 1 ? '' : 's'} under ${resolve(saveDir)}${sep}TARGET${sep}PROBE${sep}sample-N\n`,
+    );
+  }
   return code;
 }

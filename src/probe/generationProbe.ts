@@ -267,7 +267,13 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   const sample = judgeSample(judged, probe, index, final);
   sample.notes = notes;
   sample.temperature = probe.temperature;
-  if (aborted) {
+  if (shape.omitTemperature) sample.temperatureSent = false;
+  // Closed early on a stream that failed anyway (a malformed event first): an error, nothing saved.
+  if (aborted && sample.verdict === 'error') {
+    notes.push(
+      `the stream was closed early at ${result.outputTokens} tokens (collapse certain), after it had failed (${sample.error?.type ?? 'error'})`,
+    );
+  } else if (aborted) {
     sample.aborted = true;
     sample.tokensAtAbort = result.outputTokens;
     sample.tokensSaved = Math.max(0, probe.maxTokens - result.outputTokens);

@@ -131,6 +131,9 @@ describe('analyze', () => {
     assert.deepEqual(Object.keys(json), ['verdict', 'findings', 'reasons', 'metrics', 'finishReason']);
     assert.equal(json.verdict, 'fail');
     assert.ok(json.metrics.repeatOnset > 0);
+    // plain text has no token positions: the findings say nothing of tokens, rather than atToken -1
+    assert.ok(json.findings.length > 0);
+    for (const f of json.findings) assert.equal('atToken' in f, false, JSON.stringify(f));
   });
 
   test('a captured SSE stream is read by channel, with the onset token', async () => {

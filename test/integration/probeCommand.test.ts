@@ -160,11 +160,15 @@ describe('probe command', { timeout: 120_000 }, () => {
       runs: { target: string; probe: string; samples: { verdict: string; findings: unknown[] }[] }[];
     };
     assert.equal(doc.verdict, 'fail');
+    // --json on stdout, and on stderr where the evidence went
+    assert.ok(r.stderr.includes(`saved 2 samples under ${dir}/TARGET/PROBE/sample-N\n`), r.stderr);
     assert.equal(doc.runs.length, 1);
     assert.equal(doc.runs[0]!.samples.length, 2);
     for (const i of [0, 1]) {
       const where = join(dir, 'cli', 'probe', `sample-${i}`);
-      for (const f of ['output.txt', 'reasoning.txt', 'result.json', 'capture.sse']) assert.ok(existsSync(join(where, f)), `${where}/${f}`);
+      for (const f of ['output.txt', 'result.json', 'capture.sse']) assert.ok(existsSync(join(where, f)), `${where}/${f}`);
+      // no reasoning streamed: no empty reasoning.txt
+      assert.equal(existsSync(join(where, 'reasoning.txt')), false, `${where}/reasoning.txt`);
       const saved = JSON.parse(readFileSync(join(where, 'result.json'), 'utf8')) as { verdict: string };
       assert.equal(saved.verdict, 'fail');
       assert.match(readFileSync(join(where, 'capture.sse'), 'utf8'), /^data: /);
