@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
-import type { RunHistory } from '../state/runHistory.js';
+import type { RunFilter, RunHistory } from '../state/runHistory.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
 import { messagePage, PAGE_HEADERS } from './htmlPage.js';
 import { toJson } from './jsonReply.js';
@@ -12,6 +12,7 @@ import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
 import { renderMetrics } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
+import { renderRuns } from './renderRuns.js';
 import { runListItem, runView } from './runView.js';
 import { clearedSessionCookie, sessionCookie, sessionValid } from './session.js';
 
@@ -119,7 +120,7 @@ export function buildApp(deps: AppDeps) {
 
   app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
-      lastRun: (target, probe) => deps.history.list({ target, probe, limit: 1 })[0],
+      recentRuns: (target, probe, n) => deps.history.list({ target, probe, limit: n }),
       running: (target, probe) => deps.service.isRunning(target, probe),
       nextRun: (target, probe) => deps.nextRun?.(target, probe) ?? null,
       nowMs: Date.now(),
@@ -236,7 +237,9 @@ export function buildApp(deps: AppDeps) {
     runProbeRoute,
   );
 
-  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
+  // JSON for curl and scripts; a browser gets the table with its filter form, whose empty
+  // choices ("any") arrive as empty values.
+  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict | ''; limit?: number; format?: 'html' | 'json' } }>(
     '/runs',
     {
       config: { auth: 'always' } satisfies RouteAuth,
@@ -246,17 +249,28 @@ export function buildApp(deps: AppDeps) {
           properties: {
             target: { type: 'string' },
             probe: { type: 'string' },
-            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS] },
+            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS, ''] },
             limit: { type: 'integer', minimum: 1, maximum: 1000 },
+            format: FORMAT,
           },
           additionalProperties: false,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      const { target, probe, verdict, limit } = req.query;
+      const filter: RunFilter = {
+        ...(target ? { target } : {}),
+        ...(probe ? { probe } : {}),
+        ...(verdict ? { verdict } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      reply.header('vary', 'Accept');
       // stored runs are indexed after the server starts listening: list them all, not those read so far
       await deps.history.storedIndexed();
-      return { runs: deps.history.list(req.query).map(runListItem) };
+      const runs = deps.history.list(filter);
+      if (wantsHtml(req)) return sendPage(reply, 200, renderRuns(deps.service.currentConfig, runs, filter, Date.now()));
+      return { runs: runs.map(runListItem) };
     },
   );
 
