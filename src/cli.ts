@@ -46,7 +46,7 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'run the exporter: scheduled probes, /metrics, /probe (default command)',
-    usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
+    usage: `coherency-exporter serve [--config FILE | --demo] [--host H] [--port N] [--log-level LEVEL]
                          [--log-format json|pretty] [--shard-index I --shard-count N]
 
   --config FILE     YAML config. Where the config comes from, first match wins:
@@ -56,7 +56,11 @@ const COMMANDS: Record<string, Command> = {
                          $COHERENCY_MODEL or $OPENAI_MODEL, key from $OPENAI_API_KEY or
                          $OPENAI_API_KEY_FILE); it wins over the demo file below
                       4. config/coherency.yaml (the demo: a built-in simulator)
-                    The first log line says which one was used.
+                    The first log line says which one was used. With none of them (the
+                    container image ships no config/coherency.yaml) serve says where to
+                    put one and exits 2.
+  --demo            the demo instead: a built-in simulator and targets on it that show
+                    every verdict (config/demo.yaml in the image, else config/coherency.yaml)
   --host H          listen address (overrides server.host)
   --port N          listen port (overrides server.port)
   --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info);
@@ -70,6 +74,7 @@ const COMMANDS: Record<string, Command> = {
 Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one exits at once).`,
     options: {
       config: { type: 'string', short: 'c' },
+      demo: { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string', short: 'p' },
       'log-level': { type: 'string' },
@@ -366,6 +371,7 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
   COHERENCY_CONFIG: '$COHERENCY_CONFIG',
   OPENAI_BASE_URL: '$OPENAI_BASE_URL',
   default: 'default',
+  demo: '--demo',
 };
 
 /**
@@ -493,9 +499,13 @@ async function startServe(
     io.stderr(`error: ${format.error}\n`);
     return EXIT.USAGE;
   }
+  if (values['demo'] && values['config'] !== undefined) {
+    io.stderr('error: --demo and --config: give one (--demo runs the built-in simulator demo)\n');
+    return EXIT.USAGE;
+  }
   const logger = await makeLogger(io, level, format);
   gate.useLogger(logger);
-  const loaded = await readConfig(values['config'] as string | undefined, io);
+  const loaded = await readConfig(values['config'] as string | undefined, io, values['demo'] === true);
   if (!loaded) return EXIT.USAGE;
   // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
   // or the default file) and what it holds, so a surprise is seen at start, not at the first alert;
@@ -527,9 +537,19 @@ async function startServe(
 async function readConfig(
   flag: string | undefined,
   io: CliIO,
+  demo: boolean,
 ): Promise<{ config: Config; path: string | null; from: string; shadowed: string | null } | null> {
   const { defaultConfigPath, loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
-  const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
+  const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), demo, env: io.env });
+  if (source.kind === 'file' && source.from === 'default' && !existsSync(source.path)) {
+    // No config anywhere (the container image without a mounted file): say where one goes.
+    io.stderr(
+      `error: no config: none of --config, $COHERENCY_CONFIG or $OPENAI_BASE_URL is set, and ${source.path} does not exist.\n` +
+        `  Mount or write your config there (docker run -v "$PWD/coherency.yaml:${source.path}:ro" ...), pass --config FILE,\n` +
+        '  or set OPENAI_BASE_URL and OPENAI_MODEL to probe one endpoint; --demo runs the built-in simulator demo.\n',
+    );
+    return null;
+  }
   const result =
     source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
   const fallback = source.kind === 'env' ? defaultConfigPath(process.cwd()) : null;

@@ -112,6 +112,12 @@ export const DEFAULTS = {
   },
   /** Relative to the working directory; the packaged copy is used when it is absent there. */
   configPath: 'config/coherency.yaml',
+  /**
+   * Where `serve --demo` finds the demo (a built-in simulator and targets on it), under the
+   * package: config/demo.yaml in the container image, which leaves config/coherency.yaml to
+   * the config you mount, else config/coherency.yaml of a checkout or an installed package.
+   */
+  demoConfigPaths: ['config/demo.yaml', 'config/coherency.yaml'],
   /** What configFromEnv builds when only OPENAI_* variables are given. */
   envFallback: {
     targetName: 'openai',

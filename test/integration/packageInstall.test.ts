@@ -4,16 +4,26 @@
 // into an empty temp folder (from npm's cache when it holds the dependencies, as after `npm ci`),
 // then the installed `coherency-exporter` command: --help, check-config of its shipped demo
 // config, analyze of a collapsed text, probe of a copy of the demo config (which starts its own
-// simulator), and each README snippet's `probe` command line as written, run by a shell with
-// OPENAI_BASE_URL pointing at a loopback simulator.
+// simulator), serve laid out as the container image is (no config: a clear error naming the
+// path; --demo: the demo), and each README snippet's `probe` command line as written, run by a
+// shell with OPENAI_BASE_URL pointing at a loopback simulator.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { demoConfig } from '../helpers/demoConfig.js';
-import { ensureBuilt, findExecutable, freePort, makeTempDir, ROOT, runCommand } from '../helpers/integrationProcess.js';
+import {
+  ensureBuilt,
+  findExecutable,
+  freePort,
+  makeTempDir,
+  ROOT,
+  runCommand,
+  startChild,
+  waitFor,
+} from '../helpers/integrationProcess.js';
 
 /** The `probe` command lines of README's CI snippets (the lines that run `node bin/coherency-exporter.js probe`). */
 function snippetProbeCommands(readme: string): string[] {
@@ -89,6 +99,25 @@ describe('the packed package, installed into an empty folder', { timeout: 240_00
     const probe = await run(['probe', '--config', demo, '--target', 'sim-healthy', '--probe', 'short']);
     assert.equal(probe.code, 0, `${probe.stdout}\n${probe.stderr}`);
     assert.match(probe.stdout, /sim-healthy\/short #0: OK/);
+
+    // The container image's layout: the demo as config/demo.yaml, nothing at config/coherency.yaml.
+    // Without a config serve says where one goes and exits 2; --demo still runs the demo.
+    renameSync(shipped, join(installed, 'config', 'demo.yaml'));
+    const none = await run(['serve']);
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, new RegExp(`^error: no config: .* and ${join(app, 'config', 'coherency.yaml')} does not exist\\.`));
+    assert.match(none.stderr, /--demo runs the built-in simulator demo/);
+    assert.equal((await run(['serve', '--demo', '--config', demo])).code, 2);
+    const demoServe = startChild(bin, ['serve', '--demo', '--port', String(await freePort()), '--log-format', 'json'], {
+      cwd: app,
+      env: { ...cleanEnv, LOG_LEVEL: 'info' },
+    });
+    try {
+      const first = await waitFor('the config line of serve --demo', () => demoServe.stdout().split('\n')[0] || undefined);
+      assert.match(first, /"msg":"config from [^"]*node_modules\/coherency-exporter\/config\/demo\.yaml \(--demo\);/);
+    } finally {
+      await demoServe.stop(5000);
+    }
 
     // README's snippets, as a CI job runs them: from the checkout's folder, saving next to it
     sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
