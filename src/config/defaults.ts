@@ -1,6 +1,6 @@
 /**
  * Every config default and limit in one place. The validator, the env fallback,
- * the shipped YAML files and README all follow this object; change a value here
+ * the shipped YAML files and docs/configuration.md all follow this object; change a value here
  * and nowhere else.
  */
 
