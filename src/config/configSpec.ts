@@ -70,6 +70,8 @@ const L = DEFAULTS.limits;
 const KL = DEFAULTS.probeKinds.limits;
 const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
 const NAME_PATTERN = '^[a-z0-9_-]+$';
+/** Somewhere a character other than whitespace and ASCII punctuation (ranges ! to /, : to @, [ to `, { to ~). */
+const KEYWORD_PATTERN = '[^ \t\n\r\f\v!-/:-@\\[-`{-~]';
 const port = (what: string, dflt: number): FieldSpec => ({
   type: 'integer',
   minimum: L.portMin,
@@ -328,6 +330,11 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.probe.abortOnCollapse,
         description: 'Close the stream once the output has certainly collapsed',
       },
+      runOnStart: {
+        type: 'boolean',
+        default: DEFAULTS.probe.runOnStart,
+        description: 'Run once soon after start (the first runs are spread over the first minute), then on the schedule',
+      },
       maxResponseBytes: {
         type: 'integer',
         minimum: 65536,
@@ -418,7 +425,10 @@ export const CONFIG_SPEC = {
     fields: {
       keywords: {
         type: 'list',
-        items: { type: 'string', pattern: '[\\p{L}\\p{N}]', description: 'A word or short phrase (stemmed, case-insensitive)' },
+        // The validator wants a letter or digit (\p{L}, \p{N}); the schema says "a character that is
+        // neither whitespace nor ASCII punctuation", in the pattern subset every JSON Schema
+        // validator reads (Python's re has no \p{..}): a little laxer, never stricter.
+        items: { type: 'string', pattern: KEYWORD_PATTERN, description: 'A word or short phrase (stemmed, case-insensitive)' },
         maxItems: KEYWORDS_MAX,
         description: 'Words or phrases the answer should mention',
       },

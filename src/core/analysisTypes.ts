@@ -24,9 +24,11 @@ export interface TextMetrics {
   uniqueWordRatio: number;
   /** The repeat that runs to the end of the text (or the largest the text moved on from): its unit's length in chars (0 when none). */
   repeatPeriod: number;
-  /** Copies of that unit back to back, whole ones (0 when none). */
+  /** How many whole back-to-back copies of that unit (0 when none). */
   repeatCount: number;
-  /** Char offset where that repeat starts (-1 when none). */
+  /** The copies as the loop's reason counts them, a last partial copy included (8.9): what reports show (0 when none). */
+  repeatCopies: number;
+  /** Char offset where that repeated block starts (-1 when none). */
   repeatOnset: number;
   /** Share of the text's chars from that repeat's start to its end (0..1). */
   repeatCoverage: number;

@@ -74,6 +74,7 @@ function textMetrics(
     uniqueWordRatio: tx.words === 0 ? 1 : round(tx.distinctWords / tx.words),
     repeatPeriod: loop ? loop.periodChars : 0,
     repeatCount: loop ? Math.floor(loop.copies) : 0,
+    repeatCopies: loop ? round(loop.copies) : 0,
     repeatOnset: loop ? loop.onset : -1,
     repeatCoverage: loop ? round(Math.min(1, loop.coverage)) : 0,
     repeatExcerpt: loop ? excerptOf(o.slice(loop.unitStart, loop.unitEnd), EXCERPT) : '',
