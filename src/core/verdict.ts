@@ -60,7 +60,9 @@ function textMetrics(
   const tx = base.text;
   // the repeat reported: the one at the end, else the largest the text moved on from
   const rep = d.repetition;
-  const loop: Loop | null = rep.tail && (rep.tail.copies >= 2 || !rep.recovered) ? rep.tail : rep.recovered;
+  // a repeat worth showing: copies back to back, or an end that keeps returning to the same material
+  const shown = (l: Loop | null) => (l && (l.copies >= 2 || l.returns >= 3) ? l : null);
+  const loop: Loop | null = shown(rep.tail) ?? shown(rep.recovered);
   const kind = loop ? (findings.find((f) => f.atChar === loop.onset && isRepeatKind(f.kind))?.kind ?? '') : '';
   return {
     chars,

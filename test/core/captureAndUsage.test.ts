@@ -36,7 +36,7 @@ test('a captured stream gives the onset token whatever its line ends and blank l
 
 test('a captured stream gives its finish_reason as evidence: cut by the limit inside a short loop fails', () => {
   const prose = Array.from({ length: 40 }, (_, i) => [`Point${i} `, `covers${i * 3} `, `area${i % 7}. `]).flat();
-  const loop = Array.from({ length: 4 }, () => ['Please ', 'check. ']).flat();
+  const loop = Array.from({ length: 3 }, () => ['Please ', 'check. ']).flat();
   const events = [...prose, ...loop].map(chunk);
   const end = (reason: string) =>
     `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: reason }] })}\n\ndata: [DONE]\n\n`;

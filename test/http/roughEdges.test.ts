@@ -77,7 +77,7 @@ describe('the run page and the probe report', () => {
 
   test('one copy count: the figures give the copies as the reason does', async () => {
     const { sample, page } = await run('loop');
-    const said = /repeated ([\d.]+) times/.exec(sample.reasons.join('\n'))?.[1];
+    const said = /([\d.]+) copies of a/.exec(sample.reasons.join('\n'))?.[1];
     assert.ok(said, sample.reasons.join('\n'));
     assert.match(row(page, 'repeat') ?? '', new RegExp(`^sentence_loop: ${said.replace('.', '\\.')} copies of a \\d+-char unit`));
   });

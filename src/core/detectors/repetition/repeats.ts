@@ -107,6 +107,43 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
   return { regions, lag };
 }
 
+/**
+ * Periodic stretches of a region: tokens whose K-gram came one period back (two tokens either
+ * way, for a word inserted or dropped), gaps of a changed word bridged. A loop is one; a region
+ * may hold a loop and then other repeats with other distances (a passage quoted, a cycle).
+ */
+export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let from = -1;
+  let period = 0;
+  let lastHit = -1;
+  for (let i = lo; i < hi; i++) {
+    const l = lag[i - lo]!;
+    if (from >= 0 && l > 0 && Math.abs(l - period) <= 2) {
+      lastHit = i;
+      continue;
+    }
+    if (from >= 0 && i - lastHit > GAP) {
+      if (lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
+      from = -1;
+    }
+    if (from < 0 && l > 0) {
+      from = i;
+      period = l;
+      lastHit = i;
+    }
+  }
+  if (from >= 0 && lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
+  return runs;
+}
+
+/** The region of tokens [from, to) measured as findRegions measures its regions. */
+export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, isWord: (i: number) => boolean): Region {
+  let repeated = 0;
+  for (let i = from; i < to; i++) if (lag[i - lo]! > 0) repeated++;
+  return measure(ids, lag, lo, from, to, repeated, isWord);
+}
+
 export interface Regions {
   regions: Region[];
   /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none. */

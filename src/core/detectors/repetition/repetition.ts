@@ -19,7 +19,7 @@ import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../..
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { excerptOf, type Finding, finding, fmt } from '../finding.js';
-import { findRegions, K, type Region, templateIds } from './repeats.js';
+import { findRegions, K, lagRuns, measureStretch, type Region, templateIds } from './repeats.js';
 import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
@@ -81,13 +81,15 @@ const THRESHOLDS = {
     why: 'a loop that is nearly the whole output (this share of its chars) fails from 2.5 copies: a short answer that is one sentence said twice and a half; no healthy text is 90% one repeated unit',
   },
   recoveredCopies: {
-    value: 16,
-    why: 'verbatim copies of a loop the text moves on from that fail wherever it is (a collapse followed by garbage): healthy texts repeat a block verbatim mid-text up to 11 times (the cards of a page template)',
+    value: 32,
+    why: 'verbatim copies of a loop of prose (its unit has a function word) that the text moves on from, from which it fails wherever it is (a collapse followed by garbage or a new start); from a quarter of it, it warns. Healthy texts repeat a sentence or a block of prose mid-text up to 11 times (npm run bench -- thresholds)',
   },
 } as const;
 
 export interface Loop {
   unit: UnitKind;
+  /** The unit has a function word: prose, not a row of data or a line of code. */
+  prose: boolean;
   /** The unit is made of rule or border chars (- = _ * # ~ . | + : box drawing). */
   rule: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
@@ -177,6 +179,7 @@ export const repetition = {
       const unitFrom = unitTo - p;
       return {
         unit: unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i)),
+        prose: hasFunctionWord(t, unitFrom, unitTo),
         rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
         copies: verbatim ? run.copies : 1,
         returns: r.copies,
@@ -193,12 +196,21 @@ export const repetition = {
         coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
       };
     };
+    // loops are the periodic stretches of the regions; returns and novelty are the region's
     const last = regions[regions.length - 1];
-    const tail = last && n - last.to <= END_SLACK ? loopOf(last) : null;
+    const tailRegion = last && n - last.to <= END_SLACK ? last : null;
+    const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
+    const lastStretch = stretches[stretches.length - 1];
+    const tailStretch = lastStretch && n - lastStretch.to <= END_SLACK ? lastStretch : null;
+    let tail: Loop | null = null;
+    if (tailRegion) {
+      const cycle = loopOf(tailRegion);
+      const loop = tailStretch ? loopOf(tailStretch) : null;
+      tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
+    } else if (tailStretch) tail = loopOf(tailStretch);
     let recovered: Loop | null = null;
-    for (const r of regions) {
-      if (r === last && tail) continue;
-      if (r.to - r.from < 4) continue;
+    for (const r of stretches) {
+      if (r === tailStretch) continue;
       const l = loopOf(r);
       if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
     }
@@ -233,10 +245,12 @@ export const repetition = {
         out.push(finding(kind, 'warn', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`));
       }
     }
-    if (f.recovered && f.recovered.unit !== 'punctuation' && f.recovered.unit !== 'tag') {
+    // a loop the text moves on from: prose stuck for a while, then garbage or a new start (data and code repeat rows and move on)
+    if (f.recovered && f.recovered.prose && l0Stuck(f.recovered, t.loopNewPerCopy)) {
       const l = f.recovered;
-      if (l.copies >= t.recoveredCopies && l.newPerCopy <= t.loopNewPerCopy && l.similarity >= RECOVERED_SIMILARITY)
-        out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`));
+      const what = `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`;
+      if (l.copies >= t.recoveredCopies) out.push(finding(kindOf(l.unit), 'fail', l.onset, what));
+      else if (l.copies >= t.recoveredCopies / 4) out.push(finding(kindOf(l.unit), 'warn', l.onset, `${what}, under the ${t.recoveredCopies} copies that fail`));
     }
     return out;
   },
@@ -284,6 +298,11 @@ function unitStartNear(scan: Scan, at: number, p: number): number {
   return at;
 }
 
+function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
+  return false;
+}
+
 /** Is token i a number one more than the number a period earlier (a counter: "Step 12:", "Meeting 97")? */
 function isCounter(scan: Scan, i: number, p: number): boolean {
   const t = scan.tokens;
@@ -295,6 +314,10 @@ function isCounter(scan: Scan, i: number, p: number): boolean {
     if (Number(scan.slice(t.start[j]!, t.end[j]!)) + 1 === value) return true;
   }
   return false;
+}
+
+function l0Stuck(l: Loop, newMax: number): boolean {
+  return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
 }
 
 function describe(l: Loop): string {
