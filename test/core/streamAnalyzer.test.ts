@@ -155,10 +155,11 @@ describe('createStreamAnalyzer', () => {
     assert.ok(snapshots > 500, `${snapshots} snapshots`);
   });
 
-  it('most collapses become a certain fail before the stream ends', () => {
+  it('most verbatim loops become a certain fail before the stream ends', () => {
+    const loops = new Set(['word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'punctuation_flood', 'tag_spam']);
     const samples = tuningCorpus()
-      .filter((x) => x.label === 'degenerate' && x.kind !== 'empty')
-      .filter((_, i) => i % 4 === 0);
+      .filter((x) => x.label === 'degenerate' && loops.has(x.kind))
+      .filter((_, i) => i % 2 === 0);
     let early = 0;
     for (const sample of samples) {
       const a = createStreamAnalyzer();

@@ -94,6 +94,8 @@ export interface Loop {
   rule: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
   copies: number;
+  /** The copies were counted with a word inserted, dropped or swapped (never certain). */
+  near: boolean;
   /** Returns to the same material: region tokens / distinct 3-grams + 1. */
   returns: number;
   /** Tokens per copy after the first that the loop had not had before (0 for a loop; a list names something new in each item). */
@@ -118,14 +120,20 @@ export interface RepetitionFigures {
   tail: Loop | null;
   /** The largest verbatim loop the text moves on from (null when none). */
   recovered: Loop | null;
+  /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
+  live: Loop | null;
 }
 
 /** Share of what fails from which a cycle or template at the end warns. */
 const WARN_SHARE = 0.75;
+/** A loop at the end is certain only with copies this similar (verbatim). */
+const CERTAIN_SIMILARITY = 0.95;
 /** A loop the text moves on from is judged only when its copies are this similar (verbatim). */
 const RECOVERED_SIMILARITY = 0.95;
 /** A region whose tokens match the token one period back (a token either way) this often, and that brings nothing new, is a near loop. */
 const NEAR_SIMILARITY = 0.8;
+/** Tokens the live check reads back from the end (about 16 KB of prose, 8 KB of code). */
+const LIVE_TOKENS = 4096;
 /** Tokens after a region that still count as the end (a cut word, a closing mark, an end-of-turn token). */
 const END_SLACK = 8;
 /** Rule and border chars (and whitespace between them). */
@@ -141,80 +149,18 @@ export const repetition = {
   name: 'repetition' as const,
   kinds: REPETITION_KINDS,
   thresholds: THRESHOLDS,
-  liveTokens: 4096,
+  liveTokens: LIVE_TOKENS,
   figures(scan: Scan, from: number): RepetitionFigures {
     const t = scan.tokens;
     const n = t.n;
-    const none = { chars: scan.chars, tail: null, recovered: null };
-    if (n - from < 4) return none;
+    // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both agree
+    const live = readLoops(scan, t.id, scan.live ? from : Math.max(0, n - LIVE_TOKENS)).tail;
+    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live };
     const info = t.info;
-    const isWord = (i: number) => {
-      const k = info[i]! & KIND_MASK;
-      return k === K_WORD || k === K_SOLO;
-    };
-    // the live check reads the tail verbatim (the counts of a stream so far say little); the whole text as a template
-    const ids = scan.live ? t.id : templateIds(t, scan.counts(), RARE_MAX, (i) => isWord(i) && !(info[i]! & F_FUNC));
-    const { regions, lag } = findRegions(ids, from, n, isWord);
-    const textEnd = trimmedEnd(scan);
-    const loopOf = (r: Region): Loop => {
-      const best = bestRun(ids, lag, from, r);
-      let { run, period: p, end } = best;
-      const novelty = r.words === 0 ? 0 : r.rare / r.words;
-      // copies with a word swapped, inserted or dropped are copies too
-      // the region starts at the first repeated 3-gram's last token: the copies began K - 1 tokens before, one period after the first
-      const repeatsFrom = Math.max(from, r.from - (K - 1));
-      const nearCopies = (r.to - repeatsFrom) / r.period + 1;
-      let fresh = -1;
-      if (r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from) {
-        p = r.period;
-        end = r.to;
-        run = { start: Math.max(from, repeatsFrom - p), copies: nearCopies, similarity: r.near };
-        fresh = newPerCopy(t.id, repeatsFrom, end, p, (i) => isCounter(scan, i, p));
-      }
-      const verbatim = run.copies >= 2;
-      if (fresh < 0) fresh = 0;
-      let onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
-      if (verbatim) onsetTok = unitStartNear(scan, onsetTok, p);
-      const unitTo = verbatim ? end : r.to;
-      const unitFrom = unitTo - p;
-      return {
-        unit: unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i)),
-        prose: hasFunctionWord(t, unitFrom, unitTo),
-        rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
-        copies: verbatim ? run.copies : 1,
-        returns: r.copies,
-        novelty,
-        newPerCopy: fresh,
-        similarity: verbatim ? run.similarity : r.verbatim,
-        periodTokens: p,
-        // the unit as it first came: the copy the loop starts with
-        unitStart: t.start[onsetTok]!,
-        unitEnd: onsetTok + p < n ? t.start[onsetTok + p]! : t.end[n - 1]!,
-        periodChars: unitFrom - p >= 0 ? t.start[unitFrom]! - t.start[unitFrom - p]! : t.end[unitTo - 1]! - t.start[unitFrom]!,
-        onset: t.start[onsetTok]!,
-        end: t.end[r.to - 1]!,
-        coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
-      };
-    };
-    // loops are the periodic stretches of the regions; returns and novelty are the region's
-    const last = regions[regions.length - 1];
-    const tailRegion = last && n - last.to <= END_SLACK ? last : null;
-    const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
-    const lastStretch = stretches[stretches.length - 1];
-    const tailStretch = lastStretch && n - lastStretch.to <= END_SLACK ? lastStretch : null;
-    let tail: Loop | null = null;
-    if (tailRegion) {
-      const cycle = loopOf(tailRegion);
-      const loop = tailStretch ? loopOf(tailStretch) : null;
-      tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
-    } else if (tailStretch) tail = loopOf(tailStretch);
-    let recovered: Loop | null = null;
-    for (const r of stretches) {
-      if (r === tailStretch) continue;
-      const l = loopOf(r);
-      if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
-    }
-    return { chars: scan.chars, tail, recovered };
+    // the whole text as a template: words it uses at most twice are something new
+    const ids = templateIds(t, scan.counts(), RARE_MAX, (i) => isWordToken(info[i]!) && !(info[i]! & F_FUNC));
+    const { tail, recovered } = readLoops(scan, ids, 0);
+    return { chars: scan.chars, tail, recovered, live };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -223,7 +169,8 @@ export const repetition = {
       const l = f.tail;
       const chars = l.end - l.onset;
       const structural = l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
-      const need = atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies;
+      // copies counted with a word inserted, dropped or swapped need one more
+      const need = (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
       const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
       const stuck = l.newPerCopy <= t.loopNewPerCopy;
@@ -233,17 +180,24 @@ export const repetition = {
       const newThings = l.novelty >= t.returnsNovelty;
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
       if (loopFails) {
-        const certain = structural ? chars >= 4 * limit : l.copies >= t.certainCopies;
-        out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`, certain));
-      } else if (l.returns >= needReturns) {
+        out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`));
+      } else if (!structural && l.returns >= needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(finding(kind, 'fail', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`));
-      } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= Math.max(2.5, need - 1))) {
+      } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
-      } else if (l.returns >= WARN_SHARE * needReturns) {
+      } else if (!structural && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(finding(kind, 'warn', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`));
       }
+    }
+    const c = f.live;
+    if (c && !c.near && c.similarity >= CERTAIN_SIMILARITY && c.newPerCopy <= t.loopNewPerCopy) {
+      const structural = c.unit === 'punctuation' || c.unit === 'tag' || c.unit === 'char';
+      const limit = c.unit === 'tag' || c.rule ? t.ruleChars : t.floodChars;
+      const chars = c.end - c.onset;
+      if (structural ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies)
+        out.push(finding(kindOf(c.unit), 'fail', c.onset, `${describe(c)} to the end (${chars} chars): certain`, true));
     }
     // a loop the text moves on from: prose stuck for a while, then garbage or a new start (data and code repeat rows and move on)
     if (f.recovered && f.recovered.prose && l0Stuck(f.recovered, t.loopNewPerCopy)) {
@@ -298,6 +252,11 @@ function unitStartNear(scan: Scan, at: number, p: number): number {
   return at;
 }
 
+function isWordToken(info: number): boolean {
+  const k = info & KIND_MASK;
+  return k === K_WORD || k === K_SOLO;
+}
+
 function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
   return false;
@@ -318,6 +277,81 @@ function isCounter(scan: Scan, i: number, p: number): boolean {
 
 function l0Stuck(l: Loop, newMax: number): boolean {
   return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
+}
+
+function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | null; recovered: Loop | null } {
+  const t = scan.tokens;
+  const n = t.n;
+  if (n - from < 4) return { tail: null, recovered: null };
+  const info = t.info;
+  const isWord = (i: number) => {
+    const k = info[i]! & KIND_MASK;
+    return k === K_WORD || k === K_SOLO;
+  };
+  const { regions, lag } = findRegions(ids, from, n, isWord);
+  const textEnd = trimmedEnd(scan);
+  const loopOf = (r: Region): Loop => {
+    const best = bestRun(ids, lag, from, r);
+    let { run, period: p, end } = best;
+    const novelty = r.words === 0 ? 0 : r.rare / r.words;
+    // copies with a word swapped, inserted or dropped are copies too
+    // the region starts at the first repeated 3-gram's last token: the copies began K - 1 tokens before, one period after the first
+    const repeatsFrom = Math.max(from, r.from - (K - 1));
+    const nearCopies = (r.to - repeatsFrom) / r.period + 1;
+    let fresh = -1;
+    let near = false;
+    if (r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+      near = true;
+      p = r.period;
+      end = r.to;
+      run = { start: Math.max(from, repeatsFrom - p), copies: nearCopies, similarity: r.near };
+      fresh = newPerCopy(t.id, repeatsFrom, end, p, (i) => isCounter(scan, i, p));
+    }
+    const verbatim = run.copies >= 2;
+    if (fresh < 0) fresh = 0;
+    let onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
+    if (verbatim) onsetTok = unitStartNear(scan, onsetTok, p);
+    const unitTo = verbatim ? end : r.to;
+    const unitFrom = unitTo - p;
+    return {
+      unit: unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i)),
+      prose: hasFunctionWord(t, unitFrom, unitTo),
+      rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
+      copies: verbatim ? run.copies : 1,
+      near,
+      returns: r.copies,
+      novelty,
+      newPerCopy: fresh,
+      similarity: verbatim ? run.similarity : r.verbatim,
+      periodTokens: p,
+      // the unit as it first came: the copy the loop starts with
+      unitStart: t.start[onsetTok]!,
+      unitEnd: onsetTok + p < n ? t.start[onsetTok + p]! : t.end[n - 1]!,
+      periodChars: unitFrom - p >= 0 ? t.start[unitFrom]! - t.start[unitFrom - p]! : t.end[unitTo - 1]! - t.start[unitFrom]!,
+      onset: t.start[onsetTok]!,
+      end: t.end[r.to - 1]!,
+      coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
+    };
+  };
+  // loops are the periodic stretches of the regions; returns and novelty are the region's
+  const last = regions[regions.length - 1];
+  const tailRegion = last && n - last.to <= END_SLACK ? last : null;
+  const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
+  const lastStretch = stretches[stretches.length - 1];
+  const tailStretch = lastStretch && n - lastStretch.to <= END_SLACK ? lastStretch : null;
+  let tail: Loop | null = null;
+  if (tailRegion) {
+    const cycle = loopOf(tailRegion);
+    const loop = tailStretch ? loopOf(tailStretch) : null;
+    tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
+  } else if (tailStretch) tail = loopOf(tailStretch);
+  let recovered: Loop | null = null;
+  for (const r of stretches) {
+    if (r === tailStretch) continue;
+    const l = loopOf(r);
+    if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
+  }
+  return { tail, recovered };
 }
 
 function describe(l: Loop): string {
