@@ -15,7 +15,7 @@
 import { SC_LATIN, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
-import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
+import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
 
 export const LANGUAGE_KINDS = ['gibberish', 'word_salad', 'script_switch'] as const;
 export type LanguageKind = (typeof LANGUAGE_KINDS)[number];
@@ -32,6 +32,14 @@ const THRESHOLDS = {
   saladBreakShare: {
     value: 0.1,
     why: '...with at most this share of chunks followed by punctuation or a line break: lists, titles, tables and keyword lines break every 1-3 chunks',
+  },
+  listItems: {
+    value: 40,
+    why: 'items of one line of words separated by commas, semicolons or spaces that fail when saladRepeatShare of them repeat an earlier item and hardly any is a function word: a run-on list drawn from a few words. Healthy lists in a line stay under 30 items (npm run bench -- thresholds)',
+  },
+  listRepeatShare: {
+    value: 0.4,
+    why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
   },
   switchLetters: {
     value: 12,
@@ -68,6 +76,10 @@ export interface LanguageFigures {
   saladFunction: number;
   saladBreaks: number;
   saladAt: number;
+  /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
+  listItems: number;
+  listRepeats: number;
+  listAt: number;
   /** The text's script, and the longest run of prose in another one. */
   script: string;
   switchScript: string;
@@ -93,11 +105,15 @@ export const language = {
       switchScript: '',
       switchLetters: 0,
       switchAt: -1,
+      listItems: 0,
+      listRepeats: 0,
+      listAt: -1,
     };
     const judgeWindow = (a: number, b: number) => {
       let n = 0;
       let weight = 0;
       let malformed = 0;
+      let glued = 0;
       let func = 0;
       let breaks = 0;
       let codeish = 0;
@@ -112,17 +128,18 @@ export const language = {
         if (fl & C_FUNC) func++;
         const glue = fl & C_GLUE && !gluesLatin(main);
         if (fl & C_MALFORMED || glue) malformed += w;
+        if (glue) glued += w;
         if (!gluesLatin(c.script[i]!)) spaced++;
       }
       f.windows++;
-      // code and data: their chunks are not the writer's words
-      if (codeish >= 0.3 * weight) return;
-      const share = malformed / weight;
+      // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either
+      const code = codeish >= 0.3 * weight;
+      const share = (code ? glued : malformed) / weight;
       if (share > f.malformed) {
         f.malformed = share;
         f.malformedAt = c.start[a]!;
       }
-      if (spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
+      if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
         const fs = func / n;
         const bs = breaks / n;
         if (bs <= 0.1 && fs < f.saladFunction) {
@@ -141,6 +158,7 @@ export const language = {
       if (a - WINDOW / 2 + WINDOW < c.n) judgeWindow(c.n - WINDOW, c.n);
     }
     foreignRun(c, main, f);
+    runOnList(c, f);
     return f;
   },
   judge(f: LanguageFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageKind>> {
@@ -149,6 +167,10 @@ export const language = {
       out.push(finding('gibberish', 'fail', f.malformedAt, `${fmt(100 * f.malformed, 0)}% of the words of a stretch are no word of any language (case flipping inside, scripts glued, no vowel)`));
     if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)
       out.push(finding('word_salad', 'fail', f.saladAt, `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`));
+    if (f.listItems >= t.listItems && f.listRepeats / f.listItems >= t.listRepeatShare)
+      out.push(
+        finding('word_salad', 'fail', f.listAt, `a line of ${f.listItems} words in a row, ${fmt((100 * f.listRepeats) / f.listItems, 0)}% of them said before in it, nearly none a function word`),
+      );
     const need =
       f.switchScript === 'latin' && !SPACED.has(f.script)
         ? t.switchLettersIntoLatin
@@ -178,8 +200,9 @@ function openingScript(c: Chunks): number {
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
     const fl = c.flags[i]!;
-    all[s] = all[s]! + c.letters[i]!;
-    clause[s] = clause[s]! + c.letters[i]!;
+    // a chunk gluing two scripts ("people这些年来…") counts the letters of its main script only
+    all[s] = all[s]! + c.scriptLetters[i]!;
+    clause[s] = clause[s]! + c.scriptLetters[i]!;
     letters += c.letters[i]!;
     if (fl & C_FUNC || gluesLatin(s)) prose = true;
     if (fl & C_BREAK || i === c.n - 1) {
@@ -196,6 +219,40 @@ function dominant(letters: Int32Array): number {
   let best = SC_NONE;
   for (let s = 1; s < 16; s++) if (letters[s]! > letters[best]!) best = s;
   return best;
+}
+
+/**
+ * The longest run of chunks on one line, each one word without function words (a comma or
+ * semicolon after it allowed), and how many of them repeat a word said before in the run.
+ */
+function runOnList(c: Chunks, f: LanguageFigures): void {
+  const seen = new Set<number>();
+  let items = 0;
+  let repeats = 0;
+  let at = -1;
+  let func = 0;
+  const end = () => {
+    if (items > f.listItems && func <= 0.1 * items) {
+      f.listItems = items;
+      f.listRepeats = repeats;
+      f.listAt = at;
+    }
+    seen.clear();
+    items = 0;
+    repeats = 0;
+    func = 0;
+  };
+  for (let i = 0; i < c.n; i++) {
+    const fl = c.flags[i]!;
+    if (fl & (C_LINE | C_CODEISH) || c.letters[i]! > 30) end();
+    if (fl & C_CODEISH || c.letters[i]! > 30) continue;
+    if (items === 0) at = c.start[i]!;
+    items++;
+    if (fl & C_FUNC) func++;
+    if (seen.has(c.key[i]!)) repeats++;
+    else seen.add(c.key[i]!);
+  }
+  end();
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

@@ -35,6 +35,8 @@ export const C_BREAK = 4;
 export const C_GLUE = 8;
 /** Code punctuation inside it ({ } ( ) [ ] ; = < > | \ _): a chunk of code or data. */
 export const C_CODEISH = 16;
+/** It starts a line. */
+export const C_LINE = 32;
 
 export interface Chunks {
   n: number;
@@ -43,8 +45,11 @@ export interface Chunks {
   flags: Uint8Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;
-  /** Its letters (solo letters count one each). */
+  /** Its letters (solo letters count one each), and those of its main script. */
   letters: Int32Array;
+  scriptLetters: Int32Array;
+  /** A hash of its words (case folded), punctuation aside: the same word is the same key. */
+  key: Int32Array;
 }
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
@@ -53,7 +58,15 @@ const GLUED_ANY = 60;
 
 export function readChunks(t: TokenBuffer, from = 0): Chunks {
   const cap = Math.max(16, (t.n - from) >> 1);
-  const out: Chunks = { n: 0, start: new Int32Array(cap), flags: new Uint8Array(cap), script: new Uint8Array(cap), letters: new Int32Array(cap) };
+  const out: Chunks = {
+    n: 0,
+    start: new Int32Array(cap),
+    flags: new Uint8Array(cap),
+    script: new Uint8Array(cap),
+    letters: new Int32Array(cap),
+    scriptLetters: new Int32Array(cap),
+    key: new Int32Array(cap),
+  };
   let flags = 0;
   let letters = 0;
   let start = -1;
@@ -61,6 +74,9 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   let prevScript = SC_NONE;
   const scripts = new Int32Array(16);
   let commas = 0;
+  let key = 0;
+  let line = false;
+  let lineOwed = false;
   const close = (breakAfter: boolean) => {
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
@@ -70,17 +86,24 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     if (flags & C_CODEISH) flags &= ~C_MALFORMED;
     if (start >= 0 && letters > 0 && !code) {
       if (out.n === out.start.length) grow(out);
+      if (lineOwed) flags |= C_LINE;
+      lineOwed = false;
       let best = SC_NONE;
       for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
       out.start[out.n] = start;
       out.flags[out.n] = flags | (breakAfter ? C_BREAK : 0);
       out.script[out.n] = best;
       out.letters[out.n] = letters;
+      out.scriptLetters[out.n] = scripts[best]!;
+      out.key[out.n] = key;
       out.n++;
     }
-    flags = 0;
+    // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
+    else if (flags & C_LINE) lineOwed = true;
+    flags = line ? C_LINE : 0;
     letters = 0;
     commas = 0;
+    key = 0x811c9dc5 | 0;
     start = -1;
     code = false;
     prevScript = SC_NONE;
@@ -88,7 +111,10 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   };
   for (let i = from; i < t.n; i++) {
     const info = t.info[i]!;
-    if (i > from && info & F_SPACE) close((info & F_LINE) !== 0);
+    if (i > from && info & F_SPACE) {
+      line = (info & F_LINE) !== 0;
+      close(line);
+    }
     const k = info & KIND_MASK;
     if (start < 0) start = t.start[i]!;
     if (info & F_CODE || k === K_MARK) code = true;
@@ -107,6 +133,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     const len = t.end[i]! - t.start[i]!;
     if (script === SC_NONE) continue;
     flags &= ~C_BREAK;
+    key = Math.imul(key ^ t.id[i]!, 0x01000193);
     letters += k === K_SOLO ? 1 : len;
     scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
     if (info & F_FUNC) flags |= C_FUNC;
@@ -159,6 +186,12 @@ function grow(c: Chunks): void {
   const l = new Int32Array(size);
   l.set(c.letters);
   c.letters = l;
+  const sl = new Int32Array(size);
+  sl.set(c.scriptLetters);
+  c.scriptLetters = sl;
+  const k = new Int32Array(size);
+  k.set(c.key);
+  c.key = k;
 }
 
 export { SC_LATIN };
