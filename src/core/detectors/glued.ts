@@ -12,8 +12,8 @@ export type GluedKind = (typeof GLUED_KINDS)[number];
 
 const THRESHOLDS = {
   gluedFloodChars: {
-    value: 32,
-    why: 'chars of a token whose chars repeat a unit of 1-12 chars (4+ copies) that fail at the end of the output. Healthy texts end in at most 16 such chars (a run of zeros in an address, "hahaha"; npm run bench -- thresholds); the real floods run 64-8,000',
+    value: 24,
+    why: 'chars of a token whose chars repeat a unit of 1-12 chars (4+ copies) that fail at the end of the output. Healthy texts end in at most 16 such chars (a run of zeros in an address, "hahaha"; npm run bench -- thresholds); the real floods run 31-8,000',
   },
 } as const;
 

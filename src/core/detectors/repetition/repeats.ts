@@ -103,7 +103,8 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
     reps++;
     lastRep = i;
   }
-  if (start >= 0 && lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+  // the region that ends the text counts whatever its size: "configuration configuration configuration configuration"
+  if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP)) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
   return { regions, lag };
 }
 
@@ -123,7 +124,8 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
       lastHit = i;
       continue;
     }
-    if (from >= 0 && i - lastHit > GAP) {
+    // inside a loop every K-gram came exactly one period back: another distance ends the stretch
+    if (from >= 0 && (i - lastHit > GAP || l > 0)) {
       if (lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
       from = -1;
     }
@@ -133,7 +135,7 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
       lastHit = i;
     }
   }
-  if (from >= 0 && lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
+  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) runs.push([from, lastHit + 1]);
   return runs;
 }
 

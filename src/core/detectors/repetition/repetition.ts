@@ -78,7 +78,11 @@ const THRESHOLDS = {
   },
   wholeLoopCoverage: {
     value: 0.8,
-    why: 'a loop that is nearly the whole output (this share of its chars) fails from 2.5 copies: a short answer that is one sentence said twice and a half; no healthy text is 90% one repeated unit',
+    why: 'a loop that is nearly the whole output (this share of its chars) fails from wholeLoopCopies: a short answer that is one sentence said twice and the start of a third. No healthy text of the corpora is 80% one unit repeated twice or more',
+  },
+  wholeLoopCopies: {
+    value: 2.3,
+    why: 'copies of such a loop that fail: two whole ones and a third begun',
   },
   recoveredCopies: {
     value: 32,
@@ -175,7 +179,7 @@ export const repetition = {
       const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
       const stuck = l.newPerCopy <= t.loopNewPerCopy;
       const loopFails =
-        stuck && (structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= 2.5 && l.coverage >= t.wholeLoopCoverage));
+        stuck && (structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
       // a cycle or a template: judged by how often it returns and what it brings
       const newThings = l.novelty >= t.returnsNovelty;
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
