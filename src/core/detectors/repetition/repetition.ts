@@ -314,7 +314,11 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     const verbatim = run.copies >= 2;
     if (fresh < 0) fresh = 0;
     let onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
-    if (verbatim) onsetTok = unitStartNear(scan, onsetTok, p);
+    if (verbatim) {
+    // copies are counted from where a reader says the loop starts
+    onsetTok = unitStartNear(scan, onsetTok, p);
+    run = { ...run, copies: (end - onsetTok) / p };
+  }
     const unitTo = verbatim ? end : r.to;
     const unitFrom = unitTo - p;
     return {

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const prose = healthyProse(900, 11);
+const judged = (text: string) => verdicts(detect('language', text).findings);
+
+describe('language: does the text read as some language', () => {
+  it('healthy prose, code and data say nothing', () => {
+    assert.deepEqual(judged(prose), []);
+    assert.deepEqual(judged('function fooBar(a, b) {\n  return a.x + b.y; // FST_ERR_DEC_ALREADY_PRESENT\n}\n'.repeat(10)), []);
+    assert.deepEqual(judged(`date,model,score\n${Array.from({ length: 30 }, (_, i) => `2024-01-${i},m-${i % 3},0.${i}`).join('\n')}`), []);
+  });
+  it('scripts glued into each other in English text are gibberish', () =>
+    assert.deepEqual(judged(`${prose} sequencia日至itm轩辕 parléвопрос Track渋谷inher dans计划zeit momentoλόγος beatsミク`), ['gibberish/fail']));
+  it('words run together are gibberish, an identifier is not', () => {
+    assert.deepEqual(judged(`${prose} ${'budgetforecastquarterlyprocurementdeliverables '.repeat(8)}`), ['gibberish/fail']);
+    assert.deepEqual(judged(`${prose} The EventEmitterAsyncResourceOptions type takes one field.`), []);
+  });
+  it('a run of words without function words or breaks is word salad; a list with commas is not', () => {
+    assert.deepEqual(judged('Dungeon Canada fingers Professional Adin pee Swansea TRANS'), ['word_salad/fail']);
+    assert.deepEqual(judged('Brazil, Canada, Chile, Denmark, Egypt, France, Ghana, Hungary.'), []);
+  });
+  it('a run-on line of a few words said again and again is word salad', () => {
+    const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
+    assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join(', ')), ['word_salad/fail']);
+  });
+});
+
+describe('language: the same script throughout', () => {
+  it('a sentence in another script fails', () =>
+    assert.deepEqual(judged(`${prose} 我需要先计算每个部分的总和然后再相加 Then I add them up.`), ['script_switch/fail']));
+  it('a quoted word in another script does not', () => assert.deepEqual(judged(`${prose} The word 你好 means hello.`), []));
+  it('Latin terms and references inside a Korean text do not', () =>
+    assert.deepEqual(
+      judged(
+        '쿼리는 Kafka 메시지를 보내고 PostgreSQL 테이블을 업데이트합니다. 이 방식은 간단하고 안정적입니다.\n\n참고 문헌\n1. Kleppmann, M. (2017). Designing Data-Intensive Applications. O\'Reilly Media.\n2. Zuboff, S. (2019). The Age of Surveillance Capitalism. PublicAffairs.',
+      ),
+      [],
+    ));
+  it('Greek examples in an English grammar answer do not', () =>
+    assert.deepEqual(judged(`${prose} For example, "Η πόρτα ανοίχτηκε" uses the passive voice.`), []));
+  it('the text opens in the script of its first clause of prose', () => {
+    const f = detect('language', 'Sure, here is the answer: 这个问题的答案是我们需要重新启动服务器然后检查日志文件中的错误信息').figures;
+    assert.equal(f.script, 'latin');
+    assert.equal(f.switchScript, 'cjk');
+  });
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const prose = healthyProse(1200, 7);
+const after = healthyProse(1200, 8);
+const sentence = 'The cache is warmed before the first request arrives. ';
+const judged = (text: string, finishReason: string | null = null) => verdicts(detect('repetition', text, { finishReason }).findings);
+
+describe('repetition: copies of a unit at the end', () => {
+  const table: Array<[string, string, RegExp]> = [
+    ['a word loop', `${prose} the the the the the the the the`, /^word_loop\/fail/],
+    ['a phrase loop', `${prose} ${'is a quote '.repeat(12)}`, /^phrase_loop\/fail/],
+    ['a sentence loop', `${prose} ${sentence.repeat(10)}`, /^sentence_loop\/fail/],
+    ['a line loop', `${prose}\n${'- The Three-Body Problem by Cixin Liu\n'.repeat(12)}`, /^line_loop\/fail/],
+    ['a paragraph loop', `${prose}\n\n${`${healthyProse(200, 2)}\n\n`.repeat(3)}`, /^paragraph_loop\/fail/],
+    ['a punctuation flood', `${prose} ${'!'.repeat(40)}`, /^punctuation_flood\/fail/],
+    ['a border flood beyond a line', `${prose}\n${'|---'.repeat(60)}`, /^punctuation_flood\/fail/],
+    ['a tag flood', `${prose} ${'</think>'.repeat(40)}`, /^tag_spam\/fail/],
+    ['three copies of a sentence: nothing (healthy text ends in up to 2.2)', `${prose} ${sentence.repeat(3)}`, /^$/],
+    ['three and a half: a warning', `${prose} ${sentence.repeat(3)}The cache is warmed before the`, /^sentence_loop\/warn$/],
+    ['a horizontal rule', `${prose}\n\n${'-'.repeat(80)}\n`, /^$/],
+    ['nested closing tags', `${prose}</td></tr></table></td></tr></table></body></html>`, /^$/],
+    ['a chorus sung twice', `${prose}\nNa na na, na na na na,\nna na na, na na na na.`, /^$/],
+  ];
+  for (const [name, text, want] of table) it(name, () => assert.match(judged(text).join(','), want));
+
+  it('a loop cut by the token limit fails from three copies', () => {
+    const text = `${prose} Please check. Please check. Please check.`;
+    assert.deepEqual(judged(text), []);
+    assert.match(judged(text, 'length').join(), /^(phrase|sentence)_loop\/fail$/);
+  });
+
+  it('copies that differ by a swapped word are copies', () => {
+    const swaps = ['quickly', 'slowly', 'calmly'];
+    const copies = Array.from({ length: 8 }, (_, i) => `The ferry appeared around the headland at last, ${swaps[i % 3]} and rust-streaked, its horn sounding once.`).join(
+      ' ',
+    );
+    assert.match(judged(`${prose} ${copies}`).join(), /sentence_loop\/fail/);
+  });
+
+  it('a counter is no new thing: "Step N:" before the same sentence is a loop', () => {
+    const copies = Array.from({ length: 8 }, (_, i) => `Step ${i + 3}: check that the cache is warm before the first request arrives.`).join('\n');
+    assert.match(judged(`${prose}\n${copies}`).join(), /line_loop\/fail|sentence_loop\/fail/);
+  });
+});
+
+describe('repetition: what the copies bring that is new', () => {
+  it('a list in one template that names a new thing in each item is ok', () => {
+    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+    const lines = names.map((n) => `import { ${n}Handler } from './handlers/${n}.js';`).join('\n');
+    assert.deepEqual(judged(`${prose}\n${lines}\n`), []);
+  });
+  it('test cases that vary their values are ok', () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `  assert.equal(square(${i}), ${i * i});`).join('\n');
+    assert.deepEqual(judged(`describe('square', () => {\n${lines}\n});\n`), []);
+  });
+  it('an end that keeps returning to the same paragraphs in another order fails', () => {
+    const p = [
+      'The first step is to measure the latency of every request.',
+      'After that, look at the cache hit ratio over a full day.',
+      'Finally, compare the error budget with the release calendar.',
+      'In short, all three together tell you the health of the service.',
+    ];
+    let text = `${prose}\n\n`;
+    for (let k = 0; k < 14; k++) text += `${p[(k * 3) % 4]}\n\n${p[(k * 3 + 1) % 4]}\n\n`;
+    assert.match(judged(text).join(), /cycling\/fail|paragraph_loop\/fail|line_loop\/fail/);
+  });
+});
+
+describe('repetition: loops the text moves on from', () => {
+  it('a loop of prose followed by healthy text warns; a long one fails; a few copies say nothing', () => {
+    assert.deepEqual(judged(prose + sentence.repeat(12) + after), ['sentence_loop/warn']);
+    assert.deepEqual(judged(prose + sentence.repeat(40) + after), ['sentence_loop/fail']);
+    assert.deepEqual(judged(prose + sentence.repeat(6) + after), []);
+  });
+  it('rows of data repeated mid-text say nothing', () => {
+    const rows = Array.from({ length: 40 }, () => '0x00, 0x00, 0x00, 0x00,').join('\n');
+    assert.deepEqual(judged(`${prose}\n${rows}\n${after}`), []);
+  });
+});
+
+describe('repetition figures', () => {
+  it('name the unit, its copies, where it starts and its period in chars', () => {
+    const text = prose + sentence.repeat(20);
+    const l = detect('repetition', text).figures.tail!;
+    assert.equal(l.unit, 'sentence');
+    assert.ok(Math.abs(l.copies - 20) < 0.5, `copies ${l.copies}`);
+    assert.equal(l.onset, prose.length);
+    assert.equal(l.periodChars, sentence.length);
+    assert.equal(l.newPerCopy, 0);
+  });
+});

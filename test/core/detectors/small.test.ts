@@ -1,0 +1,63 @@
+/** Tables for the small detectors: whitespace, glued floods, stutter, special tokens. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const prose = healthyProse(800, 5);
+
+describe('whitespace', () => {
+  const table: Array<[string, string, string[]]> = [
+    ['nothing', '', ['empty/fail']],
+    ['only blanks', ' \n\n \t', ['empty/fail']],
+    ['a flood at the end', `${prose}${' '.repeat(300)}`, ['whitespace_flood/fail']],
+    ['a flood wherever it is', `${prose}${'\n'.repeat(900)}${prose}`, ['whitespace_flood/fail']],
+    ['a padded cell the text moves on from', `${prose}${' '.repeat(250)}${prose}`, ['whitespace_flood/warn']],
+    ['mostly whitespace', `{${'    \n\n  '.repeat(10)}}`, ['whitespace_flood/fail']],
+    ['indented code', `${prose}\n${'        x = 1\n'.repeat(20)}`, []],
+  ];
+  for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('whitespace', text).findings), want));
+});
+
+describe('glued floods', () => {
+  const table: Array<[string, string, string[]]> = [
+    ['one char glued', `${prose} ${'G'.repeat(120)}`, ['char_flood/fail!']],
+    ['a syllable glued', `${prose} ${'den'.repeat(30)}`, ['word_loop/fail']],
+    ['a code glued', `${prose} ${'x005F_'.repeat(12)}`, ['word_loop/fail']],
+    ['a laugh', `${prose} hahahaha`, []],
+    ['zeros of an address', `${prose} 0x0000000000000000`, []],
+    ['a flood the text moves on from', `${prose} ${'G'.repeat(60)} and then more words.`, []],
+  ];
+  for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('glued', text).findings), want));
+});
+
+describe('stutter', () => {
+  it('every word twice, through a stretch, fails', () => {
+    const words = prose.split(' ').slice(0, 60);
+    assert.deepEqual(verdicts(detect('stutter', words.flatMap((w) => [w, w]).join(' ')).findings), ['stutter/fail']);
+  });
+  it('chunks of YAML said twice are stutter too', () => {
+    const keys = ['team', 'replicas', 'image', 'tag', 'pull', 'region', 'labels', 'owner', 'port', 'path', 'timeout', 'retries'];
+    const text = `${keys.map((k, i) => `${k}: ${k}: value${i}`).join('\n')}\n`.repeat(3);
+    assert.deepEqual(verdicts(detect('stutter', text).findings), ['stutter/fail']);
+  });
+  it('a song that doubles one word, and "that that", stay quiet', () => {
+    assert.deepEqual(verdicts(detect('stutter', `${prose} na na na na, oh oh, he said that that was all.`).findings), []);
+  });
+  it('numbers repeated in data are no stutter', () => {
+    assert.deepEqual(verdicts(detect('stutter', Array.from({ length: 80 }, () => '0 0 0 0').join(', ')).findings), []);
+  });
+});
+
+describe('special tokens', () => {
+  const table: Array<[string, string, string[]]> = [
+    ['a leaked template', `${prose} <|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n`, ['special_tokens/fail']],
+    ['one mention', `${prose} The model emits <|im_end|> at the end of its turn, and then more.`, ['special_tokens/warn']],
+    ['a trailing end token', `${prose}<|im_end|>`, []],
+    ['in code', `${prose} \`<|im_start|>\` and \`<|im_end|>\` and \`[PAD]\` are template tokens.`, []],
+    ['a pad token glued in', ';7?!22=4C%<｜▁pad▁｜>-QX', ['special_tokens/fail']],
+    ['control markers', 'We can [control_12] ing [control_88] resul [control_301] ts', ['special_tokens/fail']],
+    ['broken decoding', `${prose} caf\ufffd\ufffd cr\ufffdme br\ufffdl\ufffde`, ['gibberish/fail']],
+  ];
+  for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('special_tokens', text).findings), want));
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Tokenizer } from '../../../src/core/text/tokenizer.js';
+import { F_BLANK, F_CODE, F_FUNC, F_LINE, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../../src/core/text/tokens.js';
+import { randomSplit } from '../../helpers/detectorHarness.js';
+
+function tokens(parts: readonly string[], snapshotEvery = 0): string[] {
+  const t = new Tokenizer();
+  parts.forEach((p, i) => {
+    t.push(p);
+    if (snapshotEvery > 0 && i % snapshotEvery === 0) t.snapshot(() => t.tokens.n);
+  });
+  return t.snapshot(() => {
+    const b = t.tokens;
+    const out: string[] = [];
+    for (let i = 0; i < b.n; i++) out.push(`${b.start[i]}-${b.end[i]}:${b.id[i]}:${b.info[i]}`);
+    out.push(`spaces ${t.spaces.n}/${t.spaces.total}, latin ${t.latin}, bytes ${t.bytes}`);
+    return out;
+  });
+}
+
+function read(text: string): Array<{ text: string; kind: number; info: number }> {
+  const t = new Tokenizer();
+  t.push(text);
+  return t.snapshot(() => {
+    const b = t.tokens;
+    return Array.from({ length: b.n }, (_, i) => ({ text: text.slice(b.start[i]!, b.end[i]!), kind: b.info[i]! & KIND_MASK, info: b.info[i]! }));
+  });
+}
+
+const TEXTS = [
+  'Plain prose, with a comma; a number 2009.06.11 and 3.14, then an end. Ünïcödé wörds.',
+  'Code:\n```js\nconst x = f(1, 2);\n```\nand `inline` and https://example.com/a?b=c then <div class="x">text</div> <!-- note -->.',
+  '中文句子，没有空格。日本語の文も。Emoji 😀🎈 and a lone surrogate \ud83d and more.',
+  'Blank\n\n\nlines\t\tand   spaces ' + ' '.repeat(40) + 'end 1,000,000 12:30:15 1..2',
+];
+
+describe('Tokenizer', () => {
+  it('gives the same tokens for any split of the text, snapshots between pushes changing nothing', () => {
+    for (const text of TEXTS) {
+      const whole = tokens([text]);
+      for (const seed of [1, 2, 3, 4]) assert.deepEqual(tokens(randomSplit(text, seed, 1 + seed * 3)), whole, `seed ${seed}`);
+      assert.deepEqual(tokens([...text], 3), whole, 'one char at a time, with snapshots');
+    }
+  });
+
+  it('reads numbers with their separators as one token, and a full stop after them as punctuation', () => {
+    const t = read('In 2009.06.11 it cost 1,000 at 12:30. Then 3.');
+    const nums = t.filter((x) => x.info & F_NUM).map((x) => x.text);
+    assert.deepEqual(nums, ['2009.06.11', '1,000', '12:30', '3']);
+    assert.equal(t.at(-1)!.text, '.');
+  });
+
+  it('marks code, markup and addresses', () => {
+    const t = read('Say `foo bar` then\n```\nlet x\n```\nsee https://a.b/c and <b>bold</b> ok');
+    const code = t.filter((x) => x.info & F_CODE).map((x) => x.text);
+    for (const w of ['foo', 'bar', 'let', 'x', 'c']) assert.ok(code.includes(w), `${w} is code: ${code.join(' ')}`);
+    for (const w of ['Say', 'then', 'see', 'ok']) assert.ok(!code.includes(w), `${w} is prose`);
+    assert.ok(t.some((x) => x.text === 'b' && x.kind === K_MARK), 'a tag name is a mark');
+  });
+
+  it('flags what whitespace came before a token, first occurrences and function words', () => {
+    const t = read('The cat\nsat.\n\nThe end');
+    const by = (w: string, n = 0) => t.filter((x) => x.text === w)[n]!;
+    assert.ok(by('cat').info & F_SPACE);
+    assert.ok(by('sat').info & F_LINE);
+    assert.ok(by('The', 1).info & F_BLANK);
+    assert.ok(by('The').info & F_NEW);
+    assert.ok(!(by('The', 1).info & F_NEW), 'case folded: the second "The" is not new');
+    assert.ok(by('The').info & F_FUNC);
+    assert.ok(!(by('cat').info & F_FUNC));
+  });
+
+  it('splits scripts written without spaces into one token a letter', () => {
+    const t = read('中文abc');
+    assert.deepEqual(
+      t.map((x) => [x.text, x.kind]),
+      [
+        ['中', K_SOLO],
+        ['文', K_SOLO],
+        ['abc', K_WORD],
+      ],
+    );
+    assert.equal(read('!?')[0]!.kind, K_PUNCT);
+  });
+
+  it('allocates by need: a short text costs a few hundred bytes of token rows', () => {
+    const t = new Tokenizer(200);
+    t.push('A short answer of a few words.');
+    assert.ok(t.tokens.id.length <= 64, `${t.tokens.id.length} rows`);
+  });
+});
