@@ -29,6 +29,15 @@ export function realCorpusDir(): string {
 }
 
 /**
+ * The folders of both development corpora: ../shared/corpus-real and ../shared/corpus-real2
+ * (override each with COHERENCY_REAL_CORPUS and COHERENCY_REAL_CORPUS2). They may not exist.
+ */
+export function realCorpusDirs(): string[] {
+  const second = process.env['COHERENCY_REAL_CORPUS2'];
+  return [realCorpusDir(), second && second.length > 0 ? second : join(repoRoot(), '..', 'shared', 'corpus-real2')];
+}
+
+/**
  * Every labelled text of the real corpus, in labels.tsv order; null when the folder (or its
  * labels.tsv) is absent. Throws on a malformed row or a listed file that is missing, so a
  * broken corpus cannot pass silently as a smaller one.

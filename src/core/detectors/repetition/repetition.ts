@@ -136,8 +136,11 @@ const CERTAIN_SIMILARITY = 0.95;
 const RECOVERED_SIMILARITY = 0.95;
 /** A region whose tokens match the token one period back (a token either way) this often, and that brings nothing new, is a near loop. */
 const NEAR_SIMILARITY = 0.8;
-/** Tokens the live check reads back from the end (about 16 KB of prose, 8 KB of code). */
+/** Verbatim copies below which the near count is tried. */
+const NEAR_ONLY_BELOW = 4;
+/** Tokens the live check reads back from the end (about 16 KB of prose, 8 KB of code); first the last LIVE_FIRST. */
 const LIVE_TOKENS = 4096;
+const LIVE_FIRST = 1024;
 /** Tokens after a region that still count as the end (a cut word, a closing mark, an end-of-turn token). */
 const END_SLACK = 8;
 /** Rule and border chars (and whitespace between them). */
@@ -157,8 +160,11 @@ export const repetition = {
   figures(scan: Scan, from: number): RepetitionFigures {
     const t = scan.tokens;
     const n = t.n;
-    // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both agree
-    const live = readLoops(scan, t.id, scan.live ? from : Math.max(0, n - LIVE_TOKENS)).tail;
+    // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both
+    // agree: the last LIVE_FIRST tokens, and the last LIVE_TOKENS when a loop fills those
+    const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
+    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
+    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
     if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live };
     const info = t.info;
     // the whole text as a template: words it uses at most twice are something new
@@ -304,7 +310,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     const nearCopies = (r.to - repeatsFrom) / r.period + 1;
     let fresh = -1;
     let near = false;
-    if (r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+    // a verbatim run that already makes a loop is counted as it is; near copies only add what it misses
+  if (run.copies < NEAR_ONLY_BELOW && r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
       near = true;
       p = r.period;
       end = r.to;
