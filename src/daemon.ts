@@ -13,6 +13,7 @@ import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
+import { serialised } from './serialised.js';
 import { RunHistory } from './state/runHistory.js';
 import { createRunStore, shouldStore } from './state/runStore.js';
 import { VERSION } from './version.js';
@@ -164,7 +165,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return { ok: false, errors };
   };
   // All or nothing: everything that can fail runs before the first change is made.
-  const reload = async (): Promise<ReloadResult> => {
+  const reloadOnce = async (): Promise<ReloadResult> => {
     if (!options.configPath) return { ok: false, errors: ['the config came from the environment, not a file: nothing to reload'] };
     if (closing) return { ok: false, errors: ['shutting down'] };
     const result = await loadConfig(options.configPath, options.env);
@@ -214,6 +215,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger.info({ targets: config.targets.length, probes: config.probes.length }, 'config reloaded');
     return { ok: true };
   };
+
+  // One reload at a time, each reading the file at its own start: two that ran side by side
+  // (a SIGHUP, then a POST after a second change) could apply the older file last.
+  const reload = serialised(reloadOnce);
 
   let ready = false;
   const app = buildApp({

@@ -315,7 +315,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     skipped: new Counter({
       name: 'coherency_probe_skipped_total',
-      help: 'Scheduled runs not started, by reason: overlap (the previous run of the pair was still streaming), missed_tick (the event loop reached the cron tick more than 1 s late), concurrency_limit (the previous run was still waiting for a slot of server.maxConcurrentSamples).',
+      help: 'Scheduled runs not started, by reason: overlap (the previous run of the pair was still streaming), missed_tick (the event loop reached the cron tick more than 1 s late), concurrency_limit (the previous run was still waiting for a slot of server.maxConcurrentSamples), reload (a reload changed the schedule of the pair while its start waited for its offset).',
       labelNames: ['target', 'probe', 'reason'] as const,
       registers: reg,
     }),

@@ -2,11 +2,15 @@ import cron, { type ScheduledTask, type TaskOptions } from 'node-cron';
 import type { Logger } from 'pino';
 import type { Config } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { ProbeLookupError, type ProbeService } from './probeService.js';
+import { ProbeLookupError, runKey, type ProbeService } from './probeService.js';
 import { scheduleOffsetMs } from './scheduleOffset.js';
 
 export interface Scheduler {
-  /** Replaces every task with those of `config` (start and reload). */
+  /**
+   * Makes the tasks those of `config` (start and reload): a pair whose schedule is unchanged
+   * keeps its task and its pending start; a changed or removed pair's task is replaced or
+   * stopped, and a start of it still waiting for its offset is cancelled (counted as reload).
+   */
   apply(config: Config): void;
   /** Stops every task and every start still waiting for its offset; runs in flight are not touched. */
   stop(): void;
@@ -15,7 +19,16 @@ export interface Scheduler {
 }
 
 /** Why a scheduled run did not start (the `reason` label of coherency_probe_skipped_total). */
-export type SkipReason = 'overlap' | 'missed_tick' | 'concurrency_limit';
+export type SkipReason = 'overlap' | 'missed_tick' | 'concurrency_limit' | 'reload';
+
+/** A scheduled target × probe: its cron task and the starts waiting for its offset. */
+interface Pair {
+  target: string;
+  probe: string;
+  expression: string;
+  task: ScheduledTask;
+  waiting: Set<NodeJS.Timeout>;
+}
 
 export interface SchedulerDeps {
   /** node-cron's createTask; tests pass a fake to fire ticks by hand. */
@@ -43,84 +56,124 @@ export function cronLogger(log: Logger): NonNullable<TaskOptions['logger']> {
  * (scheduleOffsetMs), so one schedule's runs spread over its interval. A tick that starts
  * nothing is counted in coherency_probe_skipped_total with its reason, never queued (queued
  * long probes pile up): the previous run of the pair still streaming (overlap) or still
- * waiting for a sample slot (concurrency_limit), or a tick node-cron reached too late
- * (missed_tick, the event loop was blocked).
+ * waiting for a sample slot (concurrency_limit), a tick node-cron reached too late
+ * (missed_tick, the event loop was blocked), or a start a reload cancelled (reload).
+ *
+ * apply() is a diff, not a rebuild: a pair whose schedule a reload leaves as it was keeps its
+ * task and any start waiting for its offset (that start runs with the config of its moment).
+ * Rebuilding every task on each reload cancelled those starts, and a SIGHUP every few minutes
+ * lost about half the runs without a trace.
  */
 export function createScheduler(service: ProbeService, metrics: Metrics, logger: Logger, deps: SchedulerDeps = {}): Scheduler {
   const createTask = deps.createTask ?? ((expression, fn, options) => cron.createTask(expression, fn, options));
-  let tasks: ScheduledTask[] = [];
-  const waiting = new Set<NodeJS.Timeout>();
-
-  const stop = () => {
-    for (const t of tasks) void t.destroy();
-    tasks = [];
-    for (const timer of waiting) clearTimeout(timer);
-    waiting.clear();
-  };
+  const pairs = new Map<string, Pair>();
 
   const skipped = (target: string, probe: string, reason: SkipReason) => metrics.skipped.inc({ target, probe, reason });
 
-  return {
-    get size() {
-      return tasks.length;
-    },
-    stop,
-    apply(config) {
-      stop();
-      metrics.scheduleInterval.reset();
-      for (const target of config.targets) {
-        for (const probeName of target.probes) {
-          const probe = config.probes.find((p) => p.name === probeName);
-          if (!probe?.schedule) continue;
-          const log = logger.child({ target: target.name, probe: probe.name });
-          const fire = () => {
-            try {
-              // The run's own failures become error samples; it never rejects.
-              void service.run(target.name, probe.name, 'schedule');
-            } catch (err) {
-              if (err instanceof ProbeLookupError && err.code === 'ALREADY_RUNNING') {
-                const reason: SkipReason = service.isWaitingForSlot(target.name, probe.name) ? 'concurrency_limit' : 'overlap';
-                skipped(target.name, probe.name, reason);
-                log.warn(
-                  { reason },
-                  reason === 'overlap'
-                    ? 'scheduled run skipped: the previous run is still going'
-                    : 'scheduled run skipped: the previous run is still waiting for a sample slot (server.maxConcurrentSamples)',
-                );
-              } else {
-                log.error({ err }, 'scheduled run failed to start');
-              }
-            }
-          };
-          let offsetMs = 0;
-          const task = createTask(
-            probe.schedule,
-            () => {
-              if (offsetMs === 0) return fire();
-              const timer = setTimeout(() => {
-                waiting.delete(timer);
-                fire();
-              }, offsetMs);
-              waiting.add(timer);
-            },
-            { name: `${target.name}/${probe.name}`, logger: cronLogger(log) },
+  /** Stops a pair's task; returns how many starts were waiting for their offset (now cancelled). */
+  const drop = (pair: Pair): number => {
+    void pair.task.destroy();
+    for (const timer of pair.waiting) clearTimeout(timer);
+    const cancelled = pair.waiting.size;
+    pair.waiting.clear();
+    return cancelled;
+  };
+
+  const schedule = (targetName: string, probeName: string, expression: string): Pair => {
+    const log = logger.child({ target: targetName, probe: probeName });
+    const fire = () => {
+      try {
+        // The run's own failures become error samples; it never rejects.
+        void service.run(targetName, probeName, 'schedule');
+      } catch (err) {
+        if (err instanceof ProbeLookupError && err.code === 'ALREADY_RUNNING') {
+          const reason: SkipReason = service.isWaitingForSlot(targetName, probeName) ? 'concurrency_limit' : 'overlap';
+          skipped(targetName, probeName, reason);
+          log.warn(
+            { reason },
+            reason === 'overlap'
+              ? 'scheduled run skipped: the previous run is still going'
+              : 'scheduled run skipped: the previous run is still waiting for a sample slot (server.maxConcurrentSamples)',
           );
-          // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
-          task.on('execution:missed', (context) => {
-            skipped(target.name, probe.name, 'missed_tick');
-            log.warn(
-              { reason: 'missed_tick', tick: context.date.toISOString() },
-              'scheduled run skipped: the event loop reached its cron tick more than 1 s late',
-            );
-          });
-          const interval = scheduleIntervalSeconds(task);
-          if (interval !== null) metrics.scheduleInterval.set({ target: target.name, probe: probe.name }, interval);
-          offsetMs = scheduleOffsetMs(target.name, probe.name, shortestGapSeconds(task));
-          tasks.push(task);
-          void task.start();
+        } else {
+          log.error({ err }, 'scheduled run failed to start');
         }
       }
-      logger.info({ tasks: tasks.length }, 'schedules applied');
+    };
+    const waiting = new Set<NodeJS.Timeout>();
+    let offsetMs = 0;
+    const task = createTask(
+      expression,
+      () => {
+        if (offsetMs === 0) return fire();
+        const timer = setTimeout(() => {
+          waiting.delete(timer);
+          fire();
+        }, offsetMs);
+        waiting.add(timer);
+      },
+      { name: `${targetName}/${probeName}`, logger: cronLogger(log) },
+    );
+    // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
+    task.on('execution:missed', (context) => {
+      skipped(targetName, probeName, 'missed_tick');
+      log.warn(
+        { reason: 'missed_tick', tick: context.date.toISOString() },
+        'scheduled run skipped: the event loop reached its cron tick more than 1 s late',
+      );
+    });
+    const interval = scheduleIntervalSeconds(task);
+    if (interval !== null) metrics.scheduleInterval.set({ target: targetName, probe: probeName }, interval);
+    offsetMs = scheduleOffsetMs(targetName, probeName, shortestGapSeconds(task));
+    void task.start();
+    return { target: targetName, probe: probeName, expression, task, waiting };
+  };
+
+  return {
+    get size() {
+      return pairs.size;
+    },
+    stop() {
+      for (const pair of pairs.values()) drop(pair);
+      pairs.clear();
+    },
+    apply(config) {
+      const wanted = new Map<string, { target: string; probe: string; expression: string }>();
+      const configured = new Set<string>();
+      for (const target of config.targets) {
+        for (const probeName of target.probes) {
+          const key = runKey(target.name, probeName);
+          configured.add(key);
+          const probe = config.probes.find((p) => p.name === probeName);
+          if (probe?.schedule) wanted.set(key, { target: target.name, probe: probeName, expression: probe.schedule });
+        }
+      }
+      let kept = 0;
+      for (const [key, pair] of pairs) {
+        if (wanted.get(key)?.expression === pair.expression) {
+          kept++;
+          continue;
+        }
+        pairs.delete(key);
+        const cancelled = drop(pair);
+        metrics.scheduleInterval.remove({ target: pair.target, probe: pair.probe });
+        if (cancelled === 0) continue;
+        const log = logger.child({ target: pair.target, probe: pair.probe });
+        // A pair the reload removed loses its series anyway: only a pair still configured is counted.
+        if (configured.has(key)) {
+          for (let i = 0; i < cancelled; i++) skipped(pair.target, pair.probe, 'reload');
+          log.warn(
+            { reason: 'reload', cancelled },
+            'scheduled run skipped: a reload changed the schedule while the run waited for its start offset',
+          );
+        } else {
+          log.info({ cancelled }, 'scheduled run cancelled: a reload removed the pair');
+        }
+      }
+      for (const [key, want] of wanted) {
+        if (!pairs.has(key)) pairs.set(key, schedule(want.target, want.probe, want.expression));
+      }
+      logger.info({ tasks: pairs.size, kept, added: pairs.size - kept }, 'schedules applied');
     },
   };
 }

@@ -7,11 +7,11 @@ import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { silentLogger } from './testConfig.js';
 
-/** The HTTP app on a fresh registry and history, with the given stream function. */
-export function testApp(config: Config, stream: StreamFn, extra: Partial<AppDeps> = {}) {
+/** A ProbeService on a fresh registry and history, with the given stream function. */
+export function testService(config: Config, stream: StreamFn, maxRuns = 50) {
   const registry = new Registry();
   const metrics = createMetrics(registry, { version: 'test', defaultMetrics: false });
-  const history = new RunHistory({ maxRuns: 50, maxBytes: 64 * 1024 * 1024 });
+  const history = new RunHistory({ maxRuns, maxBytes: 64 * 1024 * 1024 });
   let id = 0;
   const service = new ProbeService({
     config,
@@ -20,6 +20,12 @@ export function testApp(config: Config, stream: StreamFn, extra: Partial<AppDeps
     history,
     logger: silentLogger,
   });
+  return { registry, metrics, history, service };
+}
+
+/** The HTTP app on a fresh registry and history, with the given stream function. */
+export function testApp(config: Config, stream: StreamFn, extra: Partial<AppDeps> = {}) {
+  const { registry, metrics, history, service } = testService(config, stream);
   const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true, ...extra });
   return { app, registry, metrics, history, service };
 }
