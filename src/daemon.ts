@@ -123,10 +123,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         maxBytes: storage.maxBytes,
         logger,
         onSaveError: () => metrics.storeErrors.inc(),
+        onOversized: (outcome) => metrics.storeOversized.inc({ outcome }),
       })
     : null;
   if (store) {
-    // Retention first, then the head of each kept file; a run's text is read on GET /runs/:id.
+    for (const outcome of ['stored_without_text', 'not_stored'] as const) metrics.storeOversized.inc({ outcome }, 0);
+    // The head of each stored run, then retention over those it read; a run's text is read on GET /runs/:id.
     // Not awaited: the index is built while the server already answers (in batches, so health
     // checks are not held); /runs and /runs/:id wait for it, saves queue behind it.
     void store.open().then(

@@ -19,8 +19,23 @@ started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${e
 <a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
   return htmlPage(
     `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
-    `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`,
+    `${head}\n${run.samples.map((s, i) => renderSampleSafely(s, i)).join('\n')}`,
   );
+}
+
+/**
+ * A sample of a stored run may be damaged in a way the store's repair did not foresee (a
+ * figure of the wrong type deep in its metrics): that sample says so, the rest of the page stands.
+ */
+function renderSampleSafely(s: SampleResult, i: number): string {
+  try {
+    return renderSample(s);
+  } catch (err) {
+    return `<section class="sample" id="s${i}">
+<h2>Sample ${i}</h2>
+<p class="error">This sample's stored record is damaged and cannot be shown (${esc(err instanceof Error ? err.message : String(err))}); <a href="?format=json">the JSON</a> has what is left of it.</p>
+</section>`;
+  }
 }
 
 function renderSample(s: SampleResult): string {

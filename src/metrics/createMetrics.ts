@@ -290,6 +290,12 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       help: 'Failing or erroring runs that could not be written to storage.dir (read-only, full, removed and not re-creatable): each one is kept in memory only and lost at restart. Alert when it grows.',
       registers: reg,
     }),
+    storeOversized: new Counter({
+      name: 'coherency_run_store_oversized_total',
+      help: 'Runs larger than storage.maxBytes on their own, by outcome: stored_without_text (the head with its figures and findings, a note instead of the text), not_stored (too large even so). Retention never deletes other runs to make room for them. Raise storage.maxBytes or lower maxTokens when it grows.',
+      labelNames: ['outcome'] as const,
+      registers: reg,
+    }),
     promptCoverage: new Gauge({
       name: 'coherency_last_prompt_keyword_coverage_ratio',
       help: "Share of the probe's expect.keywords the last analysed sample's answer mentions (stemmed, case-insensitive), 0-1. LOWER is worse: under expect.minCoverage the sample fails off_prompt (it answered another prompt). Only probes with expect.keywords.",
