@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import { loadConfig } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
+import { defaultHostNames } from './http/allowedHosts.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
@@ -230,6 +232,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     version: VERSION,
     isReady: () => ready,
+    hostNames: defaultHostNames(options.host ?? config.server.host, hostname()),
+    metrics,
     ...(options.configPath ? { reload } : {}),
   });
 

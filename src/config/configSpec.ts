@@ -143,6 +143,28 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.server.maxConcurrentSamples,
         description: 'Samples streaming at once, all targets and probes together; more wait for a slot',
       },
+      allowedHosts: {
+        type: 'list',
+        items: {
+          type: 'string',
+          pattern: '^(\\*|(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?\\.?)$',
+          description: 'A host name, *.domain for the names under it, or * for any',
+        },
+        minItems: 1,
+        nullable: true,
+        default: DEFAULTS.server.allowedHosts,
+        message: 'must be a list of host names (localhost, coherency.example.com, *.example.com), or [*] to accept any',
+        description:
+          "Host names requests may be addressed to (the Host header), against DNS rebinding; others get 421 on every route. IP addresses always pass. Default: localhost, the machine's host name and server.host; [*] turns the check off",
+      },
+      trustProxy: {
+        type: 'list',
+        items: { type: 'string', minLength: 1, description: 'An IP address or CIDR range (10.0.0.0/8, fd00::/8)' },
+        default: DEFAULTS.server.trustProxy,
+        message: 'must be a list of IP addresses or CIDR ranges of reverse proxies (127.0.0.1, 10.0.0.0/8)',
+        description:
+          'Reverse proxies (IP addresses, CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed: the client address of the login limiter, HTTPS for the Secure cookie. Default none',
+      },
     },
   },
   simulator: {

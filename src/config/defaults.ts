@@ -32,6 +32,9 @@ export const DEFAULTS = {
     // CPU in proportion to its token rate: 16 streams of a fast server (2,000 tokens/s each)
     // keep the event loop of a 2-core pod under 100 ms; slow endpoints can afford more.
     maxConcurrentSamples: 16,
+    // null: localhost, the machine's host name and the listen address (IP addresses always pass).
+    allowedHosts: null,
+    trustProxy: [],
   },
   /** Read when server.authToken is absent from the file (the file value wins). */
   authTokenEnv: 'COHERENCY_AUTH_TOKEN',

@@ -28,6 +28,17 @@ export interface ServerConfig {
   maxConcurrentManualRuns: number;
   /** Samples streaming at once across all targets and probes (scheduled and manual); more wait for a slot. */
   maxConcurrentSamples: number;
+  /**
+   * Host names a request's Host header may carry (against DNS rebinding); IP addresses always
+   * pass; `*` turns the check off; `*.example.com` matches the names under it. null = localhost,
+   * the machine's host name and the listen address.
+   */
+  allowedHosts: string[] | null;
+  /**
+   * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For, -Proto and -Host are
+   * believed (the client address the login limiter counts, HTTPS for the cookie's Secure flag).
+   */
+  trustProxy: string[];
 }
 
 export interface StorageConfig {

@@ -252,7 +252,63 @@ function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig
   }
   const maxConcurrentManualRuns = readSpec(obj, 'server', 'maxConcurrentManualRuns', 'server', p, d.maxConcurrentManualRuns);
   const maxConcurrentSamples = readSpec(obj, 'server', 'maxConcurrentSamples', 'server', p, d.maxConcurrentSamples);
-  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples };
+  const allowedHosts = readAllowedHosts(obj['allowedHosts'], p);
+  const trustProxy = readTrustProxy(obj['trustProxy'], p);
+  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples, allowedHosts, trustProxy };
+}
+
+/** A list of strings, each checked by `bad` (a message, or null when fine); every problem named by its index. */
+function readStringList(raw: unknown, path: string, listMessage: string, bad: (entry: string) => string | null, p: Problems): string[] {
+  if (!Array.isArray(raw)) {
+    p.add(path, listMessage);
+    return [];
+  }
+  const out: string[] = [];
+  raw.forEach((v, i) => {
+    const entry = typeof v === 'string' ? v.trim() : '';
+    const why = entry === '' ? 'must be a non-empty string' : bad(entry);
+    if (why) p.add(indexPath(path, i), why);
+    else out.push(entry);
+  });
+  return out;
+}
+
+const HOST_PATTERN = new RegExp(CONFIG_SPEC.server.fields.allowedHosts.items.pattern);
+
+function readAllowedHosts(raw: unknown, p: Problems): string[] | null {
+  if (!present(raw)) return DEFAULTS.server.allowedHosts;
+  const path = 'server.allowedHosts';
+  const hosts = readStringList(
+    raw,
+    path,
+    fieldMessage(fieldSpec('server', 'allowedHosts')),
+    (h) =>
+      HOST_PATTERN.test(h) && h.length <= 253
+        ? null
+        : `must be a host name (letters, digits, '-' and '.', no port), *.domain or *, got ${JSON.stringify(h.slice(0, 60))}`,
+    p,
+  );
+  if (Array.isArray(raw) && raw.length === 0)
+    p.add(path, 'must name at least one host (or [*] to accept any; leave it out for the default)');
+  return hosts;
+}
+
+/** An IPv4 or IPv6 address, optionally with a /prefix of a length that fits it. */
+function cidrProblem(entry: string): string | null {
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  const what = `must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry.slice(0, 60))}`;
+  if (family === 0) return what;
+  if (slash < 0) return null;
+  const prefix = entry.slice(slash + 1);
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max ? null : what;
+}
+
+function readTrustProxy(raw: unknown, p: Problems): string[] {
+  if (!present(raw)) return [...DEFAULTS.server.trustProxy];
+  return readStringList(raw, 'server.trustProxy', fieldMessage(fieldSpec('server', 'trustProxy')), cidrProblem, p);
 }
 
 function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {

@@ -46,7 +46,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': PAGE_CSP,
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Our own origin only: a browser without Sec-Fetch-* headers then sends our forms' POSTs with
+  // an Origin the browser boundary can check (no-referrer made it "null"); other sites get nothing.
+  'referrer-policy': 'same-origin',
   // Pages show model output and run state: no shared caches, always fresh.
   'cache-control': 'no-store',
 };

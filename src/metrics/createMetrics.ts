@@ -290,6 +290,18 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       help: 'Failing or erroring runs that could not be written to storage.dir (read-only, full, removed and not re-creatable): each one is kept in memory only and lost at restart. Alert when it grows.',
       registers: reg,
     }),
+    authFailures: new Counter({
+      name: 'coherency_auth_failures_total',
+      help: 'Requests with a wrong server.authToken, by method: bearer (an Authorization header) or login (the login form). A few are typos; a steady rate is someone guessing (each client address gets 10 a minute, then 429).',
+      labelNames: ['method'] as const,
+      registers: reg,
+    }),
+    authThrottled: new Counter({
+      name: 'coherency_auth_throttled_total',
+      help: 'Requests answered 429 because their client address had used up its wrong tokens for the minute, by method: bearer or login.',
+      labelNames: ['method'] as const,
+      registers: reg,
+    }),
     storeOversized: new Counter({
       name: 'coherency_run_store_oversized_total',
       help: 'Runs larger than storage.maxBytes on their own, by outcome: stored_without_text (the head with its figures and findings, a note instead of the text), not_stored (too large even so). Retention never deletes other runs to make room for them. Raise storage.maxBytes or lower maxTokens when it grows.',

@@ -26,6 +26,6 @@ export function testService(config: Config, stream: StreamFn, maxRuns = 50) {
 /** The HTTP app on a fresh registry and history, with the given stream function. */
 export function testApp(config: Config, stream: StreamFn, extra: Partial<AppDeps> = {}) {
   const { registry, metrics, history, service } = testService(config, stream);
-  const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true, ...extra });
+  const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true, metrics, ...extra });
   return { app, registry, metrics, history, service };
 }

@@ -37,7 +37,7 @@ export function testProbe(over: Partial<ProbeConfig> = {}): ProbeConfig {
 
 export function testConfig(over: Partial<Config> = {}): Config {
   return {
-    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4, maxConcurrentSamples: 16 },
+    server: { ...DEFAULTS.server, port: 0, trustProxy: [] },
     simulator: { enabled: false, host: '127.0.0.1', port: 0, tokensPerSecond: 0 },
     metrics: { degenerationWindow: 20, detail: 'basic' },
     storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 },
