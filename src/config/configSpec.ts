@@ -471,7 +471,12 @@ export const CONFIG_SPEC = {
     description: 'Timeouts in seconds',
     fields: {
       connectSeconds: { ...timeout('opening the connection (TCP, TLS)'), default: DEFAULTS.target.timeouts.connectSeconds },
-      idleSeconds: { ...timeout('longest wait for the response or between two chunks'), default: DEFAULTS.target.timeouts.idleSeconds },
+      idleSeconds: {
+        ...timeout(
+          'longest wait for the response headers, or between two chunks that carry output (comments and keep-alives do not count)',
+        ),
+        default: DEFAULTS.target.timeouts.idleSeconds,
+      },
       totalSeconds: { ...timeout('the whole request, up to [DONE]'), default: DEFAULTS.target.timeouts.totalSeconds },
     },
   },

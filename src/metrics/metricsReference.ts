@@ -10,7 +10,8 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<SampleErrorType, string>> = {
   connect: 'no connection (refused, DNS, TLS, reset before an answer)',
   timeout_connect: 'no connection within timeouts.connectSeconds',
   http_status: 'an HTTP status other than 200 (401/403 = auth, 429 = rate limited, named in the reason)',
-  timeout_idle: 'no byte for timeouts.idleSeconds while streaming',
+  timeout_idle:
+    'no output token for timeouts.idleSeconds while streaming (SSE comments, keep-alives and a trickle of bytes are no progress)',
   timeout_total: 'the sample ran past timeouts.totalSeconds',
   truncated: 'the stream ended without finish_reason or [DONE]',
   malformed: 'an event that is not JSON, or not a chat-completion chunk; a body in an encoding that cannot be decoded',
