@@ -3,6 +3,7 @@ import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import { markOutput } from './markOutput.js';
+import { escapeVisible } from './visibleText.js';
 
 type Channel = 'content' | 'reasoning';
 
@@ -41,10 +42,10 @@ function renderSampleSafely(s: SampleResult, i: number): string {
 function renderSample(s: SampleResult): string {
   const prefix = `s${s.index}`;
   const reasons = s.reasons.length
-    ? `<ul class="reasons">${s.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
+    ? `<ul class="reasons">${s.reasons.map((r) => `<li>${escapeVisible(r)}</li>`).join('')}</ul>`
     : '<p class="muted">no findings</p>';
-  const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
-  const error = s.error ? `<p class="error">${esc(s.error.type)}: ${esc(s.error.message)}</p>` : '';
+  const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${escapeVisible(n)}</li>`).join('')}</ul>` : '';
+  const error = s.error ? `<p class="error">${esc(s.error.type)}: ${escapeVisible(s.error.message)}</p>` : '';
   const content = channelOutput(s, 'content');
   const reasoning = channelOutput(s, 'reasoning');
   const jump =
@@ -139,5 +140,6 @@ function figures(s: SampleResult): string {
     rows.push(['compression ratio', num(m.compressionRatio, 3)]);
     rows.push(['unique word ratio', num(m.uniqueWordRatio, 3)]);
   }
-  return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  // values quote the output (the repeated unit): shown as it is, like the output itself
+  return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${escapeVisible(v)}</td></tr>`).join('')}</table>`;
 }

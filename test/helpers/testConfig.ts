@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
+import type { RunResult } from '../../src/probe/probeTypes.js';
 import type { StreamResult } from '../../src/client/streamTypes.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -66,6 +67,21 @@ export function streamResult(over: Partial<StreamResult> = {}): StreamResult {
     endedCleanly: true,
     httpStatus: 200,
     error: null,
+    ...over,
+  };
+}
+
+/** A finished run of target t, probe p, with the given samples (only the fields a test sets). */
+export function testRun(id: string, samples: Array<Partial<RunResult['samples'][number]>>, over: Partial<RunResult> = {}): RunResult {
+  return {
+    id,
+    target: 't',
+    probe: 'p',
+    verdict: 'fail',
+    trigger: 'schedule',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationSeconds: 1,
+    samples: samples as RunResult['samples'],
     ...over,
   };
 }
