@@ -15,7 +15,7 @@ import { toJson } from './jsonReply.js';
 import { prefersHtml } from './prefersHtml.js';
 import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
-import { renderMetrics } from './renderMetrics.js';
+import { sharedRendering } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
 import { runListItem, runView } from './runView.js';
 import { clearedSessionCookie, SessionStore, sessionCookie } from './sessions.js';
@@ -130,6 +130,7 @@ export function buildApp(deps: AppDeps) {
     },
   });
   let manualInFlight = 0;
+  const exposition = sharedRendering(deps.registry);
   const sessions = new SessionStore();
   const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE });
   const logLimiter = (report: LimiterReport | null) => {
@@ -254,7 +255,7 @@ export function buildApp(deps: AppDeps) {
 
   app.get('/metrics', { config: { auth: 'metrics' } satisfies RouteAuth }, async (_req, reply) => {
     reply.type(deps.registry.contentType);
-    return renderMetrics(deps.registry);
+    return exposition();
   });
 
   app.get('/-/healthy', async () => 'OK\n');
