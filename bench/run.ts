@@ -2,6 +2,7 @@
 import { runAnalyzerBench } from './analyzer.js';
 import { runCliProcessBench } from './cliProcess.js';
 import { runCorpusBench } from './corpus.js';
+import { runFaultsBench } from './faults.js';
 import { runHistoryBench } from './history.js';
 import { runLoadBench } from './load.js';
 import { runLongProbeBench } from './longProbe.js';
@@ -26,6 +27,11 @@ const benches: Record<string, () => Promise<void>> = {
 if (only === 'load') {
   console.log('\n== load ==');
   await runLoadBench(process.argv.slice(3));
+}
+// Not in the default run either: the fault and abuse cases against a real daemon (about a minute).
+if (only === 'faults') {
+  console.log('\n== faults ==');
+  await runFaultsBench();
 }
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;
