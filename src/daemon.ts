@@ -233,6 +233,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     version: VERSION,
     isReady: () => ready,
     hostNames: defaultHostNames(options.host ?? config.server.host, hostname()),
+    listenHost: options.host ?? config.server.host,
     metrics,
     ...(options.configPath ? { reload } : {}),
   });

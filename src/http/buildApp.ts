@@ -32,6 +32,8 @@ export interface AppDeps {
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
   /** Host names the daemon answers to when server.allowedHosts is not set (defaultHostNames); default localhost only. */
   hostNames?: readonly string[];
+  /** The address the daemon listens on: always one of its names, list or not (the healthcheck command asks it). */
+  listenHost?: string;
   /** Where failed and throttled credentials are counted; absent in tests that do not look. */
   metrics?: Pick<Metrics, 'authFailures' | 'authThrottled'>;
   /** Clock of sessions and the login limiter; default Date.now. */
@@ -117,7 +119,7 @@ export function buildApp(deps: AppDeps) {
   );
   const allowed = memo(
     () => server().allowedHosts,
-    (list): HostRule => hostRule(list ?? deps.hostNames ?? ['localhost']),
+    (list): HostRule => hostRule([...(list ?? deps.hostNames ?? ['localhost']), ...(deps.listenHost ? [deps.listenHost] : [])]),
   );
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -183,7 +185,11 @@ export function buildApp(deps: AppDeps) {
     const route = (req.routeOptions.config ?? {}) as RouteAuth;
     const boundary = route.boundary ?? (req.method === 'GET' || req.method === 'HEAD' ? undefined : 'state');
     if (boundary) {
-      const why = crossOriginRefusal(req.headers, `${req.protocol}://${req.host}`, boundary === 'run' && req.method === 'GET');
+      const why = crossOriginRefusal(
+        req.headers,
+        `${req.protocol}://${req.host}`,
+        boundary === 'run' && (req.method === 'GET' || req.method === 'HEAD'),
+      );
       if (why) {
         if (wantsHtml(req)) return sendPage(reply, 403, messagePage('403: refused', why));
         return reply.status(403).send({ error: { code: 'CROSS_ORIGIN', message: `refused: ${why}` } });

@@ -26,6 +26,7 @@ function setup(server: Partial<Config['server']> = {}) {
     logger: log.logger,
     now: () => clock,
     hostNames: ['localhost', 'box1'],
+    listenHost: 'listen.example',
     reload: async () => {
       reloads.push(1);
       return { ok: true };
@@ -52,6 +53,8 @@ describe('the browser boundary', () => {
       assert.equal(res.statusCode, 403, JSON.stringify(headers));
       assert.equal(res.json().error.code, 'CROSS_ORIGIN');
     }
+    const head = await t.app.inject({ method: 'HEAD', url: '/probe?target=good&probe=short', headers: embedded[1] });
+    assert.equal(head.statusCode, 403, 'HEAD runs the GET route: refused the same way');
     assert.equal(t.stream.requests.length, 0, 'nothing ran');
     assert.equal((await t.app.inject('/probe?target=good&probe=short')).statusCode, 200, 'curl');
     const typed = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
@@ -117,6 +120,7 @@ describe('server.allowedHosts', () => {
     assert.equal(await status('coherency.example.com'), 200);
     assert.equal(await status('exporter.monitoring.svc.cluster.local:9464'), 200);
     assert.equal(await status('localhost'), 421, 'the default names are replaced');
+    assert.equal(await status('listen.example'), 200, 'the listen host stays one of its names');
     assert.equal(await status('10.0.0.7'), 200);
     t.service.setConfig({ ...t.config, server: { ...t.config.server, allowedHosts: ['*'] } });
     assert.equal(await status('rebind.attacker.example'), 200);
