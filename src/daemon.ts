@@ -88,6 +88,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const registry = new Registry();
   const metrics = createMetrics(registry, { version: VERSION, detail: config.metrics.detail });
   const shutdown = new AbortController();
+  // at 0 from the start, so that rate() sees the first wrong token
+  for (const method of ['bearer', 'login'] as const) {
+    metrics.authFailures.inc({ method }, 0);
+    metrics.authThrottled.inc({ method }, 0);
+  }
 
   // Pools for targets with their own TLS settings. Built before they are swapped in, so a CA
   // file that vanished since validation fails the reload instead of half-applying it.
