@@ -81,19 +81,32 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   },
   simulate: {
     summary: 'run the built-in OpenAI-compatible simulator alone',
-    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N]
+    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N] [--api-key-env VAR]
 
   --host H                 listen address (default 127.0.0.1)
   --port N                 listen port (default 8089)
   --tokens-per-second N    streaming rate; 0 = as fast as possible (default 2000)
+  --api-key-env VAR        require Authorization: Bearer <the value of VAR> on every request
 
 The model name picks the scenario:
 `,
     moreHelp: async () => {
       const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
-      return [...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`).join('\n');
+      const { DEFECTS } = await import('./simulator/defects.js');
+      return [
+        ...[...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`),
+        '',
+        'A base URL of http://HOST:PORT/defect/NAME[+NAME...]/v1 answers with these defects',
+        '(what a broken server or proxy does; the conformance probe tells each apart):',
+        ...DEFECTS.map((d) => `  ${d.name.padEnd(24)} ${d.description}`),
+      ].join('\n');
     },
-    options: { host: { type: 'string' }, port: { type: 'string', short: 'p' }, 'tokens-per-second': { type: 'string' } },
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      'tokens-per-second': { type: 'string' },
+      'api-key-env': { type: 'string' },
+    },
     allowPositionals: false,
     async run(values, _pos, io) {
       const port = parsePort(String(values['port'] ?? '8089'));
@@ -106,8 +119,19 @@ The model name picks the scenario:
         io.stderr(`error: --tokens-per-second: must be a number >= 0\n`);
         return EXIT.USAGE;
       }
+      const keyEnv = values['api-key-env'] === undefined ? null : String(values['api-key-env']);
+      const apiKey = keyEnv === null ? undefined : io.env[keyEnv]?.trim();
+      if (keyEnv !== null && !apiKey) {
+        io.stderr(`error: --api-key-env: environment variable ${/^[A-Z_][A-Z0-9_]{0,63}$/.test(keyEnv) ? keyEnv : '(named)'} is not set\n`);
+        return EXIT.USAGE;
+      }
       const { startSimulator } = await import('./simulator/index.js');
-      const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
+      const sim = await startSimulator({
+        host: String(values['host'] ?? '127.0.0.1'),
+        port,
+        tokensPerSecond: rate,
+        ...(apiKey ? { apiKey } : {}),
+      });
       io.stdout(`simulator listening on ${sim.url}\n`);
       // SIGTERM/SIGINT as serve stops (graceful, a second one at once); nothing to reload, so SIGHUP keeps node's default
       const gate = new SignalGate(process, undefined, { reloads: false });
