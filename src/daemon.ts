@@ -11,6 +11,7 @@ import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
+import type { HttpFn } from './client/httpExchange.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
 import { RunHistory } from './state/runHistory.js';
@@ -104,6 +105,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let client: Promise<typeof import('./client/streamChat.js')> | null = null;
   const loadClient = (): Promise<typeof import('./client/streamChat.js')> => (client ??= import('./client/streamChat.js'));
   const streamChat: StreamFn = async (request, streamOptions) => (await loadClient()).streamChat(request, streamOptions);
+  let plainClient: Promise<typeof import('./client/httpExchange.js')> | null = null;
+  const loadPlainClient = (): Promise<typeof import('./client/httpExchange.js')> => (plainClient ??= import('./client/httpExchange.js'));
+  const httpExchange: HttpFn = async (request, httpOptions) => (await loadPlainClient()).httpExchange(request, httpOptions);
 
   const simulator = config.simulator.enabled
     ? await (await import('./simulator/index.js'))
@@ -140,6 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     config,
     probe: {
       stream: streamChat,
+      http: httpExchange,
       env: options.env,
       now: Date.now,
       logger,
@@ -266,6 +271,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await simulator?.close();
         await Promise.all([...dispatchers.values()].map((d) => d.close()));
         if (client) await (await client).closeStreamDispatchers();
+        if (plainClient) await (await plainClient).closeHttpDispatchers();
         logger.info('stopped');
       })();
       return closing;

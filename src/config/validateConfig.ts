@@ -554,7 +554,20 @@ function validateTarget(
       });
     }
   }
-  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit };
+  const modelAliases: string[] = [];
+  const aliases = raw['modelAliases'];
+  if (present(aliases)) {
+    const at = keyPath(path, 'modelAliases');
+    if (!Array.isArray(aliases)) p.add(at, fieldMessage(fieldSpec('target', 'modelAliases')));
+    else
+      aliases.forEach((v, i) => {
+        if (!nonEmptyString(v)) p.add(indexPath(at, i), 'must be a model name (a non-empty string)');
+        else if (modelAliases.includes(v.trim())) p.add(indexPath(at, i), `duplicate of ${JSON.stringify(v.trim().slice(0, 80))}`);
+        else modelAliases.push(v.trim());
+      });
+  }
+  const reasoning = readSpec<'target', boolean | null>(raw, 'target', 'reasoning', path, p, DEFAULTS.target.reasoning);
+  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit, modelAliases, reasoning };
 }
 
 function validateMessages(raw: unknown, path: string, p: Problems): ChatMessage[] {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpExchange.js';
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import type { Config } from '../config/types.js';
@@ -24,6 +25,8 @@ export interface OneShotOptions {
   captureRaw: boolean;
   /** A stream client in place of streamChat (tests). */
   stream?: StreamFn;
+  /** A plain client in place of httpExchange (tests). */
+  http?: HttpFn;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
           probe,
           {
             stream,
+            http: o.http ?? httpExchange,
             env: o.env,
             now: Date.now,
             logger: o.logger,
@@ -123,6 +127,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
     o.view.close();
     await Promise.all([...dispatchers.values()].map((d) => d.close()));
     await closeStreamDispatchers();
+    await closeHttpDispatchers();
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import type { HttpFn } from '../client/httpExchange.js';
 import type { FindingKind } from '../core/finding.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -59,6 +60,8 @@ export { findingKinds, judgeSample } from './judgeSample.js';
 
 export interface ProbeDeps {
   stream: StreamFn;
+  /** Plain timed requests (conformance probes); the daemon passes httpExchange. Absent: a conformance run is an internal error. */
+  http?: HttpFn;
   env: Record<string, string | undefined>;
   /** Wall clock in ms since the epoch. */
   now: () => number;
@@ -82,7 +85,7 @@ export interface ProbeDeps {
 
 /**
  * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
- * recall, contamination). Never throws: failures become `error` samples.
+ * recall, contamination, conformance). Never throws: failures become `error` samples.
  */
 export function runProbe(
   target: TargetConfig,

@@ -85,10 +85,11 @@ export function lockedIn(source: TokenSource): TokenSource {
 }
 
 /**
- * The tokens of `source` up to the first of the stop sequences in its content, which is not
- * sent (as servers do): the text ends just before it, naturally. Content is held back by the
- * longest stop's length minus one, so a stop spanning several tokens is found; reasoning and
- * tool tokens are not searched.
+ * The tokens of `source` up to the first of the stop sequences in its text, which is not sent
+ * (as servers do): the text ends just before it, naturally. Text is held back by the longest
+ * stop's length minus one, so a stop spanning several tokens is found. Reasoning is searched too
+ * (vLLM matches stop strings on the whole generated text, before the reasoning parser splits it
+ * off); tool-call arguments are not, and no stop spans a switch between reasoning and content.
  */
 export function stopAt(source: TokenSource, stops: readonly string[]): TokenSource {
   if (stops.length === 0) return source;
@@ -97,26 +98,26 @@ export function stopAt(source: TokenSource, stops: readonly string[]): TokenSour
   let held: Token[] = [];
   let heldText = '';
   let ended = false;
-  const release = (upTo: number) => {
-    while (held.length > 0 && heldText.length - (held[0] as Token).text.length >= upTo) {
-      const t = held.shift() as Token;
-      heldText = heldText.slice(t.text.length);
-      out.push(t);
-    }
+  const flush = () => {
+    out.push(...held);
+    held = [];
+    heldText = '';
   };
   return {
     next() {
       while (out.length === 0 && !ended) {
         const t = source.next();
-        if (t === null || t.reasoning || t.tool) {
-          release(0);
-          out.push(...held);
-          held = [];
-          heldText = '';
-          if (t === null) ended = true;
-          else out.push(t);
+        if (t === null) {
+          flush();
+          ended = true;
+          break;
+        }
+        if (t.tool) {
+          flush();
+          out.push(t);
           continue;
         }
+        if (held.length > 0 && t.reasoning !== (held[0] as Token).reasoning) flush();
         held.push(t);
         heldText += t.text;
         const at = Math.min(...stops.map((s) => heldText.indexOf(s)).filter((i) => i >= 0));
@@ -132,7 +133,12 @@ export function stopAt(source: TokenSource, stops: readonly string[]): TokenSour
           ended = true;
           continue;
         }
-        release(keep);
+        // keep the last (longest stop - 1) characters: a stop may start in them
+        while (held.length > 0 && heldText.length - (held[0] as Token).text.length >= keep) {
+          const first = held.shift() as Token;
+          heldText = heldText.slice(first.text.length);
+          out.push(first);
+        }
       }
       return out.shift() ?? null;
     },
