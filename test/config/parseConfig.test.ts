@@ -690,6 +690,8 @@ describe('parseConfig: defaults and normalisation', () => {
         tls: { caFile: null, insecureSkipVerify: false },
         maxTokensField: null,
         omit: [],
+        modelAliases: [],
+        reasoning: null,
       },
     ]);
     assert.deepEqual(c.probes, [

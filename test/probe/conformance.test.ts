@@ -6,6 +6,7 @@ import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchang
 import { CONFORMANCE_CHECKS, type ConformanceCheckName } from '../../src/config/probeKindTypes.js';
 import type { TargetConfig } from '../../src/config/types.js';
 import type { CheckReason } from '../../src/probe/conformance/checkTypes.js';
+import { conformanceTokenBudget } from '../../src/probe/conformance/index.js';
 import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
 import { DEFECTS, startSimulator, type DefectName, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -110,6 +111,23 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
       assert.deepEqual([auth.status, auth.reason], ['skipped', 'no_api_key']);
     } finally {
       await open.close();
+    }
+  });
+
+  it('asks for at most the output tokens conformanceTokenBudget says (what the cost note counts)', async () => {
+    let asked = 0;
+    const counting: ProbeDeps = {
+      ...deps,
+      http: (req, o) => {
+        const b = req.body ?? {};
+        asked += Number(b['max_tokens'] ?? b['max_completion_tokens'] ?? 0);
+        return httpExchange(req, o);
+      },
+    };
+    for (const checks of [[...CONFORMANCE_CHECKS], ['chat', 'streaming'], ['auth'], ['tools', 'limits']] as ConformanceCheckName[][]) {
+      asked = 0;
+      await runProbe(targetAt(''), { ...probe, conformance: { checks } }, counting);
+      assert.equal(asked, conformanceTokenBudget(probe.maxTokens, checks), checks.join(', '));
     }
   });
 

@@ -5,7 +5,7 @@ import { fail, pass, short, skip, type CheckVerdict } from './checkTypes.js';
 /** The wrong key sent: a fixed string, never derived from the real one. */
 export const WRONG_KEY = 'coherency-exporter-conformance-wrong-key';
 /** Tokens a request that should be refused may cost when it is not. */
-const AUTH_MAX_TOKENS = 16;
+export const AUTH_MAX_TOKENS = 16;
 
 /** The headers without any credential. */
 function withoutKey(headers: Record<string, string>): Record<string, string> {
