@@ -20,7 +20,7 @@ const LEFT_OUT: Array<[RegExp, string]> = [
   [/^test\/probe\/(conformance|earlyAbort|faults)\./, 'probes a running simulator'],
   [/^test\/probe\/readKeyFile\./, 'runs a child process'],
   [/^test\/client\//, 'talks to a local HTTP server'],
-  [/^test\/http\/(auth|buildApp|pages|runsHistory)\./, 'starts the Fastify app'],
+  [/^test\/http\/(auth|buildApp|conformancePage|pages|runsHistory)\./, 'starts the Fastify app'],
   [/^test\/cli\//, 'runs commands end to end, with temp dirs'],
   [/^test\/config\/loadConfig\./, 'reads and writes temp files'],
   [/^test\/state\/runStore\./, 'writes runs to a temp dir'],

@@ -13,6 +13,9 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;tex
 th{background:#f3f3f3}
 .v{display:inline-block;padding:0 .5em;border-radius:3px;font-weight:600;color:#fff;background:#888}
 .v-ok{background:#2e7d32}.v-warn{background:#a35f00}.v-fail{background:#c62828}.v-error{background:#6a1b9a}
+.v-pass{background:#2e7d32}.v-skipped{background:#757575}
+dl.evidence{display:grid;grid-template-columns:auto 1fr;gap:0 .8em;margin:0;font-size:.92em}dl.evidence dt{color:#555}dl.evidence dd{margin:0;overflow-wrap:anywhere}
+tr.check-fail th{color:#c62828}
 .muted{color:#666}
 form.inline{display:inline;margin:0}
 .cols{display:flex;flex-wrap:wrap;gap:1.5em}.cols>*{flex:1 1 28em}

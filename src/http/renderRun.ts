@@ -3,6 +3,7 @@ import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import { markOutput } from './markOutput.js';
+import { renderChecklist } from './renderChecklist.js';
 
 type Channel = 'content' | 'reasoning';
 
@@ -19,7 +20,7 @@ started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${e
 <a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
   return htmlPage(
     `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
-    `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`,
+    `${head}\n${run.samples.map((s) => (s.conformance ? renderChecklist(s) : renderSample(s))).join('\n')}`,
   );
 }
 
