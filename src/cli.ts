@@ -205,17 +205,25 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
   },
   probe: {
     summary: 'run probes once and exit (0 passed, 1 failed, 2 bad usage or config, 3 target error); for deploy pipelines',
-    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [COMMON]
+    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
 coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
                          [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
+coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
+                         [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
 
   --config FILE      run every target x probe of FILE (each target's probes), or those chosen
-  --target T         with --target and --probe (both repeatable)
-  --probe P
+  --target T         with --target and --probe (both repeatable), and --kind (the probes of
+  --probe P          that kind)
   --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
   --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
   --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
                      --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+  --kind K           generation (default), recall, contamination or conformance: a checklist
+                     of what the API must get right (512 tokens a request; prints each check)
+  --checks LIST      conformance: the checks to run, comma-separated (default all: models,
+                     chat, fields, reasoning, tools, streaming, limits, auth)
+  --reasoning        conformance: the model reasons (its reasoning must come in its own field)
+  --model-alias N    conformance: another name the answers may give the model (repeatable)
 COMMON:
   --json             one JSON document on stdout: {verdict, exitCode, failOn, runs} (samples as /probe)
   --save DIR         per sample, DIR/TARGET/PROBE/sample-N/: output.txt, reasoning.txt, result.json
@@ -229,7 +237,9 @@ Progress goes to stderr: on a terminal a live line per running sample, else one 
 each sample starts and ends. The report (or --json) goes to stdout.
 
 Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on warn),
-2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.`,
+2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.
+A conformance run is one sample: 0 when every check passed or was skipped, 1 when one failed,
+3 when none got an answer.`,
     options: {
       config: { type: 'string', short: 'c' },
       target: { type: 'string', multiple: true },
@@ -243,6 +253,10 @@ Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on
       'min-tokens': { type: 'string' },
       temperature: { type: 'string' },
       samples: { type: 'string' },
+      kind: { type: 'string' },
+      checks: { type: 'string' },
+      reasoning: { type: 'boolean' },
+      'model-alias': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       save: { type: 'string' },
       'fail-on': { type: 'string' },
