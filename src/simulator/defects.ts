@@ -9,8 +9,9 @@ export interface DefectDefinition {
   name: string;
   /** What the switch does, one line (for `simulate --help` and docs/conformance.md). */
   description: string;
-  /** The conformance check that is meant to fail with this switch on. */
+  /** The conformance check that is meant to fail with this switch on, and the reason it gives. */
   check: string;
+  reason: string;
 }
 
 export const DEFECTS = [
@@ -18,36 +19,62 @@ export const DEFECTS = [
     name: 'buffered',
     description: 'a buffering proxy: a streamed answer is held back and sent in one piece when it ends',
     check: 'streaming',
+    reason: 'buffered',
   },
   {
     name: 'reasoning-dropped',
     description: 'a gateway that drops reasoning_content from every delta and message (the chunks still arrive)',
     check: 'reasoning',
+    reason: 'reasoning_missing',
   },
   {
     name: 'think-in-content',
     description: 'a chat template without a reasoning parser: the reasoning arrives in content inside <think>...</think>',
     check: 'reasoning',
+    reason: 'think_in_content',
   },
   {
     name: 'tool-index-zero',
     description: 'every streamed tool_calls delta says index 0, so parallel calls run into one another',
     check: 'tools',
+    reason: 'index_collision',
   },
   {
     name: 'usage-missing',
     description: 'stream_options.include_usage is ignored: no usage chunk at the end of a stream',
     check: 'streaming',
+    reason: 'usage_chunk_missing',
   },
-  { name: 'usage-wrong-total', description: 'usage.total_tokens is not prompt_tokens + completion_tokens', check: 'chat' },
-  { name: 'model-renamed', description: 'answers name another model ("rerouted-model") than the one asked for', check: 'models' },
-  { name: 'max-tokens-ignored', description: 'max_tokens is dropped: answers run to the default limit (4096 tokens)', check: 'limits' },
-  { name: 'stop-ignored', description: 'stop sequences are dropped: the output runs past them', check: 'limits' },
-  { name: 'auth-open', description: 'the API key (simulate --api-key-env) is not enforced: any key, or none, is accepted', check: 'auth' },
+  {
+    name: 'usage-wrong-total',
+    description: 'usage.total_tokens is not prompt_tokens + completion_tokens',
+    check: 'chat',
+    reason: 'usage_total_mismatch',
+  },
+  {
+    name: 'model-renamed',
+    description: 'answers name another model ("rerouted-model") than the one asked for',
+    check: 'models',
+    reason: 'model_mismatch',
+  },
+  {
+    name: 'max-tokens-ignored',
+    description: 'max_tokens is dropped: answers run to the default limit (4096 tokens)',
+    check: 'limits',
+    reason: 'max_tokens_exceeded',
+  },
+  { name: 'stop-ignored', description: 'stop sequences are dropped: the output runs past them', check: 'limits', reason: 'stop_ignored' },
+  {
+    name: 'auth-open',
+    description: 'the API key (simulate --api-key-env) is not enforced: any key, or none, is accepted',
+    check: 'auth',
+    reason: 'accepted_without_key',
+  },
   {
     name: 'finish-rewritten',
     description: 'finish_reason "length" is rewritten to "stop", as gateways that normalize it do',
     check: 'limits',
+    reason: 'finish_not_length',
   },
 ] as const satisfies readonly DefectDefinition[];
 

@@ -18,20 +18,6 @@ const probe = (args: string[]) => runCommand(process.execPath, [CLI, 'probe', ..
 /** The FAIL lines of a report: [check, reason]. */
 const failures = (stdout: string) => [...stdout.matchAll(/^ {2}FAIL +(\S+) +(\S+) /gm)].map((m) => [m[1], m[2]]);
 
-const REASON: Record<string, string> = {
-  buffered: 'buffered',
-  'reasoning-dropped': 'reasoning_missing',
-  'think-in-content': 'think_in_content',
-  'tool-index-zero': 'index_collision',
-  'usage-missing': 'usage_chunk_missing',
-  'usage-wrong-total': 'usage_total_mismatch',
-  'model-renamed': 'model_mismatch',
-  'max-tokens-ignored': 'max_tokens_exceeded',
-  'stop-ignored': 'stop_ignored',
-  'auth-open': 'accepted_without_key',
-  'finish-rewritten': 'finish_not_length',
-};
-
 describe('probe --kind conformance', { timeout: 180_000 }, () => {
   let sim: Simulator;
   const tmp = makeTempDir('probe-conformance');
@@ -56,11 +42,11 @@ describe('probe --kind conformance', { timeout: 180_000 }, () => {
   });
 
   for (const defect of DEFECTS) {
-    it(`${defect.name}: exactly ${defect.check} fails with ${REASON[defect.name]}, exit 1`, async () => {
+    it(`${defect.name}: exactly ${defect.check} fails with ${defect.reason}, exit 1`, async () => {
       const reasoning = defect.check === 'reasoning' ? ['--model', 'reasoning', '--reasoning'] : ['--model', 'healthy'];
       const r = await probe(['--kind', 'conformance', '--base-url', at(defect.name), ...reasoning]);
       assert.equal(r.code, 1, r.stdout + r.stderr);
-      assert.deepEqual(failures(r.stdout), [[defect.check, REASON[defect.name]]], r.stdout);
+      assert.deepEqual(failures(r.stdout), [[defect.check, defect.reason]], r.stdout);
       assert.ok(!(r.stdout + r.stderr).includes(KEY), 'the key is not printed');
     });
   }

@@ -5,10 +5,9 @@ import { after, before, describe, it } from 'node:test';
 import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchange.js';
 import { CONFORMANCE_CHECKS, type ConformanceCheckName } from '../../src/config/probeKindTypes.js';
 import type { TargetConfig } from '../../src/config/types.js';
-import type { CheckReason } from '../../src/probe/conformance/checkTypes.js';
 import { conformanceTokenBudget } from '../../src/probe/conformance/index.js';
 import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
-import { DEFECTS, startSimulator, type DefectName, type Simulator } from '../../src/simulator/index.js';
+import { DEFECTS, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 
 const KEY = 'sk-conformance-canary-5e1f0a9b3c7d';
@@ -29,19 +28,6 @@ const deps: ProbeDeps = {
 };
 
 /** The reason each defect's check gives. */
-const REASON: Record<DefectName, CheckReason> = {
-  buffered: 'buffered',
-  'reasoning-dropped': 'reasoning_missing',
-  'think-in-content': 'think_in_content',
-  'tool-index-zero': 'index_collision',
-  'usage-missing': 'usage_chunk_missing',
-  'usage-wrong-total': 'usage_total_mismatch',
-  'model-renamed': 'model_mismatch',
-  'max-tokens-ignored': 'max_tokens_exceeded',
-  'stop-ignored': 'stop_ignored',
-  'auth-open': 'accepted_without_key',
-  'finish-rewritten': 'finish_not_length',
-};
 
 describe('the conformance probe against the simulator', { timeout: 90_000 }, () => {
   let sim: Simulator;
@@ -87,17 +73,17 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
   });
 
   for (const defect of DEFECTS) {
-    it(`${defect.name}: only ${defect.check} fails, with ${REASON[defect.name]}`, async () => {
+    it(`${defect.name}: only ${defect.check} fails, with ${defect.reason}`, async () => {
       // a gateway that drops the reasoning cannot be told from a model that does not reason: the target says it does
       const reasons = defect.check === 'reasoning';
       const run = await runProbe(targetAt(defect.name, reasons ? { model: 'reasoning', reasoning: true } : {}), probe, deps);
       const got = statuses(run);
       const failed = Object.entries(got).filter(([, s]) => s !== 'pass' && s !== 'skipped');
-      assert.deepEqual(failed, [[defect.check, REASON[defect.name]]], JSON.stringify(run.samples[0]!.reasons));
+      assert.deepEqual(failed, [[defect.check, defect.reason]], JSON.stringify(run.samples[0]!.reasons));
       assert.equal(run.verdict, 'fail');
       const finding = run.samples[0]!.findings[0]!;
       assert.equal(finding.kind, 'conformance');
-      assert.match(finding.detail, new RegExp(`^${defect.check} failed \\(${REASON[defect.name]}\\): `));
+      assert.match(finding.detail, new RegExp(`^${defect.check} failed \\(${defect.reason}\\): `));
       assert.ok(!JSON.stringify(run).includes(KEY), 'the key is nowhere in the run');
     });
   }

@@ -219,3 +219,13 @@ test('modelMatches: the name, an alias, or a dated snapshot of it', () => {
   assert.ok(!modelMatches('gpt-4o', t));
   assert.ok(!modelMatches('gpt-4o-mini-rerouted', t));
 });
+
+test('each simulator defect names a conformance check and one of its reasons', async () => {
+  const { DEFECTS } = await import('../../src/simulator/defects.js');
+  const { CHECK_REASONS } = await import('../../src/probe/conformance/checkTypes.js');
+  const { CONFORMANCE_CHECKS } = await import('../../src/config/probeKindTypes.js');
+  for (const d of DEFECTS) {
+    assert.ok((CONFORMANCE_CHECKS as readonly string[]).includes(d.check), d.name);
+    assert.ok((CHECK_REASONS as readonly string[]).includes(d.reason), d.name);
+  }
+});
