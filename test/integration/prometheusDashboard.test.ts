@@ -1,5 +1,6 @@
 // Issue 5 §2: the dashboard proven on a real Prometheus. The CLI probes a loopback simulator on
-// fast schedules (ok, fail and error samples); Debian's `prometheus` scrapes it every second with
+// fast schedules (ok, fail and error samples, and a conformance checklist of a healthy target and
+// of one behind two defects); Debian's `prometheus` scrapes it every second with
 // deploy/prometheus/rules.yml loaded; every panel query and template variable of
 // grafana/coherency-dashboard.json must evaluate without error and return series. The exporter runs
 // with the default metrics.detail (basic): a query on a series only `full` exports (its panel says
@@ -28,11 +29,25 @@ import {
 const RULES = join(ROOT, 'deploy', 'prometheus', 'rules.yml');
 /** Time allowed from starting Prometheus to every query answering with series. */
 const BUDGET_MS = 40_000;
-const TARGETS = ['healthy', 'collapse', 'broken'];
-const PROBES = ['quick', 'brisk'];
+const TARGETS = ['healthy', 'collapse', 'broken', 'direct', 'gateway'];
+const PROBES = ['quick', 'brisk', 'checklist'];
 
-function exporterConfig(simUrl: string): string {
+/** Conformance targets, on a simulator paced like a fast server (a stream must last long enough to judge its spread). */
+function conformanceTargets(pacedUrl: string): string {
+  return `  - name: direct
+    baseUrl: ${pacedUrl}
+    model: healthy
+    probes: [checklist]
+  - name: gateway
+    baseUrl: ${pacedUrl.replace(/\/v1$/, '/defect/model-renamed+tool-index-zero/v1')}
+    model: healthy
+    probes: [checklist]
+`;
+}
+
+function exporterConfig(simUrl: string, pacedUrl: string): string {
   return `targets:
+${conformanceTargets(pacedUrl)}
   - name: healthy
     baseUrl: ${simUrl}
     model: healthy
@@ -51,6 +66,10 @@ function exporterConfig(simUrl: string): string {
     model: echo-previous
     probes: [recall, mixing]
 probes:
+  - name: checklist
+    kind: conformance
+    schedule: "*/4 * * * * *"
+    maxTokens: 400
   - name: recall
     kind: recall
     schedule: "*/3 * * * * *"
@@ -109,12 +128,14 @@ interface RulesData {
 describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () => {
   const tmp = makeTempDir('prometheus');
   let sim: Simulator | undefined;
+  let paced: Simulator | undefined;
   let serve: Child | undefined;
   let prometheus: Child | undefined;
   after(async () => {
     await prometheus?.stop(5000);
     await serve?.stop(5000);
     await sim?.close();
+    await paced?.close();
     tmp.remove();
   });
 
@@ -124,8 +145,9 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
     ensureBuilt();
 
     sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
+    paced = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 2000 });
     const exporterFile = join(tmp.dir, 'exporter.yaml');
-    writeFileSync(exporterFile, exporterConfig(sim.url));
+    writeFileSync(exporterFile, exporterConfig(sim.url, paced.url));
     const exporterPort = await freePort();
     serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
     await waitReady(serve, `http://127.0.0.1:${exporterPort}`);
@@ -222,6 +244,32 @@ describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () =
     assert.equal(problems.length, 0, `${problems.length} dashboard queries failed:\n  ${problems.join('\n  ')}`);
     // No problem listed yet the wait failed: a pass was cut short (Prometheus gone, a timeout).
     if (queried) throw queried;
+
+    // The conformance row shows the checklist: every check of each target, pass or fail, with the reason of a failure.
+    const checklist = panels.filter((p) => p.title.startsWith('Conformance checklist'));
+    assert.equal(checklist.length, 2, 'the checklist panel reads the success gauge and the failing reason');
+    const rows = async (expr: string) =>
+      (
+        (await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>('/api/v1/query', { query: expr })).data
+          ?.result ?? []
+      )
+        .map((r) => [r.metric['target'], r.metric['check'], r.metric['reason'] ?? r.value[1]].join(' '))
+        .sort();
+    assert.deepEqual(await rows(checklist[0]!.expr), [
+      'direct chat 1',
+      'direct fields 1',
+      'direct limits 1',
+      'direct models 1',
+      'direct streaming 1',
+      'direct tools 1',
+      'gateway chat 1',
+      'gateway fields 1',
+      'gateway limits 1',
+      'gateway models 0',
+      'gateway streaming 1',
+      'gateway tools 0',
+    ]);
+    assert.deepEqual(await rows(checklist[1]!.expr), ['gateway models model_mismatch', 'gateway tools index_collision']);
     t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     // The rule group of rules.yml, loaded and evaluated without error.
