@@ -20,7 +20,7 @@ describe('config/coherency.yaml (npm start)', () => {
     assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
   });
 
-  it('starts the simulator and probes its scenarios on fast schedules (recall and contamination once a minute)', () => {
+  it('starts the simulator and probes its scenarios on fast schedules (recall, contamination and conformance once a minute)', () => {
     assert.ok(r.ok);
     const { simulator, targets, probes } = r.config;
     assert.equal(simulator.enabled, true);
@@ -32,6 +32,7 @@ describe('config/coherency.yaml (npm start)', () => {
         ['sim-whitespace', 'whitespace', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-memory', 'echo-all', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-leaky', 'echo-previous', `http://${simulator.host}:${simulator.port}/v1`],
+        ['sim-buffering-proxy', 'healthy', `http://${simulator.host}:${simulator.port}/defect/buffered/v1`],
       ],
     );
     assert.deepEqual(
@@ -41,12 +42,13 @@ describe('config/coherency.yaml (npm start)', () => {
         ['long', 'generation', '*/20 * * * * *'],
         ['recall', 'recall', '5 * * * * *'],
         ['contamination', 'contamination', '35 * * * * *'],
+        ['conformance', 'conformance', '50 * * * * *'],
       ],
     );
     // the generation scenarios run the generation probes, the context scenarios the recall and contamination ones
     assert.deepEqual(
       targets.map((t) => t.probes.join()),
-      ['short,long', 'short,long', 'short,long', 'recall,contamination', 'recall,contamination'],
+      ['short,long,conformance', 'short,long', 'short,long', 'recall,contamination', 'recall,contamination', 'conformance'],
     );
     // A long probe at the simulator's rate must finish well inside its 20 s period.
     const long = probes[1];
