@@ -67,7 +67,7 @@ describe('check-config', () => {
   test('the shipped configs are valid (exit 0)', async () => {
     const r = io();
     assert.equal(await main(['check-config', repoPath('config', 'coherency.yaml')], r.io), 0);
-    assert.match(r.out(), /valid \(5 targets, 4 probes\)/);
+    assert.match(r.out(), /valid \(6 targets, 5 probes\)/);
   });
 
   test('an invalid file lists every problem and exits 2', async () => {
