@@ -155,7 +155,10 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
     const checklist = await fetchText(`${base}/probe?target=gateway&probe=checklist`, 30_000);
     assert.equal((JSON.parse(checklist.body) as ProbeBody).verdict, 'fail', checklist.body.slice(0, 500));
     const { body } = await fetchText(`${base}/metrics`);
-    assert.match(body, /^coherency_conformance_check_failure_info\{target="gateway",probe="checklist",check="models",reason="model_mismatch"\} 1$/m);
+    assert.match(
+      body,
+      /^coherency_conformance_check_failure_info\{target="gateway",probe="checklist",check="models",reason="model_mismatch"\} 1$/m,
+    );
     const result = await runCommand(tool.path, ['check', 'metrics'], { input: body });
     assert.equal(`${result.stdout}${result.stderr}`, '', 'promtool check metrics printed problems');
     assert.equal(result.code, 0);
