@@ -29,6 +29,8 @@ export interface EncoderOptions {
   lengthAsStop?: boolean;
   /** Every tool_calls delta says index 0 (a tool parser that numbers nothing). */
   toolIndexZero?: boolean;
+  /** `created` goes out as a string (a proxy that re-encodes the JSON it passes on). */
+  createdAsString?: boolean;
 }
 
 /** One function call of an answer, as it is streamed: opened with its id and name, then argument fragments. */
@@ -55,7 +57,8 @@ export interface ChunkEncoder {
 }
 
 export function createChunkEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
-  const head = `data: {"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${identity.created},"model":${JSON.stringify(identity.model)},"choices":`;
+  const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
+  const head = `data: {"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(identity.model)},"choices":`;
   const contentPrefix = `${head}[{"index":0,"delta":{"content":`;
   const reasoningPrefix = `${head}[{"index":0,"delta":{"reasoning_content":`;
   const deltaSuffix = '},"logprobs":null,"finish_reason":null}]}\n\n';
@@ -118,7 +121,7 @@ export function completionBody(
   return JSON.stringify({
     id: identity.id,
     object: 'chat.completion',
-    created: identity.created,
+    created: options.createdAsString ? String(identity.created) : identity.created,
     model: identity.model,
     choices: [
       { index: 0, message, logprobs: null, finish_reason: options.lengthAsStop && finishReason === 'length' ? 'stop' : finishReason },

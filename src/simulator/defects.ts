@@ -40,6 +40,12 @@ export const DEFECTS = [
     reason: 'index_collision',
   },
   {
+    name: 'created-as-string',
+    description: 'a proxy that re-encodes the JSON it passes on: `created` arrives as a string in every chunk and body',
+    check: 'fields',
+    reason: 'field_type',
+  },
+  {
     name: 'usage-missing',
     description: 'stream_options.include_usage is ignored: no usage chunk at the end of a stream',
     check: 'streaming',

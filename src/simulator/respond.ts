@@ -25,6 +25,7 @@ function encoderOptions(defects: Defects): EncoderOptions {
     reasoning: defects.has('reasoning-dropped') ? 'dropped' : defects.has('think-in-content') ? 'think-tags' : 'field',
     lengthAsStop: defects.has('finish-rewritten'),
     toolIndexZero: defects.has('tool-index-zero'),
+    createdAsString: defects.has('created-as-string'),
   };
 }
 

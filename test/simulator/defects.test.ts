@@ -65,6 +65,13 @@ describe('simulator defects, tools, stop and key', { timeout: 20_000 }, () => {
     assert.equal(wrong.usage.total_tokens, wrong.usage.completion_tokens);
   });
 
+  it('created-as-string sends created as a string, in a body and in every chunk', async () => {
+    assert.equal(typeof (await json(await post({ max_tokens: 4 }))).created, 'number');
+    assert.equal(typeof (await json(await post({ max_tokens: 4 }, 'created-as-string'))).created, 'string');
+    const s = await readStream(await post({ max_tokens: 4, stream: true }, 'created-as-string'));
+    assert.ok(s.chunks.length > 0 && s.chunks.every((c) => typeof c.created === 'string'));
+  });
+
   it('max-tokens-ignored runs to 4096 tokens; finish-rewritten says stop for length', async () => {
     assert.equal((await json(await post({ max_tokens: 16 }))).usage.completion_tokens, 16);
     assert.equal((await json(await post({ max_tokens: 16 }, 'max-tokens-ignored'))).usage.completion_tokens, 4096);
