@@ -109,6 +109,9 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
                 o.view.started(key(index), tName, pName, index, probe.maxTokens);
               },
               sampleLive: (_t, _p, live) => o.view.state(key(live.sample), describeLive(live)),
+              // a checklist is one sample: its live line says how far the checks got
+              checkDone: (_t, _p, c) =>
+                o.view.state(key(0), `checked ${c.check}: ${c.status}${c.status === 'pass' ? '' : ` (${c.reason})`}`),
               sampleFinished: (_t, _p, sample) => {
                 o.view.finished(key(sample.index), tName, pName, sample);
                 const capture = captures.get(sample.index);

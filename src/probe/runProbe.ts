@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
+import type { CheckResult } from './conformance/checkTypes.js';
 import type { FindingKind } from '../core/finding.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -41,6 +42,8 @@ export interface ProbeObserver {
    * check runs even on probes with abortOnCollapse off (it then never aborts).
    */
   sampleLive?(target: string, probe: string, live: LiveState): void;
+  /** A conformance probe finished one of its checks (progress views). */
+  checkDone?(target: string, probe: string, check: CheckResult): void;
 }
 
 /** A running sample's live state, for progress views. */

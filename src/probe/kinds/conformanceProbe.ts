@@ -44,6 +44,7 @@ export async function runChecks(
   now: () => number,
   signal: AbortSignal | undefined,
   crashed: (check: string, err: unknown) => void,
+  done: (result: CheckResult) => void = () => {},
 ): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const name of names) {
@@ -56,7 +57,9 @@ export async function runChecks(
       crashed(name, err);
       verdict = fail('internal_error', `the check crashed: ${err instanceof Error ? err.message : String(err)}`);
     }
-    results.push({ check: name, ...verdict, durationSeconds: (now() - started) / 1000 });
+    const result: CheckResult = { check: name, ...verdict, durationSeconds: (now() - started) / 1000 };
+    results.push(result);
+    done(result);
   }
   return results;
 }
@@ -76,7 +79,9 @@ async function conformanceSample(
   }
   const started = deps.now();
   const ctx = createCheckContext(target, probe, deps, deps.http, apiKey, deps.signal);
-  const checks = await runChecks(probe.conformance?.checks ?? CONFORMANCE_CHECKS, ctx, deps.now, deps.signal, crashed);
+  const checks = await runChecks(probe.conformance?.checks ?? CONFORMANCE_CHECKS, ctx, deps.now, deps.signal, crashed, (c) =>
+    deps.observer?.checkDone?.(target.name, probe.name, c),
+  );
   const sample = errorSample(0, 'internal', '');
   sample.durationSeconds = (deps.now() - started) / 1000;
   sample.conformance = outcome(target, checks);
