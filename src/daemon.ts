@@ -8,7 +8,7 @@ import type { Config } from './config/types.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
-import { createScheduler } from './scheduler/createScheduler.js';
+import { createScheduler, type Scheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
 import type { HttpFn } from './client/httpExchange.js';
@@ -74,6 +74,21 @@ function listenError(err: unknown, where: string, host: string, port: number): u
   if (!why) return err;
   const key = where === 'server' || where === 'simulator' ? `${where}.host/${where}.port` : where;
   return new ListenError(`cannot listen on ${host}:${port} (${key}): ${why}`, code);
+}
+
+/** When the next run of each scheduled pair comes, as the start-up line says it: the soonest and the latest, in whole seconds from now. */
+export function firstRuns(
+  config: Config,
+  scheduler: Pick<Scheduler, 'nextRun'>,
+  nowMs: number,
+): { pairs: number; fromSeconds: number; toSeconds: number } {
+  const at = config.targets
+    .flatMap((t) => t.probes.map((p) => scheduler.nextRun(t.name, p)))
+    .filter((x): x is number => x !== null)
+    .map((ms) => Math.max(0, Math.ceil((ms - nowMs) / 1000)));
+  return at.length
+    ? { pairs: at.length, fromSeconds: Math.min(...at), toSeconds: Math.max(...at) }
+    : { pairs: 0, fromSeconds: 0, toSeconds: 0 };
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -228,6 +243,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     version: VERSION,
     isReady: () => ready,
+    nextRun: (target, probe) => scheduler.nextRun(target, probe),
     ...(options.configPath ? { reload } : {}),
   });
 
@@ -246,7 +262,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   metrics.reloadSuccessful.set(1);
   metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
   ready = true;
-  logger.info({ url, targets: config.targets.length, probes: config.probes.length }, 'coherency-exporter listening');
+  const first = firstRuns(config, scheduler, Date.now());
+  logger.info(
+    { url, targets: config.targets.length, probes: config.probes.length, firstRuns: first },
+    `coherency-exporter listening on ${url}; ${
+      first.pairs === 0
+        ? 'no probe has a schedule: runs start only from /probe or the index page'
+        : `first runs of ${first.pairs} target×probe pair${first.pairs === 1 ? '' : 's'} in ${first.fromSeconds}${first.toSeconds > first.fromSeconds ? `-${first.toSeconds}` : ''} s, then on their schedules (runOnStart: false waits for the schedule)`
+    }`,
+  );
 
   return {
     url,

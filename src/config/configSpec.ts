@@ -74,6 +74,8 @@ const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
 /** A conformance probe sends its own fixed requests, once per run: the keys that shape a generation do not apply. */
 const CONFORMANCE: KeyIs = { key: 'kind', values: ['conformance'] };
 const NAME_PATTERN = '^[a-z0-9_-]+$';
+/** Somewhere a character other than whitespace and ASCII punctuation (ranges ! to /, : to @, [ to `, { to ~). */
+const KEYWORD_PATTERN = '[^ \t\n\r\f\v!-/:-@\\[-`{-~]';
 const port = (what: string, dflt: number): FieldSpec => ({
   type: 'integer',
   minimum: L.portMin,
@@ -352,6 +354,11 @@ export const CONFIG_SPEC = {
         description: 'Close the stream once the output has certainly collapsed',
         notWhen: CONFORMANCE,
       },
+      runOnStart: {
+        type: 'boolean',
+        default: DEFAULTS.probe.runOnStart,
+        description: 'Run once soon after start (the first runs are spread over the first minute), then on the schedule',
+      },
       maxResponseBytes: {
         type: 'integer',
         minimum: 65536,
@@ -455,7 +462,10 @@ export const CONFIG_SPEC = {
     fields: {
       keywords: {
         type: 'list',
-        items: { type: 'string', pattern: '[\\p{L}\\p{N}]', description: 'A word or short phrase (stemmed, case-insensitive)' },
+        // The validator wants a letter or digit (\p{L}, \p{N}); the schema says "a character that is
+        // neither whitespace nor ASCII punctuation", in the pattern subset every JSON Schema
+        // validator reads (Python's re has no \p{..}): a little laxer, never stricter.
+        items: { type: 'string', pattern: KEYWORD_PATTERN, description: 'A word or short phrase (stemmed, case-insensitive)' },
         maxItems: KEYWORDS_MAX,
         description: 'Words or phrases the answer should mention',
       },

@@ -109,6 +109,8 @@ export interface ProbeConfig {
   extraBody: Record<string, unknown>;
   /** Close the stream as soon as the output has certainly collapsed (no need to wait for maxTokens). */
   abortOnCollapse: boolean;
+  /** A scheduled probe also runs once soon after start (spread over the first minute). */
+  runOnStart: boolean;
   /** Byte cap on one response; null = scaled from maxTokens (see responseByteCap). */
   maxResponseBytes: number | null;
   /** Keywords (and headings) the answer should have; null = not checked. */

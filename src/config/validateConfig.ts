@@ -739,6 +739,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
     extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
+    runOnStart: readBool(raw, 'runOnStart', path, p, d.runOnStart),
     maxResponseBytes: readSpec<'probe', number | null>(raw, 'probe', 'maxResponseBytes', path, p, d.maxResponseBytes),
     ...validateProbeSignals(raw, path, DEFAULTS.limits, samples, (at, message) => p.add(at, message)),
     ...kind,

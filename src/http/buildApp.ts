@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
-import type { RunHistory } from '../state/runHistory.js';
+import type { RunFilter, RunHistory } from '../state/runHistory.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
 import { messagePage, PAGE_HEADERS } from './htmlPage.js';
 import { toJson } from './jsonReply.js';
@@ -12,6 +12,7 @@ import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
 import { renderMetrics } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
+import { renderRuns } from './renderRuns.js';
 import { runListItem, runView } from './runView.js';
 import { clearedSessionCookie, sessionCookie, sessionValid } from './session.js';
 
@@ -23,6 +24,8 @@ export interface AppDeps {
   version: string;
   /** True once schedules are applied and the daemon serves real figures. */
   isReady: () => boolean;
+  /** When a pair's next scheduled run starts (ms since the epoch); null when none is scheduled. */
+  nextRun?: (target: string, probe: string) => number | null;
   /** Re-reads the config (POST /-/reload); absent when the config did not come from a file. */
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
 }
@@ -56,11 +59,23 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
 export function buildApp(deps: AppDeps) {
-  // Scrapes and health checks arrive every few seconds: keep them out of the log.
+  // Fastify's two lines per request at info (1,366 lines in two minutes of the demo) give way to
+  // one line per answered request: at debug, or at warn for a 4xx/5xx (someone should look). Scrapes
+  // and health checks arrive every few seconds: they are logged only when they fail on our side (5xx).
   const quiet = (url: string) => url.startsWith('/metrics') || url.startsWith('/-/');
   const app = Fastify({
     loggerInstance: deps.logger,
-    logController: new LogController({ disableRequestLogging: (req) => quiet(req.url) }),
+    logController: new LogController({ disableRequestLogging: true }),
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const status = reply.statusCode;
+    const level = status >= 500 || (status >= 400 && !quiet(req.url)) ? 'warn' : quiet(req.url) ? null : 'debug';
+    if (level === null) return;
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    reply.log[level](
+      { method: req.method, url: req.url, statusCode: status, responseTime: ms },
+      `${req.method} ${req.url} ${status} (${ms} ms)`,
+    );
   });
   const server = () => deps.service.currentConfig.server;
   let manualInFlight = 0;
@@ -105,8 +120,9 @@ export function buildApp(deps: AppDeps) {
 
   app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
-      lastRun: (target, probe) => deps.history.list({ target, probe, limit: 1 })[0],
+      recentRuns: (target, probe, n) => deps.history.list({ target, probe, limit: n }),
       running: (target, probe) => deps.service.isRunning(target, probe),
+      nextRun: (target, probe) => deps.nextRun?.(target, probe) ?? null,
       nowMs: Date.now(),
       session: server().authToken !== null,
     });
@@ -221,7 +237,9 @@ export function buildApp(deps: AppDeps) {
     runProbeRoute,
   );
 
-  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
+  // JSON for curl and scripts; a browser gets the table with its filter form, whose empty
+  // choices ("any") arrive as empty values.
+  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict | ''; limit?: number; format?: 'html' | 'json' } }>(
     '/runs',
     {
       config: { auth: 'always' } satisfies RouteAuth,
@@ -231,17 +249,28 @@ export function buildApp(deps: AppDeps) {
           properties: {
             target: { type: 'string' },
             probe: { type: 'string' },
-            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS] },
+            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS, ''] },
             limit: { type: 'integer', minimum: 1, maximum: 1000 },
+            format: FORMAT,
           },
           additionalProperties: false,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      const { target, probe, verdict, limit } = req.query;
+      const filter: RunFilter = {
+        ...(target ? { target } : {}),
+        ...(probe ? { probe } : {}),
+        ...(verdict ? { verdict } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      reply.header('vary', 'Accept');
       // stored runs are indexed after the server starts listening: list them all, not those read so far
       await deps.history.storedIndexed();
-      return { runs: deps.history.list(req.query).map(runListItem) };
+      const runs = deps.history.list(filter);
+      if (wantsHtml(req)) return sendPage(reply, 200, renderRuns(deps.service.currentConfig, runs, filter, Date.now()));
+      return { runs: runs.map(runListItem) };
     },
   );
 

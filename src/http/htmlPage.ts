@@ -18,6 +18,8 @@ dl.evidence{display:grid;grid-template-columns:auto 1fr;gap:0 .8em;margin:0;font
 tr.check-fail th{color:#c62828}
 .muted{color:#666}
 form.inline{display:inline;margin:0}
+.strip{white-space:nowrap}.cell{display:inline-block;width:.55em;height:1.2em;margin-right:2px;border-radius:2px;vertical-align:middle}
+form.filters{margin:.8em 0}form.filters label{margin-right:.8em}
 .cols{display:flex;flex-wrap:wrap;gap:1.5em}.cols>*{flex:1 1 28em}
 ul.reasons li{margin-bottom:.3em}
 pre.output{white-space:pre-wrap;overflow-wrap:anywhere;background:#fafafa;border:1px solid #ddd;padding:.8em;font:13px/1.5 ui-monospace,monospace}
@@ -27,6 +29,7 @@ mark.loop{background:#ffe08a;color:inherit}
 mark.loop.alt{background:#ffc46b}
 .loop-rest{background:#fff3cc}
 .error{color:#c62828}
+.ws{color:#888}
 `;
 
 const styleHash = createHash('sha256').update(PAGE_CSS, 'utf8').digest('base64');

@@ -61,3 +61,11 @@ export function markOutput(text: string, marks: OutputMarks): string {
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Visible stand-ins for blanks: a space ␣, a newline ↵ (the line still breaks), a tab ⇥, any other blank ·. */
+const BLANK_MARKS: Readonly<Record<string, string>> = { ' ': '␣', '\n': '↵\n', '\t': '⇥', '\r': '␍' };
+
+/** A text of blanks only as escaped HTML that shows each blank: an invisible output made visible. */
+export function visibleWhitespace(text: string): string {
+  return `<span class="ws">${text.replace(/\s/g, (c) => BLANK_MARKS[c] ?? '·')}</span>`;
+}

@@ -1,3 +1,4 @@
+import { finishText, temperatureText } from '../http/sampleFacts.js';
 import type { SampleResult } from '../probe/probeTypes.js';
 import { checklistLines, checklistSummary } from './checklistReport.js';
 
@@ -16,8 +17,8 @@ export function sampleEndLine(target: string, probe: string, s: SampleResult): s
     `${s.outputTokens} tokens`,
     s.tokensPerSecond !== null ? `${Math.round(s.tokensPerSecond)} tokens/s` : null,
     `${s.durationSeconds.toFixed(1)} s`,
-    s.temperature !== undefined ? `temperature ${s.temperature}` : null,
-    s.finishReason ? `finish ${s.finishReason}` : null,
+    temperatureText(s) !== null ? `temperature ${temperatureText(s)}` : null,
+    finishText(s) !== null ? `finish ${finishText(s)}` : null,
     s.aborted ? `aborted at ${s.tokensAtAbort} tokens (${s.tokensSaved} saved)` : null,
   ].filter((x) => x !== null);
   return `${sampleLabel(target, probe, s.index)}: ${s.verdict.toUpperCase()} (${figures.join(', ')})`;

@@ -85,6 +85,8 @@ export interface SampleResult {
   error: { type: SampleErrorType; message: string } | null;
   /** The probe's temperature for this sample (for a sweep, its value of temperatures); a note says when it was not sent. Absent on samples made before sweeps existed. */
   temperature?: number;
+  /** false when the request carried no temperature (the target omits it, or the server refused it): the server's default applied. Absent when sent. */
+  temperatureSent?: false;
   /** Keyword coverage and headings of the answer, for probes with `expect` (null otherwise). */
   adherence?: Adherence | null;
   /** Per-token logprob figures, for probes with `logprobs: true` whose server sent them (null otherwise). */

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkReadableFile } from '../../src/config/checkReadableFile.js';
 import { configFromEnv } from '../../src/config/configFromEnv.js';
-import { loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
+import { demoConfigPath, loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
 
 const VALID = 'targets:\n  - {name: a, baseUrl: "http://h/v1", model: m}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1}\n';
 
@@ -153,6 +153,23 @@ describe('resolveConfigSource: precedence', () => {
   it('falls back to the packaged config/coherency.yaml when the working directory has none', () => {
     const source = resolveConfigSource({ env: {}, cwd: tempDir() });
     assert.deepEqual(source, { kind: 'file', path: resolve('config/coherency.yaml'), from: 'default' });
+  });
+
+  it('--demo wins over every other source: the demo shipped with the package', () => {
+    assert.deepEqual(resolveConfigSource({ demo: true, configFlag: 'flag.yaml', env: ENV_ALL, cwd: dir }), {
+      kind: 'file',
+      path: resolve('config/coherency.yaml'),
+      from: 'demo',
+    });
+  });
+
+  it("the demo is config/demo.yaml where the image put it, else the package's config/coherency.yaml", () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'config'));
+    writeFileSync(join(root, 'config', 'coherency.yaml'), VALID);
+    assert.equal(demoConfigPath(root), join(root, 'config', 'coherency.yaml'));
+    writeFileSync(join(root, 'config', 'demo.yaml'), VALID);
+    assert.equal(demoConfigPath(root), join(root, 'config', 'demo.yaml'));
   });
 
   it('loadConfigFromSource follows the source', async () => {

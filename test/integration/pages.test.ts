@@ -1,7 +1,9 @@
 // The pages in a real browser (issue 9, item 8 "Done when"): Debian's chromium, driven by
 // playwright-core, against `serve` on loopback with a token set and the simulator behind it.
 // The page of a failed run shows the onset mark and the highlighted loop; the index page's
-// button runs a probe; a conformance run's page is a checklist. Skipped when chromium is absent, except under CI.
+// button runs a probe; the runs page filters by verdict; the index shows each pair's history
+// strip (issue 21 §8); a conformance run's page is a checklist. Skipped when chromium is absent,
+// except under CI.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -210,6 +212,46 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
       runs.map((r) => [r.id, r.trigger]),
       [[id, 'manual']],
     );
+    assert.deepEqual(refused, []);
+  });
+
+  it('the runs page is a table for a browser, filtered by verdict with its form', async () => {
+    assert.ok(page);
+    await page.goto(`${base}/runs`);
+    const rows = page.locator('table.runs tr[data-verdict]');
+    const verdicts = async () =>
+      rows.evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { verdict: string } }).dataset.verdict));
+    assert.deepEqual([...new Set(await verdicts())].sort(), ['fail', 'ok'], 'both runs before filtering');
+    await page.selectOption('select[name="verdict"]', 'fail');
+    await Promise.all([page.waitForURL(/verdict=fail/), page.click('form.filters button[type="submit"]')]);
+    const failing = await verdicts();
+    assert.ok(failing.length >= 1 && failing.every((v) => v === 'fail'), JSON.stringify(failing));
+    assert.equal(await page.locator('select[name="verdict"]').inputValue(), 'fail', 'the form keeps the choice');
+    // a row links to its run's page
+    await Promise.all([page.waitForURL(/\/runs\/[^/?]+$/), rows.first().locator('a').first().click()]);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+    assert.deepEqual(refused, []);
+  });
+
+  it("the index shows each pair's recent verdicts as coloured cells, the onset on hover, linking to the run", async () => {
+    assert.ok(page);
+    await page.goto(`${base}/`);
+    const cells = page.locator('tr[data-target="collapse"] .strip a.cell');
+    assert.ok((await cells.count()) >= 1);
+    const last = cells.last();
+    assert.equal(await last.isVisible(), true, 'the cell is visible');
+    const box = await last.boundingBox();
+    assert.ok(box && box.width >= 5 && box.height >= 10, `a cell of ${JSON.stringify(box)}`);
+    const colour = await last.evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(colour, 'rgb(198, 40, 40)', 'a failed run is red');
+    assert.match((await last.getAttribute('title')) ?? '', /^fail .*, collapse onset at \d+% of the output$/);
+    const okColour = await page
+      .locator('tr[data-target="healthy"] .strip a.cell')
+      .last()
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(okColour, 'rgb(46, 125, 50)', 'an ok run is green');
+    await Promise.all([page.waitForURL(/\/runs\/[^/?]+$/), last.click()]);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
     assert.deepEqual(refused, []);
   });
 });
