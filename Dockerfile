@@ -1,20 +1,29 @@
 # syntax=docker/dockerfile:1
-# Build stage: compile TypeScript with the dev dependencies.
-FROM node:20-bookworm-slim AS build
+# Node 24 is the current LTS; the code also runs on Node 20.18 and later (CI tests it on the
+# machine's Node).
+# Build stage: compile TypeScript with the dev dependencies, then bundle the command line
+# (dist/cli, which the launcher loads in place of ~40 modules; see scripts/bundle.ts).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm ci --ignore-scripts && npx tsc -p tsconfig.build.json
+COPY scripts/bundle.ts ./scripts/bundle.ts
+RUN npm ci --ignore-scripts && npx tsc -p tsconfig.build.json && node --import tsx scripts/bundle.ts
 
-# Runtime stage: production dependencies and the compiled daemon only.
-FROM node:20-bookworm-slim
+# Runtime stage: production dependencies, the compiled daemon and its bundle only.
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/cli ./dist/cli
 COPY bin ./bin
-COPY config ./config
+# No config/coherency.yaml: the image probes what you mount there (or name with
+# COHERENCY_CONFIG, or OPENAI_BASE_URL), never the simulator demo by accident. Without one,
+# serve says where to put it and exits 2; `serve --demo` runs the demo, from config/demo.yaml.
+COPY config/example.yaml config/coherency.schema.json ./config/
+COPY config/coherency.yaml ./config/demo.yaml
 COPY grafana ./grafana
 USER node
 EXPOSE 9464

@@ -10,6 +10,7 @@ import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
 import { runSeriesBench } from './series.js';
 import { runStreamBench } from './stream.js';
+import { runStreamSpreadBench } from './streamSpread.js';
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   corpus: runCorpusBench,
   series: runSeriesBench,
   history: runHistoryBench,
+  streamspread: () => runStreamSpreadBench(process.argv.slice(3)),
 };
 // Not in the default run: a minute of load that needs the machine to itself (npm run bench -- load [--seconds N] [--before CLI]).
 if (only === 'load') {

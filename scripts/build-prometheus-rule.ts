@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Document, isSeq, parseDocument } from 'yaml';
+import { writeGenerated } from './writeGenerated.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RULES = 'deploy/prometheus/rules.yml';
@@ -82,20 +83,7 @@ function main(argv: string[]): number {
     }
   }
   const built = buildPrometheusRule(readFileSync(join(root, RULES), 'utf8'));
-  if (check) {
-    let current = '';
-    try {
-      current = readFileSync(join(root, MANIFEST), 'utf8');
-    } catch {
-      // Missing counts as out of date.
-    }
-    if (current === built) return 0;
-    process.stderr.write(`${MANIFEST} is out of date with ${RULES}; run: node --import tsx scripts/build-prometheus-rule.ts\n`);
-    return 1;
-  }
-  writeFileSync(join(root, MANIFEST), built);
-  process.stdout.write(`wrote ${MANIFEST}\n`);
-  return 0;
+  return writeGenerated(root, MANIFEST, RULES, built, check, 'node --import tsx scripts/build-prometheus-rule.ts');
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) process.exitCode = main(process.argv.slice(2));

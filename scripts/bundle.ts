@@ -9,7 +9,12 @@ import { build } from 'esbuild';
 const outdir = new URL('../dist/cli/', import.meta.url).pathname;
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: [new URL('../dist/src/cli.js', import.meta.url).pathname],
+  // The pretty log transport is loaded by path in pino's worker thread: an entry of its own,
+  // beside the chunks, where createLogger's `new URL('./prettyTransport.js', import.meta.url)` finds it.
+  entryPoints: [
+    new URL('../dist/src/cli.js', import.meta.url).pathname,
+    { in: new URL('../dist/src/logging/prettyTransport.js', import.meta.url).pathname, out: 'prettyTransport' },
+  ],
   outdir,
   bundle: true,
   splitting: true,

@@ -1,11 +1,14 @@
 // Only what every command needs is imported here; each command loads its own modules when it
 // runs (the analyzer, the config validator, the simulator, pino, the daemon's HTTP stack), so
 // `--help` and `analyze` do not pay for what they never use.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Logger } from 'pino';
 import type { Config } from './config/types.js';
 import type { LogFormat } from './logging/createLogger.js';
+import { withoutQuery } from './config/withoutQuery.js';
 import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
 import { VERSION } from './version.js';
 
@@ -43,12 +46,21 @@ interface Command {
 const COMMANDS: Record<string, Command> = {
   serve: {
     summary: 'run the exporter: scheduled probes, /metrics, /probe (default command)',
-    usage: `coherency-exporter serve [--config FILE] [--host H] [--port N] [--log-level LEVEL]
+    usage: `coherency-exporter serve [--config FILE | --demo] [--host H] [--port N] [--log-level LEVEL]
                          [--log-format json|pretty] [--shard-index I --shard-count N]
 
-  --config FILE     YAML config. Default: $COHERENCY_CONFIG, else config/coherency.yaml;
-                    with neither and OPENAI_BASE_URL set, probe that endpoint
-                    (OPENAI_API_KEY, OPENAI_MODEL or COHERENCY_MODEL)
+  --config FILE     YAML config. Where the config comes from, first match wins:
+                      1. --config FILE
+                      2. $COHERENCY_CONFIG (a file)
+                      3. $OPENAI_BASE_URL: that endpoint, no file (model from
+                         $COHERENCY_MODEL or $OPENAI_MODEL, key from $OPENAI_API_KEY or
+                         $OPENAI_API_KEY_FILE); it wins over the demo file below
+                      4. config/coherency.yaml (the demo: a built-in simulator)
+                    The first log line says which one was used. With none of them (the
+                    container image ships no config/coherency.yaml) serve says where to
+                    put one and exits 2.
+  --demo            the demo instead: a built-in simulator and targets on it that show
+                    every verdict (config/demo.yaml in the image, else config/coherency.yaml)
   --host H          listen address (overrides server.host)
   --port N          listen port (overrides server.port)
   --log-level L     trace, debug, info, warn, error (default: $LOG_LEVEL or info);
@@ -62,6 +74,7 @@ const COMMANDS: Record<string, Command> = {
 Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one exits at once).`,
     options: {
       config: { type: 'string', short: 'c' },
+      demo: { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string', short: 'p' },
       'log-level': { type: 'string' },
@@ -81,19 +94,32 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   },
   simulate: {
     summary: 'run the built-in OpenAI-compatible simulator alone',
-    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N]
+    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N] [--api-key-env VAR]
 
   --host H                 listen address (default 127.0.0.1)
   --port N                 listen port (default 8089)
   --tokens-per-second N    streaming rate; 0 = as fast as possible (default 2000)
+  --api-key-env VAR        require Authorization: Bearer <the value of VAR> on every request
 
 The model name picks the scenario:
 `,
     moreHelp: async () => {
       const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
-      return [...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`).join('\n');
+      const { DEFECTS } = await import('./simulator/defects.js');
+      return [
+        ...[...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`),
+        '',
+        'A base URL of http://HOST:PORT/defect/NAME[+NAME...]/v1 answers with these defects',
+        '(what a broken server or proxy does; the conformance probe tells each apart):',
+        ...DEFECTS.map((d) => `  ${d.name.padEnd(24)} ${d.description}`),
+      ].join('\n');
     },
-    options: { host: { type: 'string' }, port: { type: 'string', short: 'p' }, 'tokens-per-second': { type: 'string' } },
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      'tokens-per-second': { type: 'string' },
+      'api-key-env': { type: 'string' },
+    },
     allowPositionals: false,
     async run(values, _pos, io) {
       const port = parsePort(String(values['port'] ?? '8089'));
@@ -106,8 +132,19 @@ The model name picks the scenario:
         io.stderr(`error: --tokens-per-second: must be a number >= 0\n`);
         return EXIT.USAGE;
       }
+      const keyEnv = values['api-key-env'] === undefined ? null : String(values['api-key-env']);
+      const apiKey = keyEnv === null ? undefined : io.env[keyEnv]?.trim();
+      if (keyEnv !== null && !apiKey) {
+        io.stderr(`error: --api-key-env: environment variable ${/^[A-Z_][A-Z0-9_]{0,63}$/.test(keyEnv) ? keyEnv : '(named)'} is not set\n`);
+        return EXIT.USAGE;
+      }
       const { startSimulator } = await import('./simulator/index.js');
-      const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
+      const sim = await startSimulator({
+        host: String(values['host'] ?? '127.0.0.1'),
+        port,
+        tokensPerSecond: rate,
+        ...(apiKey ? { apiKey } : {}),
+      });
       io.stdout(`simulator listening on ${sim.url}\n`);
       // SIGTERM/SIGINT as serve stops (graceful, a second one at once); nothing to reload, so SIGHUP keeps node's default
       const gate = new SignalGate(process, undefined, { reloads: false });
@@ -169,7 +206,9 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
       const { analysis } = result;
       if (values['json']) {
         const { verdict, findings, reasons, metrics } = analysis;
-        io.stdout(`${JSON.stringify({ verdict, findings, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
+        const { findingView } = await import('./http/findingView.js');
+        const shown = findings.map(findingView);
+        io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
       } else {
         const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
         const { formatReport } = await import('./core/formatReport.js');
@@ -181,17 +220,26 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
   },
   probe: {
     summary: 'run probes once and exit (0 passed, 1 failed, 2 bad usage or config, 3 target error); for deploy pipelines',
-    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [COMMON]
+    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
 coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
                          [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
+coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
+                         [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
 
   --config FILE      run every target x probe of FILE (each target's probes), or those chosen
-  --target T         with --target and --probe (both repeatable)
-  --probe P
+  --target T         with --target and --probe (both repeatable), and --kind (the probes of
+  --probe P          that kind); a FILE with simulator.enabled (the demo, config/coherency.yaml)
+                     starts the simulator for the run
   --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
   --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
   --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
                      --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+  --kind K           generation (default), recall, contamination or conformance: a checklist
+                     of what the API must get right (512 tokens a request; prints each check)
+  --checks LIST      conformance: the checks to run, comma-separated (default all: models,
+                     chat, fields, reasoning, tools, streaming, limits, auth)
+  --reasoning        conformance: the model reasons (its reasoning must come in its own field)
+  --model-alias N    conformance: another name the answers may give the model (repeatable)
 COMMON:
   --json             one JSON document on stdout: {verdict, exitCode, failOn, runs} (samples as /probe)
   --save DIR         per sample, DIR/TARGET/PROBE/sample-N/: output.txt, reasoning.txt, result.json
@@ -205,7 +253,9 @@ Progress goes to stderr: on a terminal a live line per running sample, else one 
 each sample starts and ends. The report (or --json) goes to stdout.
 
 Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on warn),
-2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.`,
+2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.
+A conformance run is one sample: 0 when every check passed or was skipped, 1 when one failed,
+3 when none got an answer.`,
     options: {
       config: { type: 'string', short: 'c' },
       target: { type: 'string', multiple: true },
@@ -219,6 +269,10 @@ Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on
       'min-tokens': { type: 'string' },
       temperature: { type: 'string' },
       samples: { type: 'string' },
+      kind: { type: 'string' },
+      checks: { type: 'string' },
+      reasoning: { type: 'boolean' },
+      'model-alias': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       save: { type: 'string' },
       'fail-on': { type: 'string' },
@@ -351,27 +405,45 @@ Example (CI):  coherency-exporter check-config config/coherency.yaml`,
   },
 };
 
-/** What the start-up line says of a config: where it came from, and its targets and probes (no secrets). */
-export function configSummary(config: Config, from: string, path: string | null) {
-  return {
-    configSource:
-      from === 'flag'
-        ? '--config'
-        : from === 'COHERENCY_CONFIG'
-          ? '$COHERENCY_CONFIG'
-          : from === 'OPENAI_BASE_URL'
-            ? '$OPENAI_BASE_URL'
-            : 'default',
-    configPath: path,
-    targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
-    probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
-  };
-}
+const SOURCE_NAMES: Readonly<Record<string, string>> = {
+  flag: '--config',
+  COHERENCY_CONFIG: '$COHERENCY_CONFIG',
+  OPENAI_BASE_URL: '$OPENAI_BASE_URL',
+  default: 'default',
+  demo: '--demo',
+};
 
-/** A query string may carry a key (?api-key=…): the start-up line shows that there is one, not what. */
-function withoutQuery(url: string): string {
-  const q = url.indexOf('?');
-  return q < 0 ? url : `${url.slice(0, q)}?…`;
+/**
+ * What start-up says of a config (never a key, nor a query string that may hold one): one
+ * line at info that names where the config came from and what it probes, and the whole list
+ * of targets and probes for the debug line. `shadowed` is the default file that an
+ * OPENAI_BASE_URL set in the shell won over (the demo would otherwise have run).
+ */
+export function configSummary(config: Config, from: string, path: string | null, shadowed: string | null = null) {
+  const configSource = SOURCE_NAMES[from] ?? from;
+  const names = (list: string[]) => (list.length > 4 ? `${list.slice(0, 4).join(', ')}, …` : list.join(', '));
+  const target = config.targets[0];
+  const where =
+    from === 'OPENAI_BASE_URL' && target
+      ? `$OPENAI_BASE_URL: ${withoutQuery(target.baseUrl)}, model ${target.model}, ${
+          target.apiKeyEnv ? `key from $${target.apiKeyEnv}` : target.apiKeyFile ? `key from the file ${target.apiKeyFile}` : 'no API key'
+        }`
+      : `${path ?? '?'} (${configSource === 'default' ? 'the default file' : configSource})`;
+  const probes = config.probes.map((p) => `${p.name} (${p.maxTokens} tokens, ${p.schedule ? `"${p.schedule}"` : 'manual'})`);
+  const message = [
+    `config from ${where}`,
+    `${plural(config.targets.length, 'target')} (${names(config.targets.map((t) => t.name))}), ${plural(config.probes.length, 'probe')}: ${names(probes)}`,
+    ...(config.simulator.enabled ? [`starts the built-in simulator on ${config.simulator.host}:${config.simulator.port}`] : []),
+    ...(shadowed ? [`${shadowed} is not used while OPENAI_BASE_URL is set (unset it, or pass --config FILE)`] : []),
+  ].join('; ');
+  return {
+    summary: { configSource, configPath: path, targets: config.targets.length, probes: config.probes.length },
+    message,
+    dump: {
+      targets: config.targets.map((t) => ({ name: t.name, baseUrl: withoutQuery(t.baseUrl), model: t.model, probes: t.probes })),
+      probes: config.probes.map((p) => ({ name: p.name, schedule: p.schedule ?? 'manual', maxTokens: p.maxTokens, samples: p.samples })),
+    },
+  };
 }
 
 function plural(n: number, noun: string): string {
@@ -466,13 +538,20 @@ async function startServe(
     io.stderr(`error: ${format.error}\n`);
     return EXIT.USAGE;
   }
+  if (values['demo'] && values['config'] !== undefined) {
+    io.stderr('error: --demo and --config: give one (--demo runs the built-in simulator demo)\n');
+    return EXIT.USAGE;
+  }
   const logger = await makeLogger(io, level, format);
   gate.useLogger(logger);
-  const loaded = await readConfig(values['config'] as string | undefined, io);
+  const loaded = await readConfig(values['config'] as string | undefined, io, values['demo'] === true);
   if (!loaded) return EXIT.USAGE;
   // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
-  // or the default file) and what it holds, so a surprise is seen at start, not at the first alert.
-  logger.info(configSummary(loaded.config, loaded.from, loaded.path), 'config loaded');
+  // or the default file) and what it holds, so a surprise is seen at start, not at the first alert;
+  // every target and probe at debug.
+  const said = configSummary(loaded.config, loaded.from, loaded.path, loaded.shadowed);
+  logger.info(said.summary, said.message);
+  logger.debug(said.dump, 'config in use');
   // loaded on demand: analyze and check-config start without the daemon's HTTP stack
   const { startDaemon } = await import('./daemon.js');
   const daemon = await startDaemon({
@@ -494,16 +573,37 @@ async function startServe(
   return 'running';
 }
 
-async function readConfig(flag: string | undefined, io: CliIO): Promise<{ config: Config; path: string | null; from: string } | null> {
-  const { loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
-  const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), env: io.env });
+async function readConfig(
+  flag: string | undefined,
+  io: CliIO,
+  demo: boolean,
+): Promise<{ config: Config; path: string | null; from: string; shadowed: string | null } | null> {
+  const { defaultConfigPath, loadConfig, resolveConfigSource } = await import('./config/loadConfig.js');
+  const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), demo, env: io.env });
+  if (source.kind === 'file' && source.from === 'default' && !existsSync(source.path)) {
+    // No config anywhere (the container image without a mounted file): say where one goes.
+    io.stderr(
+      `error: no config: none of --config, $COHERENCY_CONFIG or $OPENAI_BASE_URL is set, and ${source.path} does not exist.\n` +
+        `  Mount or write your config there (docker run -v "$PWD/coherency.yaml:${source.path}:ro" ...), pass --config FILE,\n` +
+        '  or set OPENAI_BASE_URL and OPENAI_MODEL to probe one endpoint; --demo runs the built-in simulator demo.\n',
+    );
+    return null;
+  }
   const result =
     source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('./config/configFromEnv.js')).configFromEnv(io.env);
-  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from };
+  const fallback = source.kind === 'env' ? defaultConfigPath(process.cwd()) : null;
+  const shadowed = fallback !== null && existsSync(fallback) ? relativeToCwd(fallback) : null;
+  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from, shadowed };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);
   return null;
+}
+
+/** A path as a person typed it: relative to the working directory when under it. */
+function relativeToCwd(path: string): string {
+  const cwd = `${process.cwd()}${sep}`;
+  return path.startsWith(cwd) ? path.slice(cwd.length) : path;
 }
 
 async function readStdin(): Promise<Uint8Array> {

@@ -10,9 +10,10 @@ import { defaultHostNames } from './http/allowedHosts.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
-import { createScheduler } from './scheduler/createScheduler.js';
+import { createScheduler, type Scheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
+import type { HttpFn } from './client/httpExchange.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
 import { serialised } from './serialised.js';
@@ -78,6 +79,21 @@ function listenError(err: unknown, where: string, host: string, port: number): u
   return new ListenError(`cannot listen on ${host}:${port} (${key}): ${why}`, code);
 }
 
+/** When the next run of each scheduled pair comes, as the start-up line says it: the soonest and the latest, in whole seconds from now. */
+export function firstRuns(
+  config: Config,
+  scheduler: Pick<Scheduler, 'nextRun'>,
+  nowMs: number,
+): { pairs: number; fromSeconds: number; toSeconds: number } {
+  const at = config.targets
+    .flatMap((t) => t.probes.map((p) => scheduler.nextRun(t.name, p)))
+    .filter((x): x is number => x !== null)
+    .map((ms) => Math.max(0, Math.ceil((ms - nowMs) / 1000)));
+  return at.length
+    ? { pairs: at.length, fromSeconds: Math.min(...at), toSeconds: Math.max(...at) }
+    : { pairs: 0, fromSeconds: 0, toSeconds: 0 };
+}
+
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { logger } = options;
   const shard = options.shard ?? null;
@@ -112,6 +128,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let client: Promise<typeof import('./client/streamChat.js')> | null = null;
   const loadClient = (): Promise<typeof import('./client/streamChat.js')> => (client ??= import('./client/streamChat.js'));
   const streamChat: StreamFn = async (request, streamOptions) => (await loadClient()).streamChat(request, streamOptions);
+  let plainClient: Promise<typeof import('./client/httpExchange.js')> | null = null;
+  const loadPlainClient = (): Promise<typeof import('./client/httpExchange.js')> => (plainClient ??= import('./client/httpExchange.js'));
+  const httpExchange: HttpFn = async (request, httpOptions) => (await loadPlainClient()).httpExchange(request, httpOptions);
 
   const simulator = config.simulator.enabled
     ? await (await import('./simulator/index.js'))
@@ -150,6 +169,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     config,
     probe: {
       stream: streamChat,
+      http: httpExchange,
       env: options.env,
       now: Date.now,
       logger,
@@ -240,6 +260,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     hostNames: defaultHostNames(options.host ?? config.server.host, hostname()),
     listenHost: options.host ?? config.server.host,
     metrics,
+    nextRun: (target, probe) => scheduler.nextRun(target, probe),
     ...(options.configPath ? { reload } : {}),
   });
 
@@ -258,7 +279,15 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   metrics.reloadSuccessful.set(1);
   metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
   ready = true;
-  logger.info({ url, targets: config.targets.length, probes: config.probes.length }, 'coherency-exporter listening');
+  const first = firstRuns(config, scheduler, Date.now());
+  logger.info(
+    { url, targets: config.targets.length, probes: config.probes.length, firstRuns: first },
+    `coherency-exporter listening on ${url}; ${
+      first.pairs === 0
+        ? 'no probe has a schedule: runs start only from /probe or the index page'
+        : `first runs of ${first.pairs} target×probe pair${first.pairs === 1 ? '' : 's'} in ${first.fromSeconds}${first.toSeconds > first.fromSeconds ? `-${first.toSeconds}` : ''} s, then on their schedules (runOnStart: false waits for the schedule)`
+    }`,
+  );
 
   return {
     url,
@@ -283,6 +312,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await simulator?.close();
         await Promise.all([...dispatchers.values()].map((d) => d.close()));
         if (client) await (await client).closeStreamDispatchers();
+        if (plainClient) await (await plainClient).closeHttpDispatchers();
         logger.info('stopped');
       })();
       return closing;

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../src/metrics/createMetrics.js';
-import { metricsReference } from '../src/metrics/metricsReference.js';
+import { ERROR_TYPE_MEANINGS, metricsReference } from '../src/metrics/metricsReference.js';
 import { repoPath } from './helpers/repoRoot.js';
 
 test('docs/metrics.md is what npm run docs generates', () => {
@@ -18,4 +18,18 @@ test('docs/metrics.md documents every exported metric, of the full set', () => {
   createMetrics(registry, { version: 't', defaultMetrics: false, detail: 'full' });
   const doc = metricsReference();
   for (const m of registry.getMetricsAsArray()) assert.ok(doc.includes(`| \`${m.name}\` |`), m.name);
+});
+
+test('docs/metrics.md gives every error type its meaning and one line of what to check', () => {
+  const doc = metricsReference();
+  for (const type of Object.keys(ERROR_TYPE_MEANINGS)) {
+    const row = doc.split('\n').find((l) => l.startsWith(`| \`${type}\` |`));
+    assert.ok(row, `no row for ${type}`);
+    const cells = row.split(' | ').map((c) => c.replace(/^\|\s*|\s*\|$/g, '').trim());
+    assert.equal(cells.length, 3, `${type}: type, meaning, what to check: ${row}`);
+    assert.ok(
+      cells.every((c) => c.length > 3),
+      `${type}: an empty cell: ${row}`,
+    );
+  }
 });

@@ -76,7 +76,7 @@ const ERROR_BODY_BYTES = 4096;
  * total timeout (1,800 s by default). A body that is not an event stream progresses by this many
  * bytes (an error page, a non-streaming answer).
  */
-const NON_SSE_PROGRESS_BYTES = 1024;
+export const NON_SSE_PROGRESS_BYTES = 1024;
 /** After [DONE], how long to wait for the server to end the response before closing it ourselves. */
 const DONE_GRACE_MS = 1000;
 const SNIPPET_CHARS = 200;

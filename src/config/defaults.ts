@@ -1,6 +1,8 @@
+import { CONFORMANCE_CHECKS } from './probeKindTypes.js';
+
 /**
  * Every config default and limit in one place. The validator, the env fallback,
- * the shipped YAML files and README all follow this object; change a value here
+ * the shipped YAML files and docs/configuration.md all follow this object; change a value here
  * and nowhere else.
  */
 
@@ -72,6 +74,8 @@ export const DEFAULTS = {
     },
     maxTokensField: null,
     omit: [],
+    modelAliases: [],
+    reasoning: null,
   },
   probe: {
     schedule: null,
@@ -85,6 +89,9 @@ export const DEFAULTS = {
     extraBody: {},
     // Once a loop is certain, the rest of maxTokens only costs GPU time and delays the verdict.
     abortOnCollapse: true,
+    // A first run soon after start (spread over the first minute): a daemon just pointed at a
+    // server shows a verdict in a minute, not after the first tick of a 30-minute schedule.
+    runOnStart: true,
     // null: the cap on one response is scaled from maxTokens (1 KiB a token, 8 MiB at least)
     maxResponseBytes: null,
     temperatures: null,
@@ -112,6 +119,12 @@ export const DEFAULTS = {
   },
   /** Relative to the working directory; the packaged copy is used when it is absent there. */
   configPath: 'config/coherency.yaml',
+  /**
+   * Where `serve --demo` finds the demo (a built-in simulator and targets on it), under the
+   * package: config/demo.yaml in the container image, which leaves config/coherency.yaml to
+   * the config you mount, else config/coherency.yaml of a checkout or an installed package.
+   */
+  demoConfigPaths: ['config/demo.yaml', 'config/coherency.yaml'],
   /** What configFromEnv builds when only OPENAI_* variables are given. */
   envFallback: {
     targetName: 'openai',
@@ -129,9 +142,17 @@ export const DEFAULTS = {
         maxTokens: 8000,
         minTokens: 1500,
       },
+      {
+        // Whether the endpoint (and any proxy in front of it) still speaks the API correctly:
+        // a few short requests, once a day (src/probe/conformance/).
+        name: 'conformance',
+        kind: 'conformance',
+        schedule: '0 6 * * *',
+        maxTokens: 512,
+      },
     ],
   },
-  /** Defaults and limits of the recall and contamination probe kinds (see src/probe/kinds/). */
+  /** Defaults and limits of the recall, contamination and conformance probe kinds (see src/probe/kinds/, src/probe/conformance/). */
   probeKinds: {
     recall: {
       conversationTokens: 8000,
@@ -143,6 +164,9 @@ export const DEFAULTS = {
     contamination: {
       concurrency: 4,
       seed: 1,
+    },
+    conformance: {
+      checks: CONFORMANCE_CHECKS,
     },
     limits: {
       // below 1,000 tokens there is no long context to lose; 1M is past every served model's window

@@ -9,7 +9,7 @@ import type { ConfigEnv, ConfigResult, ValidateOptions } from './validateConfig.
 
 /** Where the config comes from, and why (for the startup log line). */
 export type ConfigSource =
-  | { kind: 'file'; path: string; from: 'flag' | 'COHERENCY_CONFIG' | 'default' }
+  | { kind: 'file'; path: string; from: 'flag' | 'COHERENCY_CONFIG' | 'default' | 'demo' }
   | { kind: 'env'; from: 'OPENAI_BASE_URL' };
 
 /**
@@ -22,7 +22,8 @@ export type ConfigSource =
  *   4. config/coherency.yaml in the working directory, else the copy shipped with the
  *      package. When neither exists the cwd path is returned and loading it says so.
  */
-export function resolveConfigSource(args: { configFlag?: string; env: ConfigEnv; cwd?: string }): ConfigSource {
+export function resolveConfigSource(args: { configFlag?: string; demo?: boolean; env: ConfigEnv; cwd?: string }): ConfigSource {
+  if (args.demo) return { kind: 'file', path: demoConfigPath(), from: 'demo' };
   if (args.configFlag !== undefined) return { kind: 'file', path: args.configFlag, from: 'flag' };
   const fromEnv = args.env['COHERENCY_CONFIG'];
   if (fromEnv !== undefined && fromEnv.trim() !== '') return { kind: 'file', path: fromEnv, from: 'COHERENCY_CONFIG' };
@@ -41,6 +42,13 @@ export function defaultConfigPath(cwd: string): string {
     if (existsSync(packaged)) return packaged;
   }
   return local;
+}
+
+/** The demo config shipped with the package (serve --demo): the first of DEFAULTS.demoConfigPaths under `root` that exists. */
+export function demoConfigPath(root: string | null = packageRoot()): string {
+  const base = root ?? process.cwd();
+  const paths = DEFAULTS.demoConfigPaths.map((p) => join(base, p));
+  return paths.find((p) => existsSync(p)) ?? (paths[0] as string);
 }
 
 /** Walks up from this module (src/config or dist/src/config) to our package.json. */

@@ -1,7 +1,7 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
 import type { ExpectConfig } from '../core/promptAdherence.js';
 
-import type { ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
+import type { ConformanceSettings, ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -91,6 +91,10 @@ export interface TargetConfig {
   maxTokensField: 'max_tokens' | 'max_completion_tokens' | null;
   /** Sampling fields never sent to this target (models that accept only their default). */
   omit: Array<'temperature'>;
+  /** Other names the endpoint may give the model in its answers' `model` (conformance probes). */
+  modelAliases: string[];
+  /** The model reasons (true), does not (false), or is detected from its first answer (null); read by conformance probes. */
+  reasoning: boolean | null;
 }
 
 export interface ProbeConfig {
@@ -116,6 +120,8 @@ export interface ProbeConfig {
   extraBody: Record<string, unknown>;
   /** Close the stream as soon as the output has certainly collapsed (no need to wait for maxTokens). */
   abortOnCollapse: boolean;
+  /** A scheduled probe also runs once soon after start (spread over the first minute). */
+  runOnStart: boolean;
   /** Byte cap on one response; null = scaled from maxTokens (see responseByteCap). */
   maxResponseBytes: number | null;
   /** Keywords (and headings) the answer should have; null = not checked. */
@@ -128,6 +134,8 @@ export interface ProbeConfig {
   recall?: RecallSettings;
   /** Settings of a contamination probe (kind contamination only). */
   contamination?: ContaminationSettings;
+  /** Settings of a conformance probe (kind conformance only). */
+  conformance?: ConformanceSettings;
 }
 
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */

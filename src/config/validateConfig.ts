@@ -610,7 +610,20 @@ function validateTarget(
       });
     }
   }
-  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit };
+  const modelAliases: string[] = [];
+  const aliases = raw['modelAliases'];
+  if (present(aliases)) {
+    const at = keyPath(path, 'modelAliases');
+    if (!Array.isArray(aliases)) p.add(at, fieldMessage(fieldSpec('target', 'modelAliases')));
+    else
+      aliases.forEach((v, i) => {
+        if (!nonEmptyString(v)) p.add(indexPath(at, i), 'must be a model name (a non-empty string)');
+        else if (modelAliases.includes(v.trim())) p.add(indexPath(at, i), `duplicate of ${JSON.stringify(v.trim().slice(0, 80))}`);
+        else modelAliases.push(v.trim());
+      });
+  }
+  const reasoning = readSpec<'target', boolean | null>(raw, 'target', 'reasoning', path, p, DEFAULTS.target.reasoning);
+  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit, modelAliases, reasoning };
 }
 
 function validateMessages(raw: unknown, path: string, p: Problems): ChatMessage[] {
@@ -782,6 +795,7 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
     extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
+    runOnStart: readBool(raw, 'runOnStart', path, p, d.runOnStart),
     maxResponseBytes: readSpec<'probe', number | null>(raw, 'probe', 'maxResponseBytes', path, p, d.maxResponseBytes),
     ...validateProbeSignals(raw, path, DEFAULTS.limits, samples, (at, message) => p.add(at, message)),
     ...kind,

@@ -24,8 +24,10 @@ export interface TextMetrics {
   uniqueWordRatio: number;
   /** Longest back-to-back repeated block: its unit length in chars (0 when none). */
   repeatPeriod: number;
-  /** How many back-to-back copies of that unit (0 when none). */
+  /** How many whole back-to-back copies of that unit (0 when none). */
   repeatCount: number;
+  /** The copies as the loop's reason counts them, a last partial copy included (8.9): what reports show (0 when none). */
+  repeatCopies: number;
   /** Char offset where that repeated block starts (-1 when none). */
   repeatOnset: number;
   /** Share of the text's chars inside back-to-back repeats that count, the reported one included (0..1). */

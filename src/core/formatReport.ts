@@ -1,4 +1,8 @@
 import type { Analysis } from './analysisTypes.js';
+import { fmt } from './detectors/loops.js';
+
+/** Copies as the loop's reason writes them ("repeated 8.9 times"), so the report never gives two counts. */
+const copies = (x: number) => fmt(x, 1);
 
 export interface FormatOptions {
   /** Title line, e.g. the file name or "content". */
@@ -36,7 +40,7 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   if (m.repeatCount > 0) {
     out.push('');
     out.push(
-      `repeat (${str(m['repeatKind']) || 'repeat'}): ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
+      `repeat (${str(m['repeatKind']) || 'repeat'}): ${copies(m.repeatCopies)} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}` +
         (Number(m['repeatOnsetToken']) >= 0 ? ` (token ${m['repeatOnsetToken']})` : '') +
         `, similarity ${str(m['repeatSimilarity'])}, loops cover ${pct(m.repeatCoverage)} of the text`,
     );
@@ -45,7 +49,7 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
     const reported = analysis.findings.some((f) => f.kind === m.repeatKind && f.atChar === m.repeatOnset);
     if (!reported) {
       out.push(
-        `  not counted: ${m.repeatChars} chars in ${m.repeatCount} copies is below the sizes that count, or the text moves on after it, and it does not run into the token limit`,
+        `  not counted: ${m.repeatChars} chars in ${copies(m.repeatCopies)} copies is below the sizes that count, or the text moves on after it, and it does not run into the token limit`,
       );
     }
   }

@@ -81,6 +81,7 @@ function textMetrics(
     uniqueWordRatio: base.words === 0 ? 1 : round(base.distinctWords / base.words),
     repeatPeriod: region ? loops.unit.length : 0,
     repeatCount: region ? Math.floor(region.copies) : 0,
+    repeatCopies: region ? region.copies : 0,
     repeatOnset: loops.onset,
     repeatCoverage: round(coverage),
     repeatExcerpt: excerptOf(loops.unit, EXCERPT),

@@ -5,7 +5,7 @@ import type { Registry } from 'prom-client';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
-import type { RunHistory } from '../state/runHistory.js';
+import type { RunFilter, RunHistory } from '../state/runHistory.js';
 import { hostAllowed, hostName, hostRule, type HostRule } from './allowedHosts.js';
 import { AuthLimiter, type LimiterReport } from './authLimiter.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
@@ -17,6 +17,7 @@ import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
 import { sharedRendering } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
+import { renderRuns } from './renderRuns.js';
 import { runListItem, runView } from './runView.js';
 import { clearedSessionCookie, SessionStore, sessionCookie } from './sessions.js';
 
@@ -28,6 +29,8 @@ export interface AppDeps {
   version: string;
   /** True once schedules are applied and the daemon serves real figures. */
   isReady: () => boolean;
+  /** When a pair's next scheduled run starts (ms since the epoch); null when none is scheduled. */
+  nextRun?: (target: string, probe: string) => number | null;
   /** Re-reads the config (POST /-/reload); absent when the config did not come from a file. */
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
   /** Host names the daemon answers to when server.allowedHosts is not set (defaultHostNames); default localhost only. */
@@ -109,7 +112,9 @@ function sendPage(reply: FastifyReply, status: number, html: string) {
 
 /** The HTTP API. Never listens by itself: the daemon calls listen(), tests call inject(). */
 export function buildApp(deps: AppDeps) {
-  // Scrapes and health checks arrive every few seconds: keep them out of the log.
+  // Fastify's two lines per request at info (1,366 lines in two minutes of the demo) give way to
+  // one line per answered request: at debug, or at warn for a 4xx/5xx (someone should look). Scrapes
+  // and health checks arrive every few seconds: they are logged only when they fail on our side (5xx).
   const quiet = (url: string) => url.startsWith('/metrics') || url.startsWith('/-/');
   const server = () => deps.service.currentConfig.server;
   const now = deps.now ?? Date.now;
@@ -123,13 +128,26 @@ export function buildApp(deps: AppDeps) {
   );
   const app = Fastify({
     loggerInstance: deps.logger,
-    logController: new LogController({ disableRequestLogging: (req) => quiet(req.url) }),
+    logController: new LogController({ disableRequestLogging: true }),
     // read at each request, so a reload of server.trustProxy applies at once
     trustProxy: (address: string) => {
       const list = trusted();
       const a = plainAddress(address);
       return list?.check(a, isIP(a) === 6 ? 'ipv6' : 'ipv4') ?? false;
     },
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    const status = reply.statusCode;
+    // A wrong token (401) or a throttled one (429 of the limiter) has its own line, at most one a
+    // minute per address: a warn line per guess would let a guesser fill the log again.
+    const limited = status === 401 || (status === 429 && reply.getHeader('retry-after') !== undefined);
+    const level = status >= 500 || (status >= 400 && !quiet(req.url) && !limited) ? 'warn' : quiet(req.url) ? null : 'debug';
+    if (level === null) return;
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    reply.log[level](
+      { method: req.method, url: req.url, statusCode: status, responseTime: ms },
+      `${req.method} ${req.url} ${status} (${ms} ms)`,
+    );
   });
   let manualInFlight = 0;
   const exposition = sharedRendering(deps.registry);
@@ -222,8 +240,9 @@ export function buildApp(deps: AppDeps) {
 
   app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
-      lastRun: (target, probe) => deps.history.list({ target, probe, limit: 1 })[0],
+      recentRuns: (target, probe, n) => deps.history.list({ target, probe, limit: n }),
       running: (target, probe) => deps.service.isRunning(target, probe),
+      nextRun: (target, probe) => deps.nextRun?.(target, probe) ?? null,
       nowMs: Date.now(),
       session: server().authToken !== null,
     });
@@ -347,7 +366,9 @@ export function buildApp(deps: AppDeps) {
     runProbeRoute,
   );
 
-  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict; limit?: number } }>(
+  // JSON for curl and scripts; a browser gets the table with its filter form, whose empty
+  // choices ("any") arrive as empty values.
+  app.get<{ Querystring: { target?: string; probe?: string; verdict?: SampleVerdict | ''; limit?: number; format?: 'html' | 'json' } }>(
     '/runs',
     {
       config: { auth: 'always' } satisfies RouteAuth,
@@ -357,17 +378,28 @@ export function buildApp(deps: AppDeps) {
           properties: {
             target: { type: 'string' },
             probe: { type: 'string' },
-            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS] },
+            verdict: { type: 'string', enum: [...SAMPLE_VERDICTS, ''] },
             limit: { type: 'integer', minimum: 1, maximum: 1000 },
+            format: FORMAT,
           },
           additionalProperties: false,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
+      const { target, probe, verdict, limit } = req.query;
+      const filter: RunFilter = {
+        ...(target ? { target } : {}),
+        ...(probe ? { probe } : {}),
+        ...(verdict ? { verdict } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      };
+      reply.header('vary', 'Accept');
       // stored runs are indexed after the server starts listening: list them all, not those read so far
       await deps.history.storedIndexed();
-      return { runs: deps.history.list(req.query).map(runListItem) };
+      const runs = deps.history.list(filter);
+      if (wantsHtml(req)) return sendPage(reply, 200, renderRuns(deps.service.currentConfig, runs, filter, Date.now()));
+      return { runs: runs.map(runListItem) };
     },
   );
 

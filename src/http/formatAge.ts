@@ -6,3 +6,12 @@ export function formatAge(seconds: number): string {
   if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
   return `${Math.floor(seconds / 86400)} d ago`;
 }
+
+/** "now", "in 42 s", "in 3 min", "in 5 h", "in 2 d": how long until, for people. */
+export function formatIn(seconds: number): string {
+  if (!(seconds >= 1)) return 'now';
+  if (seconds < 60) return `in ${Math.ceil(seconds)} s`;
+  if (seconds < 3600) return `in ${Math.round(seconds / 60)} min`;
+  if (seconds < 86400) return `in ${Math.round(seconds / 3600)} h`;
+  return `in ${Math.round(seconds / 86400)} d`;
+}

@@ -62,3 +62,15 @@ export function markOutput(text: string, marks: OutputMarks): string {
 }
 
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+/** Visible stand-ins for blanks: a space ␣, a newline ↵ (the line still breaks), a tab ⇥, any other blank ·. */
+const BLANK_MARKS: Readonly<Record<string, string>> = { ' ': '␣', '\n': '↵\n', '\t': '⇥', '\r': '␍' };
+
+/**
+ * A text of blanks only as escaped HTML that shows each blank: an invisible output made visible.
+ * A blank that is also an invisible format character (U+2028, U+FEFF, a vertical tab) gets the
+ * named box of escapeVisible, as in any other output.
+ */
+export function visibleWhitespace(text: string): string {
+  return `<span class="ws">${text.replace(/\s/g, (c) => BLANK_MARKS[c] ?? (escapeVisible(c) !== c ? escapeVisible(c) : '·'))}</span>`;
+}

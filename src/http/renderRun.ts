@@ -2,7 +2,9 @@ import type { TextMetrics } from '../core/analysisTypes.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
-import { markOutput } from './markOutput.js';
+import { markOutput, visibleWhitespace } from './markOutput.js';
+import { renderChecklist } from './renderChecklist.js';
+import { copiesText, finishText, temperatureText } from './sampleFacts.js';
 import { escapeVisible } from './visibleText.js';
 
 type Channel = 'content' | 'reasoning';
@@ -30,7 +32,7 @@ started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${e
  */
 function renderSampleSafely(s: SampleResult, i: number): string {
   try {
-    return renderSample(s);
+    return s.conformance ? renderChecklist(s) : renderSample(s);
   } catch (err) {
     return `<section class="sample" id="s${i}">
 <h2>Sample ${i}</h2>
@@ -81,6 +83,8 @@ function channelOutput(s: SampleResult, channel: Channel): { html: string; onset
   const loop = reported ? { start: m.repeatOnset, period: m.repeatPeriod, end: m.repeatEnd } : null;
   const token = onset >= 0 ? findings.find((f) => f.atChar === onset && f.atToken >= 0)?.atToken : undefined;
   const onsetTitle = `collapse onset: char ${onset}${token !== undefined ? `, token ${token}` : ''}`;
+  // Blanks only: shown as the marks they are, not as an empty box.
+  if (text.length > 0 && text.trim() === '') return { html: visibleWhitespace(text), onset: onset >= 0 };
   return { html: markOutput(text, { onset, loop, id: `s${s.index}-${channel}`, onsetTitle }), onset: onset >= 0 && text.length > 0 };
 }
 
@@ -95,13 +99,14 @@ function figures(s: SampleResult): string {
   const m = s.metrics?.content;
   const rows: [string, string][] = [
     ['output tokens', num(s.outputTokens)],
-    ['finish reason', s.finishReason ?? '–'],
+    ['finish reason', finishText(s) ?? '–'],
     ['time to first token', seconds(s.ttftSeconds)],
     ['duration', seconds(s.durationSeconds)],
     ['tokens per second', num(s.tokensPerSecond, 1)],
     ['aborted early', s.aborted ? `yes, at ${s.tokensAtAbort ?? '?'} tokens (${s.tokensSaved} saved)` : 'no'],
   ];
-  if (s.temperature !== undefined) rows.push(['temperature', String(s.temperature)]);
+  const temperature = temperatureText(s);
+  if (temperature !== null) rows.push(['temperature', temperature]);
   if (s.adherence) {
     const a = s.adherence;
     if (a.coverage !== null) {
@@ -132,13 +137,13 @@ function figures(s: SampleResult): string {
     if (m.repeatPeriod > 0) {
       rows.push([
         'repeat',
-        `${m.repeatKind || 'repeat'}: ${m.repeatCount} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}`,
+        `${m.repeatKind || 'repeat'}: ${copiesText(m.repeatCopies ?? m.repeatCount)} copies of a ${m.repeatPeriod}-char unit from char ${m.repeatOnset}`,
       ]);
       rows.push(['repeated unit', m.repeatExcerpt]);
     }
     rows.push(['repeat coverage', num(m.repeatCoverage, 3)]);
     rows.push(['compression ratio', num(m.compressionRatio, 3)]);
-    rows.push(['unique word ratio', num(m.uniqueWordRatio, 3)]);
+    rows.push(['unique word ratio', m.words === 0 ? '– (no words)' : num(m.uniqueWordRatio, 3)]);
   }
   // values quote the output (the repeated unit): shown as it is, like the output itself
   return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${escapeVisible(v)}</td></tr>`).join('')}</table>`;

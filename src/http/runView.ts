@@ -1,10 +1,12 @@
 import { findingKinds } from '../probe/judgeSample.js';
+import { findingView } from './findingView.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
 
 /** A sample as the HTTP API shows it: with or without the full output text. */
 export function sampleView(sample: SampleResult, includeText: boolean) {
   const { content, reasoning, ...rest } = sample;
-  return includeText ? { ...rest, content, reasoning } : rest;
+  const shown = { ...rest, findings: rest.findings.map(findingView) };
+  return includeText ? { ...shown, content, reasoning } : shown;
 }
 
 export function runView(run: RunResult, includeText = false) {

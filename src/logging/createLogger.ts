@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 export const LOG_FORMATS = ['json', 'pretty'] as const;
@@ -31,7 +32,8 @@ export interface LoggerOptions {
 /**
  * The daemon's logger. JSON lines carry ISO-8601 UTC times (`"time":"2026-11-30T08:34:10.123Z"`),
  * which log stores parse without a hint; pretty output goes through pino's own transport
- * (pino-pretty in a worker thread), so formatting never runs on the event loop that streams probes.
+ * (pino-pretty in a worker thread, one line per record: prettyTransport), so formatting never runs on
+ * the event loop that streams probes.
  */
 export function createLogger(options: LoggerOptions): Logger {
   const base = {
@@ -42,7 +44,9 @@ export function createLogger(options: LoggerOptions): Logger {
   };
   if (options.format === 'pretty') {
     const transport = pino.transport({
-      target: 'pino-pretty',
+      // pino-pretty through prettyTransport (one line per record); next to this module in dist/src
+      // and in the bundle (dist/cli/prettyTransport.js, scripts/bundle.ts)
+      target: fileURLToPath(new URL('./prettyTransport.js', import.meta.url)),
       options: {
         colorize: options.colorize ?? process.stdout.isTTY === true,
         translateTime: 'SYS:yyyy-mm-dd HH:MM:ss.l o',

@@ -16,6 +16,7 @@ import {
   TOKENS_PER_SECOND_BUCKETS,
   TTFT_BUCKETS_SECONDS,
 } from './buckets.js';
+import { createConformanceMetrics } from './conformanceMetrics.js';
 import { createKindMetrics } from './kindMetrics.js';
 
 const TP = ['target', 'probe'] as const;
@@ -391,8 +392,9 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       buckets: full ? TOKENS_PER_SECOND_BUCKETS : BASIC_TOKENS_PER_SECOND_BUCKETS,
       registers: reg,
     }),
-    // recall and contamination probes (kindMetrics.ts)
+    // recall and contamination probes (kindMetrics.ts), conformance probes (conformanceMetrics.ts)
     ...createKindMetrics(reg),
+    ...createConformanceMetrics(reg),
     // Last, so the table of core metrics reads first in /metrics and README.
     // Under basic, only the figures with a `basic` entry, and their histograms observe the content
     // channel only (recordSample).

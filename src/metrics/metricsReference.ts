@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { FINDING_KINDS } from '../core/finding.js';
+import { CHECK_REASON_MEANINGS } from '../probe/conformance/reasonMeanings.js';
 import { PROBE_KIND_FINDING_KINDS } from '../probe/kinds/kindResults.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { SampleErrorType } from '../probe/probeTypes.js';
@@ -21,6 +22,27 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<SampleErrorType, string>> = {
   aborted: 'the daemon stopped the sample (shutdown or reload); never alerts',
   api_key: 'the key file could not be read, or the key cannot go into a header',
   internal: "a bug in the exporter's own code, reported instead of crashing the scheduler",
+};
+
+/** What to check first for each error type: one line an operator can act on (the type makes the compiler ask for each). */
+export const ERROR_TYPE_CHECKS: Readonly<Record<SampleErrorType, string>> = {
+  connect:
+    "is the server up and listening at the target's baseUrl (host, port, http vs https)? from the exporter's network (container, pod), not your laptop's",
+  timeout_connect: 'a firewall or NetworkPolicy dropping packets, a wrong host that does not answer, or a server too busy to accept',
+  http_status:
+    'the reason names status and URL: 404 wants baseUrl ending in /v1; 401/403 says which key was sent (apiKeyEnv, apiKeyFile); 429 the schedules or the quota; 5xx the server log',
+  timeout_idle:
+    'the server stalled mid-answer (overload, a stuck request): its log and load; or raise timeouts.idleSeconds for a slow first token',
+  timeout_total: 'a maxTokens the server cannot stream within timeouts.totalSeconds: lower maxTokens or raise totalSeconds',
+  truncated:
+    "a proxy or load balancer cutting long streams (its read timeout), or the server restarting: the server's and the proxy's logs",
+  malformed: "a proxy rewriting the stream, or a server that is not OpenAI-compatible: the run's reason quotes the bad event",
+  server_error_event: "the server's log: the reason quotes its error (context length, out of memory, a bad request field)",
+  not_streaming: 'a server or gateway that ignores stream: true (or an HTML error page): the URL, and whether a proxy answers instead',
+  too_large: 'a server that ignores max_tokens and streams on: raise maxResponseBytes only if the text is fine, else check the server',
+  aborted: 'nothing: the daemon stopped the sample itself (shutdown or reload)',
+  api_key: "the key file's path and permissions, or a key with a newline or non-ASCII characters in it",
+  internal: 'report it with the run (GET /runs/ID): a bug in coherency-exporter',
 };
 
 interface Described {
@@ -105,10 +127,10 @@ ${buckets.join('\n')}
 
 \`coherency_probe_errors_total{type}\`:
 
-| type | meaning |
-|---|---|
+| type | meaning | what to check |
+|---|---|---|
 ${Object.entries(ERROR_TYPE_MEANINGS)
-  .map(([t, m]) => `| \`${t}\` | ${m} |`)
+  .map(([t, m]) => `| \`${t}\` | ${m} | ${ERROR_TYPE_CHECKS[t as SampleErrorType]} |`)
   .join('\n')}
 
 ## Finding kinds
@@ -117,9 +139,22 @@ ${Object.entries(ERROR_TYPE_MEANINGS)
 sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
 \`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
 spent reasoning) is a warn in \`coherency_probe_runs_total\` and has no kind here.
-Recall and contamination probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
-(facts missed; another request's code word in an answer; an answer without its own code word).
+Recall, contamination and conformance probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
+(facts missed; another request's code word in an answer; an answer without its own code word; a
+conformance check failed, which one and why in the conformance series below).
 Generation probes with \`expect\` add \`off_prompt\` (too few of the expected keywords: the answer is
 to another prompt) and \`missing_headings\` (fewer markdown headings than asked, a warning).
+
+## Conformance reasons
+
+The \`reason\` of \`coherency_conformance_check_failures_total\` and
+\`coherency_conformance_check_failure_info\` (and of each check in \`/runs/ID\` and \`probe --json\`),
+a fixed set; [conformance.md](conformance.md) says what each check sends and reads:
+
+| reason | meaning |
+|---|---|
+${Object.entries(CHECK_REASON_MEANINGS)
+  .map(([r, m]) => `| \`${r}\` | ${m} |`)
+  .join('\n')}
 `;
 }

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
 import { worstVerdict } from '../probe/probeTypes.js';
 import { PROBE_EXIT, probeExitCode, type FailOn } from './exitCode.js';
-import { configFromFlags, ENDPOINT_FLAGS, selectPairs, type ProbeFlagValues } from './probeFlags.js';
+import { configFromFlags, ENDPOINT_FLAGS, kindFlag, selectPairs, type ProbeFlagValues } from './probeFlags.js';
 import { plainProgress, ttyProgress } from './progressView.js';
 import { runOneShot } from './runOneShot.js';
 import { sampleReport } from './sampleReport.js';
@@ -17,6 +18,27 @@ export interface ProbeCommandIO {
   /** stderr is a terminal: the progress view redraws in place. */
   stderrIsTTY: boolean;
   columns?: number;
+}
+
+/**
+ * Starts the simulator a config enables. Its address already taken (a running demo, or
+ * `coherency-exporter simulate`) is said in one line and the probe goes on against whatever
+ * listens there.
+ */
+async function startConfigSimulator(
+  sim: { host: string; port: number; tokensPerSecond: number },
+  stderr: (s: string) => void,
+): Promise<{ close(): Promise<void> } | null> {
+  const { startSimulator } = await import('../simulator/index.js');
+  try {
+    return await startSimulator({ host: sim.host, port: sim.port, tokensPerSecond: sim.tokensPerSecond });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    stderr(
+      `note: simulator.enabled: cannot listen on ${sim.host}:${sim.port} (${code}); probing whatever listens there (a running demo or \`coherency-exporter simulate\`?)\n`,
+    );
+    return null;
+  }
 }
 
 /** `coherency-exporter probe`: runs probes once, prints a report (or --json) and exits with PROBE_EXIT. */
@@ -56,7 +78,10 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     return PROBE_EXIT.USAGE;
   }
   const config = result.config;
-  const selected = selectPairs(config, list('target'), list('probe'));
+  // with --config, --kind picks the probes of that kind (without it, the kind of the one probe built from the flags)
+  const kind = kindFlag(values);
+  if (!kind.ok) return usage(kind.error);
+  const selected = selectPairs(config, list('target'), list('probe'), file !== undefined ? kind.kind : null);
   if (!selected.ok) return usage(selected.errors.join('; '));
 
   const quiet = values['quiet'] === true;
@@ -65,6 +90,8 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const view = quiet ? plainProgress(() => {}) : io.stderrIsTTY ? ttyProgress(io.stderr, io.columns) : plainProgress(io.stderr);
   const savedTo = new Map<string, string>();
   const saveErrors: string[] = [];
+  // A config that starts the built-in simulator (the demo) gets it here too, as serve would.
+  const simulator = config.simulator.enabled ? await startConfigSimulator(config.simulator, io.stderr) : null;
   const runs = await runOneShot({
     config,
     pairs: selected.pairs,
@@ -77,14 +104,15 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
       ? {
           onSample: async (target: string, probe: string, sample, capture) => {
             try {
-              savedTo.set(`${target}/${probe}/${sample.index}`, await saveSample(saveDir, target, probe, sample, capture));
+              const saved = await saveSample(saveDir, target, probe, sample, capture);
+              savedTo.set(`${target}/${probe}/${sample.index}`, `${saved.where} (${saved.files.join(', ')})`);
             } catch (err) {
               saveErrors.push(`--save ${saveDir}: ${(err as Error).message}`);
             }
           },
         }
       : {}),
-  });
+  }).finally(() => simulator?.close());
   const code = probeExitCode(runs, failOn as FailOn);
   if (json) {
     const verdict = worstVerdict(runs.map((r) => r.verdict));
@@ -96,5 +124,11 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
         io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
   }
   for (const e of saveErrors) io.stderr(`error: ${e}\n`);
+  // said wherever the report goes (--json, a pipe): the evidence is worth nothing unfound
+  if (saveDir !== null && savedTo.size > 0 && !quiet) {
+    io.stderr(
+      `saved ${savedTo.size} sample${savedTo.size === 1 ? '' : 's'} under ${resolve(saveDir)}${sep}TARGET${sep}PROBE${sep}sample-N\n`,
+    );
+  }
   return code;
 }

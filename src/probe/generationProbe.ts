@@ -3,8 +3,9 @@ import type { Analysis } from '../core/analysisTypes.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
-import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
+import { adaptToRefusal, apiKeyOf, buildChatRequest, currentShape, effectiveTimeouts, type RequestShape } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
+import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
@@ -130,15 +131,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     // apiKeyOf's messages name the problem, never the key.
     return errorSample(index, 'api_key', (err as Error).message);
   }
-  // what the server asked for earlier, with what the target pins in its config on top
-  const pinned = shapeOf(target);
-  const learned = deps.shapes?.get(target.name);
-  let shape: RequestShape = learned
-    ? {
-        maxTokensField: target.maxTokensField ?? learned.maxTokensField,
-        omitTemperature: pinned.omitTemperature || learned.omitTemperature,
-      }
-    : pinned;
+  let shape: RequestShape = currentShape(target, deps.shapes?.get(target.name));
   const notes: string[] = [];
   const dispatcher = deps.dispatcherFor?.(target);
   const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });
@@ -234,6 +227,10 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     deps.shapes?.set(target.name, shape);
     result = await send(buildChatRequest(target, probe, apiKey, shape));
   }
+  if (result.error?.type === 'http_status' && result.httpStatus !== null) {
+    const hint = httpErrorHint(result.httpStatus, `${target.baseUrl}/chat/completions`, target, apiKey !== null);
+    if (hint) result = { ...result, error: { ...result.error, message: `${result.error.message}${hint}` } };
+  }
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {
     notes.push(
       `temperature ${probe.temperature} not sent (${target.omit.includes('temperature') ? 'the target omits it' : 'the server refused it earlier'}): sampled at the server's default`,
@@ -262,7 +259,13 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   const sample = judgeSample(judged, probe, index, final);
   sample.notes = notes;
   sample.temperature = probe.temperature;
-  if (aborted) {
+  if (shape.omitTemperature) sample.temperatureSent = false;
+  // Closed early on a stream that failed anyway (a malformed event first): an error, nothing saved.
+  if (aborted && sample.verdict === 'error') {
+    notes.push(
+      `the stream was closed early at ${result.outputTokens} tokens (collapse certain), after it had failed (${sample.error?.type ?? 'error'})`,
+    );
+  } else if (aborted) {
     sample.aborted = true;
     sample.tokensAtAbort = result.outputTokens;
     sample.tokensSaved = Math.max(0, probe.maxTokens - result.outputTokens);

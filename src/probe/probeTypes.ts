@@ -4,6 +4,7 @@ import type { StreamErrorType } from '../client/streamTypes.js';
 import type { Adherence } from '../core/promptAdherence.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
 import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
+import type { ConformanceOutcome } from './conformance/checkTypes.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -84,6 +85,8 @@ export interface SampleResult {
   error: { type: SampleErrorType; message: string } | null;
   /** The probe's temperature for this sample (for a sweep, its value of temperatures); a note says when it was not sent. Absent on samples made before sweeps existed. */
   temperature?: number;
+  /** false when the request carried no temperature (the target omits it, or the server refused it): the server's default applied. Absent when sent. */
+  temperatureSent?: false;
   /** Keyword coverage and headings of the answer, for probes with `expect` (null otherwise). */
   adherence?: Adherence | null;
   /** Per-token logprob figures, for probes with `logprobs: true` whose server sent them (null otherwise). */
@@ -95,6 +98,8 @@ export interface SampleResult {
   recall?: RecallOutcome;
   /** Contamination probes: this request's code word and whose code words its answer held. */
   contamination?: ContaminationOutcome;
+  /** Conformance probes: each check with its verdict, reason and evidence. */
+  conformance?: ConformanceOutcome;
 }
 
 export interface RunResult {

@@ -10,10 +10,14 @@ export interface Scheduler {
    * Makes the tasks those of `config` (start and reload): a pair whose schedule is unchanged
    * keeps its task and its pending start; a changed or removed pair's task is replaced or
    * stopped, and a start of it still waiting for its offset is cancelled (counted as reload).
+   * Every scheduled pair with runOnStart that has not run yet has a first run: one kept from
+   * before the reload, else a new one, the new ones spread over the first minute.
    */
   apply(config: Config): void;
   /** Stops every task and every start still waiting for its offset; runs in flight are not touched. */
   stop(): void;
+  /** When the pair's next scheduled run starts (ms since the epoch), its first run included; null when it has no schedule. */
+  nextRun(target: string, probe: string): number | null;
   /** Number of cron tasks. */
   readonly size: number;
 }
@@ -21,18 +25,38 @@ export interface Scheduler {
 /** Why a scheduled run did not start (the `reason` label of coherency_probe_skipped_total). */
 export type SkipReason = 'overlap' | 'missed_tick' | 'concurrency_limit' | 'reload';
 
-/** A scheduled target × probe: its cron task and the starts waiting for its offset. */
+/** A start waiting for its timer: after a tick, for the pair's offset; or the pair's first run after start. */
+interface Waiting {
+  at: number;
+  kind: 'offset' | 'first';
+}
+
+/** A scheduled target × probe: its cron task, its offset after each tick and the starts waiting for a timer. */
 interface Pair {
   target: string;
   probe: string;
   expression: string;
   task: ScheduledTask;
-  waiting: Set<NodeJS.Timeout>;
+  offsetMs: number;
+  fire: () => void;
+  waiting: Map<NodeJS.Timeout, Waiting>;
 }
 
 export interface SchedulerDeps {
   /** node-cron's createTask; tests pass a fake to fire ticks by hand. */
   createTask?: (expression: string, fn: () => void, options: TaskOptions) => ScheduledTask;
+  /** The clock (ms since the epoch); Date.now by default. */
+  now?: () => number;
+}
+
+/** The first run of the first pair comes this long after start: the daemon is listening and has said so. */
+export const FIRST_RUN_DELAY_MS = 1000;
+/** The first runs of all pairs are spread evenly over this, from FIRST_RUN_DELAY_MS on: a minute after start every pair has run. */
+export const FIRST_RUNS_SPREAD_MS = 59_000;
+
+/** When the i-th of n first runs starts, in ms after start: in [FIRST_RUN_DELAY_MS, FIRST_RUN_DELAY_MS + FIRST_RUNS_SPREAD_MS). */
+export function firstRunDelayMs(i: number, n: number): number {
+  return FIRST_RUN_DELAY_MS + Math.floor((i * FIRST_RUNS_SPREAD_MS) / Math.max(1, n));
 }
 
 /** node-cron's own messages ("missed execution ...", task errors) as JSON log lines, not raw stderr prints. */
@@ -63,20 +87,44 @@ export function cronLogger(log: Logger): NonNullable<TaskOptions['logger']> {
  * task and any start waiting for its offset (that start runs with the config of its moment).
  * Rebuilding every task on each reload cancelled those starts, and a SIGHUP every few minutes
  * lost about half the runs without a trace.
+ *
+ * Each pair with runOnStart also runs once soon after start (firstRunDelayMs), unless it has
+ * run by then: a daemon just pointed at a server shows a verdict within a minute.
  */
 export function createScheduler(service: ProbeService, metrics: Metrics, logger: Logger, deps: SchedulerDeps = {}): Scheduler {
   const createTask = deps.createTask ?? ((expression, fn, options) => cron.createTask(expression, fn, options));
+  const now = deps.now ?? Date.now;
   const pairs = new Map<string, Pair>();
 
   const skipped = (target: string, probe: string, reason: SkipReason) => metrics.skipped.inc({ target, probe, reason });
 
-  /** Stops a pair's task; returns how many starts were waiting for their offset (now cancelled). */
+  /** Runs fn after ms, the time it is due kept for nextRun and the timer for drop. */
+  const later = (pair: Pair, kind: Waiting['kind'], ms: number, fn: () => void) => {
+    const timer = setTimeout(() => {
+      pair.waiting.delete(timer);
+      fn();
+    }, ms);
+    pair.waiting.set(timer, { at: now() + ms, kind });
+  };
+
+  /** Cancels a pair's starts of one kind (all when none given); returns how many were cancelled. */
+  const cancel = (pair: Pair, kind?: Waiting['kind']): number => {
+    let cancelled = 0;
+    for (const [timer, w] of pair.waiting) {
+      if (kind && w.kind !== kind) continue;
+      clearTimeout(timer);
+      pair.waiting.delete(timer);
+      cancelled++;
+    }
+    return cancelled;
+  };
+
+  /** Stops a pair's task and its waiting starts; returns how many starts were waiting for their offset. */
   const drop = (pair: Pair): number => {
     void pair.task.destroy();
-    for (const timer of pair.waiting) clearTimeout(timer);
-    const cancelled = pair.waiting.size;
-    pair.waiting.clear();
-    return cancelled;
+    const offsets = [...pair.waiting.values()].filter((w) => w.kind === 'offset').length;
+    cancel(pair);
+    return offsets;
   };
 
   const schedule = (targetName: string, probeName: string, expression: string): Pair => {
@@ -100,20 +148,15 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
         }
       }
     };
-    const waiting = new Set<NodeJS.Timeout>();
-    let offsetMs = 0;
     const task = createTask(
       expression,
       () => {
-        if (offsetMs === 0) return fire();
-        const timer = setTimeout(() => {
-          waiting.delete(timer);
-          fire();
-        }, offsetMs);
-        waiting.add(timer);
+        if (pair.offsetMs === 0) return fire();
+        later(pair, 'offset', pair.offsetMs, fire);
       },
       { name: `${targetName}/${probeName}`, logger: cronLogger(log) },
     );
+    const pair: Pair = { target: targetName, probe: probeName, expression, task, offsetMs: 0, fire, waiting: new Map() };
     // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
     task.on('execution:missed', (context) => {
       skipped(targetName, probeName, 'missed_tick');
@@ -124,9 +167,9 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
     });
     const interval = scheduleIntervalSeconds(task);
     if (interval !== null) metrics.scheduleInterval.set({ target: targetName, probe: probeName }, interval);
-    offsetMs = scheduleOffsetMs(targetName, probeName, shortestGapSeconds(task));
+    pair.offsetMs = scheduleOffsetMs(targetName, probeName, shortestGapSeconds(task));
     void task.start();
-    return { target: targetName, probe: probeName, expression, task, waiting };
+    return pair;
   };
 
   return {
@@ -137,15 +180,24 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
       for (const pair of pairs.values()) drop(pair);
       pairs.clear();
     },
+    nextRun(target, probe) {
+      const pair = pairs.get(runKey(target, probe));
+      if (!pair) return null;
+      const tick = pair.task.getNextRun();
+      const times = [...[...pair.waiting.values()].map((w) => w.at), ...(tick ? [tick.getTime() + pair.offsetMs] : [])];
+      return times.length ? Math.min(...times) : null;
+    },
     apply(config) {
-      const wanted = new Map<string, { target: string; probe: string; expression: string }>();
+      const wanted = new Map<string, { target: string; probe: string; expression: string; runOnStart: boolean }>();
       const configured = new Set<string>();
       for (const target of config.targets) {
         for (const probeName of target.probes) {
           const key = runKey(target.name, probeName);
           configured.add(key);
           const probe = config.probes.find((p) => p.name === probeName);
-          if (probe?.schedule) wanted.set(key, { target: target.name, probe: probeName, expression: probe.schedule });
+          if (probe?.schedule) {
+            wanted.set(key, { target: target.name, probe: probeName, expression: probe.schedule, runOnStart: probe.runOnStart });
+          }
         }
       }
       let kept = 0;
@@ -170,10 +222,24 @@ export function createScheduler(service: ProbeService, metrics: Metrics, logger:
           log.info({ cancelled }, 'scheduled run cancelled: a reload removed the pair');
         }
       }
+      const firstRuns: Pair[] = [];
       for (const [key, want] of wanted) {
-        if (!pairs.has(key)) pairs.set(key, schedule(want.target, want.probe, want.expression));
+        let pair = pairs.get(key);
+        if (!pair) {
+          pair = schedule(want.target, want.probe, want.expression);
+          pairs.set(key, pair);
+        }
+        const hasFirst = [...pair.waiting.values()].some((w) => w.kind === 'first');
+        // A pair that has run since start (a reload, a tick that came first, a manual run) needs no first run;
+        // one still waiting for it keeps its time; runOnStart: false drops it.
+        if (!want.runOnStart) cancel(pair, 'first');
+        else if (!hasFirst && !service.hasRun(want.target, want.probe)) firstRuns.push(pair);
       }
-      logger.info({ tasks: pairs.size, kept, added: pairs.size - kept }, 'schedules applied');
+      for (const [i, pair] of firstRuns.entries()) {
+        const { target, probe, fire } = pair;
+        later(pair, 'first', firstRunDelayMs(i, firstRuns.length), () => (service.hasRun(target, probe) ? undefined : fire()));
+      }
+      logger.debug({ tasks: pairs.size, kept, added: pairs.size - kept, firstRuns: firstRuns.length }, 'schedules applied');
     },
   };
 }

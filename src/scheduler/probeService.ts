@@ -40,6 +40,8 @@ export const runKey = (target: string, probe: string) => `${target}\u0000${probe
 export class ProbeService {
   private config: Config;
   private readonly inFlight = new Map<string, Promise<RunResult>>();
+  /** Pairs that have had a run since start, scheduled or manual. */
+  private readonly everRun = new Set<string>();
   /** Runs in flight that have started a sample (the others are waiting for a slot). */
   private readonly started = new Set<string>();
   /** The global limit on samples in flight; every run's samples, scheduled or manual, take a slot. */
@@ -103,6 +105,11 @@ export class ProbeService {
     return { target, probe };
   }
 
+  /** Whether the pair has had a run since start (or is having one): a first run at start-up is then not needed. */
+  hasRun(targetName: string, probeName: string): boolean {
+    return this.everRun.has(runKey(targetName, probeName));
+  }
+
   isRunning(targetName: string, probeName: string): boolean {
     return this.inFlight.has(runKey(targetName, probeName));
   }
@@ -134,6 +141,7 @@ export class ProbeService {
       this.started.delete(key);
     });
     this.inFlight.set(key, promise);
+    this.everRun.add(key);
     return promise;
   }
 
@@ -162,6 +170,8 @@ export class ProbeService {
             if (!this.configured.has(windowKey)) return;
             const swept = probe.temperatures !== null;
             recordSample(metrics, t, p, sample, swept);
+            // a conformance checklist is not output that degenerates: it has its own series and alert
+            if (sample.conformance) return;
             // a sweep keeps one window per temperature: the ratios are what it compares
             const temp = temperatureLabel(swept, sample);
             const ratio = this.window.add(

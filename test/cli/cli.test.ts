@@ -44,6 +44,16 @@ describe('help and usage', () => {
     }
   });
 
+  test('simulate --help lists the defect switches; --api-key-env naming an unset variable is exit 2', async () => {
+    const h = io();
+    assert.equal(await main(['simulate', '--help'], h.io), 0);
+    assert.match(h.out(), /\/defect\/NAME\[\+NAME\.\.\.\]\/v1/);
+    for (const d of ['buffered', 'tool-index-zero', 'auth-open', 'finish-rewritten']) assert.match(h.out(), new RegExp(`^ {2}${d} `, 'm'));
+    const k = io();
+    assert.equal(await main(['simulate', '--port', '0', '--api-key-env', 'SIM_KEY_NOT_SET'], k.io), 2);
+    assert.match(k.err(), /--api-key-env: environment variable SIM_KEY_NOT_SET is not set/);
+  });
+
   test('an unknown command or option is exit 2 with a message', async () => {
     const a = io();
     assert.equal(await main(['frobnicate'], a.io), 2);
@@ -67,7 +77,7 @@ describe('check-config', () => {
   test('the shipped configs are valid (exit 0)', async () => {
     const r = io();
     assert.equal(await main(['check-config', repoPath('config', 'coherency.yaml')], r.io), 0);
-    assert.match(r.out(), /valid \(5 targets, 4 probes\)/);
+    assert.match(r.out(), /valid \(8 targets, 7 probes\)/);
   });
 
   test('an invalid file lists every problem and exits 2', async () => {
@@ -131,6 +141,9 @@ describe('analyze', () => {
     assert.deepEqual(Object.keys(json), ['verdict', 'findings', 'reasons', 'metrics', 'finishReason']);
     assert.equal(json.verdict, 'fail');
     assert.ok(json.metrics.repeatOnset > 0);
+    // plain text has no token positions: the findings say nothing of tokens, rather than atToken -1
+    assert.ok(json.findings.length > 0);
+    for (const f of json.findings) assert.equal('atToken' in f, false, JSON.stringify(f));
   });
 
   test('a captured SSE stream is read by channel, with the onset token', async () => {
@@ -161,22 +174,36 @@ describe('analyze', () => {
 });
 
 describe('start-up line', () => {
+  const config = {
+    simulator: { enabled: false, host: '127.0.0.1', port: 8089 },
+    targets: [
+      { name: 'api', baseUrl: 'https://llm.example/v1?api-key=sk-secret', model: 'm', probes: ['short'], apiKeyEnv: 'OPENAI_API_KEY' },
+    ],
+    probes: [
+      { name: 'short', schedule: '*/5 * * * *', maxTokens: 100, samples: 1 },
+      { name: 'adhoc', schedule: null, maxTokens: 10, samples: 2 },
+    ],
+  } as unknown as Config;
+
   test('names the config source, targets and probes with their schedules, never a query string', () => {
-    const config = {
-      targets: [{ name: 'api', baseUrl: 'https://llm.example/v1?api-key=sk-secret', model: 'm', probes: ['short'] }],
-      probes: [
-        { name: 'short', schedule: '*/5 * * * *', maxTokens: 100, samples: 1 },
-        { name: 'adhoc', schedule: null, maxTokens: 10, samples: 2 },
-      ],
-    } as unknown as Config;
     const s = configSummary(config, 'COHERENCY_CONFIG', '/etc/c.yaml');
-    assert.equal(s.configSource, '$COHERENCY_CONFIG');
-    assert.equal(s.configPath, '/etc/c.yaml');
+    assert.deepEqual(s.summary, { configSource: '$COHERENCY_CONFIG', configPath: '/etc/c.yaml', targets: 1, probes: 2 });
+    assert.equal(
+      s.message,
+      'config from /etc/c.yaml ($COHERENCY_CONFIG); 1 target (api), 2 probes: short (100 tokens, "*/5 * * * *"), adhoc (10 tokens, manual)',
+    );
     assert.deepEqual(
-      s.probes.map((p) => p.schedule),
+      s.dump.probes.map((p) => p.schedule),
       ['*/5 * * * *', 'manual'],
     );
     assert.equal(JSON.stringify(s).includes('sk-secret'), false);
-    assert.equal(s.targets[0]!.baseUrl, 'https://llm.example/v1?…');
+    assert.equal(s.dump.targets[0]!.baseUrl, 'https://llm.example/v1?…');
+  });
+
+  test('from OPENAI_BASE_URL: names the endpoint, model and where the key comes from, and the demo file it won over', () => {
+    const s = configSummary(config, 'OPENAI_BASE_URL', null, 'config/coherency.yaml');
+    assert.match(s.message, /^config from \$OPENAI_BASE_URL: https:\/\/llm\.example\/v1\?…, model m, key from \$OPENAI_API_KEY; /);
+    assert.match(s.message, /; config\/coherency\.yaml is not used while OPENAI_BASE_URL is set \(unset it, or pass --config FILE\)$/);
+    assert.equal(s.message.includes('sk-secret'), false);
   });
 });

@@ -169,3 +169,18 @@ describe('the schema and check-config agree on declared ranges and enums', () =>
   }
   test('covers the declared numbers and enums', () => assert.ok(compared > 50, String(compared)));
 });
+
+test('expect.keywords: the portable pattern accepts what the validator accepts, and refuses blanks and bare punctuation', () => {
+  const doc = (keyword: string) => ({
+    targets: [{ name: 'a', baseUrl: 'http://h/v1', model: 'm' }],
+    probes: [{ name: 'p', prompt: 'hi', maxTokens: 100, expect: { keywords: [keyword] } }],
+  });
+  for (const keyword of ['hash table', 'B-tree', '数据库', 'é', '42', '  x  ']) {
+    assert.ok(check(doc(keyword)), `${keyword}: ${JSON.stringify(check.errors)}`);
+    assert.ok(validateConfig(doc(keyword), {}, { checkDir: () => null, checkFile: () => null }).ok, keyword);
+  }
+  for (const keyword of ['', '   ', '!!!', '-', '\t\n']) {
+    assert.equal(check(doc(keyword)), false, JSON.stringify(keyword));
+    assert.equal(validateConfig(doc(keyword), {}, { checkDir: () => null, checkFile: () => null }).ok, false, JSON.stringify(keyword));
+  }
+});

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkReadableFile } from '../../src/config/checkReadableFile.js';
 import { configFromEnv } from '../../src/config/configFromEnv.js';
-import { loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
+import { demoConfigPath, loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
 
 const VALID = 'targets:\n  - {name: a, baseUrl: "http://h/v1", model: m}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1}\n';
 
@@ -155,6 +155,23 @@ describe('resolveConfigSource: precedence', () => {
     assert.deepEqual(source, { kind: 'file', path: resolve('config/coherency.yaml'), from: 'default' });
   });
 
+  it('--demo wins over every other source: the demo shipped with the package', () => {
+    assert.deepEqual(resolveConfigSource({ demo: true, configFlag: 'flag.yaml', env: ENV_ALL, cwd: dir }), {
+      kind: 'file',
+      path: resolve('config/coherency.yaml'),
+      from: 'demo',
+    });
+  });
+
+  it("the demo is config/demo.yaml where the image put it, else the package's config/coherency.yaml", () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'config'));
+    writeFileSync(join(root, 'config', 'coherency.yaml'), VALID);
+    assert.equal(demoConfigPath(root), join(root, 'config', 'coherency.yaml'));
+    writeFileSync(join(root, 'config', 'demo.yaml'), VALID);
+    assert.equal(demoConfigPath(root), join(root, 'config', 'demo.yaml'));
+  });
+
   it('loadConfigFromSource follows the source', async () => {
     const fromFile = await loadConfigFromSource(resolveConfigSource({ env: {}, cwd: dir }), {});
     assert.ok(fromFile.ok);
@@ -166,21 +183,23 @@ describe('resolveConfigSource: precedence', () => {
 });
 
 describe('configFromEnv', () => {
-  it('builds one target with the short and long probes', () => {
+  it('builds one target with the short and long probes, and a daily conformance probe', () => {
     const r = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/', OPENAI_MODEL: 'qwen' });
     assert.ok(r.ok);
     const { targets, probes, server, simulator } = r.config;
     assert.deepEqual(
       targets.map((t) => [t.name, t.baseUrl, t.model, t.apiKeyEnv, t.probes]),
-      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long']]],
+      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long', 'conformance']]],
     );
     assert.deepEqual(
-      probes.map((p) => [p.name, p.schedule, p.maxTokens, p.minTokens]),
+      probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule, p.maxTokens, p.minTokens]),
       [
-        ['short', '*/5 * * * *', 512, 0],
-        ['long', '*/30 * * * *', 8000, 1500],
+        ['short', 'generation', '*/5 * * * *', 512, 0],
+        ['long', 'generation', '*/30 * * * *', 8000, 1500],
+        ['conformance', 'conformance', '0 6 * * *', 512, 0],
       ],
     );
+    assert.deepEqual(probes[2]?.conformance?.checks, ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth']);
     assert.ok((probes[1]?.messages[0]?.content.length ?? 0) > 200, 'long prompt asks for a long article');
     assert.equal(simulator.enabled, false);
     assert.equal(server.port, 9464);

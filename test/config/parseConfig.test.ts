@@ -636,6 +636,11 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
     expected: ['probes[0].abortOnCollapse: must be true or false'],
   },
   {
+    rule: 'runOnStart must be boolean',
+    yaml: probe('prompt: hi, maxTokens: 1, runOnStart: "yes"'),
+    expected: ['probes[0].runOnStart: must be true or false'],
+  },
+  {
     rule: 'extraBody non-JSON number',
     yaml: probe('prompt: hi, maxTokens: 1, extraBody: {top_p: .nan}'),
     expected: ['probes[0].extraBody.top_p: must be plain JSON data (no .inf, .nan or special YAML types)'],
@@ -726,6 +731,8 @@ describe('parseConfig: defaults and normalisation', () => {
         tls: { caFile: null, insecureSkipVerify: false },
         maxTokensField: null,
         omit: [],
+        modelAliases: [],
+        reasoning: null,
       },
     ]);
     assert.deepEqual(c.probes, [
@@ -741,6 +748,7 @@ describe('parseConfig: defaults and normalisation', () => {
         timeouts: {},
         extraBody: {},
         abortOnCollapse: true,
+        runOnStart: true,
         maxResponseBytes: null,
         temperatures: null,
         expect: null,

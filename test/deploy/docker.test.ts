@@ -58,4 +58,33 @@ describe('Dockerfile', () => {
   it('runs as the unprivileged node user', () => {
     assert.deepEqual(instructions('USER'), ['USER node']);
   });
+
+  it('builds on the current Node LTS (24) in both stages', () => {
+    const froms = instructions('FROM');
+    assert.equal(froms.length, 2);
+    for (const f of froms) assert.match(f, /^FROM node:24-bookworm-slim\b/, f);
+  });
+
+  it('builds the CLI bundle and ships it beside the compiled modules', () => {
+    assert.ok(
+      instructions('RUN').some((l) => /npx tsc -p tsconfig\.build\.json && node --import tsx scripts\/bundle\.ts/.test(l)),
+      'the build stage runs tsc, then the bundle',
+    );
+    const copied = instructions('COPY').filter((l) => l.includes('--from=build'));
+    assert.deepEqual(
+      copied.map((l) => l.split(/\s+/).slice(2)),
+      [
+        ['/app/dist/src', './dist/src'],
+        ['/app/dist/cli', './dist/cli'],
+      ],
+    );
+  });
+
+  it('ships the demo as config/demo.yaml only: without a mounted config the image probes nothing', () => {
+    const copies = instructions('COPY').map((l) => l.split(/\s+/).slice(1));
+    assert.ok(!copies.some((c) => c[0] === 'config'), 'the whole config folder would put the demo at config/coherency.yaml');
+    const demo = copies.find((c) => c[0] === 'config/coherency.yaml');
+    assert.deepEqual(demo, ['config/coherency.yaml', './config/demo.yaml']);
+    assert.ok(copies.some((c) => c.includes('config/example.yaml') && c.includes('config/coherency.schema.json')));
+  });
 });

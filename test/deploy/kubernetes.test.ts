@@ -6,6 +6,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../src/config/parseConfig.js';
 import type { Config } from '../../src/config/types.js';
 import { parseShard } from '../../src/scheduler/shard.js';
+import { buildGrafanaConfigMap } from '../../scripts/build-grafana-configmap.js';
 import { repoPath } from '../helpers/repoRoot.js';
 
 const DIR = repoPath('deploy/kubernetes');
@@ -40,7 +41,7 @@ function only(kind: string, file?: string): Obj {
   return (found[0] as Manifest).doc;
 }
 
-const CONFIG_MAP = only('ConfigMap');
+const CONFIG_MAP = only('ConfigMap', 'configmap.yaml');
 const SECRET = only('Secret');
 const SECRET_NAME: string = SECRET['metadata']['name'];
 const SECRET_KEYS = Object.keys(SECRET['stringData'] ?? {});
@@ -106,6 +107,9 @@ describe('deploy/kubernetes: every manifest', () => {
     assert.deepEqual([...resources].sort(), [
       'configmap.yaml',
       'deployment.yaml',
+      'grafana-dashboard.yaml',
+      'networkpolicy.yaml',
+      'poddisruptionbudget.yaml',
       'prometheusrule.yaml',
       'service.yaml',
       'servicemonitor.yaml',
@@ -184,6 +188,12 @@ describe('deploy/kubernetes: workloads', () => {
         }
         for (const e of env)
           assert.equal(e['valueFrom']?.['secretKeyRef'] && e['value'], undefined, `${e['name']}: no literal values for secrets`);
+        // A Secret without some target's key still starts the pod (the exporter then names what is
+        // missing) instead of CreateContainerConfigError; the auth token stays required.
+        for (const name of keyEnvs) assert.equal(fromSecret(name)?.['optional'], true, `${name}: optional`);
+        assert.equal(fromSecret('COHERENCY_AUTH_TOKEN')?.['optional'], undefined);
+        const keyVolumes = (pod['volumes'] as Obj[]).filter((v) => v['secret']);
+        for (const v of keyVolumes) assert.equal(v['secret']['optional'], true, `volume ${v['name']}: optional`);
       });
 
       it('mounts every apiKeyFile from the Secret', () => {
@@ -315,6 +325,84 @@ describe('deploy/kubernetes/prometheusrule.yaml', () => {
     const rule = only('PrometheusRule');
     assert.equal(rule['apiVersion'], 'monitoring.coreos.com/v1');
     assert.deepEqual(rule['spec']['groups'], rules['groups'], 'out of date: run  node --import tsx scripts/build-prometheus-rule.ts');
+  });
+});
+
+/** Whether a label selector's matchLabels select these labels. */
+const selects = (selector: Obj, labels: Obj) => Object.entries(selector['matchLabels'] as Obj).every(([k, v]) => labels[k] === v);
+const podLabels = WORKLOADS.map((w) => w.doc['spec']['template']['metadata']['labels'] as Obj);
+
+describe('deploy/kubernetes/poddisruptionbudget.yaml', () => {
+  it('covers the pods of both variants and lets a drain evict one at a time (never blocks it)', () => {
+    const pdb = only('PodDisruptionBudget');
+    assert.equal(pdb['apiVersion'], 'policy/v1');
+    for (const labels of podLabels) assert.ok(selects(pdb['spec']['selector'], labels));
+    assert.equal(pdb['spec']['maxUnavailable'], 1);
+    assert.equal(pdb['spec']['minAvailable'], undefined, 'minAvailable: 1 on one replica would block every drain');
+  });
+});
+
+describe('deploy/kubernetes/networkpolicy.yaml', () => {
+  const policy = only('NetworkPolicy');
+  const spec: Obj = policy['spec'];
+
+  it('applies to the pods of both variants, in both directions', () => {
+    for (const labels of podLabels) assert.ok(selects(spec['podSelector'], labels));
+    assert.deepEqual(spec['policyTypes'], ['Ingress', 'Egress']);
+  });
+
+  it('lets in only Prometheus, on the http port', () => {
+    const ingress: Obj[] = spec['ingress'];
+    assert.equal(ingress.length, 1);
+    assert.deepEqual(ingress[0]!['ports'], [{ port: 'http', protocol: 'TCP' }]);
+    assert.deepEqual(ingress[0]!['from'], [
+      { namespaceSelector: {}, podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } } },
+    ]);
+  });
+
+  it("lets out DNS and every target of configmap.yaml (its Service's namespace and port), nothing else", () => {
+    const egress: Obj[] = spec['egress'];
+    const allowed = (namespace: string, port: number) =>
+      egress.some(
+        (rule) =>
+          (rule['to'] as Obj[]).some((to) => to['namespaceSelector']?.['matchLabels']?.['kubernetes.io/metadata.name'] === namespace) &&
+          (rule['ports'] as Obj[]).some((p) => p['port'] === port && p['protocol'] === 'TCP'),
+      );
+    const config = podConfig(only('Deployment'));
+    for (const t of config.targets) {
+      const url = new URL(t.baseUrl);
+      const namespace = url.hostname.split('.')[1] ?? '';
+      assert.ok(allowed(namespace, Number(url.port)), `${t.name}: ${t.baseUrl} is not let out`);
+    }
+    const dns = egress.find((rule) => (rule['ports'] as Obj[]).some((p) => p['port'] === 53));
+    assert.deepEqual(
+      ((dns?.['ports'] ?? []) as Obj[]).map((p) => p['protocol']),
+      ['UDP', 'TCP'],
+    );
+    assert.ok(
+      egress.every((rule) => Array.isArray(rule['to']) && Array.isArray(rule['ports'])),
+      'every rule names where and which ports',
+    );
+  });
+});
+
+describe('deploy/kubernetes/grafana-dashboard.yaml', () => {
+  it('is the dashboard as scripts/build-grafana-configmap.ts writes it, labelled for the Grafana sidecar', () => {
+    const text = readFileSync(repoPath('grafana/coherency-dashboard.json'), 'utf8');
+    assert.equal(
+      readFileSync(`${DIR}/grafana-dashboard.yaml`, 'utf8'),
+      buildGrafanaConfigMap(text),
+      'out of date: run  node --import tsx scripts/build-grafana-configmap.ts',
+    );
+    const map = only('ConfigMap', 'grafana-dashboard.yaml');
+    assert.equal(map['metadata']['labels']['grafana_dashboard'], '1');
+    const provisioned = JSON.parse(map['data']['coherency-dashboard.json']) as Obj;
+    const original = JSON.parse(text) as Obj;
+    assert.deepEqual(provisioned['panels'], original['panels']);
+    assert.equal(provisioned['uid'], original['uid']);
+    assert.equal(provisioned['__inputs'], undefined, 'no import input for the sidecar to leave unfilled');
+    const ds = (provisioned['templating']['list'] as Obj[]).find((v) => v['type'] === 'datasource');
+    assert.equal(ds?.['current'], undefined, "the datasource variable falls to Grafana's default Prometheus");
   });
 });
 

@@ -6,6 +6,7 @@ import {
   dashboardQueries,
   expandVariables,
   loadDashboard,
+  savedDefaults,
   templateVariableQueries,
   type Dashboard,
   type DashboardVariable,
@@ -103,6 +104,18 @@ test('target and probe variables: multi-select, All = .*, values from coherency_
     { name: 'target', label: 'target', selector: 'coherency_probe_runs_total' },
     { name: 'probe', label: 'probe', selector: 'coherency_probe_runs_total{target=~".*"}' },
   ]);
+});
+
+test('the saved variable values select what a daemon exports under metrics.detail basic and full (a first import shows data)', () => {
+  const defaults = savedDefaults(dashboard);
+  // what every daemon exports, whatever its detail and model: the content channel, any target and probe
+  const exported: Record<string, string> = { target: 'any-target', probe: 'any-probe', channel: 'content' };
+  for (const [name, value] of Object.entries(exported)) {
+    const saved = defaults[name];
+    assert.ok(saved !== undefined, `variable ${name} has no saved value`);
+    assert.match(value, new RegExp(`^(?:${saved})$`), `variable ${name} is saved as "${saved}", which selects no ${name} "${value}"`);
+  }
+  assert.equal(defaults['window'], '1h');
 });
 
 test('every panel shows data with the default metrics.detail (basic); a query that needs full says so in its panel', () => {

@@ -52,6 +52,28 @@ export const VARIABLE_VALUES: Readonly<Record<string, string>> = Object.freeze({
   __range: '5m',
 });
 
+/**
+ * The values a first import shows: each variable's saved `current`, formatted as Grafana
+ * formats a Prometheus regex variable ("All" → its allValue, several values → `(a|b)`),
+ * with Grafana's built-in intervals as in VARIABLE_VALUES.
+ */
+export function savedDefaults(dashboard: Dashboard): Record<string, string> {
+  const out: Record<string, string> = { ...VARIABLE_VALUES };
+  for (const v of dashboard.templating.list) {
+    const current = (v['current'] as { value?: string | string[] } | undefined)?.value;
+    if (current === undefined || v.type === 'datasource') continue;
+    const values = [current].flat();
+    if (values.includes('$__all')) {
+      const all = typeof v['allValue'] === 'string' && v['allValue'] !== '' ? v['allValue'] : null;
+      if (all === null) throw new Error(`variable ${v.name}: "All" is saved but there is no allValue to expand it to`);
+      out[v.name] = all;
+    } else {
+      out[v.name] = values.length === 1 ? (values[0] as string) : `(${values.join('|')})`;
+    }
+  }
+  return out;
+}
+
 /** Replaces $name, ${name} and ${name:format}; an unknown variable is an error, not a silent gap. */
 export function expandVariables(text: string, values: Readonly<Record<string, string>> = VARIABLE_VALUES): string {
   return text.replace(/\$\{(\w+)(?::[^}]*)?\}|\$(\w+)/g, (match, braced: string | undefined, bare: string | undefined) => {
@@ -76,6 +98,8 @@ export function allPanels(dashboard: Dashboard): DashboardPanel[] {
 }
 
 export interface PanelQuery {
+  /** The panel's id (several queries of one panel share it). */
+  panelId: number | undefined;
   title: string;
   expr: string;
   /** Grafana runs it as an instant query (stat and table panels), at the end of the time range. */
@@ -89,7 +113,12 @@ export function dashboardQueries(dashboard: Dashboard, values: Readonly<Record<s
     const targets = (panel.targets ?? []).filter((t) => typeof t.expr === 'string' && t.expr.trim() !== '');
     for (const t of targets) {
       const title = targets.length > 1 ? `${panel.title ?? ''} [${t.refId ?? '?'}]` : (panel.title ?? '');
-      out.push({ title, expr: expandVariables(t.expr as string, values), instant: t['instant'] === true && t['range'] !== true });
+      out.push({
+        panelId: panel.id,
+        title,
+        expr: expandVariables(t.expr as string, values),
+        instant: t['instant'] === true && t['range'] !== true,
+      });
     }
   }
   return out;

@@ -140,6 +140,23 @@ export function requireChromium(
   return { path: null, skip: 'chromium is not installed (apt-get install chromium); the browser tests are skipped outside CI' };
 }
 
+/**
+ * A python3 that imports jsonschema, Debian's (/usr/bin/python3 with python3-jsonschema) first,
+ * or a skip reason. Under CI a missing one is an error, as for promtool.
+ */
+export function requirePythonJsonschema(
+  candidates: (string | null)[] = ['/usr/bin/python3', findExecutable('python3')],
+): { path: string; skip: null } | { path: null; skip: string } {
+  for (const path of candidates) {
+    if (typeof path !== 'string' || !existsSync(path)) continue;
+    if (spawnSync(path, ['-c', 'import jsonschema'], { stdio: 'ignore', timeout: 20_000 }).status === 0) return { path, skip: null };
+  }
+  if (runningUnderCi()) {
+    throw new Error("python3 with jsonschema is not installed, and CI is set: CI must install Debian's python3-jsonschema (see .ci/run)");
+  }
+  return { path: null, skip: 'python3-jsonschema is not installed (apt-get install python3-jsonschema); skipped outside CI' };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -263,10 +280,10 @@ export async function waitReady(child: Child, baseUrl: string, timeoutMs = 15_00
 export function runCommand(
   command: string,
   args: string[],
-  { input, timeoutMs = 30_000, env }: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv } = {},
+  { input, timeoutMs = 30_000, env, cwd = ROOT }: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(child);
     let stdout = '';
     let stderr = '';

@@ -19,6 +19,8 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     tls: { caFile: null, insecureSkipVerify: false },
     maxTokensField: null,
     omit: [],
+    modelAliases: [],
+    reasoning: null,
     ...over,
   };
 }

@@ -94,7 +94,21 @@ describe('the browser boundary', () => {
 });
 
 describe('server.allowedHosts', () => {
-  const routes = ['/', '/runs', '/runs/x', '/metrics', '/-/healthy', '/-/ready', '/probe?target=good&probe=short', '/nowhere'];
+  // the pages too: the /runs table of issue 21 (and its filter form's query) holds every run's verdicts
+  const routes = [
+    '/',
+    '/runs',
+    '/runs?format=html',
+    '/runs?target=good&verdict=fail&format=html',
+    '/runs/x',
+    '/runs/x?format=html',
+    '/metrics',
+    '/-/healthy',
+    '/-/ready',
+    '/-/login',
+    '/probe?target=good&probe=short',
+    '/nowhere',
+  ];
 
   test('a rebound DNS name gets 421 on every route; our names and any IP address are answered', async () => {
     const t = setup();

@@ -85,4 +85,50 @@ describe('pages show output as it is', () => {
     assert.match(page, /<li><span class="cp" title="U\+202E RIGHT-TO-LEFT OVERRIDE">U\+202E<\/span>oddly<\/li>/);
     assert.equal(JSON.stringify(run), before, 'rendering leaves the run (and so the JSON answer) as it was');
   });
+
+  test("a conformance run's checklist shows boxes in what the server sent (detail, evidence, error); a damaged checklist still renders", () => {
+    const sample = {
+      index: 0,
+      verdict: 'fail' as const,
+      reasons: [],
+      findings: [],
+      notes: [],
+      content: '',
+      reasoning: '',
+      metrics: null,
+      error: { type: 'http_status' as const, message: 'HTTP 500: \u202Eoops' },
+      outputTokens: 0,
+      finishReason: null,
+      ttftSeconds: null,
+      durationSeconds: 1,
+      tokensPerSecond: null,
+      aborted: false,
+      tokensAtAbort: null,
+      tokensSaved: 0,
+      contentChars: 0,
+      reasoningChars: 0,
+      conformance: {
+        reasoningModel: false,
+        streaming: null,
+        checks: [
+          {
+            check: 'models' as const,
+            status: 'fail' as const,
+            reason: 'model_mismatch' as const,
+            detail: 'responses name \u202Eledom',
+            evidence: { model: 'm\u200Bx\u0000' },
+            durationSeconds: 0.1,
+          },
+        ],
+      },
+    };
+    const page = renderRun(testRun('c1', [sample]), Date.parse('2026-01-01T00:01:00Z'));
+    assert.equal(rawCodePoints(page).filter((c) => HIDDEN.test(String.fromCodePoint(c))).length, 0, 'no raw invisible code point');
+    assert.match(page, /responses name <span class="cp"[^>]*>U\+202E<\/span>ledom/);
+    assert.match(page, /<dd>m<span class="cp"[^>]*>U\+200B<\/span>x<span class="cp"[^>]*>U\+0000<\/span><\/dd>/);
+    // a stored run edited or damaged: checks of the wrong type
+    const damaged = testRun('c2', [{ ...sample, conformance: { ...sample.conformance, checks: 'broken' as unknown as [] } }]);
+    const page2 = renderRun(damaged, Date.parse('2026-01-01T00:01:00Z'));
+    assert.match(page2, /stored record is damaged/);
+  });
 });

@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { isSeq, parseDocument } from 'yaml';
+import { parseDocument } from 'yaml';
+import { demoConfig } from '../helpers/demoConfig.js';
 import {
   canBind,
   ensureBuilt,
@@ -21,18 +22,6 @@ import {
 
 const SHIPPED = join(ROOT, 'config', 'coherency.yaml');
 const DEADLINE_MS = 60_000;
-
-/** The shipped config with the simulator moved to `port` (targets follow it). */
-function movedSimulator(text: string, from: number, port: number): string {
-  const doc = parseDocument(text);
-  doc.setIn(['simulator', 'port'], port);
-  const targets = doc.get('targets');
-  for (let i = 0; i < (isSeq(targets) ? targets.items.length : 0); i++) {
-    const url = String(doc.getIn(['targets', i, 'baseUrl']));
-    doc.setIn(['targets', i, 'baseUrl'], url.replace(`:${from}/`, `:${port}/`));
-  }
-  return doc.toString();
-}
 
 describe('the shipped default config', { timeout: DEADLINE_MS + 20_000 }, () => {
   const tmp = makeTempDir('default-config');
@@ -54,7 +43,7 @@ describe('the shipped default config', { timeout: DEADLINE_MS + 20_000 }, () => 
     const moved = async (): Promise<string> => {
       const simulatorPort = await freePort();
       const file = join(tmp.dir, 'coherency.yaml');
-      writeFileSync(file, movedSimulator(shipped, simPort, simulatorPort));
+      writeFileSync(file, demoConfig({ simulatorPort }, shipped));
       t.diagnostic(`127.0.0.1:${simPort} is busy: simulator moved to ${simulatorPort} in a copy of the config`);
       return file;
     };

@@ -22,7 +22,7 @@ describe('healthcheck command', { timeout: 45_000 }, () => {
       file,
       `server: { host: 0.0.0.0, port: ${port} }
 targets: [{ name: t, baseUrl: "http://127.0.0.1:9/v1", model: m }]
-probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *" }]
+probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *", runOnStart: false }]
 `,
     );
     serve = startServe([], { COHERENCY_CONFIG: file });

@@ -6,11 +6,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { demoConfig } from '../helpers/demoConfig.js';
 import {
   ensureBuilt,
   fetchText,
   freePort,
   makeTempDir,
+  parseExposition,
   runCommand,
   CLI,
   startServe,
@@ -34,6 +36,7 @@ probes:
     maxTokens: 1200
     minTokens: 200
     schedule: "0 0 1 1 *"
+    runOnStart: false
 `;
 }
 
@@ -92,6 +95,22 @@ describe('serve logs', { timeout: 60_000 }, () => {
     assert.equal(error?.level, 50, JSON.stringify(error));
     assert.equal(error?.verdict, 'error');
     assert.equal(error?.error, 'connect');
+    // the JSON line keeps its shape: the pretty format folds these fields, JSON never does
+    assert.deepEqual(Object.keys(fail ?? {}).sort(), [
+      'durationSeconds',
+      'findings',
+      'level',
+      'msg',
+      'name',
+      'outputTokens',
+      'probe',
+      'reasons',
+      'run',
+      'sample',
+      'target',
+      'time',
+      'verdict',
+    ]);
     for (const l of jsonLines(serve.stdout())) {
       assert.ok(l.level >= 40, `an info line passed --log-level warn: ${JSON.stringify(l)}`);
       assert.match(l.time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/, 'time is ISO-8601 UTC');
@@ -104,12 +123,58 @@ describe('serve logs', { timeout: 60_000 }, () => {
     const serve = startServe(['--config', file, '--port', String(port), '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
     children.push(serve);
     await waitReady(serve, base);
-    const out = await waitFor('the start-up line', () => (serve.stdout().includes('config loaded') ? serve.stdout() : undefined));
-    const line = out.split('\n').find((l) => l.includes('config loaded')) ?? '';
+    const out = await waitFor('the start-up line', () => (serve.stdout().includes('config from') ? serve.stdout() : undefined));
+    const line = out.split('\n').find((l) => l.includes('config from')) ?? '';
     assert.doesNotMatch(line, /^\s*\{/, 'not a JSON line');
     assert.match(line, /INFO/);
     assert.match(line, /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} [+-]\d{4}\]/, `local time with its offset: ${line}`);
     assert.doesNotMatch(out, /\u001b\[/, 'no colour codes when stdout is not a terminal');
+  });
+
+  it('the demo in pretty format at info: one line per sample with a link to its run, none per page request', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const demo = join(tmp.dir, 'demo.yaml');
+    const fast = { short: '*/2 * * * * *', long: '*/3 * * * * *', sweep: '*/3 * * * * *', 'on-topic': '*/2 * * * * *' };
+    writeFileSync(demo, demoConfig({ simulatorPort: await freePort(), tokensPerSecond: 0, schedules: fast }));
+    const serve = startServe(['--config', demo, '--port', String(port), '--log-format', 'pretty'], { LOG_LEVEL: 'info' });
+    children.push(serve);
+    await waitReady(serve, base);
+    const samplesSoFar = async () => {
+      let n = 0;
+      for (const s of parseExposition((await fetchText(`${base}/metrics`)).body)) if (s.name === 'coherency_probe_runs_total') n += s.value;
+      return n;
+    };
+    await waitFor('20 samples', async () => (await samplesSoFar()) >= 20, { timeoutMs: 30_000, intervalMs: 500 });
+    for (const path of ['/', '/runs', '/runs?verdict=fail', '/metrics', '/-/healthy', '/favicon.ico']) {
+      await fetch(`${base}${path}`, { headers: { accept: 'text/html' } }).then((r) => r.arrayBuffer());
+    }
+    await serve.stop(5000);
+    const lines = serve
+      .stdout()
+      .split('\n')
+      .filter((l) => l.trim() !== '');
+    const sampleLines = lines.filter((l) =>
+      / (ok|warn|fail|error)(: [^(]+)? \(.*\) http:\/\/127\.0\.0\.1:\d+\/runs\/[0-9a-f-]{36}$/.test(l),
+    );
+    assert.ok(sampleLines.length >= 20, `${sampleLines.length} sample lines:\n${lines.slice(0, 20).join('\n')}`);
+    assert.match(
+      sampleLines.find((l) => l.includes('sim-collapse/')) ?? '',
+      /WARN: sim-collapse\/(short|long) #0 fail: sentence_loop from token \d+ \(\d+ tokens, [\d.]+ s\) http:/,
+    );
+    // every line is one line: start-up, samples, the early closes of collapsed streams, stopping
+    const perSample = lines.length / sampleLines.length;
+    assert.ok(perSample <= 5, `${lines.length} lines for ${sampleLines.length} samples`);
+    assert.ok(perSample < 2, `${perSample.toFixed(2)} lines per sample`);
+    assert.deepEqual(
+      lines.filter((l) => /INFO: .*(GET|POST) \/|incoming request|request completed/.test(l)),
+      [],
+      'no page request at info',
+    );
+    assert.ok(
+      lines.some((l) => /WARN: GET \/favicon\.ico 404/.test(l)),
+      'a 404 is a warning',
+    );
   });
 
   it('a bad --log-format or LOG_FORMAT is a usage error that names the value', async () => {

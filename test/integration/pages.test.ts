@@ -1,7 +1,9 @@
 // The pages in a real browser (issue 9, item 8 "Done when"): Debian's chromium, driven by
 // playwright-core, against `serve` on loopback with a token set and the simulator behind it.
 // The page of a failed run shows the onset mark and the highlighted loop; the index page's
-// button runs a probe. Skipped when chromium is absent, except under CI.
+// button runs a probe; the runs page filters by verdict; the index shows each pair's history
+// strip (issue 21 §8); a conformance run's page is a checklist. Skipped when chromium is absent,
+// except under CI.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,10 +23,19 @@ targets:
   - name: healthy
     baseUrl: ${simUrl}
     model: healthy
+    probes: [${PROBE}]
   - name: collapse
     baseUrl: ${simUrl}
     model: collapse-sentence@1200
+    probes: [${PROBE}]
+  - name: proxy
+    baseUrl: ${simUrl.replace(/\/v1$/, '/defect/tool-index-zero+model-renamed/v1')}
+    model: healthy
+    probes: [conformance]
 probes:
+  - name: conformance
+    kind: conformance
+    maxTokens: 200
   - name: ${PROBE}
     prompt: Write a detailed technical article about building a reliable job scheduler.
     maxTokens: 3000
@@ -127,6 +138,58 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
     assert.deepEqual(refused, []);
   });
 
+  it('the page of a conformance run is a checklist: each check with its verdict, reason and evidence', async () => {
+    assert.ok(page);
+    const res = await fetch(`${base}/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'proxy', probe: 'conformance' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    assert.equal(res.status, 200);
+    const run = (await res.json()) as { id: string; verdict: string };
+    assert.equal(run.verdict, 'fail');
+    await page.goto(`${base}/runs/${run.id}`);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+    const rows = page.locator('table.checks tbody tr');
+    assert.equal(await rows.count(), 8, 'every check has a row');
+    const verdicts: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) {
+      const row = rows.nth(i);
+      verdicts[(await row.locator('th').textContent()) ?? ''] =
+        `${await row.locator('.v').textContent()} ${await row.locator('code').textContent()}`;
+      assert.equal(await row.isVisible(), true);
+    }
+    assert.deepEqual(verdicts, {
+      models: 'fail model_mismatch',
+      chat: 'pass ok',
+      fields: 'pass ok',
+      reasoning: 'skipped not_reasoning_model',
+      tools: 'fail index_collision',
+      streaming: 'pass ok',
+      limits: 'pass ok',
+      auth: 'skipped no_api_key',
+    });
+    const models = page.locator('#check-models');
+    assert.match((await models.locator('td').nth(2).textContent()) ?? '', /asked for healthy, the answer names rerouted-model/);
+    const evidence = models.locator('dl.evidence');
+    assert.equal(await evidence.isVisible(), true, 'the evidence is shown');
+    assert.match((await evidence.textContent()) ?? '', /answered\s*rerouted-model/);
+    const badge = await models
+      .locator('.v')
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(badge, 'rgb(198, 40, 40)', 'a failed check is red');
+    const passed = await page
+      .locator('#check-chat .v')
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(passed, 'rgb(46, 125, 50)', 'a passed check is green');
+    assert.match(
+      (await page.locator('#check-tools dl.evidence').textContent()) ?? '',
+      /\{"city":"Paris","unit":"celsius"\}\{"city":"Tokyo"/,
+    );
+    assert.deepEqual(refused, []);
+  });
+
   it("the index page's button runs a probe and the row shows its verdict", async () => {
     assert.ok(page);
     await page.goto(`${base}/`);
@@ -149,6 +212,46 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
       runs.map((r) => [r.id, r.trigger]),
       [[id, 'manual']],
     );
+    assert.deepEqual(refused, []);
+  });
+
+  it('the runs page is a table for a browser, filtered by verdict with its form', async () => {
+    assert.ok(page);
+    await page.goto(`${base}/runs`);
+    const rows = page.locator('table.runs tr[data-verdict]');
+    const verdicts = async () =>
+      rows.evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { verdict: string } }).dataset.verdict));
+    assert.deepEqual([...new Set(await verdicts())].sort(), ['fail', 'ok'], 'both runs before filtering');
+    await page.selectOption('select[name="verdict"]', 'fail');
+    await Promise.all([page.waitForURL(/verdict=fail/), page.click('form.filters button[type="submit"]')]);
+    const failing = await verdicts();
+    assert.ok(failing.length >= 1 && failing.every((v) => v === 'fail'), JSON.stringify(failing));
+    assert.equal(await page.locator('select[name="verdict"]').inputValue(), 'fail', 'the form keeps the choice');
+    // a row links to its run's page
+    await Promise.all([page.waitForURL(/\/runs\/[^/?]+$/), rows.first().locator('a').first().click()]);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+    assert.deepEqual(refused, []);
+  });
+
+  it("the index shows each pair's recent verdicts as coloured cells, the onset on hover, linking to the run", async () => {
+    assert.ok(page);
+    await page.goto(`${base}/`);
+    const cells = page.locator('tr[data-target="collapse"] .strip a.cell');
+    assert.ok((await cells.count()) >= 1);
+    const last = cells.last();
+    assert.equal(await last.isVisible(), true, 'the cell is visible');
+    const box = await last.boundingBox();
+    assert.ok(box && box.width >= 5 && box.height >= 10, `a cell of ${JSON.stringify(box)}`);
+    const colour = await last.evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(colour, 'rgb(198, 40, 40)', 'a failed run is red');
+    assert.match((await last.getAttribute('title')) ?? '', /^fail .*, collapse onset at \d+% of the output$/);
+    const okColour = await page
+      .locator('tr[data-target="healthy"] .strip a.cell')
+      .last()
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(okColour, 'rgb(46, 125, 50)', 'an ok run is green');
+    await Promise.all([page.waitForURL(/\/runs\/[^/?]+$/), last.click()]);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
     assert.deepEqual(refused, []);
   });
 });

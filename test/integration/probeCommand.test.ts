@@ -1,12 +1,13 @@
 // `coherency-exporter probe` as a whole process against the built-in simulator on loopback:
 // its exit codes, its report, --json and --save, and `analyze` re-judging a saved capture.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSimulator } from '../../src/simulator/index.js';
-import { CLI, ensureBuilt, freePort, makeTempDir, runCommand } from '../helpers/integrationProcess.js';
+import { demoConfig } from '../helpers/demoConfig.js';
+import { CLI, ensureBuilt, freePort, isListening, makeTempDir, runCommand } from '../helpers/integrationProcess.js';
 
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('OPENAI_') && !k.startsWith('COHERENCY_')));
 const probe = (args: string[]) => runCommand(process.execPath, [CLI, 'probe', ...args], { timeoutMs: 30_000, env });
@@ -159,11 +160,15 @@ describe('probe command', { timeout: 120_000 }, () => {
       runs: { target: string; probe: string; samples: { verdict: string; findings: unknown[] }[] }[];
     };
     assert.equal(doc.verdict, 'fail');
+    // --json on stdout, and on stderr where the evidence went
+    assert.ok(r.stderr.includes(`saved 2 samples under ${dir}/TARGET/PROBE/sample-N\n`), r.stderr);
     assert.equal(doc.runs.length, 1);
     assert.equal(doc.runs[0]!.samples.length, 2);
     for (const i of [0, 1]) {
       const where = join(dir, 'cli', 'probe', `sample-${i}`);
-      for (const f of ['output.txt', 'reasoning.txt', 'result.json', 'capture.sse']) assert.ok(existsSync(join(where, f)), `${where}/${f}`);
+      for (const f of ['output.txt', 'result.json', 'capture.sse']) assert.ok(existsSync(join(where, f)), `${where}/${f}`);
+      // no reasoning streamed: no empty reasoning.txt
+      assert.equal(existsSync(join(where, 'reasoning.txt')), false, `${where}/reasoning.txt`);
       const saved = JSON.parse(readFileSync(join(where, 'result.json'), 'utf8')) as { verdict: string };
       assert.equal(saved.verdict, 'fail');
       assert.match(readFileSync(join(where, 'capture.sse'), 'utf8'), /^data: /);
@@ -175,7 +180,6 @@ describe('probe command', { timeout: 120_000 }, () => {
 
   it('from a config file: every target x probe, narrowed by --target/--probe; unknown names exit 2', async () => {
     const file = join(tmp.dir, 'c.yaml');
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(
       file,
       `targets:
@@ -198,5 +202,32 @@ probes:
     const unknown = await probe(['--config', file, '--target', 'nope']);
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /--target nope: no such target/);
+  });
+
+  it('a config whose simulator is enabled (the demo) starts it for the run; a taken port is said in one line', async () => {
+    const file = join(tmp.dir, 'demo.yaml');
+    const simulatorPort = await freePort();
+    writeFileSync(file, demoConfig({ simulatorPort, tokensPerSecond: 0 }));
+    const r = await probe(['--config', file, '--target', 'sim-healthy', '--target', 'sim-collapse', '--probe', 'short']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /sim-healthy\/short #0: OK/);
+    assert.match(r.stdout, /sim-collapse\/short #0: FAIL/);
+    assert.doesNotMatch(r.stdout + r.stderr, /ECONNREFUSED|connect/);
+    assert.equal(await isListening(simulatorPort), false, 'the simulator stopped with the probe');
+
+    // something already listens there (the simulator of a running demo): the probe uses it and says so
+    const other = await startSimulator({ host: '127.0.0.1', port: simulatorPort, tokensPerSecond: 0 });
+    try {
+      const taken = await probe(['--config', file, '--target', 'sim-healthy', '--probe', 'short']);
+      assert.equal(taken.code, 0, taken.stderr);
+      assert.match(
+        taken.stderr,
+        new RegExp(
+          `^note: simulator\\.enabled: cannot listen on 127\\.0\\.0\\.1:${simulatorPort} \\(EADDRINUSE\\); probing whatever listens there`,
+        ),
+      );
+    } finally {
+      await other.close();
+    }
   });
 });

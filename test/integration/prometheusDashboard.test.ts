@@ -1,17 +1,21 @@
-// Issue 5 §2: the dashboard proven on a real Prometheus. The CLI probes a loopback simulator on
-// fast schedules (ok, fail and error samples); Debian's `prometheus` scrapes it every second with
-// deploy/prometheus/rules.yml loaded; every panel query and template variable of
-// grafana/coherency-dashboard.json must evaluate without error and return series. The exporter runs
-// with the default metrics.detail (basic): a query on a series only `full` exports (its panel says
-// so, test/grafana/dashboard.test.ts) must evaluate, and may be empty.
+// Issue 5 §2 and issue 21 §1: the dashboard proven on a real Prometheus, as a first import shows
+// it. The demo config (config/coherency.yaml, what `npm start` runs; schedules made faster) is
+// served once with metrics.detail basic (the default) and once with full; Debian's `prometheus`
+// scrapes it every second with deploy/prometheus/rules.yml loaded. Every panel of
+// grafana/coherency-dashboard.json is evaluated with the template variables at their saved
+// defaults (what a first import selects) and must show data: under basic, every query but those on
+// a series only `full` exports (their panels say so, test/grafana/dashboard.test.ts) and at least
+// one query per panel; under full, every query. The API conformance row's checklist shows the
+// demo's two conformance targets: every check of the healthy one passing, and the streaming check
+// of the one behind the simulator's buffering proxy failing with `buffered`.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { dashboardQueries, loadDashboard, templateVariableQueries } from '../grafana/dashboardQueries.js';
+import { dashboardQueries, loadDashboard, savedDefaults, templateVariableQueries } from '../grafana/dashboardQueries.js';
 import { needsFullDetail } from '../grafana/exportedMetrics.js';
+import { demoConfig, demoNames } from '../helpers/demoConfig.js';
 import {
   ensureBuilt,
   freePort,
@@ -28,55 +32,21 @@ import {
 const RULES = join(ROOT, 'deploy', 'prometheus', 'rules.yml');
 /** Time allowed from starting Prometheus to every query answering with series. */
 const BUDGET_MS = 40_000;
-const TARGETS = ['healthy', 'collapse', 'broken'];
-const PROBES = ['quick', 'brisk'];
-
-function exporterConfig(simUrl: string): string {
-  return `targets:
-  - name: healthy
-    baseUrl: ${simUrl}
-    model: healthy
-    probes: [quick, brisk]
-  - name: collapse
-    baseUrl: ${simUrl}
-    model: collapse-sentence@300
-    probes: [quick, brisk]
-  - name: broken
-    baseUrl: ${simUrl}
-    model: fault-500
-    probes: [quick, brisk]
-    timeouts: { connectSeconds: 2, idleSeconds: 5, totalSeconds: 10 }
-  - name: leaky
-    baseUrl: ${simUrl}
-    model: echo-previous
-    probes: [recall, mixing]
-probes:
-  - name: recall
-    kind: recall
-    schedule: "*/3 * * * * *"
-    maxTokens: 200
-    conversationTokens: 1000
-  - name: mixing
-    kind: contamination
-    schedule: "*/2 * * * * *"
-    maxTokens: 200
-    concurrency: 3
-  - name: quick
-    schedule: "*/2 * * * * *"
-    prompt: Write a detailed technical article about building a reliable job scheduler.
-    maxTokens: 1500
-    minTokens: 500
-  - name: brisk
-    schedule: "*/3 * * * * *"
-    prompt: Explain how a hash table resolves collisions, in plain prose.
-    maxTokens: 800
-    minTokens: 200
-    # the signal panels (off-prompt, coverage, degeneration by temperature, logprobs) need data
-    temperatures: [0, 0.6]
-    logprobs: true
-    expect: { keywords: [hash table, collision, bucket] }
-`;
-}
+const DEMO = demoNames();
+/** The demo's schedules, faster: every pair runs a few times within the budget. */
+const FAST: Readonly<Record<string, string>> = Object.fromEntries(
+  DEMO.probes.map((name) => [
+    name,
+    name === 'recall' || name === 'contamination' ? '*/3 * * * * *' : name === 'conformance' ? '*/4 * * * * *' : '*/2 * * * * *',
+  ]),
+);
+/**
+ * The simulator's rate: a conformance stream (512 tokens) must last long enough for its spread
+ * to be judged (src/probe/conformance/streaming.ts: 100 ms at least), or the streaming ratios
+ * have no series and the buffering proxy is not caught; at 2,000 tokens/s it lasts 256 ms, where
+ * healthy streams measured far from the thresholds (the demo's own 4,000 is closer to the noise).
+ */
+const TOKENS_PER_SECOND = 2000;
 
 function prometheusConfig(exporterPort: number): string {
   return `global:
@@ -106,151 +76,197 @@ interface RulesData {
   groups: { name: string; file: string; rules: { name: string; health: string; lastError?: string; type: string }[] }[];
 }
 
-describe('the Grafana dashboard on a real Prometheus', { timeout: 90_000 }, () => {
+describe('the Grafana dashboard on a real Prometheus, variables at their saved defaults', { timeout: 150_000 }, () => {
   const tmp = makeTempDir('prometheus');
-  let sim: Simulator | undefined;
-  let serve: Child | undefined;
-  let prometheus: Child | undefined;
+  const children: Child[] = [];
   after(async () => {
-    await prometheus?.stop(5000);
-    await serve?.stop(5000);
-    await sim?.close();
+    for (const child of children.reverse()) await child.stop(5000);
     tmp.remove();
   });
 
-  it('answers every panel query and template variable with series, and loads the alert rules', async (t) => {
-    const tool = requireTool('prometheus');
-    if (tool.skip !== null) return t.skip(tool.skip);
-    ensureBuilt();
+  for (const detail of ['basic', 'full'] as const) {
+    const rules = detail === 'basic';
+    it(`demo, metrics.detail: ${detail}: every panel shows data${rules ? '; the alert rules load and evaluate' : ''}`, async (t) => {
+      const tool = requireTool('prometheus');
+      if (tool.skip !== null) return t.skip(tool.skip);
+      ensureBuilt();
 
-    sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
-    const exporterFile = join(tmp.dir, 'exporter.yaml');
-    writeFileSync(exporterFile, exporterConfig(sim.url));
-    const exporterPort = await freePort();
-    serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
-    await waitReady(serve, `http://127.0.0.1:${exporterPort}`);
+      const exporterFile = join(tmp.dir, `exporter-${detail}.yaml`);
+      writeFileSync(
+        exporterFile,
+        demoConfig({ simulatorPort: await freePort(), schedules: FAST, tokensPerSecond: TOKENS_PER_SECOND, detail }),
+      );
+      const exporterPort = await freePort();
+      const serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
+      children.push(serve);
+      await waitReady(serve, `http://127.0.0.1:${exporterPort}`);
 
-    const promFile = join(tmp.dir, 'prometheus.yml');
-    writeFileSync(promFile, prometheusConfig(exporterPort));
-    const promPort = await freePort();
-    const prom = `http://127.0.0.1:${promPort}`;
-    const started = Date.now();
-    const left = () => Math.max(1000, BUDGET_MS - (Date.now() - started));
-    prometheus = startChild(tool.path, [
-      `--config.file=${promFile}`,
-      `--storage.tsdb.path=${join(tmp.dir, 'data')}`,
-      `--web.listen-address=127.0.0.1:${promPort}`,
-      '--log.level=warn',
-    ]);
-    const promChild = prometheus;
-    const api = async <T>(path: string, params: Record<string, string | string[]> = {}): Promise<ApiAnswer<T>> => {
-      const exit = promChild.exit();
-      if (exit) throw new Error(`prometheus exited (code ${String(exit.code)}):\n${promChild.stderr().slice(-3000)}`);
-      const query = new URLSearchParams();
-      for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) query.append(k, one);
-      const res = await fetch(`${prom}${path}?${query.toString()}`, { signal: AbortSignal.timeout(5000) });
-      return (await res.json()) as ApiAnswer<T>;
-    };
-    const vectorSize = async (expr: string): Promise<number> => {
-      const answer = await api<QueryData>('/api/v1/query', { query: expr });
-      return Array.isArray(answer.data?.result) ? answer.data.result.length : 0;
-    };
+      const promFile = join(tmp.dir, `prometheus-${detail}.yml`);
+      writeFileSync(promFile, prometheusConfig(exporterPort));
+      const promPort = await freePort();
+      const prom = `http://127.0.0.1:${promPort}`;
+      const started = Date.now();
+      const left = () => Math.max(1000, BUDGET_MS - (Date.now() - started));
+      const promChild = startChild(tool.path, [
+        `--config.file=${promFile}`,
+        `--storage.tsdb.path=${join(tmp.dir, `data-${detail}`)}`,
+        `--web.listen-address=127.0.0.1:${promPort}`,
+        '--log.level=warn',
+      ]);
+      children.push(promChild);
+      const api = async <T>(path: string, params: Record<string, string | string[]> = {}): Promise<ApiAnswer<T>> => {
+        const exit = promChild.exit();
+        if (exit) throw new Error(`prometheus exited (code ${String(exit.code)}):\n${promChild.stderr().slice(-3000)}`);
+        const query = new URLSearchParams();
+        for (const [k, v] of Object.entries(params)) for (const one of [v].flat()) query.append(k, one);
+        const res = await fetch(`${prom}${path}?${query.toString()}`, { signal: AbortSignal.timeout(5000) });
+        return (await res.json()) as ApiAnswer<T>;
+      };
+      const vectorSize = async (expr: string): Promise<number> => {
+        const answer = await api<QueryData>('/api/v1/query', { query: expr });
+        return Array.isArray(answer.data?.result) ? answer.data.result.length : 0;
+      };
 
-    await waitFor('the exporter scraped (up == 1)', async () => (await vectorSize('up{job="coherency-exporter"} == 1')) === 1, {
-      timeoutMs: left(),
-      intervalMs: 250,
-    });
-    await waitFor(
-      'ok, fail and error samples in Prometheus',
-      async () => (await vectorSize('count by (verdict) (coherency_probe_runs_total{verdict=~"ok|fail|error"} > 0)')) === 3,
-      { timeoutMs: left(), intervalMs: 250 },
-    );
+      await waitFor('the exporter scraped (up == 1)', async () => (await vectorSize('up{job="coherency-exporter"} == 1')) === 1, {
+        timeoutMs: left(),
+        intervalMs: 250,
+      });
+      await waitFor(
+        'ok and fail samples in Prometheus',
+        async () => (await vectorSize('count by (verdict) (coherency_probe_runs_total{verdict=~"ok|fail"} > 0)')) === 2,
+        { timeoutMs: left(), intervalMs: 250 },
+      );
 
-    // Queries that return nothing are retried until the budget is spent (a rate needs two
-    // scrapes of a series); a query that errors is wrong whatever the data, and fails at once.
-    const dashboard = loadDashboard(ROOT);
-    const panels = dashboardQueries(dashboard);
-    assert.ok(panels.length > 0, 'the dashboard has no panel queries');
-    const failures = new Map<string, string>();
-    const errors = new Map<string, string>();
-    const queried = await waitFor(
-      'every dashboard query to return series',
-      async () => {
-        failures.clear();
-        const end = Date.now() / 1000;
-        for (const { title, expr } of panels) {
-          for (const kind of ['instant', 'range'] as const) {
-            const where = `panel "${title}" (${kind}): ${expr}`;
-            if (errors.has(where)) continue;
-            const answer =
-              kind === 'instant'
-                ? await api<QueryData>('/api/v1/query', { query: expr, time: end.toFixed(3) })
-                : await api<QueryData>('/api/v1/query_range', {
-                    query: expr,
-                    start: (end - 60).toFixed(3),
-                    end: end.toFixed(3),
-                    step: '2',
-                  });
-            if (answer.status !== 'success') errors.set(where, `${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
-            else if ((!Array.isArray(answer.data?.result) || answer.data.result.length === 0) && !needsFullDetail(expr))
-              failures.set(where, 'no series');
-          }
-        }
-        for (const v of templateVariableQueries(dashboard)) {
-          const where = `template variable $${v.name}: label_values(${v.selector}, ${v.label})`;
-          if (errors.has(where)) continue;
-          const answer = await api<string[]>(`/api/v1/label/${v.label}/values`, {
-            'match[]': v.selector,
-            start: (end - 300).toFixed(3),
-            end: end.toFixed(3),
-          });
-          const expected = v.label === 'target' ? TARGETS : v.label === 'probe' ? PROBES : [];
-          if (answer.status !== 'success') errors.set(where, `${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
-          else if (!answer.data || answer.data.length === 0) failures.set(where, 'no values');
-          else if (expected.some((name) => !answer.data?.includes(name))) {
-            failures.set(where, `values ${JSON.stringify(answer.data)}, expected all of ${JSON.stringify(expected)}`);
-          }
-        }
-        return failures.size === 0;
-      },
-      { timeoutMs: left(), intervalMs: 1000 },
-    ).then(
-      () => null,
-      (err: Error) => err,
-    );
-    const problems = [...errors, ...failures].map(([where, why]) => `${where}\n    → ${why}`);
-    assert.equal(problems.length, 0, `${problems.length} dashboard queries failed:\n  ${problems.join('\n  ')}`);
-    // No problem listed yet the wait failed: a pass was cut short (Prometheus gone, a timeout).
-    if (queried) throw queried;
-    t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
-
-    // The rule group of rules.yml, loaded and evaluated without error.
-    const expected = parse(readFileSync(RULES, 'utf8')) as { groups: { name: string; rules: unknown[] }[] };
-    let unhealthy: string[] = [];
-    const evaluated = await waitFor(
-      'every alert rule evaluated with health ok',
-      async () => {
-        const answer = await api<RulesData>('/api/v1/rules');
-        unhealthy = [];
-        for (const group of expected.groups) {
-          const loaded = answer.data?.groups.find((g) => g.name === group.name);
-          if (!loaded) unhealthy.push(`group ${group.name}: not loaded`);
-          else if (loaded.rules.length !== group.rules.length) {
-            unhealthy.push(`group ${group.name}: ${loaded.rules.length} rules loaded, ${group.rules.length} in the file`);
-          } else {
-            for (const rule of loaded.rules) {
-              if (rule.health !== 'ok') unhealthy.push(`${group.name}/${rule.name}: health ${rule.health} ${rule.lastError ?? ''}`);
+      // Queries that return nothing are retried until the budget is spent (a rate needs two
+      // scrapes of a series); a query that errors is wrong whatever the data, and fails at once.
+      const dashboard = loadDashboard(ROOT);
+      const panels = dashboardQueries(dashboard, savedDefaults(dashboard));
+      assert.ok(panels.length > 0, 'the dashboard has no panel queries');
+      const failures = new Map<string, string>();
+      const errors = new Map<string, string>();
+      const queried = await waitFor(
+        'every dashboard panel to show data',
+        async () => {
+          failures.clear();
+          const end = Date.now() / 1000;
+          const withData = new Set<number | undefined>();
+          const empty: { panelId: number | undefined; where: string; full: boolean }[] = [];
+          for (const { panelId, title, expr } of panels) {
+            for (const kind of ['instant', 'range'] as const) {
+              const where = `panel ${String(panelId)} "${title}" (${kind}): ${expr}`;
+              if (errors.has(where)) continue;
+              const answer =
+                kind === 'instant'
+                  ? await api<QueryData>('/api/v1/query', { query: expr, time: end.toFixed(3) })
+                  : await api<QueryData>('/api/v1/query_range', {
+                      query: expr,
+                      start: (end - 60).toFixed(3),
+                      end: end.toFixed(3),
+                      step: '2',
+                    });
+              if (answer.status !== 'success') errors.set(where, `${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
+              else if (Array.isArray(answer.data?.result) && answer.data.result.length > 0) withData.add(panelId);
+              else empty.push({ panelId, where, full: needsFullDetail(expr) });
             }
           }
-        }
-        return unhealthy.length === 0;
-      },
-      { timeoutMs: Math.max(5000, left()), intervalMs: 500 },
-    ).then(
-      () => null,
-      (err: Error) => err,
-    );
-    assert.deepEqual(unhealthy, [], `rules of ${RULES}:\n  ${unhealthy.join('\n  ')}`);
-    if (evaluated) throw evaluated;
-  });
+          for (const e of empty) {
+            // under basic a query on a full-only series may be empty, as long as its panel shows another
+            if (detail === 'basic' && e.full && withData.has(e.panelId)) continue;
+            failures.set(e.where, e.full && detail === 'basic' ? 'no series, and no other query of the panel has any' : 'no series');
+          }
+          for (const v of templateVariableQueries(dashboard)) {
+            const where = `template variable $${v.name}: label_values(${v.selector}, ${v.label})`;
+            if (errors.has(where)) continue;
+            const answer = await api<string[]>(`/api/v1/label/${v.label}/values`, {
+              'match[]': v.selector,
+              start: (end - 300).toFixed(3),
+              end: end.toFixed(3),
+            });
+            const expected = v.label === 'target' ? DEMO.targets : v.label === 'probe' ? DEMO.probes : [];
+            if (answer.status !== 'success') errors.set(where, `${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
+            else if (!answer.data || answer.data.length === 0) failures.set(where, 'no values');
+            else if (expected.some((name) => !answer.data?.includes(name))) {
+              failures.set(where, `values ${JSON.stringify(answer.data)}, expected all of ${JSON.stringify(expected)}`);
+            }
+          }
+          return failures.size === 0;
+        },
+        { timeoutMs: left(), intervalMs: 1000 },
+      ).then(
+        () => null,
+        (err: Error) => err,
+      );
+      const problems = [...errors, ...failures].map(([where, why]) => `${where}\n    → ${why}`);
+      assert.equal(problems.length, 0, `${problems.length} dashboard queries failed:\n  ${problems.join('\n  ')}`);
+      // No problem listed yet the wait failed: a pass was cut short (Prometheus gone, a timeout).
+      if (queried) throw queried;
+      t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+      // The conformance row shows the checklist: every check of each target (reasoning and auth
+      // are skipped: the model does not reason, the target has no key), pass or fail, with the
+      // reason of a failure. Read until the last runs agree (a run misjudged under a load spike is
+      // followed by another).
+      const checklist = panels.filter((p) => p.title.startsWith('Conformance checklist'));
+      assert.equal(checklist.length, 2, 'the checklist panel reads the success gauge and the failing reason');
+      const rows = async (expr: string) =>
+        (
+          (await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>('/api/v1/query', { query: expr })).data
+            ?.result ?? []
+        )
+          .map((r) => [r.metric['target'], r.metric['check'], r.metric['reason'] ?? r.value[1]].join(' '))
+          .sort();
+      const checks = ['chat', 'fields', 'limits', 'models', 'streaming', 'tools'];
+      const expectedRows = [
+        ...checks.map((c) => `sim-buffering-proxy ${c} ${c === 'streaming' ? 0 : 1}`),
+        ...checks.map((c) => `sim-healthy ${c} 1`),
+      ];
+      let seen: string[][] = [];
+      const agreed = await waitFor(
+        'the conformance checklist of the demo',
+        async () => {
+          seen = [await rows(checklist[0]!.expr), await rows(checklist[1]!.expr)];
+          return JSON.stringify(seen) === JSON.stringify([expectedRows, ['sim-buffering-proxy streaming buffered']]);
+        },
+        { timeoutMs: Math.max(10_000, left()), intervalMs: 1000 },
+      ).then(
+        () => null,
+        (err: Error) => err,
+      );
+      assert.deepEqual(seen, [expectedRows, ['sim-buffering-proxy streaming buffered']]);
+      if (agreed) throw agreed;
+
+      if (rules) {
+        // The rule group of rules.yml, loaded and evaluated without error.
+        const expected = parse(readFileSync(RULES, 'utf8')) as { groups: { name: string; rules: unknown[] }[] };
+        let unhealthy: string[] = [];
+        const evaluated = await waitFor(
+          'every alert rule evaluated with health ok',
+          async () => {
+            const answer = await api<RulesData>('/api/v1/rules');
+            unhealthy = [];
+            for (const group of expected.groups) {
+              const loaded = answer.data?.groups.find((g) => g.name === group.name);
+              if (!loaded) unhealthy.push(`group ${group.name}: not loaded`);
+              else if (loaded.rules.length !== group.rules.length) {
+                unhealthy.push(`group ${group.name}: ${loaded.rules.length} rules loaded, ${group.rules.length} in the file`);
+              } else {
+                for (const rule of loaded.rules) {
+                  if (rule.health !== 'ok') unhealthy.push(`${group.name}/${rule.name}: health ${rule.health} ${rule.lastError ?? ''}`);
+                }
+              }
+            }
+            return unhealthy.length === 0;
+          },
+          { timeoutMs: Math.max(5000, left()), intervalMs: 500 },
+        ).then(
+          () => null,
+          (err: Error) => err,
+        );
+        assert.deepEqual(unhealthy, [], `rules of ${RULES}:\n  ${unhealthy.join('\n  ')}`);
+        if (evaluated) throw evaluated;
+      }
+      await promChild.stop(5000);
+      await serve.stop(5000);
+    });
+  }
 });

@@ -9,7 +9,7 @@ import { after, describe, it } from 'node:test';
 import { CLI, ensureBuilt, freePort, makeTempDir, runCommand } from '../helpers/integrationProcess.js';
 
 const TARGETS = `targets: [{ name: t, baseUrl: "http://127.0.0.1:9/v1", model: m }]
-probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *" }]
+probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *", runOnStart: false }]
 `;
 
 describe('start-up errors', { timeout: 60_000 }, () => {

@@ -38,7 +38,7 @@ describe('signals during start-up', { timeout: 60_000 }, () => {
       file,
       `server: { port: ${port} }
 targets: [{ name: t, baseUrl: "http://127.0.0.1:9/v1", model: m }]
-probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *" }]
+probes: [{ name: p, prompt: hi, maxTokens: 10, schedule: "0 0 1 1 *", runOnStart: false }]
 `,
     );
     return { file, port };

@@ -10,6 +10,7 @@ import { scheduleOffsetMs } from '../../src/scheduler/scheduleOffset.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { silentLogger, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
+import { testService } from '../helpers/testService.js';
 import { healthyProse } from '../helpers/texts.js';
 
 const flush = async () => {
@@ -55,15 +56,7 @@ test('with every slot taken a run waits, starts when one is freed, and ticks it 
       probes: [testProbe({ name: 'p', schedule: '*/5 * * * * *' })],
     });
     config.server.maxConcurrentSamples = 1;
-    const metrics = createMetrics(new Registry(), { version: 't', defaultMetrics: false });
-    const history = new RunHistory({ maxRuns: 100, maxBytes: 64 * 1024 * 1024 });
-    const service = new ProbeService({
-      config,
-      probe: { stream: stream.fn, env: {}, now: Date.now, logger: silentLogger, newId: () => Math.random().toString(36) },
-      metrics,
-      history,
-      logger: silentLogger,
-    });
+    const { service, metrics, history } = testService(config, stream.fn);
     const lines: Array<Record<string, unknown>> = [];
     const logger = pino({ level: 'warn' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
     const cron = fakeCron();

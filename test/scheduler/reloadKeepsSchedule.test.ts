@@ -9,7 +9,7 @@ import type { Metrics } from '../../src/metrics/createMetrics.js';
 import { createScheduler } from '../../src/scheduler/createScheduler.js';
 import { scheduleOffsetMs } from '../../src/scheduler/scheduleOffset.js';
 import { fakeStream } from '../helpers/fakeStream.js';
-import { testService } from '../helpers/testApp.js';
+import { testService } from '../helpers/testService.js';
 import { testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
 
@@ -43,17 +43,21 @@ function fakeCron() {
   return { createTask, ticks, live: () => live };
 }
 
-/** Six target × probe pairs on one schedule, as a fresh object each time (as a reload reads the file). */
-function sixPairs(schedule = '*/20 * * * * *'): Config {
+/**
+ * Six target × probe pairs on one schedule, as a fresh object each time (as a reload reads the
+ * file). Without first runs, so every run counted comes from a tick (runOnStart: true for the
+ * test of first runs across reloads).
+ */
+function sixPairs(schedule = '*/20 * * * * *', runOnStart = false): Config {
   return testConfig({
     targets: ['a', 'b', 'c'].map((name) => testTarget({ name, model: 'healthy', probes: ['p', 'q'] })),
-    probes: [testProbe({ name: 'p', schedule }), testProbe({ name: 'q', schedule })],
+    probes: [testProbe({ name: 'p', schedule, runOnStart }), testProbe({ name: 'q', schedule, runOnStart })],
   });
 }
 
 function setup() {
   const stream = fakeStream({ healthy: { content: healthyProse(300, 3) } });
-  const { metrics, service } = testService(sixPairs(), stream.fn, 500);
+  const { metrics, service } = testService(sixPairs(), stream.fn);
   const lines: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
   const cron = fakeCron();
@@ -145,6 +149,30 @@ test('a reload that removes a pair stops its task and its waiting start without 
     assert.deepEqual(await skipped(metrics), {});
     const intervals = (await metrics.scheduleInterval.get()).values.map((v) => v.labels['target']);
     assert.ok(!intervals.includes('c'), 'the removed pair has no schedule interval series');
+  } finally {
+    sched.stop();
+    mock.timers.reset();
+  }
+});
+
+test('a reload keeps each pending first run at its time: every pair runs once within the first minute, none twice', async () => {
+  mock.timers.enable({ apis: ['setTimeout', 'Date'], now: Date.UTC(2026, 0, 1) });
+  const { stream, metrics, service, sched } = setup();
+  try {
+    sched.apply(sixPairs(undefined, true));
+    // SIGHUPs every 5 s through the first minute, the same file each time; no cron tick comes
+    for (let s = 0; s < 60; s += 5) {
+      mock.timers.tick(5000);
+      await flush();
+      const again = sixPairs(undefined, true);
+      sched.apply(again);
+      service.setConfig(again);
+    }
+    mock.timers.tick(5000);
+    await flush();
+    await service.drain();
+    assert.equal(stream.requests.length, 6, 'one first run per pair, the reloads neither cancelled nor repeated one');
+    assert.deepEqual(await skipped(metrics), {});
   } finally {
     sched.stop();
     mock.timers.reset();
