@@ -9,10 +9,11 @@ import { freePort, stopChild, waitOk } from './childProcess.js';
 import { printShares, profileShares, readProfile } from './profileSummary.js';
 
 /**
- * Issue 11, "steady under load": 50 targets x 2 probes (3,000 tokens every 5 s, 8,000 tokens
+ * Issues 11 and 19, "steady under load": 50 targets x 2 probes (3,000 tokens every 5 s, 8,000 tokens
  * every 10 s) against the built-in simulator at 2,000 tokens/s a stream, for 60 s. The daemon
  * (`serve`) and the simulator (`simulate`) run as processes; a worker thread of this process
- * polls /-/healthy every 50 ms on a fresh connection (as a kubelet does); this one scrapes /metrics every 5 s for the
+ * polls /-/healthy every 50 ms and /metrics every second, each on a fresh connection (as a kubelet
+ * and a Prometheus do), timing each answer to its last byte; this one scrapes /metrics every 5 s for the
  * daemon's own event-loop lag (prom-client's p99, reset at each scrape) and the run counters,
  * and reads the daemon's RSS and CPU time from /proc.
  *
@@ -27,6 +28,7 @@ import { printShares, profileShares, readProfile } from './profileSummary.js';
 const TARGETS = 50;
 const SIM_TOKENS_PER_SECOND = 2000;
 const HEALTH_EVERY_MS = 50;
+const METRICS_EVERY_MS = 1000;
 const SCRAPE_EVERY_MS = 5000;
 const HEALTH_TIMEOUT_MS = 10_000;
 const THIS_CLI = fileURLToPath(new URL('../../bin/coherency-exporter.js', import.meta.url));
@@ -42,6 +44,12 @@ interface Figures {
   healthMax: number;
   /** The five slowest health answers: when (s into the run) and how long. */
   healthSlowest: Array<{ atS: number; ms: number }>;
+  /** /metrics timed from the worker (every METRICS_EVERY_MS, to the last byte). */
+  metricsCount: number;
+  metricsFailed: number;
+  metricsP50: number;
+  metricsP99: number;
+  metricsMax: number;
   /** prom-client's nodejs_eventloop_lag_p99_seconds of each 5 s scrape window, in ms. */
   lagP99Windows: number[];
   lagMaxMs: number;
@@ -67,23 +75,22 @@ interface Figures {
 const POLLER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { request } = require('node:http');
-const { url, everyMs, timeoutMs } = workerData;
+const { targets, timeoutMs } = workerData;
 const t0 = performance.now();
-const answers = [];
-let failed = 0;
+const results = targets.map(() => ({ answers: [], failed: 0 }));
 let pending = 0;
 let stopping = false;
-const done = () => { if (stopping && pending === 0) { parentPort.postMessage({ answers, failed }); parentPort.close(); } };
-const poll = () => {
+const done = () => { if (stopping && pending === 0) { parentPort.postMessage(results); parentPort.close(); } };
+const poll = (i) => {
   const start = performance.now();
   pending++;
   const end = (ok) => {
-    if (ok) answers.push({ atS: (start - t0) / 1000, ms: performance.now() - start });
-    else failed++;
+    if (ok) results[i].answers.push({ atS: (start - t0) / 1000, ms: performance.now() - start });
+    else results[i].failed++;
     pending--;
     done();
   };
-  const req = request(url, { agent: false, timeout: timeoutMs }, (res) => {
+  const req = request(targets[i].url, { agent: false, timeout: timeoutMs }, (res) => {
     res.resume();
     res.on('end', () => end(res.statusCode === 200));
     res.on('error', () => end(false));
@@ -92,13 +99,18 @@ const poll = () => {
   req.on('error', () => end(false));
   req.end();
 };
-const timer = setInterval(poll, everyMs);
-parentPort.on('message', () => { stopping = true; clearInterval(timer); done(); });
+const timers = targets.map((t, i) => setInterval(() => poll(i), t.everyMs));
+parentPort.on('message', () => { stopping = true; for (const t of timers) clearInterval(t); done(); });
 `;
 
-function startPoller(url: string): { stop(): Promise<{ answers: Array<{ atS: number; ms: number }>; failed: number }> } {
-  const worker = new Worker(POLLER, { eval: true, workerData: { url, everyMs: HEALTH_EVERY_MS, timeoutMs: HEALTH_TIMEOUT_MS } });
-  const result = new Promise<{ answers: Array<{ atS: number; ms: number }>; failed: number }>((resolve, reject) => {
+interface Polled {
+  answers: Array<{ atS: number; ms: number }>;
+  failed: number;
+}
+
+function startPoller(targets: Array<{ url: string; everyMs: number }>): { stop(): Promise<Polled[]> } {
+  const worker = new Worker(POLLER, { eval: true, workerData: { targets, timeoutMs: HEALTH_TIMEOUT_MS } });
+  const result = new Promise<Polled[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -225,7 +237,10 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
     const t0 = performance.now();
     // discard the window before the load starts
     await get(`${base}/metrics`, HEALTH_TIMEOUT_MS).catch(() => null);
-    const poller = startPoller(`${base}/-/healthy`);
+    const poller = startPoller([
+      { url: `${base}/-/healthy`, everyMs: HEALTH_EVERY_MS },
+      { url: `${base}/metrics`, everyMs: METRICS_EVERY_MS },
+    ]);
     const rss = setInterval(() => {
       rssMaxMb = Math.max(rssMaxMb, procStatus(serve.pid!).rssMb);
     }, 1000);
@@ -251,8 +266,10 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       await scrape();
     }
     clearInterval(rss);
-    const { answers: timed, failed: healthFailed } = await poller.stop();
+    const [health, scrapes] = await poller.stop();
+    const { answers: timed, failed: healthFailed } = health!;
     const latencies = timed.map((a) => a.ms);
+    const scrapeTimes = scrapes!.answers.map((a) => a.ms).sort((a, b) => a - b);
     const elapsed = (performance.now() - t0) / 1000;
     const cpu1 = procStatus(serve.pid!).cpuSeconds;
     const loadAfter = loadavg()[0]!;
@@ -270,6 +287,11 @@ async function runOnce(label: string, cli: string, seconds: number, profileDir?:
       healthP99: quantile(latencies, 0.99),
       healthMax: latencies.at(-1) ?? NaN,
       healthSlowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 5),
+      metricsCount: scrapeTimes.length,
+      metricsFailed: scrapes!.failed,
+      metricsP50: quantile(scrapeTimes, 0.5),
+      metricsP99: quantile(scrapeTimes, 0.99),
+      metricsMax: scrapeTimes.at(-1) ?? NaN,
       lagP99Windows: lagWindows,
       lagMaxMs,
       scrapeMs,
@@ -305,6 +327,8 @@ function rows(f: Figures, seconds: number): [string, string][] {
     ['/-/healthy p50 / p99 / max', `${ms(f.healthP50)} / ${ms(f.healthP99)} / ${ms(f.healthMax)}`],
     ['/-/healthy answered / failed', `${f.healthCount} / ${f.healthFailed}`],
     ['slowest /-/healthy (s into the run: ms)', f.healthSlowest.map((x) => `${x.atS.toFixed(1)}: ${Math.round(x.ms)}`).join(', ')],
+    ['/metrics every 1 s p50 / p99 / max', `${ms(f.metricsP50)} / ${ms(f.metricsP99)} / ${ms(f.metricsMax)}`],
+    ['/metrics answered / failed', `${f.metricsCount} / ${f.metricsFailed}`],
     ['event-loop lag p99, median / worst 5 s window', `${ms(quantile(lags, 0.5))} / ${ms(lags.at(-1) ?? NaN)}`],
     ['event-loop lag max', ms(f.lagMaxMs)],
     [
@@ -332,6 +356,7 @@ function verdict(f: Figures): string {
   const lags = [...f.lagP99Windows].sort((a, b) => a - b);
   const checks = [
     [`healthy p99 < 100 ms`, f.healthP99 < 100 && f.healthFailed === 0],
+    [`metrics p99 < 250 ms`, f.metricsP99 < 250 && f.metricsFailed === 0],
     [`lag p99 < 100 ms in every window`, (lags.at(-1) ?? Infinity) < 100],
     [`no uncounted missed run`, f.rawMissed === 0 && f.loggedMissed <= (f.skipped['missed_tick'] ?? 0)],
     [`RSS < 300 MB`, f.rssMaxMb < 300],

@@ -2,6 +2,7 @@
 import { runAnalyzerBench } from './analyzer.js';
 import { runCliProcessBench } from './cliProcess.js';
 import { runCorpusBench } from './corpus.js';
+import { runFaultsBench } from './faults.js';
 import { runHistoryBench } from './history.js';
 import { runLoadBench } from './load.js';
 import { runLongProbeBench } from './longProbe.js';
@@ -9,6 +10,7 @@ import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
 import { runSeriesBench } from './series.js';
 import { runStreamBench } from './stream.js';
+import { runStreamSpreadBench } from './streamSpread.js';
 
 const only = process.argv[2];
 const benches: Record<string, () => Promise<void>> = {
@@ -21,11 +23,17 @@ const benches: Record<string, () => Promise<void>> = {
   corpus: runCorpusBench,
   series: runSeriesBench,
   history: runHistoryBench,
+  streamspread: () => runStreamSpreadBench(process.argv.slice(3)),
 };
 // Not in the default run: a minute of load that needs the machine to itself (npm run bench -- load [--seconds N] [--before CLI]).
 if (only === 'load') {
   console.log('\n== load ==');
   await runLoadBench(process.argv.slice(3));
+}
+// Not in the default run either: the fault and abuse cases against a real daemon (about a minute).
+if (only === 'faults') {
+  console.log('\n== faults ==');
+  await runFaultsBench();
 }
 for (const [name, run] of Object.entries(benches)) {
   if (only && only !== name) continue;

@@ -94,19 +94,32 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   },
   simulate: {
     summary: 'run the built-in OpenAI-compatible simulator alone',
-    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N]
+    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N] [--api-key-env VAR]
 
   --host H                 listen address (default 127.0.0.1)
   --port N                 listen port (default 8089)
   --tokens-per-second N    streaming rate; 0 = as fast as possible (default 2000)
+  --api-key-env VAR        require Authorization: Bearer <the value of VAR> on every request
 
 The model name picks the scenario:
 `,
     moreHelp: async () => {
       const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
-      return [...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`).join('\n');
+      const { DEFECTS } = await import('./simulator/defects.js');
+      return [
+        ...[...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`),
+        '',
+        'A base URL of http://HOST:PORT/defect/NAME[+NAME...]/v1 answers with these defects',
+        '(what a broken server or proxy does; the conformance probe tells each apart):',
+        ...DEFECTS.map((d) => `  ${d.name.padEnd(24)} ${d.description}`),
+      ].join('\n');
     },
-    options: { host: { type: 'string' }, port: { type: 'string', short: 'p' }, 'tokens-per-second': { type: 'string' } },
+    options: {
+      host: { type: 'string' },
+      port: { type: 'string', short: 'p' },
+      'tokens-per-second': { type: 'string' },
+      'api-key-env': { type: 'string' },
+    },
     allowPositionals: false,
     async run(values, _pos, io) {
       const port = parsePort(String(values['port'] ?? '8089'));
@@ -119,8 +132,19 @@ The model name picks the scenario:
         io.stderr(`error: --tokens-per-second: must be a number >= 0\n`);
         return EXIT.USAGE;
       }
+      const keyEnv = values['api-key-env'] === undefined ? null : String(values['api-key-env']);
+      const apiKey = keyEnv === null ? undefined : io.env[keyEnv]?.trim();
+      if (keyEnv !== null && !apiKey) {
+        io.stderr(`error: --api-key-env: environment variable ${/^[A-Z_][A-Z0-9_]{0,63}$/.test(keyEnv) ? keyEnv : '(named)'} is not set\n`);
+        return EXIT.USAGE;
+      }
       const { startSimulator } = await import('./simulator/index.js');
-      const sim = await startSimulator({ host: String(values['host'] ?? '127.0.0.1'), port, tokensPerSecond: rate });
+      const sim = await startSimulator({
+        host: String(values['host'] ?? '127.0.0.1'),
+        port,
+        tokensPerSecond: rate,
+        ...(apiKey ? { apiKey } : {}),
+      });
       io.stdout(`simulator listening on ${sim.url}\n`);
       // SIGTERM/SIGINT as serve stops (graceful, a second one at once); nothing to reload, so SIGHUP keeps node's default
       const gate = new SignalGate(process, undefined, { reloads: false });
@@ -196,17 +220,26 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
   },
   probe: {
     summary: 'run probes once and exit (0 passed, 1 failed, 2 bad usage or config, 3 target error); for deploy pipelines',
-    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [COMMON]
+    usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
 coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
                          [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
+coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
+                         [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
 
   --config FILE      run every target x probe of FILE (each target's probes), or those chosen
-  --target T         with --target and --probe (both repeatable); a FILE with simulator.enabled
-  --probe P          (the demo, config/coherency.yaml) starts the simulator for the run
+  --target T         with --target and --probe (both repeatable), and --kind (the probes of
+  --probe P          that kind); a FILE with simulator.enabled (the demo, config/coherency.yaml)
+                     starts the simulator for the run
   --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
   --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
   --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
                      --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+  --kind K           generation (default), recall, contamination or conformance: a checklist
+                     of what the API must get right (512 tokens a request; prints each check)
+  --checks LIST      conformance: the checks to run, comma-separated (default all: models,
+                     chat, fields, reasoning, tools, streaming, limits, auth)
+  --reasoning        conformance: the model reasons (its reasoning must come in its own field)
+  --model-alias N    conformance: another name the answers may give the model (repeatable)
 COMMON:
   --json             one JSON document on stdout: {verdict, exitCode, failOn, runs} (samples as /probe)
   --save DIR         per sample, DIR/TARGET/PROBE/sample-N/: output.txt, reasoning.txt, result.json
@@ -220,7 +253,9 @@ Progress goes to stderr: on a terminal a live line per running sample, else one 
 each sample starts and ends. The report (or --json) goes to stdout.
 
 Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on warn),
-2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.`,
+2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.
+A conformance run is one sample: 0 when every check passed or was skipped, 1 when one failed,
+3 when none got an answer.`,
     options: {
       config: { type: 'string', short: 'c' },
       target: { type: 'string', multiple: true },
@@ -234,6 +269,10 @@ Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on
       'min-tokens': { type: 'string' },
       temperature: { type: 'string' },
       samples: { type: 'string' },
+      kind: { type: 'string' },
+      checks: { type: 'string' },
+      reasoning: { type: 'boolean' },
+      'model-alias': { type: 'string', multiple: true },
       json: { type: 'boolean' },
       save: { type: 'string' },
       'fail-on': { type: 'string' },

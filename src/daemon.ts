@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import { loadConfig } from './config/loadConfig.js';
 import type { Config } from './config/types.js';
+import { defaultHostNames } from './http/allowedHosts.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler, type Scheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
+import type { HttpFn } from './client/httpExchange.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { inShard, type Shard } from './scheduler/shard.js';
+import { serialised } from './serialised.js';
 import { RunHistory } from './state/runHistory.js';
 import { createRunStore, shouldStore } from './state/runStore.js';
 import { VERSION } from './version.js';
@@ -100,6 +104,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const registry = new Registry();
   const metrics = createMetrics(registry, { version: VERSION, detail: config.metrics.detail });
   const shutdown = new AbortController();
+  // at 0 from the start, so that rate() sees the first wrong token
+  for (const method of ['bearer', 'login'] as const) {
+    metrics.authFailures.inc({ method }, 0);
+    metrics.authThrottled.inc({ method }, 0);
+  }
 
   // Pools for targets with their own TLS settings. Built before they are swapped in, so a CA
   // file that vanished since validation fails the reload instead of half-applying it.
@@ -119,6 +128,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   let client: Promise<typeof import('./client/streamChat.js')> | null = null;
   const loadClient = (): Promise<typeof import('./client/streamChat.js')> => (client ??= import('./client/streamChat.js'));
   const streamChat: StreamFn = async (request, streamOptions) => (await loadClient()).streamChat(request, streamOptions);
+  let plainClient: Promise<typeof import('./client/httpExchange.js')> | null = null;
+  const loadPlainClient = (): Promise<typeof import('./client/httpExchange.js')> => (plainClient ??= import('./client/httpExchange.js'));
+  const httpExchange: HttpFn = async (request, httpOptions) => (await loadPlainClient()).httpExchange(request, httpOptions);
 
   const simulator = config.simulator.enabled
     ? await (await import('./simulator/index.js'))
@@ -137,10 +149,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         maxBytes: storage.maxBytes,
         logger,
         onSaveError: () => metrics.storeErrors.inc(),
+        onOversized: (outcome) => metrics.storeOversized.inc({ outcome }),
       })
     : null;
   if (store) {
-    // Retention first, then the head of each kept file; a run's text is read on GET /runs/:id.
+    for (const outcome of ['stored_without_text', 'not_stored'] as const) metrics.storeOversized.inc({ outcome }, 0);
+    // The head of each stored run, then retention over those it read; a run's text is read on GET /runs/:id.
     // Not awaited: the index is built while the server already answers (in batches, so health
     // checks are not held); /runs and /runs/:id wait for it, saves queue behind it.
     void store.open().then(
@@ -155,6 +169,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     config,
     probe: {
       stream: streamChat,
+      http: httpExchange,
       env: options.env,
       now: Date.now,
       logger,
@@ -179,7 +194,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return { ok: false, errors };
   };
   // All or nothing: everything that can fail runs before the first change is made.
-  const reload = async (): Promise<ReloadResult> => {
+  const reloadOnce = async (): Promise<ReloadResult> => {
     if (!options.configPath) return { ok: false, errors: ['the config came from the environment, not a file: nothing to reload'] };
     if (closing) return { ok: false, errors: ['shutting down'] };
     const result = await loadConfig(options.configPath, options.env);
@@ -230,6 +245,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return { ok: true };
   };
 
+  // One reload at a time, each reading the file at its own start: two that ran side by side
+  // (a SIGHUP, then a POST after a second change) could apply the older file last.
+  const reload = serialised(reloadOnce);
+
   let ready = false;
   const app = buildApp({
     service,
@@ -238,6 +257,9 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     logger,
     version: VERSION,
     isReady: () => ready,
+    hostNames: defaultHostNames(options.host ?? config.server.host, hostname()),
+    listenHost: options.host ?? config.server.host,
+    metrics,
     nextRun: (target, probe) => scheduler.nextRun(target, probe),
     ...(options.configPath ? { reload } : {}),
   });
@@ -290,6 +312,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await simulator?.close();
         await Promise.all([...dispatchers.values()].map((d) => d.close()));
         if (client) await (await client).closeStreamDispatchers();
+        if (plainClient) await (await plainClient).closeHttpDispatchers();
         logger.info('stopped');
       })();
       return closing;

@@ -11,7 +11,16 @@ import { CONFIG_KEYS } from '../src/config/validateConfig.js';
 import { repoPath } from './helpers/repoRoot.js';
 
 /** The hand-written documents (docs/metrics.md is generated: test/docs.test.ts). */
-const DOCS = ['README.md', 'CHANGELOG.md', 'docs/configuration.md', 'docs/detection.md', 'docs/benchmarks.md', 'docs/development.md'];
+const DOCS = [
+  'README.md',
+  'CHANGELOG.md',
+  'docs/configuration.md',
+  'docs/conformance.md',
+  'docs/detection.md',
+  'docs/benchmarks.md',
+  'docs/development.md',
+  'docs/security.md',
+];
 const read = (path: string) => readFileSync(repoPath(path), 'utf8');
 const readme = read('README.md');
 
@@ -25,6 +34,7 @@ test('README is a front door: at most 250 lines, linking the documents the detai
     'docs/runbook.md',
     'docs/benchmarks.md',
     'docs/development.md',
+    'docs/security.md',
     'CHANGELOG.md',
   ]) {
     assert.ok(readme.includes(`](${doc})`), `README links ${doc}`);

@@ -68,6 +68,15 @@ const PAUSE_BACKLOG_BYTES = 256 * 1024;
 
 /** Body bytes kept from an error response (for its snippet). */
 const ERROR_BODY_BYTES = 4096;
+/**
+ * What counts as progress for the idle timer once the headers are in: an event that carries
+ * output (a content or reasoning token). SSE comments, keep-alives, role-only and usage-only
+ * events, and an event sent a byte at a time are not: before, every byte reset the timer, so a
+ * stream sending one byte a second (or only `: ping` comments) held its sample slot until the
+ * total timeout (1,800 s by default). A body that is not an event stream progresses by this many
+ * bytes (an error page, a non-streaming answer).
+ */
+export const NON_SSE_PROGRESS_BYTES = 1024;
 /** After [DONE], how long to wait for the server to end the response before closing it ourselves. */
 const DONE_GRACE_MS = 1000;
 const SNIPPET_CHARS = 200;
@@ -232,6 +241,8 @@ class StreamCall implements PacedReader {
   private readonly pacer: ReadPacer;
   /** The end or error of the response, applied once the backlog is read. */
   private afterBacklog: (() => void) | null = null;
+  /** Body bytes read since the last progress (see NON_SSE_PROGRESS_BYTES): what the idle message reports. */
+  private bytesSinceProgress = 0;
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private totalTimer: NodeJS.Timeout | null = null;
@@ -346,8 +357,28 @@ class StreamCall implements PacedReader {
       this.finish(null);
       return;
     }
-    const what = this.phase === 'waiting' ? 'no response headers' : 'no data';
-    this.fail('timeout_idle', `${what} for ${this.options.timeouts.idleSeconds} s`);
+    // Received but not read yet (the pacer shares the loop between streams): not the server's stall.
+    if (this.backlog.length > 0) {
+      this.idleTimer?.refresh();
+      return;
+    }
+    const idle = this.options.timeouts.idleSeconds;
+    if (this.phase === 'waiting') {
+      this.fail('timeout_idle', `no response headers for ${idle} s`);
+      return;
+    }
+    const what = this.mode === 'sse' ? 'no output token' : `fewer than ${NON_SSE_PROGRESS_BYTES} bytes of body`;
+    const meanwhile =
+      this.bytesSinceProgress > 0
+        ? ` (${this.bytesSinceProgress} bytes came meanwhile: comments, keep-alives or events sent a byte at a time)`
+        : ' (no data)';
+    this.fail('timeout_idle', `${what} for ${idle} s${meanwhile}`);
+  }
+
+  /** Output arrived: the idle timer starts again. */
+  private progressed(): void {
+    this.bytesSinceProgress = 0;
+    this.idleTimer?.refresh();
   }
 
   private onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
@@ -408,7 +439,6 @@ class StreamCall implements PacedReader {
 
   private onData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
     if (this.phase === 'settled') return;
-    this.idleTimer?.refresh();
     if (this.decoder) {
       this.decoder.write(chunk);
       return;
@@ -480,7 +510,9 @@ class StreamCall implements PacedReader {
       onRaw(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
     }
     this.rawBytes += chunk.byteLength;
+    this.bytesSinceProgress += chunk.byteLength;
     if (this.mode === 'sniff') this.sniff(chunk);
+    if (this.mode !== 'sse' && this.bytesSinceProgress >= NON_SSE_PROGRESS_BYTES) this.progressed();
     if (this.mode === 'error_status') {
       this.keep(chunk, ERROR_BODY_BYTES);
       if (this.bufferedBytes >= ERROR_BODY_BYTES) this.finish(null);
@@ -504,6 +536,7 @@ class StreamCall implements PacedReader {
       bytes = chunk.subarray(0, Math.max(0, room));
     }
     const delta = this.acc.push(bytes, atMs);
+    if (delta.tokenChunks > 0) this.progressed();
     if (delta.done) this.afterDone();
     // Deliver what arrived first, so an incremental analyzer sees every delta the result holds.
     const { onProgress } = this.options;

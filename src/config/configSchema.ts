@@ -110,6 +110,7 @@ function section(s: SectionSpec): Json {
   // keys that belong to some values of another key only (facts: kind recall)
   for (const [k, f] of Object.entries(s.fields)) {
     if (f.onlyWhen) rules.push(ifThen({ not: when(f.onlyWhen) }, { not: { required: [k] } }));
+    if (f.notWhen) rules.push(ifThen(when(f.notWhen), { not: { required: [k] } }));
   }
   if (rules.length > 0) out['allOf'] = rules;
   return out;

@@ -12,7 +12,7 @@
  */
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
-import { PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindTypes.js';
+import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindTypes.js';
 import { EXPECT_DEFAULTS, KEYWORDS_MAX, TEMPERATURES_MAX } from './validateProbeSignals.js';
 
 interface Common {
@@ -26,6 +26,8 @@ interface Common {
   message?: string;
   /** The key is allowed only where another key of the section has one of these values (facts: kind recall). */
   onlyWhen?: KeyIs;
+  /** The key is refused where another key of the section has one of these values (samples: kind conformance). */
+  notWhen?: KeyIs;
 }
 
 /** A condition on a sibling key: `key` is set to one of `values`. */
@@ -69,6 +71,8 @@ export interface SectionSpec {
 const L = DEFAULTS.limits;
 const KL = DEFAULTS.probeKinds.limits;
 const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
+/** A conformance probe sends its own fixed requests, once per run: the keys that shape a generation do not apply. */
+const CONFORMANCE: KeyIs = { key: 'kind', values: ['conformance'] };
 const NAME_PATTERN = '^[a-z0-9_-]+$';
 /** Somewhere a character other than whitespace and ASCII punctuation (ranges ! to /, : to @, [ to `, { to ~). */
 const KEYWORD_PATTERN = '[^ \t\n\r\f\v!-/:-@\\[-`{-~]';
@@ -144,6 +148,28 @@ export const CONFIG_SPEC = {
         maximum: L.maxConcurrentSamplesMax,
         default: DEFAULTS.server.maxConcurrentSamples,
         description: 'Samples streaming at once, all targets and probes together; more wait for a slot',
+      },
+      allowedHosts: {
+        type: 'list',
+        items: {
+          type: 'string',
+          pattern: '^(\\*|(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?\\.?)$',
+          description: 'A host name, *.domain for the names under it, or * for any',
+        },
+        minItems: 1,
+        nullable: true,
+        default: DEFAULTS.server.allowedHosts,
+        message: 'must be a list of host names (localhost, coherency.example.com, *.example.com), or [*] to accept any',
+        description:
+          "Host names requests may be addressed to (the Host header), against DNS rebinding; others get 421 on every route. IP addresses always pass. Default: localhost, the machine's host name and server.host; [*] turns the check off",
+      },
+      trustProxy: {
+        type: 'list',
+        items: { type: 'string', minLength: 1, description: 'An IP address or CIDR range (10.0.0.0/8, fd00::/8)' },
+        default: DEFAULTS.server.trustProxy,
+        message: 'must be a list of IP addresses or CIDR ranges of reverse proxies (127.0.0.1, 10.0.0.0/8)',
+        description:
+          'Reverse proxies (IP addresses, CIDR ranges) whose X-Forwarded-For/-Proto/-Host are believed: the client address of the login limiter, HTTPS for the Secure cookie. Default none',
       },
     },
   },
@@ -269,12 +295,28 @@ export const CONFIG_SPEC = {
         message: 'must be a list of request fields to leave out: [temperature]',
         description: 'Request fields never sent (a model that accepts only its default temperature)',
       },
+      modelAliases: {
+        type: 'list',
+        items: { type: 'string', minLength: 1, description: 'A model name' },
+        uniqueItems: true,
+        default: DEFAULTS.target.modelAliases,
+        message: 'must be a list of model names',
+        description: "Other names the endpoint may give the model in its answers' model field (conformance probes: check models)",
+      },
+      reasoning: {
+        type: 'boolean',
+        nullable: true,
+        default: DEFAULTS.target.reasoning,
+        message: 'must be true (the model reasons), false (it does not) or null (detect it from its first answer)',
+        description:
+          'The model reasons: conformance probes expect its reasoning in a field of its own (check reasoning); false: it does not (skipped); absent: detected from its first answer',
+      },
     },
   },
   probe: {
     description: 'A request sent to every target that runs it',
     exactlyOne: ['prompt', 'messages'],
-    noneWhen: { key: 'kind', values: ['recall', 'contamination'] },
+    noneWhen: { key: 'kind', values: ['recall', 'contamination', 'conformance'] },
     atMostOne: ['temperature', 'temperatures'],
     fields: {
       name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among probes; [a-z0-9_-]+' },
@@ -305,18 +347,21 @@ export const CONFIG_SPEC = {
         maximum: L.samplesMax,
         default: DEFAULTS.probe.samples,
         description: 'Requests per run, one after another',
+        notWhen: CONFORMANCE,
       },
       minTokens: {
         type: 'integer',
         minimum: 0,
         default: DEFAULTS.probe.minTokens,
         description: 'Fewer output tokens make the sample inconclusive (warn); at most maxTokens',
+        notWhen: CONFORMANCE,
       },
       thresholds: {
         type: 'map',
         values: { type: 'number', minimum: 0, message: 'must be a finite number >= 0', description: 'Analyzer threshold' },
         keys: Object.keys(DEFAULT_THRESHOLDS),
         description: 'Analyzer threshold overrides by name (src/core/thresholds.ts)',
+        notWhen: CONFORMANCE,
       },
       timeouts: { type: 'section', section: 'timeouts', description: "Timeout overrides, merged over the target's" },
       extraBody: {
@@ -329,6 +374,7 @@ export const CONFIG_SPEC = {
         type: 'boolean',
         default: DEFAULTS.probe.abortOnCollapse,
         description: 'Close the stream once the output has certainly collapsed',
+        notWhen: CONFORMANCE,
       },
       runOnStart: {
         type: 'boolean',
@@ -347,6 +393,7 @@ export const CONFIG_SPEC = {
         type: 'section',
         section: 'expect',
         description: 'Prompt adherence: keywords the answer must mention (else off_prompt, fail) and markdown headings it must have (warn)',
+        notWhen: CONFORMANCE,
       },
       temperatures: {
         type: 'list',
@@ -355,18 +402,20 @@ export const CONFIG_SPEC = {
         maxItems: TEMPERATURES_MAX,
         uniqueItems: true,
         description: 'A sweep: every sample runs at each temperature (samples x temperatures requests); series get a temperature label',
+        notWhen: CONFORMANCE,
       },
       logprobs: {
         type: 'boolean',
         default: DEFAULTS.probe.logprobs,
         description: 'Ask for per-token logprobs; a locked-in tail (logprob ~0) strengthens a repeat warning into a fail',
+        notWhen: CONFORMANCE,
       },
       kind: {
         type: 'string',
         enum: PROBE_KINDS_NAMES,
         default: 'generation',
         description:
-          "generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others' code words",
+          "generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others' code words; conformance: a checklist of what the API must get right (model, fields, reasoning, tools, streaming, limits, auth)",
       },
       conversationTokens: {
         type: 'integer',
@@ -418,6 +467,16 @@ export const CONFIG_SPEC = {
         onlyWhen: { key: 'kind', values: ['contamination'] },
         description: 'Contamination: requests sent at once, each with its own topic and code word',
       },
+      checks: {
+        type: 'list',
+        items: { type: 'string', enum: CONFORMANCE_CHECKS, description: 'A conformance check' },
+        minItems: 1,
+        uniqueItems: true,
+        default: DEFAULTS.probeKinds.conformance.checks,
+        onlyWhen: CONFORMANCE,
+        message: `must be a non-empty list of ${CONFORMANCE_CHECKS.join(', ')} (each at most once)`,
+        description: 'Conformance: the checks to run (default all; one that cannot apply to the target is skipped)',
+      },
     },
   },
   expect: {
@@ -459,7 +518,12 @@ export const CONFIG_SPEC = {
     description: 'Timeouts in seconds',
     fields: {
       connectSeconds: { ...timeout('opening the connection (TCP, TLS)'), default: DEFAULTS.target.timeouts.connectSeconds },
-      idleSeconds: { ...timeout('longest wait for the response or between two chunks'), default: DEFAULTS.target.timeouts.idleSeconds },
+      idleSeconds: {
+        ...timeout(
+          'longest wait for the response headers, or between two chunks that carry output (comments and keep-alives do not count)',
+        ),
+        default: DEFAULTS.target.timeouts.idleSeconds,
+      },
       totalSeconds: { ...timeout('the whole request, up to [DONE]'), default: DEFAULTS.target.timeouts.totalSeconds },
     },
   },

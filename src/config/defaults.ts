@@ -1,3 +1,5 @@
+import { CONFORMANCE_CHECKS } from './probeKindTypes.js';
+
 /**
  * Every config default and limit in one place. The validator, the env fallback,
  * the shipped YAML files and docs/configuration.md all follow this object; change a value here
@@ -32,6 +34,9 @@ export const DEFAULTS = {
     // CPU in proportion to its token rate: 16 streams of a fast server (2,000 tokens/s each)
     // keep the event loop of a 2-core pod under 100 ms; slow endpoints can afford more.
     maxConcurrentSamples: 16,
+    // null: localhost, the machine's host name and the listen address (IP addresses always pass).
+    allowedHosts: null,
+    trustProxy: [],
   },
   /** Read when server.authToken is absent from the file (the file value wins). */
   authTokenEnv: 'COHERENCY_AUTH_TOKEN',
@@ -69,6 +74,8 @@ export const DEFAULTS = {
     },
     maxTokensField: null,
     omit: [],
+    modelAliases: [],
+    reasoning: null,
   },
   probe: {
     schedule: null,
@@ -135,9 +142,17 @@ export const DEFAULTS = {
         maxTokens: 8000,
         minTokens: 1500,
       },
+      {
+        // Whether the endpoint (and any proxy in front of it) still speaks the API correctly:
+        // a few short requests, once a day (src/probe/conformance/).
+        name: 'conformance',
+        kind: 'conformance',
+        schedule: '0 6 * * *',
+        maxTokens: 512,
+      },
     ],
   },
-  /** Defaults and limits of the recall and contamination probe kinds (see src/probe/kinds/). */
+  /** Defaults and limits of the recall, contamination and conformance probe kinds (see src/probe/kinds/, src/probe/conformance/). */
   probeKinds: {
     recall: {
       conversationTokens: 8000,
@@ -149,6 +164,9 @@ export const DEFAULTS = {
     contamination: {
       concurrency: 4,
       seed: 1,
+    },
+    conformance: {
+      checks: CONFORMANCE_CHECKS,
     },
     limits: {
       // below 1,000 tokens there is no long context to lose; 1M is past every served model's window

@@ -1,5 +1,5 @@
-/** What a probe does: one long generation (the default), a recall test, or a contamination test. */
-export const PROBE_KINDS_NAMES = ['generation', 'recall', 'contamination'] as const;
+/** What a probe does: one long generation (the default), a recall test, a contamination test, or a conformance checklist. */
+export const PROBE_KINDS_NAMES = ['generation', 'recall', 'contamination', 'conformance'] as const;
 
 export type ProbeKind = (typeof PROBE_KINDS_NAMES)[number];
 
@@ -26,4 +26,17 @@ export interface ContaminationSettings {
   concurrency: number;
   /** Seeds topics and code words, together with the run id (each run's words differ). */
   seed: number;
+}
+
+/**
+ * The checks of a conformance probe, in the order they run and are shown (each one a file of
+ * src/probe/conformance/): what the endpoint and any proxy in front of it must get right.
+ */
+export const CONFORMANCE_CHECKS = ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth'] as const;
+
+export type ConformanceCheckName = (typeof CONFORMANCE_CHECKS)[number];
+
+export interface ConformanceSettings {
+  /** The checks to run, in CONFORMANCE_CHECKS order (default: all; each one skips itself where it cannot apply). */
+  checks: ConformanceCheckName[];
 }

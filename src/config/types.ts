@@ -1,7 +1,7 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
 import type { ExpectConfig } from '../core/promptAdherence.js';
 
-import type { ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
+import type { ConformanceSettings, ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -28,6 +28,17 @@ export interface ServerConfig {
   maxConcurrentManualRuns: number;
   /** Samples streaming at once across all targets and probes (scheduled and manual); more wait for a slot. */
   maxConcurrentSamples: number;
+  /**
+   * Host names a request's Host header may carry (against DNS rebinding); IP addresses always
+   * pass; `*` turns the check off; `*.example.com` matches the names under it. null = localhost,
+   * the machine's host name and the listen address.
+   */
+  allowedHosts: string[] | null;
+  /**
+   * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For, -Proto and -Host are
+   * believed (the client address the login limiter counts, HTTPS for the cookie's Secure flag).
+   */
+  trustProxy: string[];
 }
 
 export interface StorageConfig {
@@ -80,6 +91,10 @@ export interface TargetConfig {
   maxTokensField: 'max_tokens' | 'max_completion_tokens' | null;
   /** Sampling fields never sent to this target (models that accept only their default). */
   omit: Array<'temperature'>;
+  /** Other names the endpoint may give the model in its answers' `model` (conformance probes). */
+  modelAliases: string[];
+  /** The model reasons (true), does not (false), or is detected from its first answer (null); read by conformance probes. */
+  reasoning: boolean | null;
 }
 
 export interface ProbeConfig {
@@ -119,6 +134,8 @@ export interface ProbeConfig {
   recall?: RecallSettings;
   /** Settings of a contamination probe (kind contamination only). */
   contamination?: ContaminationSettings;
+  /** Settings of a conformance probe (kind conformance only). */
+  conformance?: ConformanceSettings;
 }
 
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */

@@ -252,7 +252,63 @@ function validateServer(raw: unknown, env: ConfigEnv, p: Problems): ServerConfig
   }
   const maxConcurrentManualRuns = readSpec(obj, 'server', 'maxConcurrentManualRuns', 'server', p, d.maxConcurrentManualRuns);
   const maxConcurrentSamples = readSpec(obj, 'server', 'maxConcurrentSamples', 'server', p, d.maxConcurrentSamples);
-  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples };
+  const allowedHosts = readAllowedHosts(obj['allowedHosts'], p);
+  const trustProxy = readTrustProxy(obj['trustProxy'], p);
+  return { host, port, authToken: token, metricsAuth, maxConcurrentManualRuns, maxConcurrentSamples, allowedHosts, trustProxy };
+}
+
+/** A list of strings, each checked by `bad` (a message, or null when fine); every problem named by its index. */
+function readStringList(raw: unknown, path: string, listMessage: string, bad: (entry: string) => string | null, p: Problems): string[] {
+  if (!Array.isArray(raw)) {
+    p.add(path, listMessage);
+    return [];
+  }
+  const out: string[] = [];
+  raw.forEach((v, i) => {
+    const entry = typeof v === 'string' ? v.trim() : '';
+    const why = entry === '' ? 'must be a non-empty string' : bad(entry);
+    if (why) p.add(indexPath(path, i), why);
+    else out.push(entry);
+  });
+  return out;
+}
+
+const HOST_PATTERN = new RegExp(CONFIG_SPEC.server.fields.allowedHosts.items.pattern);
+
+function readAllowedHosts(raw: unknown, p: Problems): string[] | null {
+  if (!present(raw)) return DEFAULTS.server.allowedHosts;
+  const path = 'server.allowedHosts';
+  const hosts = readStringList(
+    raw,
+    path,
+    fieldMessage(fieldSpec('server', 'allowedHosts')),
+    (h) =>
+      HOST_PATTERN.test(h) && h.length <= 253
+        ? null
+        : `must be a host name (letters, digits, '-' and '.', no port), *.domain or *, got ${JSON.stringify(h.slice(0, 60))}`,
+    p,
+  );
+  if (Array.isArray(raw) && raw.length === 0)
+    p.add(path, 'must name at least one host (or [*] to accept any; leave it out for the default)');
+  return hosts;
+}
+
+/** An IPv4 or IPv6 address, optionally with a /prefix of a length that fits it. */
+function cidrProblem(entry: string): string | null {
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const family = isIP(address);
+  const what = `must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry.slice(0, 60))}`;
+  if (family === 0) return what;
+  if (slash < 0) return null;
+  const prefix = entry.slice(slash + 1);
+  const max = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= max ? null : what;
+}
+
+function readTrustProxy(raw: unknown, p: Problems): string[] {
+  if (!present(raw)) return [...DEFAULTS.server.trustProxy];
+  return readStringList(raw, 'server.trustProxy', fieldMessage(fieldSpec('server', 'trustProxy')), cidrProblem, p);
 }
 
 function validateSimulator(raw: unknown, p: Problems): SimulatorConfig {
@@ -554,7 +610,20 @@ function validateTarget(
       });
     }
   }
-  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit };
+  const modelAliases: string[] = [];
+  const aliases = raw['modelAliases'];
+  if (present(aliases)) {
+    const at = keyPath(path, 'modelAliases');
+    if (!Array.isArray(aliases)) p.add(at, fieldMessage(fieldSpec('target', 'modelAliases')));
+    else
+      aliases.forEach((v, i) => {
+        if (!nonEmptyString(v)) p.add(indexPath(at, i), 'must be a model name (a non-empty string)');
+        else if (modelAliases.includes(v.trim())) p.add(indexPath(at, i), `duplicate of ${JSON.stringify(v.trim().slice(0, 80))}`);
+        else modelAliases.push(v.trim());
+      });
+  }
+  const reasoning = readSpec<'target', boolean | null>(raw, 'target', 'reasoning', path, p, DEFAULTS.target.reasoning);
+  return { name, baseUrl, model, apiKeyEnv, apiKeyFile, headers, probes, timeouts, tls, maxTokensField, omit, modelAliases, reasoning };
 }
 
 function validateMessages(raw: unknown, path: string, p: Problems): ChatMessage[] {

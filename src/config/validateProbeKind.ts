@@ -1,7 +1,11 @@
+import { CONFIG_SPEC, type FieldSpec } from './configSpec.js';
 import { DEFAULTS } from './defaults.js';
 import {
+  CONFORMANCE_CHECKS,
   PROBE_KINDS_NAMES,
   RECALL_POSITIONS,
+  type ConformanceCheckName,
+  type ConformanceSettings,
   type ContaminationSettings,
   type ProbeKind,
   type RecallPosition,
@@ -12,6 +16,7 @@ import {
 export const PROBE_KIND_KEYS = {
   recall: ['conversationTokens', 'facts', 'positions', 'seed', 'minRecall'],
   contamination: ['concurrency', 'seed'],
+  conformance: ['checks'],
 } as const;
 
 /** Every key the kinds add to a probe (kind itself included). */
@@ -23,6 +28,7 @@ export const PROBE_KIND_CONFIG_KEYS: readonly string[] = [
   'seed',
   'minRecall',
   'concurrency',
+  'checks',
 ];
 
 export interface ProbeKindSettings {
@@ -30,6 +36,7 @@ export interface ProbeKindSettings {
   kind?: ProbeKind;
   recall?: RecallSettings;
   contamination?: ContaminationSettings;
+  conformance?: ConformanceSettings;
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
@@ -52,6 +59,11 @@ export function validateProbeKind(
     else add(at('kind'), `must be one of ${PROBE_KINDS_NAMES.join(', ')}`);
   }
   const own: readonly string[] = kind === 'generation' ? [] : PROBE_KIND_KEYS[kind];
+  // keys of every probe that a kind has no use for (a conformance probe sends its own requests, once per run)
+  for (const [key, f] of Object.entries(CONFIG_SPEC.probe.fields) as [string, FieldSpec][]) {
+    if (f.notWhen?.key === 'kind' && f.notWhen.values.includes(kind) && given(key))
+      add(at(key), `does not apply to a ${kind} probe (it sends its own fixed requests, once per run): leave it out`);
+  }
   for (const key of PROBE_KIND_CONFIG_KEYS) {
     if (key === 'kind' || !given(key) || own.includes(key)) continue;
     const owners = Object.entries(PROBE_KIND_KEYS)
@@ -94,8 +106,28 @@ export function validateProbeKind(
       },
     };
   }
+  if (kind === 'conformance') {
+    return { kind, conformance: { checks: readChecks(raw['checks'], at('checks'), add) ?? [...DEFAULTS.probeKinds.conformance.checks] } };
+  }
   // a generation probe keeps the shape it always had: no kind field (runProbe reads absent as generation)
   return {};
+}
+
+/** The checks asked for, in CONFORMANCE_CHECKS order (the order they run and are shown). */
+function readChecks(v: unknown, path: string, add: (path: string, message: string) => void): ConformanceCheckName[] | null {
+  if (v === undefined || v === null) return null;
+  const known: readonly string[] = CONFORMANCE_CHECKS;
+  const message = `must be a non-empty list of ${CONFORMANCE_CHECKS.join(', ')} (each at most once)`;
+  if (!Array.isArray(v) || v.length === 0 || new Set(v).size !== v.length) {
+    add(path, message);
+    return null;
+  }
+  const unknown = v.filter((c) => typeof c !== 'string' || !known.includes(c));
+  if (unknown.length > 0) {
+    add(path, `${message}; unknown: ${unknown.map((c) => JSON.stringify(c)?.slice(0, 40) ?? String(c)).join(', ')}`);
+    return null;
+  }
+  return CONFORMANCE_CHECKS.filter((c) => v.includes(c));
 }
 
 function readPositions(v: unknown, path: string, add: (path: string, message: string) => void): RecallPosition[] | null {

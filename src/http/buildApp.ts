@@ -1,20 +1,25 @@
+import { BlockList, isIP } from 'node:net';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import type { Metrics } from '../metrics/createMetrics.js';
 import { SAMPLE_VERDICTS, type SampleVerdict } from '../probe/probeTypes.js';
 import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.js';
 import type { RunFilter, RunHistory } from '../state/runHistory.js';
+import { hostAllowed, hostName, hostRule, type HostRule } from './allowedHosts.js';
+import { AuthLimiter, type LimiterReport } from './authLimiter.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
+import { crossOriginRefusal } from './browserBoundary.js';
 import { messagePage, PAGE_HEADERS } from './htmlPage.js';
 import { toJson } from './jsonReply.js';
 import { prefersHtml } from './prefersHtml.js';
 import { renderIndex } from './renderIndex.js';
 import { renderLogin, safeNext } from './renderLogin.js';
-import { renderMetrics } from './renderMetrics.js';
+import { sharedRendering } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
 import { renderRuns } from './renderRuns.js';
 import { runListItem, runView } from './runView.js';
-import { clearedSessionCookie, sessionCookie, sessionValid } from './session.js';
+import { clearedSessionCookie, SessionStore, sessionCookie } from './sessions.js';
 
 export interface AppDeps {
   service: ProbeService;
@@ -28,11 +33,59 @@ export interface AppDeps {
   nextRun?: (target: string, probe: string) => number | null;
   /** Re-reads the config (POST /-/reload); absent when the config did not come from a file. */
   reload?: () => Promise<{ ok: true } | { ok: false; errors: string[] }>;
+  /** Host names the daemon answers to when server.allowedHosts is not set (defaultHostNames); default localhost only. */
+  hostNames?: readonly string[];
+  /** The address the daemon listens on: always one of its names, list or not (the healthcheck command asks it). */
+  listenHost?: string;
+  /** Where failed and throttled credentials are counted; absent in tests that do not look. */
+  metrics?: Pick<Metrics, 'authFailures' | 'authThrottled'>;
+  /** Clock of sessions and the login limiter; default Date.now. */
+  now?: () => number;
 }
 
-/** Per-route auth: always behind the token when one is set, or only with metricsAuth. */
+/**
+ * Per-route policy. `auth`: behind the token when one is set (always), or only with metricsAuth.
+ * `boundary`: the route starts work or changes state, so a browser may send it only from the
+ * daemon's own origin ('state'); 'run' also refuses a GET fetched as an embedded resource.
+ */
 interface RouteAuth {
-  auth: 'always' | 'metrics';
+  auth?: 'always' | 'metrics';
+  boundary?: 'state' | 'run';
+}
+
+/**
+ * Failed credentials (wrong bearer token, wrong login) allowed per client address per minute;
+ * beyond, 429 until they refill. A person mistyping the token needs a few; a guesser got
+ * 3,703 a second before.
+ */
+export const AUTH_FAILURES_PER_MINUTE = 10;
+
+/** An IPv4 address as Node reports it on a dual-stack socket ("::ffff:10.0.0.1") is matched as IPv4. */
+const plainAddress = (a: string) => (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a);
+
+function proxyList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const e of entries) {
+    const [address = '', prefix] = e.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+}
+
+/** `compute` of the value `key()` returns, recomputed only when that value is another object (a reload). */
+function memo<K, V>(key: () => K, compute: (k: K) => V): () => V {
+  let lastKey: K | undefined;
+  let last: V | undefined;
+  return () => {
+    const k = key();
+    if (last === undefined || k !== lastKey) {
+      last = compute(k);
+      lastKey = k;
+    }
+    return last;
+  };
 }
 
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
@@ -63,13 +116,32 @@ export function buildApp(deps: AppDeps) {
   // one line per answered request: at debug, or at warn for a 4xx/5xx (someone should look). Scrapes
   // and health checks arrive every few seconds: they are logged only when they fail on our side (5xx).
   const quiet = (url: string) => url.startsWith('/metrics') || url.startsWith('/-/');
+  const server = () => deps.service.currentConfig.server;
+  const now = deps.now ?? Date.now;
+  const trusted = memo(
+    () => server().trustProxy,
+    (list) => (list.length === 0 ? null : proxyList(list)),
+  );
+  const allowed = memo(
+    () => server().allowedHosts,
+    (list): HostRule => hostRule([...(list ?? deps.hostNames ?? ['localhost']), ...(deps.listenHost ? [deps.listenHost] : [])]),
+  );
   const app = Fastify({
     loggerInstance: deps.logger,
     logController: new LogController({ disableRequestLogging: true }),
+    // read at each request, so a reload of server.trustProxy applies at once
+    trustProxy: (address: string) => {
+      const list = trusted();
+      const a = plainAddress(address);
+      return list?.check(a, isIP(a) === 6 ? 'ipv6' : 'ipv4') ?? false;
+    },
   });
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode;
-    const level = status >= 500 || (status >= 400 && !quiet(req.url)) ? 'warn' : quiet(req.url) ? null : 'debug';
+    // A wrong token (401) or a throttled one (429 of the limiter) has its own line, at most one a
+    // minute per address: a warn line per guess would let a guesser fill the log again.
+    const limited = status === 401 || (status === 429 && reply.getHeader('retry-after') !== undefined);
+    const level = status >= 500 || (status >= 400 && !quiet(req.url) && !limited) ? 'warn' : quiet(req.url) ? null : 'debug';
     if (level === null) return;
     const ms = Math.round(reply.elapsedTime * 10) / 10;
     reply.log[level](
@@ -77,8 +149,33 @@ export function buildApp(deps: AppDeps) {
       `${req.method} ${req.url} ${status} (${ms} ms)`,
     );
   });
-  const server = () => deps.service.currentConfig.server;
   let manualInFlight = 0;
+  const exposition = sharedRendering(deps.registry);
+  const sessions = new SessionStore();
+  const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE });
+  const logLimiter = (report: LimiterReport | null) => {
+    if (report)
+      deps.logger.warn(
+        { ip: report.address, failures: report.failures, refused: report.refused },
+        'wrong credentials from this address (one line a minute at most per address; failures and 429s since the last line)',
+      );
+  };
+  /** A wrong token: counted, and logged at most once a minute per address. */
+  const failed = (req: FastifyRequest, method: 'bearer' | 'login') => {
+    deps.metrics?.authFailures.inc({ method });
+    logLimiter(limiter.fail(req.ip, now()));
+  };
+  /** 429 when this address has used up its failures, else null. */
+  const throttle = (req: FastifyRequest, reply: FastifyReply, method: 'bearer' | 'login') => {
+    const wait = limiter.retryAfterSeconds(req.ip, now());
+    if (wait === 0) return null;
+    deps.metrics?.authThrottled.inc({ method });
+    logLimiter(limiter.refuse(req.ip, now()));
+    reply.header('retry-after', String(wait));
+    const message = `too many wrong tokens from this address (${AUTH_FAILURES_PER_MINUTE} a minute); try again in ${wait} s`;
+    if (wantsHtml(req)) return sendPage(reply, 429, messagePage('429: too many attempts', message));
+    return reply.status(429).send({ error: { code: 'TOO_MANY_AUTH_FAILURES', message } });
+  };
 
   // Every JSON answer goes through here: times and rates keep 6 significant digits, not float noise.
   app.setReplySerializer((payload) => toJson(payload));
@@ -87,24 +184,47 @@ export function buildApp(deps: AppDeps) {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  // Every route: the Host header must be one of the daemon's names (DNS rebinding: a page on a
+  // name re-pointed at this address is same-origin to the browser, and only Host shows it).
+  // Then, on routes that start work or change state, a browser may send only from the daemon's
+  // own origin (browserBoundary.ts), token or not.
   // With a token set, everything that runs probes, shows output or changes state needs it;
   // /metrics too when metricsAuth is on. Health and readiness stay open for the kubelet,
   // which cannot send a token from a Secret. The decision reads the matched route's config,
   // never the raw URL: the router decodes %XX, so "/%70robe" is /probe.
   // A browser has no way to send the header from a link or a form: it logs in once
   // (POST /-/login) and sends the session cookie instead. A browser asking for a page
-  // without either gets the login form.
+  // without either gets the login form. Wrong tokens are limited per client address.
   app.addHook('onRequest', async (req, reply) => {
-    // A form another site's page posts here (cross-site request forgery) is refused, token or not.
-    if (req.method === 'POST' && req.headers['sec-fetch-site'] === 'cross-site') {
-      return reply.status(403).send({ error: { code: 'CROSS_SITE', message: 'POST from a page of another site refused' } });
+    if (!hostAllowed(req.host, allowed())) {
+      const message = `this server does not answer to "${hostName(req.host).slice(0, 100)}" (server.allowedHosts lists the names it does; IP addresses always work)`;
+      return reply.status(421).send({ error: { code: 'HOST_NOT_ALLOWED', message } });
+    }
+    const route = (req.routeOptions.config ?? {}) as RouteAuth;
+    const boundary = route.boundary ?? (req.method === 'GET' || req.method === 'HEAD' ? undefined : 'state');
+    if (boundary) {
+      const why = crossOriginRefusal(
+        req.headers,
+        `${req.protocol}://${req.host}`,
+        boundary === 'run' && (req.method === 'GET' || req.method === 'HEAD'),
+      );
+      if (why) {
+        if (wantsHtml(req)) return sendPage(reply, 403, messagePage('403: refused', why));
+        return reply.status(403).send({ error: { code: 'CROSS_ORIGIN', message: `refused: ${why}` } });
+      }
     }
     const { authToken, metricsAuth } = server();
     if (!authToken) return;
-    const guard = (req.routeOptions.config as Partial<RouteAuth> | undefined)?.auth;
+    const guard = route.auth;
     if (!guard || (guard === 'metrics' && !metricsAuth)) return;
-    if (bearerMatches(req.headers.authorization, authToken)) return;
-    if (sessionValid(req.headers.cookie, authToken, Date.now())) return;
+    if (req.headers.authorization !== undefined) {
+      const refused = throttle(req, reply, 'bearer');
+      if (refused) return refused;
+      if (bearerMatches(req.headers.authorization, authToken)) return;
+      failed(req, 'bearer');
+    } else if (sessions.valid(req.headers.cookie, authToken, now())) {
+      return;
+    }
     reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
     if (wantsHtml(req)) return sendPage(reply, 401, renderLogin(req.method === 'GET' ? req.url : '/', false));
     return reply
@@ -139,23 +259,28 @@ export function buildApp(deps: AppDeps) {
     const next = safeNext(body.next);
     const { authToken } = server();
     if (!authToken) return reply.redirect(next, 303);
+    const refused = throttle(req, reply, 'login');
+    if (refused) return refused;
     if (typeof body.token !== 'string' || !tokenMatches(body.token, authToken)) {
-      deps.logger.warn({ ip: req.ip }, 'login with a wrong token');
+      failed(req, 'login');
       reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
       return sendPage(reply, 401, renderLogin(next, true));
     }
-    reply.header('set-cookie', sessionCookie(authToken, Date.now(), req.protocol === 'https'));
+    // Secure when the browser reached us over HTTPS, directly or through a proxy of server.trustProxy
+    reply.header('set-cookie', sessionCookie(sessions.create(authToken, now()), req.protocol === 'https'));
     return reply.redirect(next, 303);
   });
 
-  app.post('/-/logout', async (_req, reply) => {
-    reply.header('set-cookie', clearedSessionCookie());
+  // Ends the session for good (server-side), not only in this browser.
+  app.post('/-/logout', { config: { boundary: 'state' } satisfies RouteAuth }, async (req, reply) => {
+    sessions.revoke(req.headers.cookie);
+    reply.header('set-cookie', clearedSessionCookie(req.protocol === 'https'));
     return reply.redirect('/', 303);
   });
 
   app.get('/metrics', { config: { auth: 'metrics' } satisfies RouteAuth }, async (_req, reply) => {
     reply.type(deps.registry.contentType);
-    return renderMetrics(deps.registry);
+    return exposition();
   });
 
   app.get('/-/healthy', async () => 'OK\n');
@@ -164,7 +289,7 @@ export function buildApp(deps: AppDeps) {
     return reply.status(503).send('Not ready\n');
   });
 
-  app.post('/-/reload', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
+  app.post('/-/reload', { config: { auth: 'always', boundary: 'state' } satisfies RouteAuth }, async (_req, reply) => {
     if (!deps.reload) {
       return reply
         .status(400)
@@ -227,11 +352,15 @@ export function buildApp(deps: AppDeps) {
     return runView(run);
   };
   const probeQuery = { type: 'object', properties: { target: NAME, probe: NAME, format: FORMAT } } as const;
-  app.get('/probe', { config: { auth: 'always' } satisfies RouteAuth, schema: { querystring: probeQuery } }, runProbeRoute);
+  app.get(
+    '/probe',
+    { config: { auth: 'always', boundary: 'run' } satisfies RouteAuth, schema: { querystring: probeQuery } },
+    runProbeRoute,
+  );
   app.post(
     '/probe',
     {
-      config: { auth: 'always' } satisfies RouteAuth,
+      config: { auth: 'always', boundary: 'run' } satisfies RouteAuth,
       schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
     },
     runProbeRoute,

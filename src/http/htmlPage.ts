@@ -13,6 +13,9 @@ table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3em .6em;tex
 th{background:#f3f3f3}
 .v{display:inline-block;padding:0 .5em;border-radius:3px;font-weight:600;color:#fff;background:#888}
 .v-ok{background:#2e7d32}.v-warn{background:#a35f00}.v-fail{background:#c62828}.v-error{background:#6a1b9a}
+.v-pass{background:#2e7d32}.v-skipped{background:#757575}
+dl.evidence{display:grid;grid-template-columns:auto 1fr;gap:0 .8em;margin:0;font-size:.92em}dl.evidence dt{color:#555}dl.evidence dd{margin:0;overflow-wrap:anywhere}
+tr.check-fail th{color:#c62828}
 .muted{color:#666}
 form.inline{display:inline;margin:0}
 .strip{white-space:nowrap}.cell{display:inline-block;width:.55em;height:1.2em;margin-right:2px;border-radius:2px;vertical-align:middle}
@@ -26,6 +29,7 @@ mark.loop{background:#ffe08a;color:inherit}
 mark.loop.alt{background:#ffc46b}
 .loop-rest{background:#fff3cc}
 .error{color:#c62828}
+.cp{display:inline-block;border:1px solid #c62828;border-radius:2px;color:#c62828;font:600 10px/1.2 ui-monospace,monospace;padding:0 2px;margin:0 1px;vertical-align:1px}
 .ws{color:#888}
 `;
 
@@ -49,7 +53,9 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': PAGE_CSP,
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Our own origin only: a browser without Sec-Fetch-* headers then sends our forms' POSTs with
+  // an Origin the browser boundary can check (no-referrer made it "null"); other sites get nothing.
+  'referrer-policy': 'same-origin',
   // Pages show model output and run state: no shared caches, always fresh.
   'cache-control': 'no-store',
 };

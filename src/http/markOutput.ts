@@ -1,4 +1,5 @@
 import { escapeHtml } from './htmlPage.js';
+import { escapeVisible } from './visibleText.js';
 
 /** Copies of the repeated unit highlighted one by one; the rest of the loop is one element. */
 export const MAX_LOOP_MARKS = 200;
@@ -15,7 +16,7 @@ export interface OutputMarks {
 }
 
 /**
- * The output text as escaped HTML, with an empty <mark class="onset"> (labelled by the style
+ * The output text as escaped HTML (invisible and control characters shown as boxes: visibleText.ts), with an empty <mark class="onset"> (labelled by the style
  * sheet) at the collapse onset and each copy of the repeated unit in a <mark class="loop">,
  * every other one `alt` so the unit boundaries show. At most MAX_LOOP_MARKS copies are
  * marked, so a 1 MB loop makes a page of a few hundred elements, not of a million.
@@ -47,7 +48,7 @@ export function markOutput(text: string, marks: OutputMarks): string {
     if (a === onset) html += `<mark class="onset" id="${escapeHtml(marks.id)}-onset" title="${escapeHtml(marks.onsetTitle)}"></mark>`;
     const b = points[i + 1];
     if (b === undefined || b <= a) continue;
-    const piece = escapeHtml(text.slice(a, b));
+    const piece = escapeVisible(text.slice(a, b));
     if (loop && a >= loop.start && a < markedEnd) {
       const copy = Math.floor((a - loop.start) / loop.period);
       html += `<mark class="loop${copy % 2 ? ' alt' : ''}" data-copy="${copy + 1}">${piece}</mark>`;
@@ -65,7 +66,11 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 /** Visible stand-ins for blanks: a space ␣, a newline ↵ (the line still breaks), a tab ⇥, any other blank ·. */
 const BLANK_MARKS: Readonly<Record<string, string>> = { ' ': '␣', '\n': '↵\n', '\t': '⇥', '\r': '␍' };
 
-/** A text of blanks only as escaped HTML that shows each blank: an invisible output made visible. */
+/**
+ * A text of blanks only as escaped HTML that shows each blank: an invisible output made visible.
+ * A blank that is also an invisible format character (U+2028, U+FEFF, a vertical tab) gets the
+ * named box of escapeVisible, as in any other output.
+ */
 export function visibleWhitespace(text: string): string {
-  return `<span class="ws">${text.replace(/\s/g, (c) => BLANK_MARKS[c] ?? '·')}</span>`;
+  return `<span class="ws">${text.replace(/\s/g, (c) => BLANK_MARKS[c] ?? (escapeVisible(c) !== c ? escapeVisible(c) : '·'))}</span>`;
 }

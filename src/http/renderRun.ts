@@ -3,7 +3,9 @@ import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import { markOutput, visibleWhitespace } from './markOutput.js';
+import { renderChecklist } from './renderChecklist.js';
 import { copiesText, finishText, temperatureText } from './sampleFacts.js';
+import { escapeVisible } from './visibleText.js';
 
 type Channel = 'content' | 'reasoning';
 
@@ -20,17 +22,32 @@ started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${e
 <a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
   return htmlPage(
     `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
-    `${head}\n${run.samples.map((s) => renderSample(s)).join('\n')}`,
+    `${head}\n${run.samples.map((s, i) => renderSampleSafely(s, i)).join('\n')}`,
   );
+}
+
+/**
+ * A sample of a stored run may be damaged in a way the store's repair did not foresee (a
+ * figure of the wrong type deep in its metrics): that sample says so, the rest of the page stands.
+ */
+function renderSampleSafely(s: SampleResult, i: number): string {
+  try {
+    return s.conformance ? renderChecklist(s) : renderSample(s);
+  } catch (err) {
+    return `<section class="sample" id="s${i}">
+<h2>Sample ${i}</h2>
+<p class="error">This sample's stored record is damaged and cannot be shown (${esc(err instanceof Error ? err.message : String(err))}); <a href="?format=json">the JSON</a> has what is left of it.</p>
+</section>`;
+  }
 }
 
 function renderSample(s: SampleResult): string {
   const prefix = `s${s.index}`;
   const reasons = s.reasons.length
-    ? `<ul class="reasons">${s.reasons.map((r) => `<li>${esc(r)}</li>`).join('')}</ul>`
+    ? `<ul class="reasons">${s.reasons.map((r) => `<li>${escapeVisible(r)}</li>`).join('')}</ul>`
     : '<p class="muted">no findings</p>';
-  const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : '';
-  const error = s.error ? `<p class="error">${esc(s.error.type)}: ${esc(s.error.message)}</p>` : '';
+  const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${escapeVisible(n)}</li>`).join('')}</ul>` : '';
+  const error = s.error ? `<p class="error">${esc(s.error.type)}: ${escapeVisible(s.error.message)}</p>` : '';
   const content = channelOutput(s, 'content');
   const reasoning = channelOutput(s, 'reasoning');
   const jump =
@@ -128,5 +145,6 @@ function figures(s: SampleResult): string {
     rows.push(['compression ratio', num(m.compressionRatio, 3)]);
     rows.push(['unique word ratio', m.words === 0 ? '– (no words)' : num(m.uniqueWordRatio, 3)]);
   }
-  return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</table>`;
+  // values quote the output (the repeated unit): shown as it is, like the output itself
+  return `<table class="figures">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${escapeVisible(v)}</td></tr>`).join('')}</table>`;
 }

@@ -37,6 +37,19 @@ function prefix(log: LogObject): string {
   return typeof log['sample'] === 'number' ? `${pair} #${log['sample']}` : pair;
 }
 
+/**
+ * The failed checks of a conformance sample, from its reasons (`conformance: streaming failed
+ * (buffered): ...`, one per failed check): "streaming: buffered, tools: index_collision".
+ */
+function failedChecks(log: LogObject): string {
+  const reasons = Array.isArray(log['reasons']) ? log['reasons'] : [];
+  return reasons
+    .map((r) => (typeof r === 'string' ? /^conformance: ([a-z]+) failed \(([a-z_]+)\)/.exec(r) : null))
+    .filter((m) => m !== null)
+    .map((m) => `${m[1]}: ${m[2]}`)
+    .join(', ');
+}
+
 /** What a finished sample comes down to: its verdict, then the finding or error that made it, then its size and time. */
 function sampleSentence(log: LogObject, baseUrl: string | null): string {
   const verdict = String(log['verdict'] ?? '?');
@@ -45,9 +58,11 @@ function sampleSentence(log: LogObject, baseUrl: string | null): string {
   const why =
     typeof log['error'] === 'string'
       ? log['error']
-      : worst && typeof worst.kind === 'string'
-        ? `${worst.kind}${typeof worst.atToken === 'number' && worst.atToken >= 0 ? ` from token ${worst.atToken}` : ''}`
-        : '';
+      : worst?.kind === 'conformance' && failedChecks(log) !== ''
+        ? failedChecks(log)
+        : worst && typeof worst.kind === 'string'
+          ? `${worst.kind}${typeof worst.atToken === 'number' && worst.atToken >= 0 ? ` from token ${worst.atToken}` : ''}`
+          : '';
   const figures = [
     ...(typeof log['temperature'] === 'number' ? [`temperature ${log['temperature']}`] : []),
     ...(typeof log['outputTokens'] === 'number' ? [`${log['outputTokens']} tokens`] : []),

@@ -16,6 +16,7 @@ import {
   TOKENS_PER_SECOND_BUCKETS,
   TTFT_BUCKETS_SECONDS,
 } from './buckets.js';
+import { createConformanceMetrics } from './conformanceMetrics.js';
 import { createKindMetrics } from './kindMetrics.js';
 
 const TP = ['target', 'probe'] as const;
@@ -290,6 +291,24 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       help: 'Failing or erroring runs that could not be written to storage.dir (read-only, full, removed and not re-creatable): each one is kept in memory only and lost at restart. Alert when it grows.',
       registers: reg,
     }),
+    authFailures: new Counter({
+      name: 'coherency_auth_failures_total',
+      help: 'Requests with a wrong server.authToken, by method: bearer (an Authorization header) or login (the login form). A few are typos; a steady rate is someone guessing (each client address gets 10 a minute, then 429).',
+      labelNames: ['method'] as const,
+      registers: reg,
+    }),
+    authThrottled: new Counter({
+      name: 'coherency_auth_throttled_total',
+      help: 'Requests answered 429 because their client address had used up its wrong tokens for the minute, by method: bearer or login.',
+      labelNames: ['method'] as const,
+      registers: reg,
+    }),
+    storeOversized: new Counter({
+      name: 'coherency_run_store_oversized_total',
+      help: 'Runs larger than storage.maxBytes on their own, by outcome: stored_without_text (the head with its figures and findings, a note instead of the text), not_stored (too large even so). Retention never deletes other runs to make room for them. Raise storage.maxBytes or lower maxTokens when it grows.',
+      labelNames: ['outcome'] as const,
+      registers: reg,
+    }),
     promptCoverage: new Gauge({
       name: 'coherency_last_prompt_keyword_coverage_ratio',
       help: "Share of the probe's expect.keywords the last analysed sample's answer mentions (stemmed, case-insensitive), 0-1. LOWER is worse: under expect.minCoverage the sample fails off_prompt (it answered another prompt). Only probes with expect.keywords.",
@@ -315,7 +334,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     skipped: new Counter({
       name: 'coherency_probe_skipped_total',
-      help: 'Scheduled runs not started, by reason: overlap (the previous run of the pair was still streaming), missed_tick (the event loop reached the cron tick more than 1 s late), concurrency_limit (the previous run was still waiting for a slot of server.maxConcurrentSamples).',
+      help: 'Scheduled runs not started, by reason: overlap (the previous run of the pair was still streaming), missed_tick (the event loop reached the cron tick more than 1 s late), concurrency_limit (the previous run was still waiting for a slot of server.maxConcurrentSamples), reload (a reload changed the schedule of the pair while its start waited for its offset).',
       labelNames: ['target', 'probe', 'reason'] as const,
       registers: reg,
     }),
@@ -373,8 +392,9 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       buckets: full ? TOKENS_PER_SECOND_BUCKETS : BASIC_TOKENS_PER_SECOND_BUCKETS,
       registers: reg,
     }),
-    // recall and contamination probes (kindMetrics.ts)
+    // recall and contamination probes (kindMetrics.ts), conformance probes (conformanceMetrics.ts)
     ...createKindMetrics(reg),
+    ...createConformanceMetrics(reg),
     // Last, so the table of core metrics reads first in /metrics and README.
     // Under basic, only the figures with a `basic` entry, and their histograms observe the content
     // channel only (recordSample).

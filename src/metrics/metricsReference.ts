@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { FINDING_KINDS } from '../core/finding.js';
+import { CHECK_REASON_MEANINGS } from '../probe/conformance/reasonMeanings.js';
 import { PROBE_KIND_FINDING_KINDS } from '../probe/kinds/kindResults.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { SampleErrorType } from '../probe/probeTypes.js';
@@ -10,7 +11,8 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<SampleErrorType, string>> = {
   connect: 'no connection (refused, DNS, TLS, reset before an answer)',
   timeout_connect: 'no connection within timeouts.connectSeconds',
   http_status: 'an HTTP status other than 200 (401/403 = auth, 429 = rate limited, named in the reason)',
-  timeout_idle: 'no byte for timeouts.idleSeconds while streaming',
+  timeout_idle:
+    'no output token for timeouts.idleSeconds while streaming (SSE comments, keep-alives and a trickle of bytes are no progress)',
   timeout_total: 'the sample ran past timeouts.totalSeconds',
   truncated: 'the stream ended without finish_reason or [DONE]',
   malformed: 'an event that is not JSON, or not a chat-completion chunk; a body in an encoding that cannot be decoded',
@@ -137,9 +139,22 @@ ${Object.entries(ERROR_TYPE_MEANINGS)
 sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
 \`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
 spent reasoning) is a warn in \`coherency_probe_runs_total\` and has no kind here.
-Recall and contamination probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
-(facts missed; another request's code word in an answer; an answer without its own code word).
+Recall, contamination and conformance probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
+(facts missed; another request's code word in an answer; an answer without its own code word; a
+conformance check failed, which one and why in the conformance series below).
 Generation probes with \`expect\` add \`off_prompt\` (too few of the expected keywords: the answer is
 to another prompt) and \`missing_headings\` (fewer markdown headings than asked, a warning).
+
+## Conformance reasons
+
+The \`reason\` of \`coherency_conformance_check_failures_total\` and
+\`coherency_conformance_check_failure_info\` (and of each check in \`/runs/ID\` and \`probe --json\`),
+a fixed set; [conformance.md](conformance.md) says what each check sends and reads:
+
+| reason | meaning |
+|---|---|
+${Object.entries(CHECK_REASON_MEANINGS)
+  .map(([r, m]) => `| \`${r}\` | ${m} |`)
+  .join('\n')}
 `;
 }

@@ -2,6 +2,7 @@ import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/pro
 import { findingKinds } from '../probe/judgeSample.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { Metrics } from './createMetrics.js';
+import { recordConformanceSample } from './conformanceMetrics.js';
 import { recordKindSample } from './kindMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
@@ -33,6 +34,11 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   }
   recordKindSample(metrics, target, probe, sample);
   metrics.duration.observe(tp, sample.durationSeconds);
+  // a checklist has no output of its own to measure: its checks have their own series
+  if (sample.conformance) {
+    recordConformanceSample(metrics, target, probe, sample);
+    return;
+  }
   // An errored sample (a timeout after 5 tokens, a cut stream) says nothing about how the
   // model writes: it moves only the run, error and duration series, never the quality ones.
   if (sample.verdict === 'error') return;

@@ -5,7 +5,7 @@ import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
 import { worstVerdict } from '../probe/probeTypes.js';
 import { PROBE_EXIT, probeExitCode, type FailOn } from './exitCode.js';
-import { configFromFlags, ENDPOINT_FLAGS, selectPairs, type ProbeFlagValues } from './probeFlags.js';
+import { configFromFlags, ENDPOINT_FLAGS, kindFlag, selectPairs, type ProbeFlagValues } from './probeFlags.js';
 import { plainProgress, ttyProgress } from './progressView.js';
 import { runOneShot } from './runOneShot.js';
 import { sampleReport } from './sampleReport.js';
@@ -78,7 +78,10 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     return PROBE_EXIT.USAGE;
   }
   const config = result.config;
-  const selected = selectPairs(config, list('target'), list('probe'));
+  // with --config, --kind picks the probes of that kind (without it, the kind of the one probe built from the flags)
+  const kind = kindFlag(values);
+  if (!kind.ok) return usage(kind.error);
+  const selected = selectPairs(config, list('target'), list('probe'), file !== undefined ? kind.kind : null);
   if (!selected.ok) return usage(selected.errors.join('; '));
 
   const quiet = values['quiet'] === true;

@@ -1,4 +1,5 @@
 import { DEFAULTS } from '../config/defaults.js';
+import { PROBE_KINDS_NAMES, type ProbeKind } from '../config/probeKindTypes.js';
 import type { Config } from '../config/types.js';
 import { validateConfig, type ConfigEnv, type ConfigResult } from '../config/validateConfig.js';
 
@@ -21,6 +22,8 @@ const FLAG_PATHS: [string, string][] = [
   ['probes[0].minTokens', '--min-tokens'],
   ['probes[0].temperature', '--temperature'],
   ['probes[0].samples', '--samples'],
+  ['probes[0].checks', '--checks'],
+  ['targets[0].modelAliases', '--model-alias'],
 ];
 
 /** Flags that only make sense without --config. */
@@ -34,7 +37,18 @@ export const ENDPOINT_FLAGS = [
   'min-tokens',
   'temperature',
   'samples',
+  'reasoning',
+  'checks',
+  'model-alias',
 ] as const;
+
+/** The probe kind of --kind (generation when absent), or the usage error. */
+export function kindFlag(values: ProbeFlagValues): { ok: true; kind: ProbeKind | null } | { ok: false; error: string } {
+  const v = values['kind'];
+  if (v === undefined) return { ok: true, kind: null };
+  if (typeof v === 'string' && (PROBE_KINDS_NAMES as readonly string[]).includes(v)) return { ok: true, kind: v as ProbeKind };
+  return { ok: false, error: `--kind: one of ${PROBE_KINDS_NAMES.join(', ')}, got "${String(v).slice(0, 40)}"` };
+}
 
 /**
  * The config of `probe --base-url URL --model M ...`: one target named "cli" and one probe
@@ -53,13 +67,24 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
   if (str('prompt') !== undefined && str('prompt-file') !== undefined) errors.push('--prompt, --prompt-file: give one, not both');
   if (errors.length) return { ok: false, errors };
   const apiKeyEnv = str('api-key-env') ?? (nonEmpty(env['OPENAI_API_KEY']) !== undefined ? 'OPENAI_API_KEY' : undefined);
+  const kind = kindFlag(values);
+  if (!kind.ok) return { ok: false, errors: [kind.error] };
   const long = DEFAULTS.envFallback.probes[1];
-  const probe: Record<string, unknown> = {
+  let probe: Record<string, unknown> = {
     name: 'probe',
     prompt: promptFileText ?? str('prompt') ?? long.prompt,
     maxTokens: long.maxTokens,
     minTokens: long.minTokens,
   };
+  if (kind.kind !== null && kind.kind !== 'generation') {
+    // the other kinds write their own messages: no prompt, and the conformance probe's own token limit
+    const given = str('prompt') !== undefined ? '--prompt' : str('prompt-file') !== undefined ? '--prompt-file' : null;
+    if (given) return { ok: false, errors: [`${given}: a ${kind.kind} probe writes its own messages`] };
+    const conformance = DEFAULTS.envFallback.probes[2];
+    probe = { name: kind.kind, kind: kind.kind, maxTokens: kind.kind === 'conformance' ? conformance.maxTokens : long.maxTokens };
+  }
+  const checks = str('checks');
+  if (checks !== undefined) probe['checks'] = checks.split(',').map((c) => c.trim());
   for (const [flag, key] of [
     ['max-tokens', 'maxTokens'],
     ['min-tokens', 'minTokens'],
@@ -70,10 +95,25 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
     if (v !== undefined) probe[key] = numberOrText(v);
   }
   // a --max-tokens below the fallback's minTokens would be refused for a value the user never gave
-  if (str('min-tokens') === undefined && typeof probe['maxTokens'] === 'number' && probe['maxTokens'] < long.minTokens)
+  if (
+    str('min-tokens') === undefined &&
+    typeof probe['maxTokens'] === 'number' &&
+    probe['maxTokens'] < long.minTokens &&
+    'minTokens' in probe
+  )
     probe['minTokens'] = 0;
+  const aliases = Array.isArray(values['model-alias']) ? (values['model-alias'] as string[]) : [];
   const raw = {
-    targets: [{ name: 'cli', baseUrl, model, ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}) }],
+    targets: [
+      {
+        name: 'cli',
+        baseUrl,
+        model,
+        ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
+        ...(values['reasoning'] === true ? { reasoning: true } : {}),
+        ...(aliases.length > 0 ? { modelAliases: aliases } : {}),
+      },
+    ],
     probes: [probe],
   };
   const result = validateConfig(raw, env);
@@ -89,12 +129,13 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
 
 /**
  * The target x probe pairs to run: every probe each target names (targets[].probes), narrowed
- * to --target and --probe when given. A name that is not in the config is an error.
+ * to --target, --probe and --kind when given. A name that is not in the config is an error.
  */
 export function selectPairs(
   config: Config,
   targets: readonly string[],
   probes: readonly string[],
+  kind: ProbeKind | null = null,
 ): { ok: true; pairs: ProbePair[] } | { ok: false; errors: string[] } {
   const errors: string[] = [];
   for (const t of targets)
@@ -105,11 +146,18 @@ export function selectPairs(
       errors.push(`--probe ${p}: no such probe (probes: ${config.probes.map((c) => c.name).join(', ')})`);
   if (errors.length) return { ok: false, errors };
   const pairs: ProbePair[] = [];
+  const ofKind = (p: string) => kind === null || (config.probes.find((c) => c.name === p)?.kind ?? 'generation') === kind;
   for (const t of config.targets) {
     if (targets.length && !targets.includes(t.name)) continue;
-    for (const p of t.probes) if (!probes.length || probes.includes(p)) pairs.push({ target: t.name, probe: p });
+    for (const p of t.probes) if ((!probes.length || probes.includes(p)) && ofKind(p)) pairs.push({ target: t.name, probe: p });
   }
-  if (!pairs.length) return { ok: false, errors: ['nothing to run: no selected target runs a selected probe (see targets[].probes)'] };
+  if (!pairs.length)
+    return {
+      ok: false,
+      errors: [
+        `nothing to run: no selected target runs a selected probe${kind !== null ? ` of kind ${kind}` : ''} (see targets[].probes${kind !== null ? ' and probes[].kind' : ''})`,
+      ],
+    };
   return { ok: true, pairs };
 }
 

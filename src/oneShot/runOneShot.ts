@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpExchange.js';
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import type { Config } from '../config/types.js';
@@ -24,6 +25,8 @@ export interface OneShotOptions {
   captureRaw: boolean;
   /** A stream client in place of streamChat (tests). */
   stream?: StreamFn;
+  /** A plain client in place of httpExchange (tests). */
+  http?: HttpFn;
 }
 
 /**
@@ -92,6 +95,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
           probe,
           {
             stream,
+            http: o.http ?? httpExchange,
             env: o.env,
             now: Date.now,
             logger: o.logger,
@@ -105,6 +109,9 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
                 o.view.started(key(index), tName, pName, index, probe.maxTokens);
               },
               sampleLive: (_t, _p, live) => o.view.state(key(live.sample), describeLive(live)),
+              // a checklist is one sample: its live line says how far the checks got
+              checkDone: (_t, _p, c) =>
+                o.view.state(key(0), `checked ${c.check}: ${c.status}${c.status === 'pass' ? '' : ` (${c.reason})`}`),
               sampleFinished: (_t, _p, sample) => {
                 o.view.finished(key(sample.index), tName, pName, sample);
                 const capture = captures.get(sample.index);
@@ -123,6 +130,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
     o.view.close();
     await Promise.all([...dispatchers.values()].map((d) => d.close()));
     await closeStreamDispatchers();
+    await closeHttpDispatchers();
   }
 }
 

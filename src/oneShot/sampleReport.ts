@@ -1,5 +1,6 @@
 import { finishText, temperatureText } from '../http/sampleFacts.js';
 import type { SampleResult } from '../probe/probeTypes.js';
+import { checklistLines, checklistSummary } from './checklistReport.js';
 
 /** The label of a sample in progress lines and reports. */
 export function sampleLabel(target: string, probe: string, index: number): string {
@@ -8,6 +9,10 @@ export function sampleLabel(target: string, probe: string, index: number): strin
 
 /** One line when a sample ends (progress off a TTY, and the head of its report). */
 export function sampleEndLine(target: string, probe: string, s: SampleResult): string {
+  if (s.conformance) {
+    const figures = [...(s.conformance.checks.length ? [checklistSummary(s.conformance)] : []), `${s.durationSeconds.toFixed(1)} s`];
+    return `${sampleLabel(target, probe, s.index)}: ${s.verdict.toUpperCase()} (${figures.join(', ')})`;
+  }
   const figures = [
     `${s.outputTokens} tokens`,
     s.tokensPerSecond !== null ? `${Math.round(s.tokensPerSecond)} tokens/s` : null,
@@ -22,6 +27,13 @@ export function sampleEndLine(target: string, probe: string, s: SampleResult): s
 /** The final report of one sample: verdict and figures, reasons, the loop with its onset, where --save wrote. */
 export function sampleReport(target: string, probe: string, s: SampleResult, savedTo: string | null): string {
   const lines = [sampleEndLine(target, probe, s)];
+  if (s.conformance) {
+    // the checklist says what the reasons would (one per failed check)
+    if (s.error) lines.push(`  error: ${s.error.type}: ${s.error.message}`);
+    lines.push(...checklistLines(s.conformance));
+    for (const n of s.notes) lines.push(`  note: ${n}`);
+    return `${lines.join('\n')}\n`;
+  }
   if (s.error && !s.reasons.length) lines.push(`  error: ${s.error.type}: ${s.error.message}`);
   for (const r of s.reasons) lines.push(`  - ${r}`);
   const loop = s.findings.find((f) => f.severity === 'fail' && f.excerpt) ?? s.findings.find((f) => f.excerpt);

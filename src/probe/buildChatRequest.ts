@@ -49,6 +49,16 @@ export function shapeOf(target: Pick<TargetConfig, 'maxTokensField' | 'omit'>): 
   return { maxTokensField: target.maxTokensField ?? 'max_tokens', omitTemperature: target.omit.includes('temperature') };
 }
 
+/** The shape to send now: what the server asked for earlier (`learned`), with what the target pins in its config on top. */
+export function currentShape(target: Pick<TargetConfig, 'maxTokensField' | 'omit'>, learned: RequestShape | undefined): RequestShape {
+  const pinned = shapeOf(target);
+  if (!learned) return pinned;
+  return {
+    maxTokensField: target.maxTokensField ?? learned.maxTokensField,
+    omitTemperature: pinned.omitTemperature || learned.omitTemperature,
+  };
+}
+
 /**
  * The shape a refusal (HTTP 400) asks for, and a note for the sample, or null when it names
  * nothing the daemon may change. OpenAI's reasoning models answer "Unsupported parameter:

@@ -3,7 +3,7 @@ import type { Analysis } from '../core/analysisTypes.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
-import { adaptToRefusal, apiKeyOf, buildChatRequest, effectiveTimeouts, shapeOf, type RequestShape } from './buildChatRequest.js';
+import { adaptToRefusal, apiKeyOf, buildChatRequest, currentShape, effectiveTimeouts, type RequestShape } from './buildChatRequest.js';
 import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
 import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
@@ -131,15 +131,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     // apiKeyOf's messages name the problem, never the key.
     return errorSample(index, 'api_key', (err as Error).message);
   }
-  // what the server asked for earlier, with what the target pins in its config on top
-  const pinned = shapeOf(target);
-  const learned = deps.shapes?.get(target.name);
-  let shape: RequestShape = learned
-    ? {
-        maxTokensField: target.maxTokensField ?? learned.maxTokensField,
-        omitTemperature: pinned.omitTemperature || learned.omitTemperature,
-      }
-    : pinned;
+  let shape: RequestShape = currentShape(target, deps.shapes?.get(target.name));
   const notes: string[] = [];
   const dispatcher = deps.dispatcherFor?.(target);
   const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });

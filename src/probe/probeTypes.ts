@@ -4,6 +4,7 @@ import type { StreamErrorType } from '../client/streamTypes.js';
 import type { Adherence } from '../core/promptAdherence.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
 import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
+import type { ConformanceOutcome } from './conformance/checkTypes.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -97,6 +98,8 @@ export interface SampleResult {
   recall?: RecallOutcome;
   /** Contamination probes: this request's code word and whose code words its answer held. */
   contamination?: ContaminationOutcome;
+  /** Conformance probes: each check with its verdict, reason and evidence. */
+  conformance?: ConformanceOutcome;
 }
 
 export interface RunResult {

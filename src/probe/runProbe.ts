@@ -1,5 +1,7 @@
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import type { HttpFn } from '../client/httpExchange.js';
+import type { CheckResult } from './conformance/checkTypes.js';
 import type { FindingKind } from '../core/finding.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
@@ -40,6 +42,8 @@ export interface ProbeObserver {
    * check runs even on probes with abortOnCollapse off (it then never aborts).
    */
   sampleLive?(target: string, probe: string, live: LiveState): void;
+  /** A conformance probe finished one of its checks (progress views). */
+  checkDone?(target: string, probe: string, check: CheckResult): void;
 }
 
 /** A running sample's live state, for progress views. */
@@ -59,6 +63,8 @@ export { findingKinds, judgeSample } from './judgeSample.js';
 
 export interface ProbeDeps {
   stream: StreamFn;
+  /** Plain timed requests (conformance probes); the daemon passes httpExchange. Absent: a conformance run is an internal error. */
+  http?: HttpFn;
   env: Record<string, string | undefined>;
   /** Wall clock in ms since the epoch. */
   now: () => number;
@@ -82,7 +88,7 @@ export interface ProbeDeps {
 
 /**
  * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
- * recall, contamination). Never throws: failures become `error` samples.
+ * recall, contamination, conformance). Never throws: failures become `error` samples.
  */
 export function runProbe(
   target: TargetConfig,

@@ -7,20 +7,40 @@ import { scheduleOffsetMs } from './scheduleOffset.js';
 
 export interface Scheduler {
   /**
-   * Replaces every task with those of `config` (start and reload). Every scheduled pair with
-   * runOnStart that has not run yet gets a first run, the pairs spread over the first minute.
+   * Makes the tasks those of `config` (start and reload): a pair whose schedule is unchanged
+   * keeps its task and its pending start; a changed or removed pair's task is replaced or
+   * stopped, and a start of it still waiting for its offset is cancelled (counted as reload).
+   * Every scheduled pair with runOnStart that has not run yet has a first run: one kept from
+   * before the reload, else a new one, the new ones spread over the first minute.
    */
   apply(config: Config): void;
-  /** When the pair's next scheduled run starts (ms since the epoch), its first run included; null when it has no schedule. */
-  nextRun(target: string, probe: string): number | null;
   /** Stops every task and every start still waiting for its offset; runs in flight are not touched. */
   stop(): void;
+  /** When the pair's next scheduled run starts (ms since the epoch), its first run included; null when it has no schedule. */
+  nextRun(target: string, probe: string): number | null;
   /** Number of cron tasks. */
   readonly size: number;
 }
 
 /** Why a scheduled run did not start (the `reason` label of coherency_probe_skipped_total). */
-export type SkipReason = 'overlap' | 'missed_tick' | 'concurrency_limit';
+export type SkipReason = 'overlap' | 'missed_tick' | 'concurrency_limit' | 'reload';
+
+/** A start waiting for its timer: after a tick, for the pair's offset; or the pair's first run after start. */
+interface Waiting {
+  at: number;
+  kind: 'offset' | 'first';
+}
+
+/** A scheduled target × probe: its cron task, its offset after each tick and the starts waiting for a timer. */
+interface Pair {
+  target: string;
+  probe: string;
+  expression: string;
+  task: ScheduledTask;
+  offsetMs: number;
+  fire: () => void;
+  waiting: Map<NodeJS.Timeout, Waiting>;
+}
 
 export interface SchedulerDeps {
   /** node-cron's createTask; tests pass a fake to fire ticks by hand. */
@@ -60,110 +80,166 @@ export function cronLogger(log: Logger): NonNullable<TaskOptions['logger']> {
  * (scheduleOffsetMs), so one schedule's runs spread over its interval. A tick that starts
  * nothing is counted in coherency_probe_skipped_total with its reason, never queued (queued
  * long probes pile up): the previous run of the pair still streaming (overlap) or still
- * waiting for a sample slot (concurrency_limit), or a tick node-cron reached too late
- * (missed_tick, the event loop was blocked).
+ * waiting for a sample slot (concurrency_limit), a tick node-cron reached too late
+ * (missed_tick, the event loop was blocked), or a start a reload cancelled (reload).
+ *
+ * apply() is a diff, not a rebuild: a pair whose schedule a reload leaves as it was keeps its
+ * task and any start waiting for its offset (that start runs with the config of its moment).
+ * Rebuilding every task on each reload cancelled those starts, and a SIGHUP every few minutes
+ * lost about half the runs without a trace.
+ *
+ * Each pair with runOnStart also runs once soon after start (firstRunDelayMs), unless it has
+ * run by then: a daemon just pointed at a server shows a verdict within a minute.
  */
 export function createScheduler(service: ProbeService, metrics: Metrics, logger: Logger, deps: SchedulerDeps = {}): Scheduler {
   const createTask = deps.createTask ?? ((expression, fn, options) => cron.createTask(expression, fn, options));
   const now = deps.now ?? Date.now;
-  let tasks: ScheduledTask[] = [];
-  const waiting = new Set<NodeJS.Timeout>();
-  /** Per pair: its task, the offset after each tick, and when a start delayed by a timer (first run or offset) is due. */
-  const pairs = new Map<string, { task: ScheduledTask; offsetMs: number; due: Set<number> }>();
-
-  const stop = () => {
-    for (const t of tasks) void t.destroy();
-    tasks = [];
-    for (const timer of waiting) clearTimeout(timer);
-    waiting.clear();
-    pairs.clear();
-  };
-  /** Runs fn after ms, with the time it is due kept for nextRun. */
-  const later = (key: string, ms: number, fn: () => void) => {
-    const at = now() + ms;
-    const timer = setTimeout(() => {
-      waiting.delete(timer);
-      pairs.get(key)?.due.delete(at);
-      fn();
-    }, ms);
-    waiting.add(timer);
-    pairs.get(key)?.due.add(at);
-  };
+  const pairs = new Map<string, Pair>();
 
   const skipped = (target: string, probe: string, reason: SkipReason) => metrics.skipped.inc({ target, probe, reason });
 
+  /** Runs fn after ms, the time it is due kept for nextRun and the timer for drop. */
+  const later = (pair: Pair, kind: Waiting['kind'], ms: number, fn: () => void) => {
+    const timer = setTimeout(() => {
+      pair.waiting.delete(timer);
+      fn();
+    }, ms);
+    pair.waiting.set(timer, { at: now() + ms, kind });
+  };
+
+  /** Cancels a pair's starts of one kind (all when none given); returns how many were cancelled. */
+  const cancel = (pair: Pair, kind?: Waiting['kind']): number => {
+    let cancelled = 0;
+    for (const [timer, w] of pair.waiting) {
+      if (kind && w.kind !== kind) continue;
+      clearTimeout(timer);
+      pair.waiting.delete(timer);
+      cancelled++;
+    }
+    return cancelled;
+  };
+
+  /** Stops a pair's task and its waiting starts; returns how many starts were waiting for their offset. */
+  const drop = (pair: Pair): number => {
+    void pair.task.destroy();
+    const offsets = [...pair.waiting.values()].filter((w) => w.kind === 'offset').length;
+    cancel(pair);
+    return offsets;
+  };
+
+  const schedule = (targetName: string, probeName: string, expression: string): Pair => {
+    const log = logger.child({ target: targetName, probe: probeName });
+    const fire = () => {
+      try {
+        // The run's own failures become error samples; it never rejects.
+        void service.run(targetName, probeName, 'schedule');
+      } catch (err) {
+        if (err instanceof ProbeLookupError && err.code === 'ALREADY_RUNNING') {
+          const reason: SkipReason = service.isWaitingForSlot(targetName, probeName) ? 'concurrency_limit' : 'overlap';
+          skipped(targetName, probeName, reason);
+          log.warn(
+            { reason },
+            reason === 'overlap'
+              ? 'scheduled run skipped: the previous run is still going'
+              : 'scheduled run skipped: the previous run is still waiting for a sample slot (server.maxConcurrentSamples)',
+          );
+        } else {
+          log.error({ err }, 'scheduled run failed to start');
+        }
+      }
+    };
+    const task = createTask(
+      expression,
+      () => {
+        if (pair.offsetMs === 0) return fire();
+        later(pair, 'offset', pair.offsetMs, fire);
+      },
+      { name: `${targetName}/${probeName}`, logger: cronLogger(log) },
+    );
+    const pair: Pair = { target: targetName, probe: probeName, expression, task, offsetMs: 0, fire, waiting: new Map() };
+    // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
+    task.on('execution:missed', (context) => {
+      skipped(targetName, probeName, 'missed_tick');
+      log.warn(
+        { reason: 'missed_tick', tick: context.date.toISOString() },
+        'scheduled run skipped: the event loop reached its cron tick more than 1 s late',
+      );
+    });
+    const interval = scheduleIntervalSeconds(task);
+    if (interval !== null) metrics.scheduleInterval.set({ target: targetName, probe: probeName }, interval);
+    pair.offsetMs = scheduleOffsetMs(targetName, probeName, shortestGapSeconds(task));
+    void task.start();
+    return pair;
+  };
+
   return {
     get size() {
-      return tasks.length;
+      return pairs.size;
     },
-    stop,
+    stop() {
+      for (const pair of pairs.values()) drop(pair);
+      pairs.clear();
+    },
     nextRun(target, probe) {
       const pair = pairs.get(runKey(target, probe));
       if (!pair) return null;
       const tick = pair.task.getNextRun();
-      const times = [...pair.due, ...(tick ? [tick.getTime() + pair.offsetMs] : [])];
+      const times = [...[...pair.waiting.values()].map((w) => w.at), ...(tick ? [tick.getTime() + pair.offsetMs] : [])];
       return times.length ? Math.min(...times) : null;
     },
     apply(config) {
-      stop();
-      metrics.scheduleInterval.reset();
-      const firstRuns: { key: string; fire: () => void }[] = [];
+      const wanted = new Map<string, { target: string; probe: string; expression: string; runOnStart: boolean }>();
+      const configured = new Set<string>();
       for (const target of config.targets) {
         for (const probeName of target.probes) {
+          const key = runKey(target.name, probeName);
+          configured.add(key);
           const probe = config.probes.find((p) => p.name === probeName);
-          if (!probe?.schedule) continue;
-          const log = logger.child({ target: target.name, probe: probe.name });
-          const key = runKey(target.name, probe.name);
-          const fire = () => {
-            try {
-              // The run's own failures become error samples; it never rejects.
-              void service.run(target.name, probe.name, 'schedule');
-            } catch (err) {
-              if (err instanceof ProbeLookupError && err.code === 'ALREADY_RUNNING') {
-                const reason: SkipReason = service.isWaitingForSlot(target.name, probe.name) ? 'concurrency_limit' : 'overlap';
-                skipped(target.name, probe.name, reason);
-                log.warn(
-                  { reason },
-                  reason === 'overlap'
-                    ? 'scheduled run skipped: the previous run is still going'
-                    : 'scheduled run skipped: the previous run is still waiting for a sample slot (server.maxConcurrentSamples)',
-                );
-              } else {
-                log.error({ err }, 'scheduled run failed to start');
-              }
-            }
-          };
-          let offsetMs = 0;
-          const task = createTask(
-            probe.schedule,
-            () => {
-              if (offsetMs === 0) return fire();
-              later(key, offsetMs, fire);
-            },
-            { name: `${target.name}/${probe.name}`, logger: cronLogger(log) },
-          );
-          // node-cron calls a tick missed when it gets to it more than a second late (a blocked event loop).
-          task.on('execution:missed', (context) => {
-            skipped(target.name, probe.name, 'missed_tick');
-            log.warn(
-              { reason: 'missed_tick', tick: context.date.toISOString() },
-              'scheduled run skipped: the event loop reached its cron tick more than 1 s late',
-            );
-          });
-          const interval = scheduleIntervalSeconds(task);
-          if (interval !== null) metrics.scheduleInterval.set({ target: target.name, probe: probe.name }, interval);
-          offsetMs = scheduleOffsetMs(target.name, probe.name, shortestGapSeconds(task));
-          pairs.set(key, { task, offsetMs, due: new Set() });
-          tasks.push(task);
-          void task.start();
-          // A pair that has run since start (a reload, a tick that came first, a manual run) needs no first run.
-          if (probe.runOnStart && !service.hasRun(target.name, probe.name)) {
-            firstRuns.push({ key, fire: () => (service.hasRun(target.name, probe.name) ? undefined : fire()) });
+          if (probe?.schedule) {
+            wanted.set(key, { target: target.name, probe: probeName, expression: probe.schedule, runOnStart: probe.runOnStart });
           }
         }
       }
-      for (const [i, { key, fire }] of firstRuns.entries()) later(key, firstRunDelayMs(i, firstRuns.length), fire);
-      logger.debug({ tasks: tasks.length, firstRuns: firstRuns.length }, 'schedules applied');
+      let kept = 0;
+      for (const [key, pair] of pairs) {
+        if (wanted.get(key)?.expression === pair.expression) {
+          kept++;
+          continue;
+        }
+        pairs.delete(key);
+        const cancelled = drop(pair);
+        metrics.scheduleInterval.remove({ target: pair.target, probe: pair.probe });
+        if (cancelled === 0) continue;
+        const log = logger.child({ target: pair.target, probe: pair.probe });
+        // A pair the reload removed loses its series anyway: only a pair still configured is counted.
+        if (configured.has(key)) {
+          for (let i = 0; i < cancelled; i++) skipped(pair.target, pair.probe, 'reload');
+          log.warn(
+            { reason: 'reload', cancelled },
+            'scheduled run skipped: a reload changed the schedule while the run waited for its start offset',
+          );
+        } else {
+          log.info({ cancelled }, 'scheduled run cancelled: a reload removed the pair');
+        }
+      }
+      const firstRuns: Pair[] = [];
+      for (const [key, want] of wanted) {
+        let pair = pairs.get(key);
+        if (!pair) {
+          pair = schedule(want.target, want.probe, want.expression);
+          pairs.set(key, pair);
+        }
+        const hasFirst = [...pair.waiting.values()].some((w) => w.kind === 'first');
+        // A pair that has run since start (a reload, a tick that came first, a manual run) needs no first run;
+        // one still waiting for it keeps its time; runOnStart: false drops it.
+        if (!want.runOnStart) cancel(pair, 'first');
+        else if (!hasFirst && !service.hasRun(want.target, want.probe)) firstRuns.push(pair);
+      }
+      for (const [i, pair] of firstRuns.entries()) {
+        const { target, probe, fire } = pair;
+        later(pair, 'first', firstRunDelayMs(i, firstRuns.length), () => (service.hasRun(target, probe) ? undefined : fire()));
+      }
+      logger.debug({ tasks: pairs.size, kept, added: pairs.size - kept, firstRuns: firstRuns.length }, 'schedules applied');
     },
   };
 }

@@ -4,6 +4,7 @@ export { startSimulator, DEFAULT_MAX_TOKENS, MAX_BODY_BYTES, REQUEST_LOG_LIMIT }
 export type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
 export { createHealthyText, type HealthyText, type HealthyTextOptions } from './healthyText.js';
 export { tokenize } from './tokenize.js';
+export { DEFECTS, RENAMED_MODEL, type DefectName } from './defects.js';
 
 export interface ScenarioInfo {
   /** The model name that selects it. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { completionBody, createChunkEncoder, type ChunkIdentity, type Usage } from './chunks.js';
+import { completionBody, createChunkEncoder, type ChunkIdentity, type EncoderOptions, type ToolCall, type Usage } from './chunks.js';
+import { NO_DEFECTS, type Defects } from './defects.js';
 import type { BodyPlan, GenerationPlan } from './scenarios/types.js';
 import type { SimulatedRequest } from './types.js';
 
@@ -14,6 +15,18 @@ export interface ResponseContext {
   promptTokens: number;
   /** Registers a hook the simulator calls from close(); returns the unregister function. */
   track(abort: () => void): () => void;
+  /** The switches of the request's path (defects.ts); none when absent. */
+  defects?: Defects;
+}
+
+/** How the defects of a request shape what it is sent. */
+function encoderOptions(defects: Defects): EncoderOptions {
+  return {
+    reasoning: defects.has('reasoning-dropped') ? 'dropped' : defects.has('think-in-content') ? 'think-tags' : 'field',
+    lengthAsStop: defects.has('finish-rewritten'),
+    toolIndexZero: defects.has('tool-index-zero'),
+    createdAsString: defects.has('created-as-string'),
+  };
 }
 
 // Paced streams write what is due on each tick; a tick of a few ms keeps 2k–20k tok/s
@@ -44,7 +57,15 @@ export function respondBody(plan: BodyPlan, context: ResponseContext): void {
  */
 export function streamGeneration(plan: GenerationPlan, context: ResponseContext): void {
   const { res, record, tokensPerSecond: rate } = context;
-  const encoder = createChunkEncoder(context.identity);
+  const defects = context.defects ?? NO_DEFECTS;
+  const encoder = createChunkEncoder(context.identity, encoderOptions(defects));
+  // a buffering proxy: what the server streams is held, and goes out in one piece at the end
+  const held: string[] | null = defects.has('buffered') ? [] : null;
+  const write = (text: string): boolean => {
+    if (held === null) return res.write(text);
+    held.push(text);
+    return true;
+  };
   // After an event-loop hiccup, catch up over a few ticks rather than in one burst.
   const maxPacedBatch = Math.min(MAX_BATCH, Math.max(1, Math.ceil(rate * CATCH_UP_SECONDS)));
   let sent = 0;
@@ -104,7 +125,7 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
     if (stopped) return;
     record.status = 200;
     res.writeHead(200, SSE_HEADERS);
-    res.write(encoder.role());
+    write(encoder.role());
     const start = performance.now();
     let injected = plan.inject === null;
     let ended: 'natural' | 'limit' | null = null;
@@ -129,9 +150,11 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
           ended = 'natural';
           break;
         }
-        batch += token.reasoning
-          ? encoder.reasoning(token.text)
-          : encoder.content(token.text, context.logprobs ? (token.logprob ?? healthyLogprob(sent)) : undefined);
+        batch += token.tool
+          ? encoder.toolCall({ index: token.tool.index, ...(token.tool.open ? { open: token.tool.open } : {}), arguments: token.text })
+          : token.reasoning
+            ? encoder.reasoning(token.text)
+            : encoder.content(token.text, context.logprobs ? (token.logprob ?? healthyLogprob(sent)) : undefined);
         sent++;
       }
       if (ended !== null && !injected && plan.inject) {
@@ -139,7 +162,7 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
         injected = true;
       }
       record.tokensSent = sent;
-      const flowing = batch.length === 0 || res.write(batch);
+      const flowing = batch.length === 0 || write(batch);
       if (ended !== null) return end(ended);
       if (!flowing) {
         await pause(-1);
@@ -156,8 +179,8 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
     const ending = plan.ending;
     switch (ending.type) {
       case 'finish': {
-        let tail = encoder.finish(how === 'natural' ? 'stop' : 'length');
-        if (context.includeUsage && plan.usage) tail += encoder.usage(usage(context.promptTokens, sent));
+        let tail = encoder.finish(how === 'natural' ? (plan.naturalFinish ?? 'stop') : 'length');
+        if (context.includeUsage && plan.usage) tail += encoder.usage(usage(context.promptTokens, sent, defects));
         finishWith(tail + encoder.done());
         return;
       }
@@ -183,7 +206,7 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
   function finishWith(tail: string): void {
     if (stopped) return;
     serverEnded = true;
-    res.end(tail);
+    res.end(held === null ? tail : held.join('') + tail);
     record.finished = true;
     stop();
   }
@@ -205,6 +228,7 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
   const started = performance.now();
   let content = '';
   let reasoning = '';
+  const toolCalls: ToolCall[] = [];
   let tokens = 0;
   let natural = false;
   // An endless generation never completes, so its body is never sent: a hang, as for a stall.
@@ -216,7 +240,9 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
         natural = true;
         break;
       }
-      if (token.reasoning) reasoning += token.text;
+      if (token.tool?.open) toolCalls.push({ ...token.tool.open, arguments: token.text });
+      else if (token.tool) (toolCalls[toolCalls.length - 1] as ToolCall).arguments += token.text;
+      else if (token.reasoning) reasoning += token.text;
       else content += token.text;
     }
   }
@@ -251,7 +277,16 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
     let body: string;
     if (plan.inject) body = plan.inject.raw.replace(/^data: /, '').trim();
     else if (plan.ending.type === 'error-event') body = JSON.stringify({ error: plan.ending.error });
-    else body = completionBody(context.identity, content, reasoning, natural ? 'stop' : 'length', usage(context.promptTokens, tokens));
+    else {
+      const defects = context.defects ?? NO_DEFECTS;
+      body = completionBody(
+        context.identity,
+        { content, reasoning, toolCalls },
+        natural ? (plan.naturalFinish ?? 'stop') : 'length',
+        usage(context.promptTokens, tokens, defects),
+        encoderOptions(defects),
+      );
+    }
     record.status = 200;
     res.writeHead(200, { 'Content-Type': 'application/json' });
     res.end(body);
@@ -261,8 +296,10 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
   timer = setTimeout(send, delay);
 }
 
-function usage(promptTokens: number, completionTokens: number): Usage {
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+function usage(promptTokens: number, completionTokens: number, defects: Defects): Usage {
+  // usage-wrong-total: the total leaves the prompt out
+  const total = defects.has('usage-wrong-total') ? completionTokens : promptTokens + completionTokens;
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: total };
 }
 
 /**

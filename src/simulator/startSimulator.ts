@@ -1,12 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorBody } from './chunks.js';
+import { RENAMED_MODEL, splitDefectPath, type Defects } from './defects.js';
 import { hashSeed } from './random.js';
 import { respondBody, respondCompletion, streamGeneration, type ResponseContext } from './respond.js';
 import { lookupScenario, SCENARIO_MAP } from './scenarios/index.js';
 import { lastUserText, messageTexts } from './messageTexts.js';
 import { tokenize } from './tokenize.js';
+import { stopAt } from './tokenSource.js';
+import { offeredTools, planToolCalls, toolCallSource, type OfferedTool } from './toolCalls.js';
 import type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
 
 /** Requests kept in `Simulator.requests`; older ones are dropped first. */
@@ -29,7 +32,14 @@ interface ChatBody {
   temperature: number | null;
   /** The request asked for per-token logprobs. */
   logprobs: boolean;
+  /** Stop sequences (`stop`, a string or up to 4). */
+  stop: string[];
+  /** Function tools offered (null: none, or tool_choice "none"). */
+  tools: OfferedTool[] | null;
 }
+
+/** OpenAI's limit on stop sequences. */
+const MAX_STOPS = 4;
 
 /**
  * Starts the built-in OpenAI-compatible server. The model name picks the scenario
@@ -38,6 +48,8 @@ interface ChatBody {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? '127.0.0.1';
   const tokensPerSecond = options.tokensPerSecond ?? 0;
+  const apiKey = options.apiKey ?? null;
+  if (apiKey !== null && apiKey.trim() === '') throw new RangeError('apiKey must not be empty');
   const baseSeed = options.seed ?? 1;
   if (!Number.isFinite(tokensPerSecond) || tokensPerSecond < 0) {
     throw new RangeError(`tokensPerSecond must be a number >= 0, got ${tokensPerSecond}`);
@@ -67,7 +79,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = (req.url ?? '/').split('?')[0];
+    const split = splitDefectPath((req.url ?? '/').split('?')[0] ?? '/');
+    if (!split.ok) {
+      req.resume();
+      return sendError(res, 404, errorBody(split.message, 'invalid_request_error', 'not_found'));
+    }
+    const { path, defects } = split;
+    if (apiKey !== null && !defects.has('auth-open') && !keyMatches(req.headers.authorization, apiKey)) {
+      req.resume();
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      return sendError(res, 401, errorBody('Incorrect API key provided (simulated).', 'invalid_request_error', 'invalid_api_key'));
+    }
     if (req.method === 'GET' && path === '/v1/models') {
       req.resume();
       return listModels(res);
@@ -84,7 +106,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         req.destroy(),
       );
     }
-    const parsed = parseChatBody(raw);
+    const parsed = parseChatBody(raw, defects);
     if (typeof parsed === 'string') return sendError(res, 400, errorBody(parsed, 'invalid_request_error', 'invalid_request'));
 
     const lookup = lookupScenario(parsed.model);
@@ -98,7 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const messages = messageTexts(parsed.messages);
     const previousLastUser = lastUserByScenario.get(lookup.definition.name) ?? null;
     lastUserByScenario.set(lookup.definition.name, lastUserText(messages));
-    const plan = lookup.definition.run({
+    let plan = lookup.definition.run({
       maxTokens: parsed.maxTokens,
       param: lookup.param,
       seed,
@@ -106,7 +128,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       messages,
       previousLastUser,
     });
-    const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model: parsed.model };
+    if (plan.kind === 'generation') {
+      // offered tools are called instead of writing text, as a model that follows the prompt does
+      if (parsed.tools)
+        plan = { ...plan, source: toolCallSource(planToolCalls(parsed.tools, lastUserText(messages), seed)), naturalFinish: 'tool_calls' };
+      plan = { ...plan, source: stopAt(plan.source, parsed.stop) };
+    }
+    const model = defects.has('model-renamed') ? RENAMED_MODEL : parsed.model;
+    const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model };
     const record: SimulatedRequest = {
       id: identity.id,
       model: parsed.model,
@@ -128,10 +157,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       record,
       identity,
       tokensPerSecond,
-      includeUsage: parsed.includeUsage,
+      includeUsage: parsed.includeUsage && !defects.has('usage-missing'),
       logprobs: parsed.logprobs,
       promptTokens: countPromptTokens(parsed.messages),
       track,
+      defects,
     };
     if (plan.kind === 'body') respondBody(plan, context);
     else if (parsed.stream && !plan.ignoreStream) streamGeneration(plan, context);
@@ -212,8 +242,24 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-/** The fields the simulator reads, checked; a string is the 400 message. */
-function parseChatBody(raw: string): ChatBody | string {
+/** Whether an Authorization header carries exactly `Bearer <key>` (compared in constant time). */
+function keyMatches(header: string | undefined, key: string): boolean {
+  const given = Buffer.from(header ?? '', 'utf8');
+  const wanted = Buffer.from(`Bearer ${key}`, 'utf8');
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** `stop` as a list; a string is the 400 message. */
+function stopSequences(v: unknown): string[] | string {
+  if (v === undefined || v === null) return [];
+  const list = typeof v === 'string' ? [v] : v;
+  if (!Array.isArray(list) || list.length > MAX_STOPS || !list.every((s) => typeof s === 'string' && s !== ''))
+    return `\`stop\` must be a non-empty string or a list of up to ${MAX_STOPS} of them.`;
+  return list as string[];
+}
+
+/** The fields the simulator reads, checked, with the request's defects applied; a string is the 400 message. */
+function parseChatBody(raw: string, defects: Defects): ChatBody | string {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -233,10 +279,16 @@ function parseChatBody(raw: string): ChatBody | string {
   const streamOptions = fields.stream_options;
   const includeUsage =
     typeof streamOptions === 'object' && streamOptions !== null && (streamOptions as Record<string, unknown>).include_usage === true;
+  const stop = stopSequences(fields.stop);
+  if (typeof stop === 'string') return stop;
+  const tools = offeredTools(fields);
+  if (typeof tools === 'string') return tools;
   return {
     model: fields.model,
     messages: fields.messages,
-    maxTokens: typeof max === 'number' ? max : DEFAULT_MAX_TOKENS,
+    maxTokens: typeof max === 'number' && !defects.has('max-tokens-ignored') ? max : DEFAULT_MAX_TOKENS,
+    stop: defects.has('stop-ignored') ? [] : stop,
+    tools,
     stream: fields.stream === true,
     includeUsage,
     seed: typeof fields.seed === 'number' && Number.isFinite(fields.seed) ? fields.seed : null,

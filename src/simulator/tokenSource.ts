@@ -6,6 +6,8 @@ export interface Token {
   reasoning: boolean;
   /** The logprob sent with it when the client asks for logprobs; absent: an ordinary one (healthy text). */
   logprob?: number;
+  /** A fragment of a function call's arguments (`text`), not content: the call's index, and its id and name on its first fragment. */
+  tool?: { index: number; open?: { id: string; name: string } };
 }
 
 /** Pull-based, possibly endless: `null` means the text ended naturally. */
@@ -78,6 +80,67 @@ export function lockedIn(source: TokenSource): TokenSource {
     next() {
       const t = source.next();
       return t === null ? null : { ...t, logprob: LOCKED_IN_LOGPROB };
+    },
+  };
+}
+
+/**
+ * The tokens of `source` up to the first of the stop sequences in its text, which is not sent
+ * (as servers do): the text ends just before it, naturally. Text is held back by the longest
+ * stop's length minus one, so a stop spanning several tokens is found. Reasoning is searched too
+ * (vLLM matches stop strings on the whole generated text, before the reasoning parser splits it
+ * off); tool-call arguments are not, and no stop spans a switch between reasoning and content.
+ */
+export function stopAt(source: TokenSource, stops: readonly string[]): TokenSource {
+  if (stops.length === 0) return source;
+  const keep = Math.max(...stops.map((s) => s.length)) - 1;
+  const out: Token[] = [];
+  let held: Token[] = [];
+  let heldText = '';
+  let ended = false;
+  const flush = () => {
+    out.push(...held);
+    held = [];
+    heldText = '';
+  };
+  return {
+    next() {
+      while (out.length === 0 && !ended) {
+        const t = source.next();
+        if (t === null) {
+          flush();
+          ended = true;
+          break;
+        }
+        if (t.tool) {
+          flush();
+          out.push(t);
+          continue;
+        }
+        if (held.length > 0 && t.reasoning !== (held[0] as Token).reasoning) flush();
+        held.push(t);
+        heldText += t.text;
+        const at = Math.min(...stops.map((s) => heldText.indexOf(s)).filter((i) => i >= 0));
+        if (Number.isFinite(at)) {
+          // send what comes before the stop, the token it starts in cut short
+          let left = at;
+          for (const h of held) {
+            if (left <= 0) break;
+            out.push(h.text.length <= left ? h : { ...h, text: h.text.slice(0, left) });
+            left -= h.text.length;
+          }
+          held = [];
+          ended = true;
+          continue;
+        }
+        // keep the last (longest stop - 1) characters: a stop may start in them
+        while (held.length > 0 && heldText.length - (held[0] as Token).text.length >= keep) {
+          const first = held.shift() as Token;
+          heldText = heldText.slice(first.text.length);
+          out.push(first);
+        }
+      }
+      return out.shift() ?? null;
     },
   };
 }

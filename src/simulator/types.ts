@@ -7,6 +7,8 @@ export interface SimulatorOptions {
   tokensPerSecond?: number;
   /** Base seed of the generated text; a request's own seed and messages are mixed in. Default 1. */
   seed?: number;
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401), unless its path switches on `auth-open`. */
+  apiKey?: string;
 }
 
 /** One chat completion request as the simulator saw it; updated live while it streams. */

@@ -2,26 +2,34 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { RunResult, SampleFinding } from '../probe/probeTypes.js';
+import type { RunResult } from '../probe/probeTypes.js';
 import type { StoredRuns } from './runHistory.js';
+import { looksLikeRun, repairRun } from './storedRunShape.js';
 
 export interface RunStoreOptions {
   dir: string;
   /** Keep at most this many stored runs (oldest deleted first). */
   maxRuns: number;
-  /** Keep at most this many bytes of stored runs (oldest deleted first). */
+  /** Keep at most this many bytes of stored runs (oldest deleted first); a run larger on its own is stored without its text, or not at all. */
   maxBytes: number;
   logger: Logger;
   /** Called once per run that could not be written (the daemon counts them). */
   onSaveError?: (err: unknown) => void;
+  /** Called once per run larger than maxBytes on its own: stored without its text, or not stored (the daemon counts them). */
+  onOversized?: (outcome: OversizedOutcome) => void;
 }
+
+/** What became of a run larger than storage.maxBytes on its own. */
+export type OversizedOutcome = 'stored_without_text' | 'not_stored';
 
 export interface RunStore extends StoredRuns {
   /**
-   * Start-up: removes the temp files of an interrupted write, applies retention (by file names
-   * and sizes, nothing parsed), then reads the head of each kept file, never its text. Files
-   * of the one-line format of 0.1 are read whole once and rewritten in the current format.
-   * Unreadable files are logged and skipped. Resolves to the number of runs indexed.
+   * Start-up: removes the temp files of an interrupted write, reads the head of each stored run
+   * (never its text), then applies retention to the runs it could read. A file that is not a
+   * stored run (unreadable, a first line over HEAD_MAX_BYTES, larger than maxBytes) is logged,
+   * left in place and not counted: retention never deletes what it did not read. Files of the
+   * one-line format of 0.1 are read whole once and rewritten in the current format.
+   * Resolves to the number of runs indexed.
    */
   open(): Promise<number>;
   /** Writes a run atomically, then applies retention. Never throws: a full disk is logged, not fatal. */
@@ -37,6 +45,14 @@ const TEMP_RE = /^\d{8}T\d{6}\d{3}Z_[A-Za-z0-9-]{1,64}\.json\.tmp-\d+$/;
 /** The head of a stored file: the run without its output text. */
 const FORMAT = 2;
 const HEAD_READ_BYTES = 16 * 1024;
+/**
+ * Longest first line read as a head. Heads of real runs are a few KB per sample (20 samples of
+ * findings and figures: ~100 KB); the read is synchronous, and a 200 MB file without a line
+ * break held the event loop 1.1 s at start-up: past this bound it is not a stored run.
+ */
+export const HEAD_MAX_BYTES = 1024 * 1024;
+/** Largest file of 0.1's one-line format read (whole, once): its JSON.parse holds the loop. */
+export const OLD_FORMAT_MAX_BYTES = 4 * 1024 * 1024;
 /** Stored files indexed per turn of the event loop at start-up. */
 const INDEX_BATCH = 32;
 
@@ -66,6 +82,12 @@ function headLine(run: RunResult): string {
   return JSON.stringify({ format: FORMAT, run: { ...run, samples } });
 }
 
+/** The run stored without its text, a note on each sample saying why. */
+function withoutText(run: RunResult, bytes: number, maxBytes: number): RunResult {
+  const note = `output text not stored: this run takes ${bytes} bytes, more than storage.maxBytes (${maxBytes}) on its own`;
+  return { ...run, samples: run.samples.map((s) => ({ ...s, content: '', reasoning: '', notes: [...s.notes, note] })) };
+}
+
 /** A head as read back: the run with empty text (content and reasoning are on the second line). */
 function decodeHead(line: string): RunResult | null {
   const parsed = JSON.parse(line) as { format?: unknown; run?: unknown };
@@ -75,16 +97,32 @@ function decodeHead(line: string): RunResult | null {
     s.content = '';
     s.reasoning = '';
   }
-  return upgradeRun(parsed.run);
+  return repairRun(parsed.run);
 }
 
+/**
+ * A whole stored file. A text line that cannot be read (a write cut short, a disk error) leaves
+ * the run as its head says, with a note on each sample: the run /runs lists still opens.
+ */
 function decodeBody(data: string): RunResult {
   const cut = data.indexOf('\n');
   const head = decodeHead(cut < 0 ? data : data.slice(0, cut));
   if (!head) return decodeOldFormat(data);
-  const text = JSON.parse(data.slice(cut + 1)) as { samples?: { content?: unknown; reasoning?: unknown }[] };
+  let texts: { content?: unknown; reasoning?: unknown }[] = [];
+  let damage = '';
+  try {
+    const parsed = JSON.parse(data.slice(cut + 1)) as { samples?: unknown } | null;
+    if (typeof parsed === 'object' && parsed !== null && Array.isArray(parsed.samples)) texts = parsed.samples;
+    else damage = 'it is not a list of samples';
+  } catch (err) {
+    damage = cut < 0 ? 'the file ends after its first line' : (err as Error).message;
+  }
   head.samples.forEach((s, i) => {
-    const t = text.samples?.[i];
+    if (damage) {
+      s.notes.push(`the stored output text could not be read (${damage}): figures, findings and reasons are the run's own`);
+      return;
+    }
+    const t = texts[i];
     s.content = typeof t?.content === 'string' ? t.content : '';
     s.reasoning = typeof t?.reasoning === 'string' ? t.reasoning : '';
   });
@@ -95,17 +133,17 @@ function decodeBody(data: string): RunResult {
 function decodeOldFormat(data: string): RunResult {
   const run = JSON.parse(data) as unknown;
   if (!looksLikeRun(run)) throw new Error('not a stored run');
-  for (const s of run.samples) {
-    if (typeof s.content !== 'string') s.content = '';
-    if (typeof s.reasoning !== 'string') s.reasoning = '';
-  }
-  return upgradeRun(run);
+  return repairRun(run);
 }
 
 interface Indexed {
   name: string;
   head: RunResult;
+  /** Bytes of the file, counted against maxBytes. */
+  bytes: number;
 }
+
+const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Failing runs with their full output text, as one file each in `dir`; only their heads are kept in memory. */
 export function createRunStore(options: RunStoreOptions): RunStore {
@@ -115,7 +153,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const ensureDir = () => mkdir(dir, { recursive: true }).then(() => undefined);
   // Saves are serialised so retention never races a concurrent write.
   let queue: Promise<void> = Promise.resolve();
-  /** Oldest first, as the file names sort. */
+  /** The stored runs read, oldest first, as the file names sort; retention reads and deletes only these. */
   let index: Indexed[] = [];
   const byId = new Map<string, Indexed>();
 
@@ -128,59 +166,69 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     });
   }
 
-  function remember(name: string, head: RunResult): void {
-    const entry = { name, head };
-    const previous = byId.get(head.id);
+  function remember(entry: Indexed): void {
+    const previous = byId.get(entry.head.id);
     if (previous) forget(new Set([previous.name]));
+    const sameName = index.findIndex((e) => e.name === entry.name);
+    if (sameName >= 0) index.splice(sameName, 1);
+    index.push(entry);
     // new runs start after the stored ones: appending keeps the order, except for a clock set back
-    if (index.length > 0 && index[index.length - 1]!.name > name) {
-      index.push(entry);
-      index.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    } else {
-      index.push(entry);
-    }
-    byId.set(head.id, entry);
+    if (index.length > 1 && index[index.length - 2]!.name > entry.name) index.sort(byName);
+    byId.set(entry.head.id, entry);
   }
 
   async function writeAtomic(file: string, data: string): Promise<void> {
     const tmp = `${file}.tmp-${process.pid}`;
-    const handle = await open(tmp, 'w', 0o600);
     try {
-      await handle.writeFile(data, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
+      const handle = await open(tmp, 'w', 0o600);
+      try {
+        await handle.writeFile(data, 'utf8');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, file);
+    } catch (err) {
+      // a full disk must not leave half a run behind until the next start
+      await unlink(tmp).catch(() => undefined);
+      throw err;
     }
-    await rename(tmp, file);
   }
 
-  /** Deletes the oldest files beyond maxRuns or maxBytes, by name and size only. Returns the names deleted. */
-  async function applyRetention(): Promise<Set<string>> {
-    const names = (await readdir(dir)).filter((n) => FILE_RE.test(n)).sort();
-    const sizes = await Promise.all(names.map(async (n) => (await stat(join(dir, n))).size));
-    let count = names.length;
-    let bytes = sizes.reduce((a, b) => a + b, 0);
+  /**
+   * Deletes the oldest indexed runs beyond maxRuns or maxBytes, never `keep` (the run just
+   * saved) and never a file it did not read. Returns the names deleted.
+   */
+  async function applyRetention(keep?: string): Promise<Set<string>> {
+    let count = index.length;
+    let bytes = index.reduce((sum, e) => sum + e.bytes, 0);
     const deleted = new Set<string>();
-    for (let i = 0; i < names.length && (count > options.maxRuns || bytes > options.maxBytes); i++) {
-      await unlink(join(dir, names[i]!));
-      deleted.add(names[i]!);
+    for (const e of index) {
+      if (count <= options.maxRuns && bytes <= options.maxBytes) break;
+      if (e.name === keep) continue;
+      await unlink(join(dir, e.name)).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
+      deleted.add(e.name);
       count--;
-      bytes -= sizes[i]!;
+      bytes -= e.bytes;
     }
+    forget(deleted);
     return deleted;
   }
 
   /**
-   * The first line of a file, read in blocks; the whole file when it has no line break (0.1's
-   * format). Synchronous: it runs at start-up, before the server listens, where a thousand
-   * small reads through the thread pool cost several times more than the reads themselves.
+   * The first line of a file, read in blocks, at most HEAD_MAX_BYTES; `whole` when the file
+   * ended first (0.1's format has no line break). Synchronous: a thousand small reads through
+   * the thread pool cost several times more than the reads themselves, and the bound keeps
+   * each file to a millisecond or so.
    */
-  function readFirstLine(file: string): { line: string; whole: boolean } {
+  function readFirstLine(file: string): { line: string; whole: boolean } | null {
     const fd = openSync(file, 'r');
     try {
       const blocks: Buffer[] = [];
       let position = 0;
-      for (;;) {
+      while (position < HEAD_MAX_BYTES) {
         const block = Buffer.allocUnsafe(HEAD_READ_BYTES);
         const bytesRead = readSync(fd, block, 0, HEAD_READ_BYTES, position);
         if (bytesRead === 0) return { line: Buffer.concat(blocks).toString('utf8'), whole: true };
@@ -192,21 +240,31 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         blocks.push(block.subarray(0, bytesRead));
         position += bytesRead;
       }
+      return null;
     } finally {
       closeSync(fd);
     }
   }
 
-  async function readHead(name: string): Promise<RunResult> {
+  async function readHead(name: string, bytes: number): Promise<RunResult> {
     const file = join(dir, name);
-    const { line, whole } = readFirstLine(file);
-    const head = decodeHead(line);
+    if (bytes > options.maxBytes) throw new Error(`larger than storage.maxBytes (${bytes} bytes)`);
+    const first = readFirstLine(file);
+    if (first === null) {
+      // no line break early on: 0.1's one-line format if it is small enough to parse, else not a run
+      if (bytes > OLD_FORMAT_MAX_BYTES) throw new Error(`no line break in its first ${HEAD_MAX_BYTES} bytes`);
+      return upgradeOldFormat(name, await readFile(file, 'utf8'));
+    }
+    const head = decodeHead(first.line);
     if (head) return head;
-    if (!whole) throw new Error('not a stored run');
-    // 0.1's one-line format: read whole this once, then stored again in the current format
-    // (when that fails, the file stays as it is and is read whole at each start)
-    const run = decodeOldFormat(line);
-    await writeAtomic(file, encodeStoredRun(run)).catch((err: Error) =>
+    if (!first.whole) throw new Error('not a stored run');
+    return upgradeOldFormat(name, first.line);
+  }
+
+  /** 0.1's one-line format: read whole this once, then stored again in the current format (when that fails, the file is read whole at each start). */
+  async function upgradeOldFormat(name: string, data: string): Promise<RunResult> {
+    const run = decodeOldFormat(data);
+    await writeAtomic(join(dir, name), encodeStoredRun(run)).catch((err: Error) =>
       logger.warn({ file: name, err: err.message }, 'could not rewrite a stored run of 0.1'),
     );
     return decodeHead(headLine(run))!;
@@ -222,14 +280,51 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     return done;
   };
 
+  const skip = (name: string, why: string) =>
+    logger.warn(
+      { file: name, err: why },
+      'skipping unreadable stored run: left in place, not listed, not counted against storage.maxBytes',
+    );
+
+  async function save(run: RunResult): Promise<void> {
+    try {
+      await ensureDir();
+      const name = fileNameFor(run);
+      let data = encodeStoredRun(run);
+      let bytes = Buffer.byteLength(data);
+      if (bytes > options.maxBytes) {
+        // Making room for a run the budget cannot hold would delete every other run and then it too.
+        const bare = encodeStoredRun(withoutText(run, bytes, options.maxBytes));
+        const outcome: OversizedOutcome = Buffer.byteLength(bare) <= options.maxBytes ? 'stored_without_text' : 'not_stored';
+        logger.warn(
+          { run: run.id, bytes, maxBytes: options.maxBytes, outcome },
+          outcome === 'not_stored'
+            ? 'run not stored: even without its text it is larger than storage.maxBytes'
+            : 'run stored without its output text: it is larger than storage.maxBytes on its own',
+        );
+        options.onOversized?.(outcome);
+        if (outcome === 'not_stored') return;
+        data = bare;
+        bytes = Buffer.byteLength(bare);
+      }
+      await writeAtomic(join(dir, name), data);
+      // the head as it will be read back: a copy that holds none of the run's strings
+      remember({ name, head: decodeHead(data.slice(0, data.indexOf('\n')))!, bytes });
+      await applyRetention(name);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      logger.error({ err, run: run.id, dir, code }, 'could not store run: it is kept in memory only and lost at restart');
+      options.onSaveError?.(err);
+    }
+  }
+
   return {
     open() {
       opened = enqueue(async () => {
         await ensureDir();
         const all = await readdir(dir);
         for (const temp of all.filter((n) => TEMP_RE.test(n))) await unlink(join(dir, temp)).catch(() => undefined);
-        const deleted = await applyRetention();
-        const names = all.filter((n) => FILE_RE.test(n) && !deleted.has(n)).sort();
+        const names = all.filter((n) => FILE_RE.test(n)).sort();
         index = [];
         byId.clear();
         for (let i = 0; i < names.length; i++) {
@@ -238,11 +333,15 @@ export function createRunStore(options: RunStoreOptions): RunStore {
           // answer health checks and scrapes between batches when the daemon indexes after listening
           if (i > 0 && i % INDEX_BATCH === 0) await new Promise((r) => setImmediate(r));
           try {
-            remember(name, await readHead(name));
+            const { size } = await stat(join(dir, name));
+            remember({ name, head: await readHead(name, size), bytes: size });
           } catch (err) {
-            logger.warn({ file: name, err: (err as Error).message }, 'skipping unreadable stored run');
+            skip(name, (err as Error).message);
           }
         }
+        const deleted = await applyRetention();
+        if (deleted.size > 0)
+          logger.info({ dir, deleted: deleted.size }, 'stored runs beyond storage.maxRuns or storage.maxBytes deleted, oldest first');
         return index.length;
       });
       return opened;
@@ -252,21 +351,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       return (opened ?? Promise.resolve(0)).catch(() => 0);
     },
     save(run) {
-      return enqueue(async () => {
-        try {
-          await ensureDir();
-          const name = fileNameFor(run);
-          const data = encodeStoredRun(run);
-          await writeAtomic(join(dir, name), data);
-          // the head as it will be read back: a copy that holds none of the run's strings
-          remember(name, decodeHead(data.slice(0, data.indexOf('\n')))!);
-          forget(await applyRetention());
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          logger.error({ err, run: run.id, dir, code }, 'could not store run: it is kept in memory only and lost at restart');
-          options.onSaveError?.(err);
-        }
-      });
+      return enqueue(() => save(run));
     },
     flush() {
       return queue;
@@ -283,47 +368,13 @@ export function createRunStore(options: RunStoreOptions): RunStore {
         return decodeBody(await readFile(join(dir, entry.name), 'utf8'));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by retention meanwhile
-        logger.warn({ file: entry.name, err: (err as Error).message }, 'could not read stored run');
-        return null;
+        // the head read at start-up is what /runs listed: answer with it rather than a 404
+        logger.warn({ file: entry.name, err: (err as Error).message }, 'could not read stored run: answering with its head');
+        const head = structuredClone(entry.head);
+        for (const s of head.samples)
+          s.notes.push(`the stored run could not be read again (${(err as Error).message}): its output text is not shown`);
+        return head;
       }
     },
   };
-}
-
-/** Runs stored by 0.1 list finding kinds as strings: keep them as findings without a place. */
-function upgradeRun(run: RunResult): RunResult {
-  for (const s of run.samples) {
-    if (!Array.isArray(s.findings)) s.findings = [];
-    s.findings = s.findings.map((f: SampleFinding | string) =>
-      typeof f === 'string'
-        ? {
-            kind: f as SampleFinding['kind'],
-            severity: s.verdict === 'fail' ? 'fail' : 'warn',
-            certain: false,
-            atChar: -1,
-            atToken: -1,
-            detail: '',
-            excerpt: '',
-            channel: 'sample',
-          }
-        : f,
-    );
-  }
-  return run;
-}
-
-/** Enough shape to list and show a run; anything else in the directory is skipped. */
-function looksLikeRun(run: unknown): run is RunResult {
-  const r = run as Partial<RunResult> | null;
-  return (
-    typeof r === 'object' &&
-    r !== null &&
-    typeof r.id === 'string' &&
-    typeof r.target === 'string' &&
-    typeof r.probe === 'string' &&
-    typeof r.verdict === 'string' &&
-    typeof r.startedAt === 'string' &&
-    Array.isArray(r.samples) &&
-    r.samples.every((s) => typeof s === 'object' && s !== null && typeof s.verdict === 'string')
-  );
 }

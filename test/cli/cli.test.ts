@@ -44,6 +44,16 @@ describe('help and usage', () => {
     }
   });
 
+  test('simulate --help lists the defect switches; --api-key-env naming an unset variable is exit 2', async () => {
+    const h = io();
+    assert.equal(await main(['simulate', '--help'], h.io), 0);
+    assert.match(h.out(), /\/defect\/NAME\[\+NAME\.\.\.\]\/v1/);
+    for (const d of ['buffered', 'tool-index-zero', 'auth-open', 'finish-rewritten']) assert.match(h.out(), new RegExp(`^ {2}${d} `, 'm'));
+    const k = io();
+    assert.equal(await main(['simulate', '--port', '0', '--api-key-env', 'SIM_KEY_NOT_SET'], k.io), 2);
+    assert.match(k.err(), /--api-key-env: environment variable SIM_KEY_NOT_SET is not set/);
+  });
+
   test('an unknown command or option is exit 2 with a message', async () => {
     const a = io();
     assert.equal(await main(['frobnicate'], a.io), 2);
@@ -67,7 +77,7 @@ describe('check-config', () => {
   test('the shipped configs are valid (exit 0)', async () => {
     const r = io();
     assert.equal(await main(['check-config', repoPath('config', 'coherency.yaml')], r.io), 0);
-    assert.match(r.out(), /valid \(7 targets, 6 probes\)/);
+    assert.match(r.out(), /valid \(8 targets, 7 probes\)/);
   });
 
   test('an invalid file lists every problem and exits 2', async () => {

@@ -187,26 +187,78 @@ describe('streamChat against a loopback server', () => {
     );
   });
 
-  test('keep-alive comments keep an idle stream alive', BOUND, async () => {
+  test('a token after keep-alive comments, within idleSeconds of the headers, is read', BOUND, async () => {
     await withServer(
       (_req, res) => {
         sseHeaders(res);
-        let n = 0;
-        const timer = setInterval(() => {
-          n++;
-          if (n < 6) {
-            res.write(': keep-alive\n\n');
-          } else {
-            clearInterval(timer);
-            res.end(chunk('late') + finishChunk() + 'data: [DONE]\n\n');
-          }
-        }, 100);
+        res.write(': keep-alive\n\n');
+        const timer = setTimeout(() => res.end(chunk('late') + finishChunk() + 'data: [DONE]\n\n'), 150);
+        res.on('close', () => clearTimeout(timer));
+      },
+      async (server) => {
+        const result = await run(server.url, { timeouts: { connectSeconds: 2, idleSeconds: 0.6, totalSeconds: 5 } });
+        assert.equal(result.error, null);
+        assert.equal(result.content, 'late');
+      },
+    );
+  });
+
+  // Issue 19: a trickle held a sample slot until the total timeout, since every byte reset the idle timer.
+  const TRICKLE = { connectSeconds: 2, idleSeconds: 0.5, totalSeconds: 6 };
+
+  test('timeout_idle: a stream of SSE comments only, however frequent, is no progress', BOUND, async () => {
+    await withServer(
+      (_req, res) => {
+        sseHeaders(res);
+        res.write(chunk('first'));
+        const timer = setInterval(() => res.write(': OPENROUTER PROCESSING\n\n'), 50);
         res.on('close', () => clearInterval(timer));
       },
       async (server) => {
-        const result = await run(server.url, { timeouts: { connectSeconds: 2, idleSeconds: 0.35, totalSeconds: 5 } });
-        assert.equal(result.error, null);
-        assert.equal(result.content, 'late');
+        const t0 = performance.now();
+        const result = await run(server.url, { timeouts: TRICKLE });
+        assert.equal(result.error?.type, 'timeout_idle', result.error?.message);
+        assert.match(result.error!.message, /^no output token for 0\.5 s \(\d+ bytes came meanwhile/);
+        assert.equal(result.content, 'first');
+        assert.ok(performance.now() - t0 < 3000, 'ended by the idle timeout, not the total one');
+        await server.socketClosed();
+      },
+    );
+  });
+
+  test('timeout_idle: an event stream sent one byte at a time', BOUND, async () => {
+    await withServer(
+      (_req, res) => {
+        sseHeaders(res);
+        const body = Buffer.from(Array.from({ length: 50 }, (_, i) => chunk(`w${i} `)).join(''));
+        let at = 0;
+        const timer = setInterval(() => {
+          if (at < body.length) res.write(body.subarray(at, ++at));
+        }, 10);
+        res.on('close', () => clearInterval(timer));
+      },
+      async (server) => {
+        const t0 = performance.now();
+        const result = await run(server.url, { timeouts: TRICKLE });
+        assert.equal(result.error?.type, 'timeout_idle', result.error?.message);
+        assert.ok(performance.now() - t0 < 3000, 'ended by the idle timeout, not the total one');
+        await server.socketClosed();
+      },
+    );
+  });
+
+  test('timeout_idle: a body that is not an event stream, sent one byte at a time', BOUND, async () => {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        const timer = setInterval(() => res.write('x'), 10);
+        res.on('close', () => clearInterval(timer));
+      },
+      async (server) => {
+        const result = await run(server.url, { timeouts: TRICKLE });
+        assert.equal(result.error?.type, 'timeout_idle', result.error?.message);
+        assert.match(result.error!.message, /fewer than 1024 bytes of body for 0\.5 s/);
+        await server.socketClosed();
       },
     );
   });

@@ -51,3 +51,14 @@ test('extraBody fields named like Object properties are plain fields; __proto__ 
   );
   assert.equal(bad.ok, false);
 });
+
+test('a storage.dir on a kernel file system (/proc, /sys) is a config error, not a store that hangs', () => {
+  for (const dir of ['/proc/runs', '/sys/kernel/runs', '/proc']) {
+    const r = parseConfig(`storage: { dir: ${dir} }\ntargets: [{ name: a, baseUrl: "http://h/v1", model: m }]\n${probes}`, { env: {} });
+    assert.equal(r.ok, false, dir);
+    assert.match(
+      r.ok ? '' : r.errors.join('\n'),
+      /^storage\.dir: "\/(proc|sys)[^"]*" is under \/(proc|sys), a kernel file system that cannot keep files$/,
+    );
+  }
+});

@@ -183,21 +183,23 @@ describe('resolveConfigSource: precedence', () => {
 });
 
 describe('configFromEnv', () => {
-  it('builds one target with the short and long probes', () => {
+  it('builds one target with the short and long probes, and a daily conformance probe', () => {
     const r = configFromEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:8000/v1/', OPENAI_MODEL: 'qwen' });
     assert.ok(r.ok);
     const { targets, probes, server, simulator } = r.config;
     assert.deepEqual(
       targets.map((t) => [t.name, t.baseUrl, t.model, t.apiKeyEnv, t.probes]),
-      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long']]],
+      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long', 'conformance']]],
     );
     assert.deepEqual(
-      probes.map((p) => [p.name, p.schedule, p.maxTokens, p.minTokens]),
+      probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule, p.maxTokens, p.minTokens]),
       [
-        ['short', '*/5 * * * *', 512, 0],
-        ['long', '*/30 * * * *', 8000, 1500],
+        ['short', 'generation', '*/5 * * * *', 512, 0],
+        ['long', 'generation', '*/30 * * * *', 8000, 1500],
+        ['conformance', 'conformance', '0 6 * * *', 512, 0],
       ],
     );
+    assert.deepEqual(probes[2]?.conformance?.checks, ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth']);
     assert.ok((probes[1]?.messages[0]?.content.length ?? 0) > 200, 'long prompt asks for a long article');
     assert.equal(simulator.enabled, false);
     assert.equal(server.port, 9464);

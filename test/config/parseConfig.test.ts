@@ -101,6 +101,40 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
     expected: ['server.metricsAuth: needs a token: set server.authToken or COHERENCY_AUTH_TOKEN'],
   },
   {
+    rule: 'server.allowedHosts entries are host names, not URLs or ports',
+    yaml: `server: {allowedHosts: ["http://x.example", "x.example:9464", "", 7]}\n${BASE}`,
+    expected: [
+      `server.allowedHosts[0]: must be a host name (letters, digits, '-' and '.', no port), *.domain or *, got "http://x.example"`,
+      `server.allowedHosts[1]: must be a host name (letters, digits, '-' and '.', no port), *.domain or *, got "x.example:9464"`,
+      'server.allowedHosts[2]: must be a non-empty string',
+      'server.allowedHosts[3]: must be a non-empty string',
+    ],
+  },
+  {
+    rule: 'server.allowedHosts must be a list with a name',
+    yaml: `server: {allowedHosts: localhost}\n${BASE}`,
+    expected: ['server.allowedHosts: must be a list of host names (localhost, coherency.example.com, *.example.com), or [*] to accept any'],
+  },
+  {
+    rule: 'server.allowedHosts empty',
+    yaml: `server: {allowedHosts: []}\n${BASE}`,
+    expected: ['server.allowedHosts: must name at least one host (or [*] to accept any; leave it out for the default)'],
+  },
+  {
+    rule: 'server.trustProxy entries are addresses or CIDR ranges',
+    yaml: `server: {trustProxy: [proxy.local, 10.0.0.0/33, "fd00::/129", 10.0.0.0/8]}\n${BASE}`,
+    expected: [
+      'server.trustProxy[0]: must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got "proxy.local"',
+      'server.trustProxy[1]: must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got "10.0.0.0/33"',
+      'server.trustProxy[2]: must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got "fd00::/129"',
+    ],
+  },
+  {
+    rule: 'server.trustProxy must be a list',
+    yaml: `server: {trustProxy: true}\n${BASE}`,
+    expected: ['server.trustProxy: must be a list of IP addresses or CIDR ranges of reverse proxies (127.0.0.1, 10.0.0.0/8)'],
+  },
+  {
     rule: 'server.metricsAuth must be boolean',
     yaml: `server: {metricsAuth: "yes"}\n${BASE}`,
     expected: ['server.metricsAuth: must be true or false'],
@@ -681,6 +715,8 @@ describe('parseConfig: defaults and normalisation', () => {
       metricsAuth: false,
       maxConcurrentManualRuns: 4,
       maxConcurrentSamples: 16,
+      allowedHosts: null,
+      trustProxy: [],
     });
     assert.deepEqual(c.targets, [
       {
@@ -695,6 +731,8 @@ describe('parseConfig: defaults and normalisation', () => {
         tls: { caFile: null, insecureSkipVerify: false },
         maxTokensField: null,
         omit: [],
+        modelAliases: [],
+        reasoning: null,
       },
     ]);
     assert.deepEqual(c.probes, [
@@ -803,7 +841,18 @@ describe('parseConfig: auth, storage, key files, TLS', () => {
       metricsAuth: true,
       maxConcurrentManualRuns: 10,
       maxConcurrentSamples: 16,
+      allowedHosts: null,
+      trustProxy: [],
     });
+  });
+
+  it('reads server.allowedHosts and server.trustProxy', () => {
+    const c = ok(
+      `server: {allowedHosts: [coherency.example.com, "*.svc.cluster.local", Box1.], trustProxy: [10.0.0.0/8, "::1", 127.0.0.1]}\n${BASE}`,
+    );
+    assert.deepEqual(c.server.allowedHosts, ['coherency.example.com', '*.svc.cluster.local', 'Box1.']);
+    assert.deepEqual(c.server.trustProxy, ['10.0.0.0/8', '::1', '127.0.0.1']);
+    assert.deepEqual(ok(`server: {allowedHosts: ["*"]}\n${BASE}`).server.allowedHosts, ['*']);
   });
 
   it('takes the token from COHERENCY_AUTH_TOKEN when the file has none', () => {

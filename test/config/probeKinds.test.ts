@@ -54,7 +54,7 @@ test('a key of another kind, an unknown kind and a missing prompt on a generatio
     'probes[0].concurrency: applies to kind contamination only (this probe is kind generation)',
   ]);
   const k = parse('kind: memory, prompt: hi');
-  assert.deepEqual(k.ok ? [] : k.errors, ['probes[0].kind: must be one of generation, recall, contamination']);
+  assert.deepEqual(k.ok ? [] : k.errors, ['probes[0].kind: must be one of generation, recall, contamination, conformance']);
   const c = parse('kind: contamination, concurrency: 1');
   assert.deepEqual(c.ok ? [] : c.errors, ['probes[0].concurrency: must be an integer from 2 to 32']);
   const g = parse('temperature: 0.6');
@@ -65,4 +65,46 @@ test('CONFIG_KEYS.probe lists every key the probe kinds read', async () => {
   const { CONFIG_KEYS } = await import('../../src/config/validateConfig.js');
   const { PROBE_KIND_CONFIG_KEYS } = await import('../../src/config/validateProbeKind.js');
   for (const key of PROBE_KIND_CONFIG_KEYS) assert.ok((CONFIG_KEYS.probe as readonly string[]).includes(key), key);
+});
+
+test('a conformance probe: every check by default, the checks asked for in their order, keys it cannot use refused', () => {
+  const d = parse('kind: conformance');
+  assert.ok(d.ok, d.ok ? '' : d.errors.join('\n'));
+  assert.deepEqual(d.config.probes[0]!.conformance, {
+    checks: ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth'],
+  });
+  assert.deepEqual(d.config.probes[0]!.messages, []);
+  const some = parse('kind: conformance, checks: [streaming, models]');
+  assert.ok(some.ok);
+  assert.deepEqual(some.config.probes[0]!.conformance?.checks, ['models', 'streaming']);
+  const bad = parse('kind: conformance, checks: [models, speed], samples: 3, minTokens: 5, logprobs: true, prompt: hi');
+  assert.deepEqual(bad.ok ? [] : bad.errors, [
+    'probes[0].samples: does not apply to a conformance probe (it sends its own fixed requests, once per run): leave it out',
+    'probes[0].minTokens: does not apply to a conformance probe (it sends its own fixed requests, once per run): leave it out',
+    'probes[0].logprobs: does not apply to a conformance probe (it sends its own fixed requests, once per run): leave it out',
+    'probes[0].checks: must be a non-empty list of models, chat, fields, reasoning, tools, streaming, limits, auth (each at most once); unknown: "speed"',
+    'probes[0]: a conformance probe builds its own messages: leave out prompt and messages',
+  ]);
+  const dup = parse('kind: conformance, checks: [auth, auth]');
+  assert.equal(dup.ok, false);
+  const other = parse('prompt: hi, checks: [auth]');
+  assert.deepEqual(other.ok ? [] : other.errors, ['probes[0].checks: applies to kind conformance only (this probe is kind generation)']);
+});
+
+test('targets[].modelAliases and reasoning are read and checked', () => {
+  const ok = parseConfig(
+    'targets:\n  - {name: t, baseUrl: "http://127.0.0.1:8000/v1", model: m, modelAliases: [m2, m-2024-01-01], reasoning: true}\nprobes:\n  - {name: p, kind: conformance, maxTokens: 64}\n',
+    { env: {} },
+  );
+  assert.ok(ok.ok, ok.ok ? '' : ok.errors.join('\n'));
+  assert.deepEqual([ok.config.targets[0]!.modelAliases, ok.config.targets[0]!.reasoning], [['m2', 'm-2024-01-01'], true]);
+  const bad = parseConfig(
+    'targets:\n  - {name: t, baseUrl: "http://127.0.0.1:8000/v1", model: m, modelAliases: [a, a, ""], reasoning: maybe}\nprobes:\n  - {name: p, kind: conformance, maxTokens: 64}\n',
+    { env: {} },
+  );
+  assert.deepEqual(bad.ok ? [] : bad.errors, [
+    'targets[0].modelAliases[1]: duplicate of "a"',
+    'targets[0].modelAliases[2]: must be a model name (a non-empty string)',
+    'targets[0].reasoning: must be true (the model reasons), false (it does not) or null (detect it from its first answer)',
+  ]);
 });

@@ -20,7 +20,7 @@ describe('config/coherency.yaml (npm start)', () => {
     assert.ok(r.ok, r.ok ? '' : r.errors.join('\n'));
   });
 
-  it('starts the simulator and probes its scenarios on fast schedules (recall and contamination once a minute)', () => {
+  it('starts the simulator and probes its scenarios on fast schedules (recall, contamination and conformance once a minute)', () => {
     assert.ok(r.ok);
     const { simulator, targets, probes } = r.config;
     assert.equal(simulator.enabled, true);
@@ -34,6 +34,7 @@ describe('config/coherency.yaml (npm start)', () => {
         ['sim-offtopic', 'off-prompt', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-memory', 'echo-all', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-leaky', 'echo-previous', `http://${simulator.host}:${simulator.port}/v1`],
+        ['sim-buffering-proxy', 'healthy', `http://${simulator.host}:${simulator.port}/defect/buffered/v1`],
       ],
     );
     assert.deepEqual(
@@ -45,12 +46,22 @@ describe('config/coherency.yaml (npm start)', () => {
         ['on-topic', 'generation', '*/30 * * * * *'],
         ['recall', 'recall', '5 * * * * *'],
         ['contamination', 'contamination', '35 * * * * *'],
+        ['conformance', 'conformance', '50 * * * * *'],
       ],
     );
     // the generation scenarios run the generation probes, the context scenarios the recall and contamination ones
     assert.deepEqual(
       targets.map((t) => t.probes.join()),
-      ['short,long', 'short,long', 'short,long', 'sweep', 'on-topic', 'recall,contamination,on-topic', 'recall,contamination'],
+      [
+        'short,long,conformance',
+        'short,long',
+        'short,long',
+        'sweep',
+        'on-topic',
+        'recall,contamination,on-topic',
+        'recall,contamination',
+        'conformance',
+      ],
     );
     // A long probe at the simulator's rate must finish well inside its 20 s period.
     const long = probes[1];

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
+import type { RunResult } from '../../src/probe/probeTypes.js';
 import type { StreamResult } from '../../src/client/streamTypes.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -18,6 +19,8 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     tls: { caFile: null, insecureSkipVerify: false },
     maxTokensField: null,
     omit: [],
+    modelAliases: [],
+    reasoning: null,
     ...over,
   };
 }
@@ -37,7 +40,7 @@ export function testProbe(over: Partial<ProbeConfig> = {}): ProbeConfig {
 
 export function testConfig(over: Partial<Config> = {}): Config {
   return {
-    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns: 4, maxConcurrentSamples: 16 },
+    server: { ...DEFAULTS.server, port: 0, trustProxy: [] },
     simulator: { enabled: false, host: '127.0.0.1', port: 0, tokensPerSecond: 0 },
     metrics: { degenerationWindow: 20, detail: 'basic' },
     storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 },
@@ -66,6 +69,21 @@ export function streamResult(over: Partial<StreamResult> = {}): StreamResult {
     endedCleanly: true,
     httpStatus: 200,
     error: null,
+    ...over,
+  };
+}
+
+/** A finished run of target t, probe p, with the given samples (only the fields a test sets). */
+export function testRun(id: string, samples: Array<Partial<RunResult['samples'][number]>>, over: Partial<RunResult> = {}): RunResult {
+  return {
+    id,
+    target: 't',
+    probe: 'p',
+    verdict: 'fail',
+    trigger: 'schedule',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationSeconds: 1,
+    samples: samples as RunResult['samples'],
     ...over,
   };
 }

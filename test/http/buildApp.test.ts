@@ -18,7 +18,16 @@ function setup(maxConcurrentManualRuns = 4) {
     down: { content: '', error: { type: 'connect', message: 'connection refused (ECONNREFUSED)' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
-    server: { host: '127.0.0.1', port: 0, authToken: null, metricsAuth: false, maxConcurrentManualRuns, maxConcurrentSamples: 16 },
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      authToken: null,
+      metricsAuth: false,
+      maxConcurrentManualRuns,
+      maxConcurrentSamples: 16,
+      allowedHosts: null,
+      trustProxy: [],
+    },
     targets: [
       testTarget({ name: 'good', model: 'healthy' }),
       testTarget({ name: 'bad', model: 'collapse' }),

@@ -6,7 +6,7 @@ import { roundNumbers, toJson } from '../../src/http/jsonReply.js';
 import { MAX_LOOP_MARKS, markOutput } from '../../src/http/markOutput.js';
 import { prefersHtml } from '../../src/http/prefersHtml.js';
 import { safeNext } from '../../src/http/renderLogin.js';
-import { cookieValue, SESSION_COOKIE, SESSION_SECONDS, sessionCookie, sessionValid, sessionValue } from '../../src/http/session.js';
+import { cookieValue, SESSION_COOKIE, SESSION_SECONDS, SessionStore, sessionCookie } from '../../src/http/sessions.js';
 
 /** The text of marked-up output: tags dropped, entities decoded. */
 const textOf = (html: string) => html.replace(/<[^>]*>/g, '').replace(/&#(\d+);/g, (_m, d: string) => String.fromCharCode(Number(d)));
@@ -117,28 +117,31 @@ describe('markOutput', () => {
   });
 });
 
-describe('session cookie', () => {
+describe('sessions', () => {
   const token = 'session-token-0123456789';
   const now = Date.parse('2026-01-01T00:00:00Z');
-  test('a cookie of the token is valid until it expires, never holds the token, and dies with a new token', () => {
-    const header = sessionCookie(token, now, false);
-    assert.match(header, /^coherency_session=v1\.\d+\.[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
+  test('a session cookie holds a random id, never the token; it lasts 12 h, ends at logout and with a new token', () => {
+    const store = new SessionStore();
+    const value = store.create(token, now);
+    const header = sessionCookie(value, false);
+    assert.match(header, /^coherency_session=v2\.[A-Za-z0-9_-]{43}; Max-Age=43200; Path=\/; HttpOnly; SameSite=Strict$/);
     assert.ok(!header.includes(token));
-    assert.match(sessionCookie(token, now, true), /; Secure$/);
-    const cookie = `other=1; ${SESSION_COOKIE}=${sessionValue(token, now)}; x=y`;
-    assert.equal(sessionValid(cookie, token, now + 1000), true);
-    assert.equal(sessionValid(cookie, token, now + SESSION_SECONDS * 1000 + 1), false, 'expired');
-    assert.equal(sessionValid(cookie, 'another-token-0123456789', now), false, 'the token changed');
-    assert.equal(sessionValid(undefined, token, now), false);
-    assert.equal(sessionValid(`${SESSION_COOKIE}=${token}`, token, now), false, 'the token itself is not a session');
-  });
-  test('a tampered expiry or signature is refused', () => {
-    const value = sessionValue(token, now);
-    const [, expires, sig] = value.split('.');
-    const later = `v1.${Number(expires) + 100000}.${sig}`;
-    assert.equal(sessionValid(`${SESSION_COOKIE}=${later}`, token, now), false);
-    const flipped = `v1.${expires}.${sig!.slice(0, -1)}${sig!.endsWith('A') ? 'B' : 'A'}`;
-    assert.equal(sessionValid(`${SESSION_COOKIE}=${flipped}`, token, now), false);
+    assert.match(sessionCookie(value, true), /; Secure$/);
+    const cookie = `other=1; ${SESSION_COOKIE}=${value}; x=y`;
+    assert.equal(store.valid(cookie, token, now + 1000), true);
+    assert.equal(store.valid(undefined, token, now), false);
+    assert.equal(store.valid(`${SESSION_COOKIE}=${token}`, token, now), false, 'the token itself is not a session');
+    assert.equal(store.valid(`${SESSION_COOKIE}=v2.${'A'.repeat(43)}`, token, now), false, 'a made-up id is not a session');
+
+    const later = store.create(token, now - 1000);
+    assert.equal(store.valid(`${SESSION_COOKIE}=${later}`, token, now - 1000 + SESSION_SECONDS * 1000 + 1), false, 'expired');
+    const other = store.create(token, now);
+    store.revoke(`${SESSION_COOKIE}=${other}`);
+    assert.equal(store.valid(`${SESSION_COOKIE}=${other}`, token, now), false, 'revoked at logout');
+    assert.equal(store.valid(cookie, token, now), true, 'other sessions live on');
+    assert.equal(store.valid(cookie, 'another-token-0123456789', now), false, 'the token changed');
+    assert.equal(store.valid(cookie, token, now), false, 'and stays ended when the token changes back');
+    assert.equal(store.size, 0);
     assert.equal(cookieValue('a=1; b = 2', 'b'), '2');
   });
   test('after logging in, only a local path is followed', () => {

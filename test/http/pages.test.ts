@@ -24,7 +24,16 @@ function setup(authToken: string | null = null) {
     down: { content: '', error: { type: 'connect', message: 'connection refused <ECONNREFUSED>' }, httpStatus: null, outputTokens: 0 },
   });
   const config = testConfig({
-    server: { host: '127.0.0.1', port: 0, authToken, metricsAuth: false, maxConcurrentManualRuns: 4, maxConcurrentSamples: 16 },
+    server: {
+      host: '127.0.0.1',
+      port: 0,
+      authToken,
+      metricsAuth: false,
+      maxConcurrentManualRuns: 4,
+      maxConcurrentSamples: 16,
+      allowedHosts: null,
+      trustProxy: [],
+    },
     targets: [
       testTarget({ name: 'good', model: 'healthy', baseUrl: 'http://127.0.0.1:1/v1' }),
       testTarget({ name: 'bad<i>', model: 'collapse' }),
@@ -83,7 +92,8 @@ describe('POST /probe', () => {
       method: 'POST',
       url: '/probe?baseUrl=http://169.254.169.254/&url=http://evil.example/',
       payload: { target: 'good', probe: 'short', baseUrl: 'http://evil.example/v1', model: 'other', headers: { host: 'evil.example' } },
-      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' },
+      // an address passes server.allowedHosts; X-Forwarded-Host from a proxy not trusted is ignored
+      headers: { host: '203.0.113.9', 'x-forwarded-host': 'evil.example' },
     });
     assert.equal(res.statusCode, 200, res.body);
     assert.equal(stream.requests.length, 1);

@@ -1,6 +1,6 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Registry } from 'prom-client';
@@ -11,6 +11,7 @@ import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { createRunStore, shouldStore } from '../../src/state/runStore.js';
 import { fakeStream } from '../helpers/fakeStream.js';
+import { testApp } from '../helpers/testApp.js';
 import { silentLogger, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
 import { healthyProse } from '../helpers/texts.js';
 
@@ -109,6 +110,43 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
       'stored by an earlier process, read from disk',
     );
     assert.equal((await show('run-2')).status, 404, 'evicted and never stored');
+  } finally {
+    await app.close();
+  }
+});
+
+test('every stored run /runs lists opens, as JSON and as a page, however damaged its file', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-damaged-'));
+  dirs.push(dir);
+  const head = (id: string, sample: Record<string, unknown>) =>
+    JSON.stringify({
+      format: 2,
+      run: { id, target: 't', probe: 'p', verdict: 'fail', trigger: 'schedule', startedAt: '2026-01-01T00:00:00.000Z', samples: [sample] },
+    });
+  // a text line cut short by a crash; a head whose reasons is a string and whose metrics are half there
+  await writeFile(
+    join(dir, '20260101T000000000Z_cut.json'),
+    `${head('cut', { verdict: 'fail', reasons: [] })}\n{"samples":[{"content":"the outp`,
+  );
+  await writeFile(
+    join(dir, '20260101T000001000Z_odd.json'),
+    `${head('odd', { verdict: 'fail', reasons: 'content: sentence_loop', metrics: { content: { collapseOnset: 'x', repeatPeriod: {} } } })}\n{"samples":[{"content":"some text"}]}\n`,
+  );
+  const store = createRunStore({ dir, maxRuns: 50, maxBytes: 10_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 2);
+  const history = new RunHistory({ maxRuns: 50, maxBytes: 1_000_000 }, store);
+  const { app } = testApp(testConfig(), fakeStream({}).fn, { history });
+  try {
+    const listed = (await app.inject('/runs')).json().runs.map((r: { id: string }) => r.id);
+    assert.deepEqual(listed, ['odd', 'cut']);
+    for (const id of listed) {
+      const json = await app.inject(`/runs/${id}`);
+      assert.equal(json.statusCode, 200, `${id} as JSON`);
+      const page = await app.inject(`/runs/${id}?format=html`);
+      assert.equal(page.statusCode, 200, `${id} as a page: ${page.body.slice(0, 300)}`);
+    }
+    assert.match((await app.inject('/runs/cut')).json().samples[0].notes.join(' '), /stored output text could not be read/);
+    assert.match((await app.inject('/runs/odd?format=html')).body, /content: sentence_loop|stored record is damaged/);
   } finally {
     await app.close();
   }

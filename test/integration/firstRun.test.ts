@@ -2,8 +2,8 @@
 // a minute of start. `serve` with OPENAI_BASE_URL set (and the demo file present, as in a
 // checkout) says first where its config came from and that the demo is not used; its start-up
 // line says when the first runs come; the first one comes about a second after start, though the
-// schedules (every 5 and 30 minutes) would not run anything for minutes; the index page shows
-// each pair's next run.
+// schedules (every 5 and 30 minutes, and the conformance checklist daily) would not run anything
+// for minutes; the index page shows each pair's next run.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -44,7 +44,7 @@ describe('serve from OPENAI_BASE_URL: the config source, then a first run soon a
     assert.match(first, /INFO.*config from \$OPENAI_BASE_URL: http:\/\/127\.0\.0\.1:\d+\/v1, model healthy, no API key/, first);
     assert.match(first, /config\/coherency\.yaml is not used while OPENAI_BASE_URL is set/, first);
     const listening = lines().find((l) => l.includes('listening on')) ?? '';
-    assert.match(listening, /first runs of 2 target×probe pairs in 1-3\d s, then on their schedules/, listening);
+    assert.match(listening, /first runs of 3 target×probe pairs in 1-4\d s, then on their schedules/, listening);
 
     // the first run of the first pair, a second after start: the schedules alone would run nothing for minutes
     const run = await waitFor(
@@ -61,8 +61,10 @@ describe('serve from OPENAI_BASE_URL: the config source, then a first run soon a
 
     const index = await fetch(`${base}/`, { headers: { accept: 'text/html' } }).then((r) => r.text());
     const row = (probe: string) => index.split('\n').find((l) => l.includes(`data-target="openai" data-probe="${probe}"`));
-    // the long probe's first run is still to come, half a minute after start; the short one's next is its schedule
-    assert.match(row('long') ?? '', /<time class="next" datetime="[^"]+" title="[^"]+">in [1-3]?\d s<\/time>/, row('long'));
+    // the long probe's first run is still to come, 20 s after start, and the conformance one's 40 s
+    // after; the short one's next is its schedule
+    assert.match(row('long') ?? '', /<time class="next" datetime="[^"]+" title="[^"]+">in [1-2]?\d s<\/time>/, row('long'));
+    assert.match(row('conformance') ?? '', /<time class="next" datetime="[^"]+" title="[^"]+">in [1-4]?\d s<\/time>/, row('conformance'));
     assert.match(row('short') ?? '', /<time class="next"[^>]*>in \d+ (s|min)<\/time>/, row('short'));
   });
 });

@@ -2,7 +2,8 @@
 // playwright-core, against `serve` on loopback with a token set and the simulator behind it.
 // The page of a failed run shows the onset mark and the highlighted loop; the index page's
 // button runs a probe; the runs page filters by verdict; the index shows each pair's history
-// strip (issue 21 §8). Skipped when chromium is absent, except under CI.
+// strip (issue 21 §8); a conformance run's page is a checklist. Skipped when chromium is absent,
+// except under CI.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,10 +23,19 @@ targets:
   - name: healthy
     baseUrl: ${simUrl}
     model: healthy
+    probes: [${PROBE}]
   - name: collapse
     baseUrl: ${simUrl}
     model: collapse-sentence@1200
+    probes: [${PROBE}]
+  - name: proxy
+    baseUrl: ${simUrl.replace(/\/v1$/, '/defect/tool-index-zero+model-renamed/v1')}
+    model: healthy
+    probes: [conformance]
 probes:
+  - name: conformance
+    kind: conformance
+    maxTokens: 200
   - name: ${PROBE}
     prompt: Write a detailed technical article about building a reliable job scheduler.
     maxTokens: 3000
@@ -125,6 +135,58 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
       return r.width > 0 && r.top >= 0 && r.bottom <= (globalThis as unknown as BrowserWindow).innerHeight;
     });
     assert.equal(inView, true, 'the onset is in view after "jump"');
+    assert.deepEqual(refused, []);
+  });
+
+  it('the page of a conformance run is a checklist: each check with its verdict, reason and evidence', async () => {
+    assert.ok(page);
+    const res = await fetch(`${base}/probe`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ target: 'proxy', probe: 'conformance' }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    assert.equal(res.status, 200);
+    const run = (await res.json()) as { id: string; verdict: string };
+    assert.equal(run.verdict, 'fail');
+    await page.goto(`${base}/runs/${run.id}`);
+    assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+    const rows = page.locator('table.checks tbody tr');
+    assert.equal(await rows.count(), 8, 'every check has a row');
+    const verdicts: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) {
+      const row = rows.nth(i);
+      verdicts[(await row.locator('th').textContent()) ?? ''] =
+        `${await row.locator('.v').textContent()} ${await row.locator('code').textContent()}`;
+      assert.equal(await row.isVisible(), true);
+    }
+    assert.deepEqual(verdicts, {
+      models: 'fail model_mismatch',
+      chat: 'pass ok',
+      fields: 'pass ok',
+      reasoning: 'skipped not_reasoning_model',
+      tools: 'fail index_collision',
+      streaming: 'pass ok',
+      limits: 'pass ok',
+      auth: 'skipped no_api_key',
+    });
+    const models = page.locator('#check-models');
+    assert.match((await models.locator('td').nth(2).textContent()) ?? '', /asked for healthy, the answer names rerouted-model/);
+    const evidence = models.locator('dl.evidence');
+    assert.equal(await evidence.isVisible(), true, 'the evidence is shown');
+    assert.match((await evidence.textContent()) ?? '', /answered\s*rerouted-model/);
+    const badge = await models
+      .locator('.v')
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(badge, 'rgb(198, 40, 40)', 'a failed check is red');
+    const passed = await page
+      .locator('#check-chat .v')
+      .evaluate((el) => (globalThis as unknown as BrowserWindow).getComputedStyle(el).backgroundColor);
+    assert.equal(passed, 'rgb(46, 125, 50)', 'a passed check is green');
+    assert.match(
+      (await page.locator('#check-tools dl.evidence').textContent()) ?? '',
+      /\{"city":"Paris","unit":"celsius"\}\{"city":"Tokyo"/,
+    );
     assert.deepEqual(refused, []);
   });
 

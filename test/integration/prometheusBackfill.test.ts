@@ -27,8 +27,8 @@ const GRAFANA_24H: Readonly<Record<string, string>> = { ...VARIABLE_VALUES, __ra
 /** Share of the steps a time series panel must have a value on, after the warm-up. */
 const MIN_COVERAGE = 0.9;
 /** Panels that are empty by design part of the time; they must still show data somewhere in the day. */
-/** Series only recall and contamination probes have (src/metrics/kindMetrics.ts). */
-const PROBE_KIND_ONLY = /\bcoherency_(recall_ratio|recall_min_ratio|contamination_detected_total)\b/;
+/** Series only recall, contamination and conformance probes have (src/metrics/kindMetrics.ts, conformanceMetrics.ts). */
+const PROBE_KIND_ONLY = /\bcoherency_(recall_ratio|recall_min_ratio|contamination_detected_total|conformance_[a-z_]+)\b/;
 const PART_TIME: Readonly<Record<string, string>> = {
   'Collapse onset (share of the output, last failed sample)': 'the gauge exists only while the last sample failed',
 };
@@ -163,7 +163,10 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
       if (instant) {
         const answer = await api<{ result: Vector }>('/api/v1/query', { query: expr, time: String(end) });
         if (answer.status !== 'success') problems.push(`${where}\n    → ${answer.errorType ?? ''}: ${answer.error ?? '?'}`);
-        else if (!answer.data?.result.some((s) => Number.isFinite(Number(s.value[1]))))
+        // the probe kinds' own series: this day runs a generation probe only (test/integration/prometheusDashboard.test.ts proves them)
+        else if (PROBE_KIND_ONLY.test(expr)) {
+          if (answer.data?.result.length) problems.push(`${where}\n    → a value, though only other probe kinds export these series`);
+        } else if (!answer.data?.result.some((s) => Number.isFinite(Number(s.value[1]))))
           problems.push(`${where}\n    → no value at the end of the range`);
         continue;
       }
@@ -190,15 +193,15 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
       }
       const share = shown.size / steps;
       coverage.push(
-        `${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : PROBE_KIND_ONLY.test(expr) ? ' (recall and contamination probes only)' : ''}`,
+        `${(share * 100).toFixed(0).padStart(3)}%  ${title}${needsFullDetail(expr) ? ' (metrics.detail: full only)' : PROBE_KIND_ONLY.test(expr) ? ' (recall, contamination and conformance probes only)' : ''}`,
       );
       const partTime = PART_TIME[title.replace(/ \[[A-Z]\]$/, '')];
       if (needsFullDetail(expr)) {
         if (shown.size > 0) problems.push(`${where}\n    → a value, though its series are only exported with metrics.detail: full`);
       } else if (PROBE_KIND_ONLY.test(expr)) {
-        // recall and contamination probes' own series: this day runs a generation probe only
-        // (test/integration/prometheusDashboard.test.ts proves these panels with both kinds)
-        if (shown.size > 0) problems.push(`${where}\n    → a value, though only recall and contamination probes export these series`);
+        // recall, contamination and conformance probes' own series: this day runs a generation probe only
+        // (test/integration/prometheusDashboard.test.ts proves these panels with every kind)
+        if (shown.size > 0) problems.push(`${where}\n    → a value, though only other probe kinds export these series`);
       } else if (partTime !== undefined) {
         if (shown.size === 0) problems.push(`${where}\n    → no value at any step of the day (${partTime})`);
       } else if (share < MIN_COVERAGE) {

@@ -5,7 +5,9 @@
 // grafana/coherency-dashboard.json is evaluated with the template variables at their saved
 // defaults (what a first import selects) and must show data: under basic, every query but those on
 // a series only `full` exports (their panels say so, test/grafana/dashboard.test.ts) and at least
-// one query per panel; under full, every query.
+// one query per panel; under full, every query. The API conformance row's checklist shows the
+// demo's two conformance targets: every check of the healthy one passing, and the streaming check
+// of the one behind the simulator's buffering proxy failing with `buffered`.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,8 +35,18 @@ const BUDGET_MS = 40_000;
 const DEMO = demoNames();
 /** The demo's schedules, faster: every pair runs a few times within the budget. */
 const FAST: Readonly<Record<string, string>> = Object.fromEntries(
-  DEMO.probes.map((name) => [name, name === 'recall' || name === 'contamination' ? '*/3 * * * * *' : '*/2 * * * * *']),
+  DEMO.probes.map((name) => [
+    name,
+    name === 'recall' || name === 'contamination' ? '*/3 * * * * *' : name === 'conformance' ? '*/4 * * * * *' : '*/2 * * * * *',
+  ]),
 );
+/**
+ * The simulator's rate: a conformance stream (512 tokens) must last long enough for its spread
+ * to be judged (src/probe/conformance/streaming.ts: 100 ms at least), or the streaming ratios
+ * have no series and the buffering proxy is not caught; at 2,000 tokens/s it lasts 256 ms, where
+ * healthy streams measured far from the thresholds (the demo's own 4,000 is closer to the noise).
+ */
+const TOKENS_PER_SECOND = 2000;
 
 function prometheusConfig(exporterPort: number): string {
   return `global:
@@ -80,7 +92,10 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       ensureBuilt();
 
       const exporterFile = join(tmp.dir, `exporter-${detail}.yaml`);
-      writeFileSync(exporterFile, demoConfig({ simulatorPort: await freePort(), schedules: FAST, tokensPerSecond: 0, detail }));
+      writeFileSync(
+        exporterFile,
+        demoConfig({ simulatorPort: await freePort(), schedules: FAST, tokensPerSecond: TOKENS_PER_SECOND, detail }),
+      );
       const exporterPort = await freePort();
       const serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
       children.push(serve);
@@ -186,6 +201,39 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       // No problem listed yet the wait failed: a pass was cut short (Prometheus gone, a timeout).
       if (queried) throw queried;
       t.diagnostic(`${panels.length} panel queries (instant and range) answered after ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+      // The conformance row shows the checklist: every check of each target (reasoning and auth
+      // are skipped: the model does not reason, the target has no key), pass or fail, with the
+      // reason of a failure. Read until the last runs agree (a run misjudged under a load spike is
+      // followed by another).
+      const checklist = panels.filter((p) => p.title.startsWith('Conformance checklist'));
+      assert.equal(checklist.length, 2, 'the checklist panel reads the success gauge and the failing reason');
+      const rows = async (expr: string) =>
+        (
+          (await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>('/api/v1/query', { query: expr })).data
+            ?.result ?? []
+        )
+          .map((r) => [r.metric['target'], r.metric['check'], r.metric['reason'] ?? r.value[1]].join(' '))
+          .sort();
+      const checks = ['chat', 'fields', 'limits', 'models', 'streaming', 'tools'];
+      const expectedRows = [
+        ...checks.map((c) => `sim-buffering-proxy ${c} ${c === 'streaming' ? 0 : 1}`),
+        ...checks.map((c) => `sim-healthy ${c} 1`),
+      ];
+      let seen: string[][] = [];
+      const agreed = await waitFor(
+        'the conformance checklist of the demo',
+        async () => {
+          seen = [await rows(checklist[0]!.expr), await rows(checklist[1]!.expr)];
+          return JSON.stringify(seen) === JSON.stringify([expectedRows, ['sim-buffering-proxy streaming buffered']]);
+        },
+        { timeoutMs: Math.max(10_000, left()), intervalMs: 1000 },
+      ).then(
+        () => null,
+        (err: Error) => err,
+      );
+      assert.deepEqual(seen, [expectedRows, ['sim-buffering-proxy streaming buffered']]);
+      if (agreed) throw agreed;
 
       if (rules) {
         // The rule group of rules.yml, loaded and evaluated without error.

@@ -29,14 +29,24 @@ function configYaml(fastUrl: string, slowUrl: string): string {
   - name: healthy
     baseUrl: ${fastUrl}
     model: healthy
+    probes: [${PROBE}]
   - name: collapse
     baseUrl: ${fastUrl}
     model: collapse-sentence@1200
+    probes: [${PROBE}]
+  - name: gateway
+    baseUrl: ${fastUrl.replace(/\/v1$/, '/defect/model-renamed/v1')}
+    model: healthy
+    probes: [checklist]
   - name: forever
     baseUrl: ${slowUrl}
     model: fault-forever
     timeouts: { connectSeconds: 2, idleSeconds: 20, totalSeconds: 120 }
+    probes: [${PROBE}]
 probes:
+  - name: checklist
+    kind: conformance
+    maxTokens: 100
   - name: ${PROBE}
     prompt: Write a detailed technical article about building a reliable job scheduler.
     maxTokens: 3000
@@ -139,10 +149,16 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
     assert.equal(missing.status, 400, missing.body);
   });
 
-  it('promtool check metrics finds no problem in /metrics', async (t) => {
+  it('promtool check metrics finds no problem in /metrics (a failed conformance checklist among them)', async (t) => {
     const tool = requireTool('promtool');
     if (tool.skip !== null) return t.skip(tool.skip);
+    const checklist = await fetchText(`${base}/probe?target=gateway&probe=checklist`, 30_000);
+    assert.equal((JSON.parse(checklist.body) as ProbeBody).verdict, 'fail', checklist.body.slice(0, 500));
     const { body } = await fetchText(`${base}/metrics`);
+    assert.match(
+      body,
+      /^coherency_conformance_check_failure_info\{target="gateway",probe="checklist",check="models",reason="model_mismatch"\} 1$/m,
+    );
     const result = await runCommand(tool.path, ['check', 'metrics'], { input: body });
     assert.equal(`${result.stdout}${result.stderr}`, '', 'promtool check metrics printed problems');
     assert.equal(result.code, 0);

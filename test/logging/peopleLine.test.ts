@@ -40,6 +40,24 @@ test('a finished sample reads as one sentence: pair, verdict, what made it, size
       `sim-collapse/long #0 error: connect (0 tokens, 0.01 s) ${URL}/runs/${RUN}`,
     ],
     [sample({ temperature: 0, sample: 3 }), `sim-collapse/long #3 ok (temperature 0, 3000 tokens, 0.75 s) ${URL}/runs/${RUN}`],
+    // a conformance checklist names its failed checks and their reasons
+    [
+      sample({
+        probe: 'conformance',
+        verdict: 'fail',
+        reasons: [
+          'conformance: streaming failed (buffered): 100% of the text arrived in the last 10% of the stream',
+          'conformance: tools failed (index_collision): two calls at index 0',
+        ],
+        findings: [
+          { kind: 'conformance', severity: 'fail', atToken: -1 },
+          { kind: 'conformance', severity: 'fail', atToken: -1 },
+        ],
+        outputTokens: 0,
+        durationSeconds: 2.1,
+      }),
+      `sim-collapse/conformance #0 fail: streaming: buffered, tools: index_collision (0 tokens, 2.1 s) ${URL}/runs/${RUN}`,
+    ],
   ];
   for (const [log, line] of cases) assert.equal(peopleMessage(log, URL), line);
   // before the daemon's address is known (a run at start-up), the link is the path

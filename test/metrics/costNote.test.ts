@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import cron from 'node-cron';
 import { countSeries } from '../../bench/series.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
+import { conformanceTokenBudget } from '../../src/probe/conformance/index.js';
 import { scheduleIntervalSeconds } from '../../src/scheduler/createScheduler.js';
 import { repoPath } from '../helpers/repoRoot.js';
 
@@ -40,7 +41,10 @@ test("README's cost note gives the output tokens a day of the default probes", (
     const interval = scheduleIntervalSeconds(task);
     task.destroy();
     assert.ok(interval, p.schedule);
-    perDay += (86_400 / interval) * p.maxTokens;
+    // a conformance run sends a few short requests, each with its own cap
+    const perRun =
+      'kind' in p && p.kind === 'conformance' ? conformanceTokenBudget(p.maxTokens, DEFAULTS.probeKinds.conformance.checks) : p.maxTokens;
+    perDay += (86_400 / interval) * perRun;
   }
   const readme = readFileSync(repoPath('README.md'), 'utf8');
   const m = /at most \*\*([\d,]+) output tokens a day\*\* per target/.exec(readme);

@@ -103,3 +103,24 @@ test('a contamination probe streams its requests together even at --concurrency 
   assert.equal(most, 3, 'all three requests in flight at once');
   assert.ok(!runs[0]!.samples.some((s) => s.notes.some((n) => /in flight together/.test(n))), 'no note about too few slots');
 });
+
+test("a conformance run's live line says how far its checks got", async () => {
+  const config = testConfig({
+    targets: [testTarget({ name: 't', probes: ['checklist'] })],
+    probes: [testProbe({ name: 'checklist', messages: [], maxTokens: 64, kind: 'conformance', conformance: { checks: ['auth'] } })],
+  });
+  const states: string[] = [];
+  const runs = await runOneShot({
+    config,
+    pairs: [{ target: 't', probe: 'checklist' }],
+    env: {},
+    logger: silentLogger,
+    concurrency: 1,
+    captureRaw: false,
+    stream: echo,
+    http: () => Promise.reject(new Error('auth without a key sends nothing')),
+    view: { started: () => {}, progress: () => {}, state: (_k, s) => states.push(s), finished: () => {}, close: () => {} },
+  });
+  assert.equal(runs[0]!.verdict, 'ok');
+  assert.deepEqual(states, ['checked auth: skipped (no_api_key)']);
+});

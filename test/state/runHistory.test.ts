@@ -2,21 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RunHistory, textBytes, type StoredRuns } from '../../src/state/runHistory.js';
 import type { RunResult } from '../../src/probe/probeTypes.js';
+import { testRun } from '../helpers/testConfig.js';
 
 function run(id: string, chars: number, over: Partial<RunResult> = {}): RunResult {
-  return {
-    id,
-    target: 't',
-    probe: 'p',
-    verdict: 'fail',
-    trigger: 'schedule',
-    startedAt: '2026-01-01T00:00:00.000Z',
-    durationSeconds: 1,
-    samples: [
-      { verdict: 'fail', content: 'c'.repeat(chars), reasoning: '', notes: [], findings: [] } as unknown as RunResult['samples'][number],
-    ],
-    ...over,
-  };
+  return testRun(id, [{ verdict: 'fail', content: 'c'.repeat(chars), reasoning: '', notes: [], findings: [] }], over);
 }
 
 /** Stored runs as a map; heads without text, as the store gives them. */

@@ -1,9 +1,9 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRunStore, encodeStoredRun, fileNameFor, shouldStore } from '../../src/state/runStore.js';
+import { HEAD_MAX_BYTES, createRunStore, encodeStoredRun, fileNameFor, shouldStore } from '../../src/state/runStore.js';
 import type { RunResult } from '../../src/probe/probeTypes.js';
 import { captureLogger } from '../helpers/captureLogger.js';
 import { countLoopTurns } from '../helpers/loopTurns.js';
@@ -94,20 +94,20 @@ test('unreadable files are logged and skipped; the temp file of an interrupted w
   );
 });
 
-test('retention runs before anything is parsed: corrupt files beyond it are deleted unread', async () => {
+test('retention deletes only runs it read: corrupt files are skipped, left in place and not counted', async () => {
   const dir = await tempDir();
   // the five oldest files are corrupt, the five newest are runs
   for (let i = 0; i < 5; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), '{corrupt');
   for (let i = 5; i < 10; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), encodeStoredRun(run(i, 'fail')));
   const { logger, text } = captureLogger();
-  const store = createRunStore({ dir, maxRuns: 5, maxBytes: 1_000_000, logger });
-  assert.equal(await store.open(), 5);
-  assert.deepEqual(ids(store.heads()), ['run-9', 'run-8', 'run-7', 'run-6', 'run-5']);
-  assert.doesNotMatch(text(), /unreadable/, 'a file beyond retention was parsed');
-  assert.equal((await readdir(dir)).length, 5);
+  const store = createRunStore({ dir, maxRuns: 4, maxBytes: 1_000_000, logger });
+  assert.equal(await store.open(), 4);
+  assert.deepEqual(ids(store.heads()), ['run-9', 'run-8', 'run-7', 'run-6'], 'retention counted the good runs only');
+  assert.equal(text().match(/skipping unreadable stored run/g)?.length, 5);
+  assert.equal((await readdir(dir)).length, 9, 'the corrupt files stay, the oldest good run went');
 });
 
-test('start-up reads heads only: a stored run whose text is corrupt is listed, and fails only when asked for', async () => {
+test('start-up reads heads only: a stored run whose text is corrupt is listed, and opens with its head and a note', async () => {
   const dir = await tempDir();
   const [head] = encodeStoredRun(run(1, 'fail')).split('\n');
   // a first line of 40 KB (more than one read block), then a second line that is not JSON
@@ -120,8 +120,13 @@ test('start-up reads heads only: a stored run whose text is corrupt is listed, a
   assert.equal(await store.open(), 2);
   assert.doesNotMatch(text(), /unreadable|could not read/, 'a text line was parsed at start-up');
   assert.equal(store.heads()[0]!.samples[0]!.notes[0]!.length, 40_000);
-  assert.equal(await store.load('run-1'), null);
-  assert.match(text(), /could not read stored run/);
+  // every run /runs lists opens: a damaged text line leaves the head, with a note saying so
+  for (const id of ['run-1', 'run-2']) {
+    const loaded = await store.load(id);
+    assert.ok(loaded, `${id} opens`);
+    assert.equal(loaded.samples[0]!.content, '');
+    assert.match(loaded.samples[0]!.notes.at(-1)!, /the stored output text could not be read/);
+  }
 });
 
 test('runs stored by 0.1 (one JSON object) are read once, findings upgraded, and rewritten as head and text', async () => {
@@ -187,4 +192,93 @@ test('indexing at start-up yields to the event loop between batches, and indexed
   assert.equal(store.heads().length, 150);
   // 150 files in batches of 32: the loop turned at least 4 times while they were read
   assert.ok(loop.turns >= 4, `the event loop turned ${loop.turns} times during indexing`);
+});
+
+/** A failing run whose stored file takes about `bytes` bytes. */
+const sized = (i: number, bytes: number) => run(i, 'fail', 'y'.repeat(bytes));
+
+test('a run larger than storage.maxBytes is stored without its text; the runs already stored all stay', async () => {
+  const dir = await tempDir();
+  const outcomes: string[] = [];
+  const { logger, text } = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 100, maxBytes: 400_000, logger, onOversized: (o) => outcomes.push(o) });
+  await store.open();
+  for (let i = 0; i < 3; i++) await store.save(sized(i, 125_000));
+  await store.save(sized(3, 470_000));
+  assert.deepEqual(ids(store.heads()), ['run-3', 'run-2', 'run-1', 'run-0'], 'nothing was deleted to make room');
+  assert.deepEqual(outcomes, ['stored_without_text']);
+  assert.match(text(), /run stored without its output text: it is larger than storage.maxBytes/);
+  const big = (await store.load('run-3'))!;
+  assert.equal(big.samples[0]!.content, '');
+  assert.match(big.samples[0]!.notes.at(-1)!, /output text not stored: this run takes \d+ bytes, more than storage.maxBytes \(400000\)/);
+  assert.equal((await store.load('run-0'))!.samples[0]!.content.length, 125_000);
+
+  // a run whose head alone is over the budget is not stored at all
+  const huge = { ...run(4, 'fail'), samples: [{ ...run(4, 'fail').samples[0]!, notes: ['n'.repeat(500_000)] }] };
+  await store.save(huge);
+  assert.deepEqual(outcomes, ['stored_without_text', 'not_stored']);
+  assert.equal(store.heads().length, 4);
+  assert.equal((await readdir(dir)).length, 4);
+});
+
+test('at start-up a file larger than storage.maxBytes, or with no line break early on, is skipped: the good runs stay', async () => {
+  const dir = await tempDir();
+  for (let i = 0; i < 3; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), encodeStoredRun(sized(i, 100_000)));
+  // named like a stored run: one over the budget, one with no line break in 5 MB
+  await writeFile(join(dir, '20260101T000010000Z_stray.json'), Buffer.alloc(450_000, 0x41));
+  const { logger, text } = captureLogger();
+  const store = createRunStore({ dir, maxRuns: 100, maxBytes: 400_000, logger });
+  assert.equal(await store.open(), 3);
+  assert.match(text(), /"file":"20260101T000010000Z_stray.json","err":"larger than storage.maxBytes \(450000 bytes\)"/);
+  assert.equal((await readdir(dir)).length, 4, 'nothing deleted');
+
+  const wide = await tempDir();
+  await writeFile(join(wide, '20260101T000010000Z_oneline.json'), Buffer.alloc(5 * 1024 * 1024, 0x41));
+  await writeFile(join(wide, fileNameFor(run(1, 'fail'))), encodeStoredRun(run(1, 'fail')));
+  const log2 = captureLogger();
+  const store2 = createRunStore({ dir: wide, maxRuns: 100, maxBytes: 100_000_000, logger: log2.logger });
+  assert.equal(await store2.open(), 1);
+  assert.match(log2.text(), new RegExp(`no line break in its first ${HEAD_MAX_BYTES} bytes`));
+});
+
+test('a save that fails removes its temp file at once', async () => {
+  const dir = await tempDir();
+  const errors: unknown[] = [];
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: silentLogger, onSaveError: (e) => errors.push(e) });
+  await store.open();
+  // a directory where the run's file goes: the rename fails after the temp file was written
+  await mkdir(join(dir, fileNameFor(run(1, 'fail')), 'in-the-way'), { recursive: true });
+  await store.save(run(1, 'fail'));
+  assert.equal(errors.length, 1);
+  assert.deepEqual(
+    (await readdir(dir)).filter((n) => n.includes('.tmp-')),
+    [],
+  );
+});
+
+test('a stored run with fields of the wrong type is repaired to the shapes the pages read', async () => {
+  const dir = await tempDir();
+  const bad = run(1, 'fail') as unknown as Record<string, unknown>;
+  bad['trigger'] = 7;
+  bad['samples'] = [
+    {
+      verdict: 'fail',
+      reasons: 'content: sentence_loop',
+      notes: null,
+      findings: [{ kind: 'sentence_loop', atChar: 'x' }],
+      outputTokens: '12',
+      metrics: 'none',
+      error: 'boom',
+    },
+  ];
+  await writeFile(join(dir, fileNameFor(run(1, 'fail'))), encodeStoredRun(bad as unknown as RunResult));
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 1);
+  const s = (await store.load('run-1'))!.samples[0]!;
+  assert.deepEqual(s.reasons, ['content: sentence_loop']);
+  assert.deepEqual(s.notes, []);
+  assert.equal(s.findings[0]!.atChar, -1);
+  assert.equal(s.outputTokens, 0);
+  assert.equal(s.metrics, null);
+  assert.deepEqual(s.error, { type: '', message: 'boom' });
 });

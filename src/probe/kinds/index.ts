@@ -3,6 +3,7 @@ import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import type { RunResult } from '../probeTypes.js';
 import { runGenerationProbe } from '../generationProbe.js';
 import type { ProbeDeps } from '../runProbe.js';
+import { runConformanceProbe } from './conformanceProbe.js';
 import { runContaminationProbe } from './contaminationProbe.js';
 import { runRecallProbe } from './recallProbe.js';
 
@@ -14,4 +15,5 @@ export const PROBE_KINDS: Readonly<Record<ProbeKind, ProbeKindFn>> = Object.free
   generation: runGenerationProbe,
   recall: runRecallProbe,
   contamination: runContaminationProbe,
+  conformance: runConformanceProbe,
 });

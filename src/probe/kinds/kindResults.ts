@@ -1,10 +1,11 @@
 import type { RecallPosition } from '../../config/probeKindTypes.js';
 
 /**
- * Finding kinds of the recall and contamination probes: sample-level, bounded, and so safe as
- * the `kind` label of coherency_degeneration_reasons_total like every other finding kind.
+ * Finding kinds of the recall, contamination and conformance probes: sample-level, bounded, and
+ * so safe as the `kind` label of coherency_degeneration_reasons_total like every other finding
+ * kind (`conformance`: a check failed; which one, and why, is in its own metrics).
  */
-export const PROBE_KIND_FINDING_KINDS = ['recall_missed', 'contamination', 'codeword_missing'] as const;
+export const PROBE_KIND_FINDING_KINDS = ['recall_missed', 'contamination', 'codeword_missing', 'conformance'] as const;
 
 export type ProbeKindFindingKind = (typeof PROBE_KIND_FINDING_KINDS)[number];
 

@@ -27,6 +27,8 @@ export interface GenerationPlan {
   ignoreStream: boolean;
   /** Wait this long before sending the response headers (a slow or queued engine). */
   headerDelayMs: number;
+  /** The finish_reason when the source ends by itself ("stop"; "tool_calls" for an answer that calls tools). */
+  naturalFinish?: string;
 }
 
 /** A fixed response: an HTTP error, an HTML page. */

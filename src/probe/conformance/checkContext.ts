@@ -1,0 +1,199 @@
+import type { HttpExchange, HttpFn } from '../../client/httpExchange.js';
+import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.js';
+import { VERSION } from '../../version.js';
+import { adaptToRefusal, currentShape, effectiveTimeouts, type RequestShape } from '../buildChatRequest.js';
+import { responseByteCap } from '../responseByteCap.js';
+import type { ProbeDeps } from '../runProbe.js';
+import { fail, short, type CheckVerdict } from './checkTypes.js';
+import { readCompletion, readStreamAnswer, type CompletionAnswer, type StreamAnswer } from './readAnswers.js';
+
+/**
+ * What every check is given: the target and probe, a way to send requests to the target (and
+ * only there), and the two answers several checks read (a non-streamed completion, a streamed
+ * one), each sent once per run however many checks read it.
+ */
+
+/** A short question any chat model answers in a sentence. */
+export const CHAT_PROMPT = 'In one short sentence, what does a thermometer measure?';
+/** Enough prose (about 200 tokens) that a stream has a shape: when its text came, in how many reads. */
+export const STREAM_PROMPT = 'Write about 150 words of plain prose on how a bridge carries its load. No lists, no headings.';
+
+export interface Shared<T> {
+  exchange: HttpExchange;
+  /** null when the answer was not a 2xx JSON body (completion) or not a 2xx answer (stream). */
+  answer: T | null;
+}
+
+export interface SendOptions {
+  method?: 'GET' | 'POST';
+  /** After baseUrl: /chat/completions or /models. */
+  path: '/chat/completions' | '/models';
+  body?: Record<string, unknown>;
+  stream?: boolean;
+  /** Changes the headers as the request is sent (the auth check takes the key out). */
+  headers?: (headers: Record<string, string>) => Record<string, string>;
+}
+
+export interface CheckContext {
+  target: TargetConfig;
+  probe: ProbeConfig;
+  /** The target sends a credential: apiKeyEnv or apiKeyFile, or a credential header of its own. */
+  hasKey: boolean;
+  now: () => number;
+  send(options: SendOptions): Promise<HttpExchange>;
+  /** A chat request body in the probe's shape (model, token limit, temperature, extraBody), with `extra` over it. */
+  chatBody(messages: ChatMessage[], extra?: Record<string, unknown>, maxTokens?: number): Record<string, unknown>;
+  completion(): Promise<Shared<CompletionAnswer>>;
+  stream(): Promise<Shared<StreamAnswer>>;
+  /** The target's `reasoning`, else whether its answers carried reasoning (or <think> in content); null when none came. */
+  reasoningModel(): Promise<boolean | null>;
+}
+
+/** Header names that carry credentials (as streamChat redacts them): the auth check takes these out. */
+export const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|password|signature/i;
+
+const THINK_TAG = /<\/?(think|thinking|reasoning)>/i;
+
+/** `user: text` as a message list. */
+export const ask = (text: string): ChatMessage[] => [{ role: 'user', content: text }];
+
+export function createCheckContext(
+  target: TargetConfig,
+  probe: ProbeConfig,
+  deps: ProbeDeps,
+  http: HttpFn,
+  apiKey: string | null,
+  signal: AbortSignal | undefined,
+): CheckContext {
+  let shape: RequestShape = currentShape(target, deps.shapes?.get(target.name));
+  const dispatcher = deps.dispatcherFor?.(target);
+  const baseHeaders: Record<string, string> = { 'user-agent': `coherency-exporter/${VERSION}`, ...target.headers };
+  if (apiKey) baseHeaders['authorization'] = `Bearer ${apiKey}`;
+
+  const chatBody = (
+    messages: ChatMessage[],
+    extra: Record<string, unknown> = {},
+    maxTokens = probe.maxTokens,
+  ): Record<string, unknown> => ({
+    ...probe.extraBody,
+    model: target.model,
+    messages,
+    [shape.maxTokensField]: maxTokens,
+    ...(shape.omitTemperature ? {} : { temperature: probe.temperature }),
+    ...extra,
+  });
+
+  const exchange = (o: SendOptions): Promise<HttpExchange> => {
+    const headers = { ...baseHeaders, accept: o.stream ? 'text/event-stream' : 'application/json' };
+    return http(
+      {
+        method: o.method ?? (o.body ? 'POST' : 'GET'),
+        url: `${target.baseUrl}${o.path}`,
+        headers: o.headers ? o.headers(headers) : headers,
+        ...(o.body ? { body: o.body } : {}),
+      },
+      {
+        timeouts: effectiveTimeouts(target, probe),
+        maxBytes: responseByteCap(probe),
+        ...(signal ? { signal } : {}),
+        ...(dispatcher ? { dispatcher } : {}),
+      },
+    );
+  };
+
+  // A server that refuses a request field by name (max_tokens, temperature) gets the request again
+  // in the shape it asks for, once, as the generation probe does; the shape is kept for later runs.
+  const send = async (o: SendOptions): Promise<HttpExchange> => {
+    let x = await exchange(o);
+    if (x.status === 400 && o.body && o.path === '/chat/completions') {
+      const adapted = adaptToRefusal(`HTTP 400: ${x.body.slice(0, 2000)}`, shape, target, probe);
+      if (adapted) {
+        const field = shape.maxTokensField;
+        shape = adapted.shape;
+        deps.shapes?.set(target.name, shape);
+        const body = { ...o.body };
+        if (field !== shape.maxTokensField && field in body) {
+          body[shape.maxTokensField] = body[field];
+          delete body[field];
+        }
+        if (shape.omitTemperature) delete body['temperature'];
+        x = await exchange({ ...o, body });
+      }
+    }
+    return x;
+  };
+
+  let completion: Promise<Shared<CompletionAnswer>> | null = null;
+  let stream: Promise<Shared<StreamAnswer>> | null = null;
+  const ctx: CheckContext = {
+    target,
+    probe,
+    hasKey: apiKey !== null || Object.keys(target.headers).some((h) => CREDENTIAL_HEADER.test(h)),
+    now: deps.now,
+    send,
+    chatBody,
+    completion: () =>
+      (completion ??= send({ path: '/chat/completions', body: chatBody(ask(CHAT_PROMPT), { stream: false }) }).then((x) => ({
+        exchange: x,
+        answer: ok(x) ? readCompletion(x.body) : null,
+      }))),
+    stream: () =>
+      (stream ??= send({
+        path: '/chat/completions',
+        stream: true,
+        body: chatBody(ask(STREAM_PROMPT), { stream: true, stream_options: { include_usage: true } }),
+      }).then((x) => ({
+        exchange: x,
+        answer: x.status !== null && x.status >= 200 && x.status < 300 ? readStreamAnswer(x.pieces) : null,
+      }))),
+    async reasoningModel() {
+      if (target.reasoning !== null) return target.reasoning;
+      const [c, s] = [await ctx.completion(), await ctx.stream()];
+      if (!c.answer && !s.answer) return null;
+      const content = typeof c.answer?.content === 'string' ? c.answer.content : '';
+      return (
+        (c.answer?.reasoning.fields.length ?? 0) > 0 ||
+        (s.answer?.reasoningFields.length ?? 0) > 0 ||
+        THINK_TAG.test(content) ||
+        THINK_TAG.test(s.answer?.content ?? '')
+      );
+    },
+  };
+  return ctx;
+}
+
+const ok = (x: HttpExchange) => x.status !== null && x.status >= 200 && x.status < 300 && x.error === null;
+
+/**
+ * Why an answer cannot be judged, as a failed check, or null when it can: no answer at all
+ * (no_response), an HTTP status other than 2xx (http_status), a body that broke off or is not
+ * what was asked for (bad_body). `cutIsOk`: a stream cut short is judged by its check (no [DONE]).
+ */
+export function answerProblem(x: HttpExchange, what: string, options: { json?: boolean; cutIsOk?: boolean } = {}): CheckVerdict | null {
+  const timing = { seconds: Math.round(x.endedAtMs) / 1000 };
+  if (x.status === null) {
+    const e = x.error ?? { type: 'connect', message: 'no answer' };
+    return fail('no_response', `no answer to ${what}: ${e.type}: ${short(e.message, 200)}`, { error: e.type, ...timing });
+  }
+  if (x.status < 200 || x.status >= 300)
+    return fail('http_status', `${what} was answered with HTTP ${x.status}: ${short(x.body, 160) || 'no body'}`, { status: x.status });
+  if (x.error && !(options.cutIsOk && x.error.type === 'truncated'))
+    return fail('bad_body', `the answer to ${what} broke off: ${x.error.type}: ${short(x.error.message, 160)}`, {
+      status: x.status,
+      error: x.error.type,
+      ...timing,
+    });
+  if (options.json && readCompletion(x.body) === null)
+    return fail('bad_body', `the answer to ${what} is not a JSON object (${x.contentType || 'no content-type'}): ${short(x.body, 120)}`, {
+      status: x.status,
+      contentType: x.contentType || null,
+    });
+  return null;
+}
+
+/** The model names an answer may give: the one asked for, a configured alias, or a dated snapshot of it (gpt-4o → gpt-4o-2024-08-06). */
+export function modelMatches(answered: string, target: Pick<TargetConfig, 'model' | 'modelAliases'>): boolean {
+  if (answered === target.model || target.modelAliases.includes(answered)) return true;
+  const escaped = target.model.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}-(\\d{4}-\\d{2}-\\d{2}|\\d{8}|\\d{4})$`).test(answered);
+}

@@ -1,0 +1,144 @@
+import { KNOWN_FINISH_REASONS } from './chat.js';
+import { answerProblem, type CheckContext } from './checkContext.js';
+import { fail, isObject, pass, short, typeOf, type CheckVerdict, type Evidence, type Json } from './checkTypes.js';
+import type { StreamAnswer } from './readAnswers.js';
+
+/** A field that does not have the type clients read it as. */
+export interface FieldProblem {
+  field: string;
+  expected: string;
+  got: string;
+}
+
+type Rule = [field: string, expected: string, ok: (v: unknown) => boolean];
+
+const str = (v: unknown) => typeof v === 'string';
+const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const obj = (v: unknown) => isObject(v);
+const finish = (v: unknown) => v === null || v === undefined || str(v);
+const counts = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  (isObject(v) && ['prompt_tokens', 'completion_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || int(v[k])));
+
+/** The fields every client reads (the OpenAI SDKs, LangChain, LiteLLM), at the top of a completion or a chunk. */
+const TOP: readonly Rule[] = [
+  ['id', 'string', str],
+  ['object', 'string', str],
+  ['created', 'number', num],
+  ['model', 'string', str],
+  ['choices', 'array', Array.isArray],
+  ['usage', 'object with integer counts, or null', counts],
+];
+
+function audit(json: Json, rules: readonly Rule[], choiceRules: readonly Rule[]): FieldProblem | null {
+  for (const [field, expected, ok] of rules) if (!ok(json[field])) return { field, expected, got: typeOf(json[field]) };
+  const choices = json['choices'] as unknown[];
+  for (const [i, choice] of choices.entries()) {
+    if (!isObject(choice)) return { field: `choices[${i}]`, expected: 'object', got: typeOf(choice) };
+    for (const [field, expected, ok] of choiceRules)
+      if (!ok(choice[field])) return { field: `choices[${i}].${field}`, expected, got: typeOf(choice[field]) };
+  }
+  return null;
+}
+
+/** The first field of a non-streamed completion with the wrong type, or null. */
+export function auditCompletion(json: Json): FieldProblem | null {
+  const choices = json['choices'];
+  if (Array.isArray(choices) && choices.length === 0) return { field: 'choices', expected: 'a non-empty array', got: 'empty array' };
+  return audit(json, TOP, [
+    ['index', 'integer', int],
+    ['message', 'object', obj],
+    ['finish_reason', 'string or null', finish],
+  ]);
+}
+
+/** The first field of a stream chunk with the wrong type, or null (a usage chunk may have no choices). */
+export function auditChunk(json: Json): FieldProblem | null {
+  return audit(json, TOP, [
+    ['index', 'integer', int],
+    ['delta', 'object', obj],
+    ['finish_reason', 'string or null', finish],
+  ]);
+}
+
+/** The stream's part of the audit: each chunk's fields, and its finish reasons. Pure, for recorded streams too. */
+export function auditStream(
+  s: StreamAnswer,
+): { problem: FieldProblem & { where: string }; reason: 'field_type' | 'unknown_finish_reason' } | null {
+  for (const [i, e] of s.events.entries()) {
+    if (!e.json) {
+      if (e.data.trim() !== '' && !/^\s*\{\s*"error"/.test(e.data))
+        return {
+          reason: 'field_type',
+          problem: { where: `event ${i + 1}`, field: 'data', expected: 'a JSON object', got: short(e.data, 40) },
+        };
+      continue;
+    }
+    if (isObject(e.json) && e.json['error'] !== undefined && e.json['choices'] === undefined) continue;
+    const p = auditChunk(e.json);
+    if (p) return { reason: 'field_type', problem: { ...p, where: `chunk ${i + 1}` } };
+  }
+  const unknown = s.finishReasons.find((r) => !KNOWN_FINISH_REASONS.includes(r));
+  if (unknown !== undefined)
+    return {
+      reason: 'unknown_finish_reason',
+      problem: { where: 'stream', field: 'finish_reason', expected: KNOWN_FINISH_REASONS.join('|'), got: unknown },
+    };
+  return null;
+}
+
+/** What the audit records whatever it finds: the fingerprint and how the stream ended. */
+export function streamRecord(s: StreamAnswer): Evidence {
+  return {
+    chunks: s.events.length,
+    system_fingerprint: s.fingerprints.join(', ') || null,
+    usageChunkChoices: s.usageChunkChoices,
+  };
+}
+
+/**
+ * fields: the raw field audit. The types of the fields clients read (id, object, created, model,
+ * choices[].index, message or delta, finish_reason, usage) in a completion and in every chunk of
+ * a stream, finish_reason values clients know, and system_fingerprint recorded. A proxy that turns
+ * `created` into a string or drops `delta` breaks clients that never show why.
+ */
+export async function checkFields(ctx: CheckContext): Promise<CheckVerdict> {
+  const [c, s] = [await ctx.completion(), await ctx.stream()];
+  const problem =
+    answerProblem(c.exchange, 'a chat completion', { json: true }) ??
+    answerProblem(s.exchange, 'a streamed chat completion', { cutIsOk: true });
+  if (problem || !c.answer || !s.answer) return problem ?? fail('bad_body', 'no answer to audit');
+  const evidence: Evidence = {
+    ...streamRecord(s.answer),
+    'completion system_fingerprint': typeof c.answer.json['system_fingerprint'] === 'string' ? c.answer.json['system_fingerprint'] : null,
+  };
+  const inCompletion = auditCompletion(c.answer.json);
+  if (inCompletion)
+    return fail('field_type', `the completion's ${inCompletion.field} is ${inCompletion.got}, not ${inCompletion.expected}`, {
+      ...evidence,
+      where: 'completion',
+      ...fieldEvidence(inCompletion),
+    });
+  const finishReason = c.answer.finishReason;
+  if (typeof finishReason === 'string' && !KNOWN_FINISH_REASONS.includes(finishReason))
+    return fail('unknown_finish_reason', `the completion's finish_reason is ${short(finishReason, 40)}`, {
+      ...evidence,
+      finish_reason: finishReason,
+    });
+  const inStream = auditStream(s.answer);
+  if (inStream) {
+    const p = inStream.problem;
+    return fail(inStream.reason, `${p.where}: ${p.field} is ${p.got}, not ${p.expected}`, {
+      ...evidence,
+      where: p.where,
+      ...fieldEvidence(p),
+    });
+  }
+  return pass(`a completion and ${s.answer.events.length} chunks have the types clients read`, evidence);
+}
+
+function fieldEvidence(p: FieldProblem): Evidence {
+  return { field: p.field, expected: p.expected, got: p.got };
+}

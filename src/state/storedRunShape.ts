@@ -1,0 +1,78 @@
+import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
+
+/**
+ * What a run read back from storage.dir must look like before the pages and listings touch it.
+ * A stored file may be of an older version, edited by hand or damaged: a run that lacks what
+ * names and lists it is skipped; one that has that but a field of the wrong type (`reasons` a
+ * string) is repaired here to the types the renderers expect, so its page renders.
+ */
+
+/** Enough shape to list and show a run; anything else in the directory is skipped. */
+export function looksLikeRun(run: unknown): run is RunResult {
+  const r = run as Partial<RunResult> | null;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.id === 'string' &&
+    typeof r.target === 'string' &&
+    typeof r.probe === 'string' &&
+    typeof r.verdict === 'string' &&
+    typeof r.startedAt === 'string' &&
+    Array.isArray(r.samples) &&
+    r.samples.every((s) => typeof s === 'object' && s !== null && typeof s.verdict === 'string')
+  );
+}
+
+const NUMBERS_OR_NULL = ['ttftSeconds', 'ttfcSeconds', 'tokensPerSecond', 'tokensAtAbort', 'onsetToken'] as const;
+const NUMBERS = ['outputTokens', 'durationSeconds', 'contentChars', 'reasoningChars', 'chunks', 'maxGapSeconds', 'tokensSaved'] as const;
+
+const finiteOr = <T>(v: unknown, fallback: T): number | T => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+const texts = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : v === undefined || v === null ? [] : [text(v)]);
+
+/** A finding of any stored version: 0.1 stored kinds as strings, a damaged one may lack fields. */
+function repairFinding(f: unknown, verdict: string): SampleFinding {
+  const o = (typeof f === 'object' && f !== null ? f : { kind: f }) as Partial<Record<keyof SampleFinding, unknown>>;
+  return {
+    kind: text(o.kind) as SampleFinding['kind'],
+    severity: o.severity === 'warn' || o.severity === 'fail' ? o.severity : verdict === 'fail' ? 'fail' : 'warn',
+    certain: o.certain === true,
+    atChar: finiteOr(o.atChar, -1),
+    atToken: finiteOr(o.atToken, -1),
+    detail: text(o.detail),
+    excerpt: text(o.excerpt),
+    channel: o.channel === 'content' || o.channel === 'reasoning' ? o.channel : 'sample',
+  };
+}
+
+function repairSample(s: SampleResult, i: number): void {
+  const o = s as unknown as Record<string, unknown>;
+  o['index'] = finiteOr(o['index'], i);
+  o['reasons'] = texts(o['reasons']);
+  o['notes'] = texts(o['notes']);
+  o['findings'] = (Array.isArray(o['findings']) ? o['findings'] : []).map((f) => repairFinding(f, s.verdict));
+  for (const k of NUMBERS_OR_NULL) o[k] = finiteOr(o[k], null);
+  for (const k of NUMBERS) o[k] = finiteOr(o[k], 0);
+  o['aborted'] = o['aborted'] === true;
+  o['finishReason'] = typeof o['finishReason'] === 'string' ? o['finishReason'] : null;
+  const m = o['metrics'] as Record<string, unknown> | null | undefined;
+  if (typeof m !== 'object' || m === null || typeof m['content'] !== 'object' || m['content'] === null) o['metrics'] = null;
+  const e = o['error'] as Record<string, unknown> | null | undefined;
+  o['error'] =
+    typeof e === 'object' && e !== null
+      ? { type: text(e['type']), message: text(e['message']) }
+      : e === undefined || e === null
+        ? null
+        : { type: '', message: text(e) };
+  if (typeof o['content'] !== 'string') o['content'] = '';
+  if (typeof o['reasoning'] !== 'string') o['reasoning'] = '';
+}
+
+/** The run with every field the pages, listings and metrics read of the types they expect. */
+export function repairRun(run: RunResult): RunResult {
+  const o = run as unknown as Record<string, unknown>;
+  o['trigger'] = o['trigger'] === 'manual' ? 'manual' : 'schedule';
+  o['durationSeconds'] = finiteOr(o['durationSeconds'], 0);
+  run.samples.forEach(repairSample);
+  return run;
+}
