@@ -1,19 +1,18 @@
 /**
- * Analyzer throughput: analyzeText at 10 KB, 100 KB, 1 MB and 10 MB, the 10 MB / 1 MB
- * time ratio (linear cost gives ~10), the same on mixed prose, code and HTML (the corpus's
- * healthy texts one after another), measured in process and from outside as a whole
- * `coherency-exporter analyze` process beside the seed shell pipeline it replaces, and the
- * stream analyzer fed ~4-char deltas with a snapshot every 100 deltas (the daemon's
- * early-abort pattern).
+ * Analyzer speed beside the previous release, in one run (calls taken in turns): 1 MB of mixed
+ * prose, code and HTML, 1 MB of prose, the real texts of both corpora one call each (per-call
+ * cost counts), a 200-char text, and the stream analyzer fed 4-char deltas, alone and with the
+ * daemon's abort check every 32 deltas; then the 10 MB / 1 MB ratio and, from outside, a whole
+ * `coherency-exporter analyze` process beside the seed shell pipeline it replaces.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzeText } from '../src/core/analyzeText.js';
-import { repoRoot } from '../test/helpers/repoRoot.js';
-import { createStreamAnalyzer } from '../src/core/streamAnalyzer.js';
 import { readTexts } from '../test/corpus/paths.js';
+import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
+import { repoRoot } from '../test/helpers/repoRoot.js';
+import { type AnalyzerModule, analyzers, PREVIOUS_RELEASE } from './releases.js';
 import { createRng as rng } from '../src/simulator/random.js';
 
 const VOCAB = (
@@ -42,80 +41,93 @@ export function benchText(n: number, seed = 1): string {
   return parts.join('').slice(0, n);
 }
 
-function time(fn: () => void, minMs = 300): number {
-  fn(); // warm-up
-  let runs = 0;
-  const t0 = performance.now();
-  let el = 0;
-  do {
+/** Median of `runs` timings of fn, in ms, after one warm-up call. */
+function median(fn: () => void, runs: number): number {
+  fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
     fn();
-    runs++;
-    el = performance.now() - t0;
-  } while (el < minMs);
-  return el / runs;
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1]!;
+}
+
+/** The two analyzers on the same input, calls taken in turns so that both see the same machine; medians in ms. */
+function sideBySide(a: () => void, b: () => void, runs: number): [number, number] {
+  a();
+  b();
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    a();
+    ta.push(performance.now() - t0);
+    t0 = performance.now();
+    b();
+    tb.push(performance.now() - t0);
+  }
+  const m = (x: number[]) => x.sort((p, q) => p - q)[x.length >> 1]!;
+  return [m(ta), m(tb)];
+}
+
+function row(label: string, mb: number, now: number, before: number | null): void {
+  const rate = (ms: number) => `${(mb / (ms / 1000)).toFixed(1).padStart(6)} MB/s (${ms.toFixed(ms < 1 ? 3 : 1)} ms)`;
+  const ratio = before === null ? '' : `  ${(before / now).toFixed(2)}x the speed of ${PREVIOUS_RELEASE}`;
+  console.log(`  ${label.padEnd(44)} now ${rate(now)}${before === null ? '' : `  before ${rate(before)}`}${ratio}`);
 }
 
 export async function runAnalyzerBench(): Promise<void> {
-  const sizes: Array<[string, number]> = [
-    ['10 KB', 10_000],
-    ['100 KB', 100_000],
-    ['1 MB', 1_000_000],
-    ['10 MB', 10_000_000],
-  ];
-  const ms: Record<string, number> = {};
-  console.log('analyzeText throughput (random sentences from a 100-word vocabulary, a loop in the last 10%)');
-  for (const [label, n] of sizes) {
-    const head = benchText(Math.floor(n * 0.9));
-    const text = (head + 'The leader sends heartbeats to every follower. '.repeat(Math.ceil((n * 0.1) / 47))).slice(0, n);
-    const t = time(() => analyzeText(text), n >= 10_000_000 ? 1 : 300);
-    ms[label] = t;
-    console.log(`  ${label.padEnd(7)} ${t.toFixed(2).padStart(9)} ms  ${(n / 1e6 / (t / 1000)).toFixed(1).padStart(7)} MB/s`);
+  const { current, previous, cleanup } = await analyzers();
+  try {
+    console.log(`analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; calls in turns, medians)`);
+    const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number) => {
+      if (!previous) return row(label, mb, median(() => run(current), runs), null);
+      const [now, before] = sideBySide(
+        () => run(current),
+        () => run(previous),
+        runs,
+      );
+      row(label, mb, now, before);
+    };
+    const mixed1 = mixedText(1_000_000);
+    both('analyzeText, 1 MB of mixed prose, code, HTML', 1, (m) => m.analyzeText(mixed1), 9);
+    const prose1 = benchText(1_000_000);
+    both('analyzeText, 1 MB of prose', 1, (m) => m.analyzeText(prose1), 9);
+    const real = [...(loadRealCorpus(realCorpusDirs()[0]) ?? []), ...(loadRealCorpus(realCorpusDirs()[1]) ?? [])].map((s) => s.text);
+    if (real.length > 0) {
+      const mb = real.reduce((n, t) => n + t.length, 0) / 1e6;
+      both(`analyzeText over the ${real.length} real texts, one call each`, mb, (m) => real.forEach((t) => m.analyzeText(t)), 9);
+    }
+    const short = benchText(200, 3);
+    const calls = 2000;
+    both(`analyzeText of a 200-char text (x${calls})`, (200 * calls) / 1e6, (m) => {
+      for (let i = 0; i < calls; i++) m.analyzeText(short);
+    }, 9);
+    const text = benchText(1_000_000, 2);
+    const deltas: string[] = [];
+    for (let i = 0; i < text.length; i += 4) deltas.push(text.slice(i, i + 4));
+    both('stream, 4-char deltas, push only', 1, (m) => {
+      const s = m.createStreamAnalyzer();
+      for (const d of deltas) s.push(d);
+    }, 5);
+    both('stream, abort check every 32 deltas (daemon)', 1, (m) => {
+      const s = m.createStreamAnalyzer();
+      for (let i = 0; i < deltas.length; i++) {
+        s.push(deltas[i]!);
+        if (i % 32 === 31) s.certainCollapse();
+      }
+      s.snapshot();
+    }, 3);
+    const ten = mixedText(10_000_000);
+    const t10 = median(() => current.analyzeText(ten), 1);
+    const t1 = median(() => current.analyzeText(mixed1), 3);
+    console.log(`  10 MB / 1 MB time ratio (linear = 10): ${(t10 / t1).toFixed(2)}`);
+    fromOutside(mixed1, ten);
+  } finally {
+    cleanup();
   }
-  console.log(`  time ratio 10 MB / 1 MB: ${(ms['10 MB']! / ms['1 MB']!).toFixed(2)} (linear = 10)`);
-
-  // The same on the corpus's healthy texts (prose, code, HTML, data) one after another.
-  const mixed1 = mixedText(1_000_000);
-  const mixed10 = mixedText(10_000_000);
-  const tm = time(() => analyzeText(mixed1), 300);
-  const tm10 = time(() => analyzeText(mixed10), 1);
-  console.log(`  1 MB of mixed prose, code and HTML:  ${tm.toFixed(2)} ms  ${(1 / (tm / 1000)).toFixed(1)} MB/s`);
-  console.log(
-    `  10 MB of mixed prose, code and HTML: ${tm10.toFixed(2)} ms  ${(10 / (tm10 / 1000)).toFixed(1)} MB/s  (10 MB / 1 MB: ${(tm10 / tm).toFixed(2)})`,
-  );
-  fromOutside(mixed1, mixed10);
-
-  const text = benchText(1_000_000, 2);
-  const deltas: string[] = [];
-  for (let i = 0; i < text.length; i += 4) deltas.push(text.slice(i, i + 4));
-  const st = time(() => {
-    const s = createStreamAnalyzer();
-    for (let i = 0; i < deltas.length; i++) {
-      s.push(deltas[i]!);
-      if (i % 100 === 99) s.snapshot();
-    }
-    s.snapshot();
-  }, 1);
-  console.log('stream analyzer, 1 MB in 4-char deltas');
-  console.log(
-    `  full snapshot every 100 deltas: ${st.toFixed(1)} ms  ${(1 / (st / 1000)).toFixed(1)} MB/s  (${deltas.length} deltas, ${Math.floor(deltas.length / 100)} snapshots)`,
-  );
-  const sc = time(() => {
-    const s = createStreamAnalyzer();
-    for (let i = 0; i < deltas.length; i++) {
-      s.push(deltas[i]!);
-      if (i % 32 === 31) s.certainCollapse();
-    }
-    s.snapshot();
-  }, 1);
-  console.log(
-    `  abort check every 32 deltas (the daemon's pattern), one snapshot at the end: ${sc.toFixed(1)} ms  ${(1 / (sc / 1000)).toFixed(1)} MB/s`,
-  );
-  const s2 = time(() => {
-    const s = createStreamAnalyzer();
-    for (const d of deltas) s.push(d);
-    s.snapshot();
-  }, 1);
-  console.log(`  push only: ${s2.toFixed(1)} ms  ${(1 / (s2 / 1000)).toFixed(1)} MB/s`);
 }
 
 function mixedText(n: number): string {

@@ -45,6 +45,8 @@ export interface Region {
   words: number;
 }
 
+/** Longest loop period, in tokens (about 8 KB of prose, 4 KB of code): a unit longer than that is no loop. */
+export const MAX_PERIOD = 2048;
 /** Non-repeating tokens bridged inside a region: one changed word breaks K K-grams. */
 const GAP = K + 1;
 /** Regions shorter than this are not measured. */
@@ -119,7 +121,9 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
   let period = 0;
   let lastHit = -1;
   for (let i = lo; i < hi; i++) {
-    const l = lag[i - lo]!;
+    const raw = lag[i - lo]!;
+    // a passage met again far back is a quote or a cycle (the regions' business), no loop
+    const l = raw > MAX_PERIOD ? 0 : raw;
     if (from >= 0 && l > 0 && Math.abs(l - period) <= 2) {
       lastHit = i;
       continue;

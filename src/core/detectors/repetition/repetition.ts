@@ -19,7 +19,7 @@ import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../..
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { excerptOf, type Finding, finding, fmt } from '../finding.js';
-import { findRegions, K, lagRuns, measureStretch, type Region, templateIds } from './repeats.js';
+import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
@@ -236,7 +236,7 @@ function bestRun(ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
   let best: { run: Run; period: number; end: number } | null = null;
   for (const p of candidates) {
-    if (p > r.to - lo) continue;
+    if (p > r.to - lo || p > MAX_PERIOD) continue;
     for (let end = r.to; end >= Math.max(r.to - Math.min(p, END_PROBES), lo + p); end--) {
       const run = verbatimRun(ids, lo, end, p);
       const covered = end - run.start;
@@ -362,7 +362,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   } else if (tailStretch) tail = loopOf(tailStretch);
   let recovered: Loop | null = null;
   for (const r of stretches) {
-    if (r === tailStretch) continue;
+    // three copies at least: two periods of repeats
+    if (r === tailStretch || r.to - r.from < 2 * r.period) continue;
     const l = loopOf(r);
     if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
   }

@@ -1,0 +1,48 @@
+/**
+ * The analyzer of another revision beside this one, for benches that compare them in one run:
+ * its src/core is taken out of git (git archive) into a temp folder and both are bundled the
+ * same way (esbuild, ES module, Node platform), so the difference is the code, not the build.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { repoRoot } from '../test/helpers/repoRoot.js';
+
+/** The release the current analyzer is measured against: the last one that landed before the rewrite of issue 18. */
+export const PREVIOUS_RELEASE = 'e8fc46c';
+
+export interface AnalyzerModule {
+  analyzeText(text: string, options?: { finishReason?: string | null }): { verdict: string; reasons: string[] };
+  createStreamAnalyzer(options?: object): {
+    push(delta: string): void;
+    snapshot(): { verdict: string };
+    certainCollapse(): unknown;
+  };
+}
+
+async function bundle(entry: string, dir: string, name: string): Promise<AnalyzerModule> {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
+  return (await import(pathToFileURL(outfile).href)) as AnalyzerModule;
+}
+
+/** This revision's analyzer and `rev`'s, or null for the latter when git cannot give it (no history in the checkout). */
+export async function analyzers(rev = PREVIOUS_RELEASE): Promise<{ current: AnalyzerModule; previous: AnalyzerModule | null; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'coherency-releases-'));
+  const root = repoRoot();
+  const current = await bundle(join(root, 'src', 'core', 'analyzeText.ts'), dir, 'current');
+  let previous: AnalyzerModule | null = null;
+  try {
+    const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', rev, 'src/core'], { maxBuffer: 64 << 20 });
+    const at = join(dir, 'previous');
+    execFileSync('mkdir', ['-p', at]);
+    execFileSync('tar', ['-x', '-C', at], { input: tar });
+    previous = await bundle(join(at, 'src', 'core', 'analyzeText.ts'), dir, 'previous');
+  } catch (err) {
+    console.log(`  (the previous release ${rev} could not be built here: ${(err as Error).message.split('\n')[0]})`);
+  }
+  return { current, previous, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
