@@ -32,6 +32,10 @@ const THRESHOLDS = {
 /** Special tokens of the common chat templates and vocabularies. */
 const SPECIAL =
   /<\|[A-Za-z][\w.:\-\u2581]{0,47}\|>|<\uff5c[^\uff5c<>\n]{1,48}\uff5c>|<\/?(?:s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})>|<0x[0-9A-Fa-f]{2}>|\[\/?(?:PAD|UNK|INST)\](?!\()|\[control_\d{1,4}\]|(?<=[\p{Ll}\p{N}.,;:!?)])[\u2581\u0120\u010a](?=\p{L})|\u2581(?=\p{L}[^\s]*\u2581)/gu;
+/** What every special token or space marker holds: texts without any of these have none. */
+const SPECIAL_MARKS = ['<|', '<\uff5c', '<s>', '</s>', '<pad', '<unk', '<eos', '<bos', '<eot', '<start_of', '<end_of', '<endof', '<extra_id', '<0x', '[PAD', '[UNK', '[INST', '[/INST', '[control_', '\u2581', '\u0120', '\u010a'];
+/** Any broken char at all. */
+const ODD_MARK = /[\ufffd\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 /** Broken chars: U+FFFD glued to a letter or to another one, C0/C1 controls but tab, newline and CR. */
 const ODD = /(?<=[\p{L}\ufffd])\ufffd|\ufffd(?=[\p{L}\ufffd])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/gu;
 /** Tokens that only a broken sampler or decoder emits: padding, unknown, byte fallback. */
@@ -62,10 +66,14 @@ export const specialTokens = {
   figures(scan: Scan): SpecialFigures {
     const text = scan.slice(0, scan.chars);
     const out: SpecialFigures = { specialTokens: 0, brokenTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
+    // the patterns run only on texts that hold one of their marks (a native search each): most texts hold none
+    const special = SPECIAL_MARKS.some((m) => text.includes(m));
+    const odd = ODD_MARK.test(text);
+    if (!special && !odd) return out;
     const trailing = TRAILING_END.exec(text.slice(-64));
     const stop = trailing ? text.length - (64 - trailing.index) : Infinity;
     SPECIAL.lastIndex = 0;
-    for (let m = SPECIAL.exec(text); m; m = SPECIAL.exec(text)) {
+    for (let m = special ? SPECIAL.exec(text) : null; m; m = SPECIAL.exec(text)) {
       if (m.index >= stop || inCode(scan, m.index)) continue;
       const before = text.charCodeAt(m.index - 1);
       const after = text.charCodeAt(m.index + m[0].length);
@@ -76,7 +84,7 @@ export const specialTokens = {
       }
     }
     ODD.lastIndex = 0;
-    for (let m = ODD.exec(text); m; m = ODD.exec(text)) {
+    for (let m = odd ? ODD.exec(text) : null; m; m = ODD.exec(text)) {
       if (out.oddChars++ === 0) out.firstOddAt = m.index;
     }
     return out;

@@ -47,6 +47,8 @@ export interface Region {
 
 /** Longest loop period, in tokens (about 8 KB of prose, 4 KB of code): a unit longer than that is no loop. */
 export const MAX_PERIOD = 2048;
+/** Votes per distance back, shared by every measure() call and left at zero after each. */
+const VOTES = new Int32Array(MAX_PERIOD + 1);
 /** Non-repeating tokens bridged inside a region: one changed word breaks K K-grams. */
 const GAP = K + 1;
 /** Regions shorter than this are not measured. */
@@ -157,8 +159,8 @@ export interface Regions {
 }
 
 function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, repeated: number, isWord: (i: number) => boolean): Region {
-  // the most common distance back
-  const votes = new Map<number, number>();
+  // the most common distance back (distances up to MAX_PERIOD counted in a shared table, cleared after)
+  const votes = VOTES;
   let cand = 0;
   let top = 0;
   let distinct = 0;
@@ -169,13 +171,16 @@ function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to:
     if (ids[i] === WILD) rare++;
     if (isWord(i)) words++;
     if (l === 0 || i - l < from) distinct++;
-    if (l === 0) continue;
-    const v = (votes.get(l) ?? 0) + 1;
-    votes.set(l, v);
+    if (l === 0 || l > MAX_PERIOD) continue;
+    const v = ++votes[l]!;
     if (v > top || (v === top && l < cand)) {
       top = v;
       cand = l;
     }
+  }
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
   }
   let same = 0;
   let near = 0;
