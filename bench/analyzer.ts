@@ -83,7 +83,13 @@ export async function runAnalyzerBench(): Promise<void> {
   try {
     console.log(`analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; calls in turns, medians)`);
     const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number) => {
-      if (!previous) return row(label, mb, median(() => run(current), runs), null);
+      if (!previous)
+        return row(
+          label,
+          mb,
+          median(() => run(current), runs),
+          null,
+        );
       const [now, before] = sideBySide(
         () => run(current),
         () => run(previous),
@@ -98,28 +104,50 @@ export async function runAnalyzerBench(): Promise<void> {
     const real = [...(loadRealCorpus(realCorpusDirs()[0]) ?? []), ...(loadRealCorpus(realCorpusDirs()[1]) ?? [])].map((s) => s.text);
     if (real.length > 0) {
       const mb = real.reduce((n, t) => n + t.length, 0) / 1e6;
-      both(`analyzeText over the ${real.length} real texts, one call each`, mb, (m) => real.forEach((t) => m.analyzeText(t)), 9);
+      both(
+        `analyzeText over the ${real.length} real texts, one call each`,
+        mb,
+        (m) => {
+          for (const t of real) m.analyzeText(t);
+        },
+        9,
+      );
     }
     const short = benchText(200, 3);
     const calls = 2000;
-    both(`analyzeText of a 200-char text (x${calls})`, (200 * calls) / 1e6, (m) => {
-      for (let i = 0; i < calls; i++) m.analyzeText(short);
-    }, 9);
+    both(
+      `analyzeText of a 200-char text (x${calls})`,
+      (200 * calls) / 1e6,
+      (m) => {
+        for (let i = 0; i < calls; i++) m.analyzeText(short);
+      },
+      9,
+    );
     const text = benchText(1_000_000, 2);
     const deltas: string[] = [];
     for (let i = 0; i < text.length; i += 4) deltas.push(text.slice(i, i + 4));
-    both('stream, 4-char deltas, push only', 1, (m) => {
-      const s = m.createStreamAnalyzer();
-      for (const d of deltas) s.push(d);
-    }, 5);
-    both('stream, abort check every 32 deltas (daemon)', 1, (m) => {
-      const s = m.createStreamAnalyzer();
-      for (let i = 0; i < deltas.length; i++) {
-        s.push(deltas[i]!);
-        if (i % 32 === 31) s.certainCollapse();
-      }
-      s.snapshot();
-    }, 3);
+    both(
+      'stream, 4-char deltas, push only',
+      1,
+      (m) => {
+        const s = m.createStreamAnalyzer();
+        for (const d of deltas) s.push(d);
+      },
+      5,
+    );
+    both(
+      'stream, abort check every 32 deltas (daemon)',
+      1,
+      (m) => {
+        const s = m.createStreamAnalyzer();
+        for (let i = 0; i < deltas.length; i++) {
+          s.push(deltas[i]!);
+          if (i % 32 === 31) s.certainCollapse();
+        }
+        s.snapshot();
+      },
+      3,
+    );
     const ten = mixedText(10_000_000);
     const t10 = median(() => current.analyzeText(ten), 1);
     const t1 = median(() => current.analyzeText(mixed1), 3);

@@ -28,6 +28,22 @@ function collect(dir: string, out: string[]): void {
   }
 }
 
+/** The real files the bench reads: path, a short name, and the text (files that are not UTF-8 are left out). */
+export function realWorldFiles(): Array<{ path: string; name: string; text: string }> {
+  const files: string[] = [];
+  for (const root of ROOTS) collect(root, files);
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const out: Array<{ path: string; name: string; text: string }> = [];
+  for (const path of files) {
+    try {
+      out.push({ path, name: path.replace(/^.*node_modules\//, 'node_modules/'), text: decoder.decode(readFileSync(path)) });
+    } catch {
+      // not UTF-8: not a text a model writes
+    }
+  }
+  return out;
+}
+
 export async function runRealWorldBench(): Promise<void> {
   const files: string[] = [];
   for (const root of ROOTS) collect(root, files);
@@ -100,6 +116,8 @@ function reportFalseAborts(files: string[], decoder: { decode(bytes: Uint8Array)
     const live = createStreamAnalyzer();
     for (let i = 0; i < text.length; i += 160) {
       live.push(text.slice(i, i + 160));
+      // the abort check, as the daemon runs it (a full snapshot costs the text's length)
+      if (!live.certainCollapse()) continue;
       const snap = live.snapshot();
       if (!isCertainFail(snap)) continue;
       aborted++;

@@ -30,7 +30,9 @@ async function bundle(entry: string, dir: string, name: string): Promise<Analyze
 }
 
 /** This revision's analyzer and `rev`'s, or null for the latter when git cannot give it (no history in the checkout). */
-export async function analyzers(rev = PREVIOUS_RELEASE): Promise<{ current: AnalyzerModule; previous: AnalyzerModule | null; cleanup(): void }> {
+export async function analyzers(
+  rev = PREVIOUS_RELEASE,
+): Promise<{ current: AnalyzerModule; previous: AnalyzerModule | null; cleanup(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'coherency-releases-'));
   const root = repoRoot();
   const current = await bundle(join(root, 'src', 'core', 'analyzeText.ts'), dir, 'current');

@@ -10,6 +10,7 @@ import { runProbePathBench } from './probePath.js';
 import { runRealWorldBench } from './realWorld.js';
 import { runSeriesBench } from './series.js';
 import { runStreamBench } from './stream.js';
+import { runThresholdsBench } from './thresholds.js';
 import { runStreamSpreadBench } from './streamSpread.js';
 
 const only = process.argv[2];
@@ -17,6 +18,7 @@ const benches: Record<string, () => Promise<void>> = {
   analyzer: runAnalyzerBench,
   cli: runCliProcessBench,
   realworld: runRealWorldBench,
+  thresholds: runThresholdsBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,
   longprobe: runLongProbeBench,

@@ -105,7 +105,17 @@ function textMetrics(
   };
 }
 
-const REPEAT_UNIT_KINDS = new Set(['word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'tag_spam', 'punctuation_flood', 'cycling', 'list_runaway']);
+const REPEAT_UNIT_KINDS = new Set([
+  'word_loop',
+  'phrase_loop',
+  'sentence_loop',
+  'line_loop',
+  'paragraph_loop',
+  'tag_spam',
+  'punctuation_flood',
+  'cycling',
+  'list_runaway',
+]);
 
 function isRepeatKind(kind: string): boolean {
   return REPEAT_UNIT_KINDS.has(kind);

@@ -78,7 +78,9 @@ describe('formatReport', () => {
     const reported = analyzeText(prose + 'I think. '.repeat(16));
     assert.equal(reported.verdict, 'fail');
     assert.ok(reported.metrics.repeatCoverage > 0, `coverage ${reported.metrics.repeatCoverage}`);
-    const small = analyzeText(prose + 'Yes, yes. '.repeat(3) + 'Then the answer goes on with a sentence of its own, about something else entirely.');
+    const small = analyzeText(
+      prose + 'Yes, yes. '.repeat(3) + 'Then the answer goes on with a sentence of its own, about something else entirely.',
+    );
     const out = formatReport(small);
     assert.match(out, /verdict OK/);
     assert.equal(small.metrics.repeatCount, 3);

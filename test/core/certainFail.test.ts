@@ -28,7 +28,16 @@ test('no healthy corpus text is ever a certain fail mid-stream', () => {
 // The loops the abort check is for: their copies are verbatim, so they become certain soon after
 // they begin. Collapses of other kinds (salad, gibberish, near loops, script switches) are judged at
 // the end of the stream and never end it early.
-const LOOP_KINDS = new Set(['word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'punctuation_flood', 'tag_spam', 'whitespace_flood']);
+const LOOP_KINDS = new Set([
+  'word_loop',
+  'phrase_loop',
+  'sentence_loop',
+  'line_loop',
+  'paragraph_loop',
+  'punctuation_flood',
+  'tag_spam',
+  'whitespace_flood',
+]);
 /** About what a token is in English text (the simulator's streams average 4-5 chars a token). */
 const CHARS_PER_TOKEN = 4;
 

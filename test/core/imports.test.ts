@@ -8,7 +8,9 @@ import { repoRoot } from '../helpers/repoRoot.js';
 const core = join(repoRoot(), 'src', 'core');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Runtime imports (type-only imports aside) of a module, as absolute .ts paths. */

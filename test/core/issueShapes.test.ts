@@ -13,7 +13,11 @@ const prose = healthyProse(900, 3);
 function fails(text: string, kind?: RegExp): void {
   const a = analyzeText(text);
   assert.equal(a.verdict, 'fail', `${a.verdict}: ${a.reasons.join(' | ')}`);
-  if (kind) assert.ok(a.findings.some((f) => f.severity === 'fail' && kind.test(f.kind)), a.reasons.join(' | '));
+  if (kind)
+    assert.ok(
+      a.findings.some((f) => f.severity === 'fail' && kind.test(f.kind)),
+      a.reasons.join(' | '),
+    );
 }
 
 function ok(text: string): void {
@@ -51,12 +55,16 @@ describe('whole outputs that are a short loop or flood', () => {
   it('a JSON array of three values cycling four times', () =>
     fails('["red", "green", "blue", "red", "green", "blue", "red", "green", "blue", "red", "green", "blue"]', /_loop|cycling/));
   it('a sentence, a blank line, the same sentence, and the start of a third', () =>
-    fails('The capital of France is Paris, a city on the Seine.\n\nThe capital of France is Paris, a city on the Seine.\n\nThe capital of France', /sentence_loop|paragraph_loop|line_loop/));
+    fails(
+      'The capital of France is Paris, a city on the Seine.\n\nThe capital of France is Paris, a city on the Seine.\n\nThe capital of France',
+      /sentence_loop|paragraph_loop|line_loop/,
+    ));
 });
 
 describe('loops that line wrapping hides', () => {
   it('two sentences four times, hard-wrapped at about 100 chars so each copy breaks elsewhere', () => {
-    const unit = 'The scheduler keeps one timer per target and probe. When a reload arrives it compares the schedules before it replaces anything. ';
+    const unit =
+      'The scheduler keeps one timer per target and probe. When a reload arrives it compares the schedules before it replaces anything. ';
     fails(`${prose}\n\n${wrap(unit.repeat(4), 100)}`, /sentence_loop|paragraph_loop|line_loop/);
   });
 });
@@ -67,7 +75,10 @@ describe('gibberish of several shapes', () => {
   it('a run of words with no function word and no break, the whole output', () =>
     fails('DungeonCanadaci Professional fingers Swansea Adin pee UCH TRANS', /word_salad|gibberish/));
   it('glued-word salad after a fluent start', () =>
-    fails(`${prose} ${'andthenanalysingbudgetforecastquarterlyprocurementdeliverables'.repeat(6)} and ${'synergyleveragingstakeholderalignment'.repeat(5)}`, /gibberish/));
+    fails(
+      `${prose} ${'andthenanalysingbudgetforecastquarterlyprocurementdeliverables'.repeat(6)} and ${'synergyleveragingstakeholderalignment'.repeat(5)}`,
+      /gibberish/,
+    ));
   it('words glued by commas and brackets, after a fluent start', () =>
     fails(
       `${prose}\n\n${['theater,angel', 'of,angewe', '(the,lighting', 'ess inside,the', 'arches of,light', 'the,same,brow', 'ho horeu,ing', 'agr,f again', 'the whole,of', 'divisovor,the', 'prisitu,bright', 'inside,lighting', 'the,next then', 'by,the in', 'the,reflected', 'quearc,bright', 'same,brow', 'horeu,ing'].join(' ')}`,
@@ -75,10 +86,20 @@ describe('gibberish of several shapes', () => {
     ));
   it('word fragments between leaked [control_NNN] markers', () =>
     fails(`We can [control_12] ing the [control_88] resul [control_301] ts and [control_7] the`, /special_tokens/));
-  it('three invented non-words as the whole output', { todo: 'no per-word plausibility yet: without a dictionary or character model, "Vrenthax quozzlet flarbnik" reads as three names' }, () =>
-    fails('Vrenthax quozzlet flarbnik', /gibberish/));
-  it('function words between runs of backslashes', { todo: 'punctuation soup between words is not measured yet; runs of one mark split by words are no loop' }, () =>
-    fails(`the ${'\\'.repeat(12)} of ${'\\'.repeat(9)} and ${'\\'.repeat(14)} to ${'\\'.repeat(11)} in ${'\\'.repeat(10)} the`.repeat(6), /gibberish|punctuation_flood/));
+  it(
+    'three invented non-words as the whole output',
+    { todo: 'no per-word plausibility yet: without a dictionary or character model, "Vrenthax quozzlet flarbnik" reads as three names' },
+    () => fails('Vrenthax quozzlet flarbnik', /gibberish/),
+  );
+  it(
+    'function words between runs of backslashes',
+    { todo: 'punctuation soup between words is not measured yet; runs of one mark split by words are no loop' },
+    () =>
+      fails(
+        `the ${'\\'.repeat(12)} of ${'\\'.repeat(9)} and ${'\\'.repeat(14)} to ${'\\'.repeat(11)} in ${'\\'.repeat(10)} the`.repeat(6),
+        /gibberish|punctuation_flood/,
+      ),
+  );
 });
 
 describe('language switches', () => {
@@ -90,14 +111,27 @@ describe('language switches', () => {
   it('one Chinese sentence inside an English reasoning trace', () =>
     fails(`${prose} So the user wants the total. 我需要先计算每个部分的总和然后再相加 Then I add them up.`, /script_switch/));
   it('a Korean answer that switches to Chinese mid-sentence', () =>
-    fails('두 테이블은 각각 주제와 저자를 저장합니다. 그리고 쿼리는的事实证明，您提供的查询语句中存在一个错误，即后面缺少了具体的连接条件。', /script_switch/));
-  it('Simplified Chinese that turns into Traditional Chinese', { todo: 'both are the CJK script; telling simplified from traditional needs a table of their characters' }, () =>
-    fails('我们继续讨论这个系统的整体结构和主要组成部分。每个节点都保存一份日志副本。我們繼續討論這個系統的整體結構和主要組成部分。每個節點都保存一份日誌副本。', /script_switch/));
+    fails(
+      '두 테이블은 각각 주제와 저자를 저장합니다. 그리고 쿼리는的事实证明，您提供的查询语句中存在一个错误，即后面缺少了具体的连接条件。',
+      /script_switch/,
+    ));
+  it(
+    'Simplified Chinese that turns into Traditional Chinese',
+    { todo: 'both are the CJK script; telling simplified from traditional needs a table of their characters' },
+    () =>
+      fails(
+        '我们继续讨论这个系统的整体结构和主要组成部分。每个节点都保存一份日志副本。我們繼續討論這個系統的整體結構和主要組成部分。每個節點都保存一份日誌副本。',
+        /script_switch/,
+      ),
+  );
 });
 
 describe('long answers that go back over themselves', () => {
   it('a runaway list of "A <noun>." lines to the end', () => {
-    const nouns = Array.from({ length: 320 }, (_, i) => `thing${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i * 7) % 26))}${i}`);
+    const nouns = Array.from(
+      { length: 320 },
+      (_, i) => `thing${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i * 7) % 26))}${i}`,
+    );
     fails(`${prose}\n\n${nouns.map((n) => `A ${n.replace(/\d+/, '')}${'x'.repeat(i3(n))}.`).join('\n')}`, /list_runaway|line_loop|cycling/);
   });
   it('a scene sequence replayed three times with a line changed', () => {
@@ -108,7 +142,8 @@ describe('long answers that go back over themselves', () => {
       'JONAS: I know. I lost track of time.',
       'She turns away. The kettle starts to whistle.',
     ];
-    const variant = (k: number) => scene.map((l, i) => (i === 4 ? `She turns away. The kettle starts to whistle${'.'.repeat(1 + (k % 2))}` : l)).join('\n\n');
+    const variant = (k: number) =>
+      scene.map((l, i) => (i === 4 ? `She turns away. The kettle starts to whistle${'.'.repeat(1 + (k % 2))}` : l)).join('\n\n');
     fails(`${prose}\n\n${[0, 1, 2, 3].map(variant).join('\n\n')}`, /paragraph_loop|line_loop|cycling/);
   });
 });
@@ -129,12 +164,17 @@ describe('healthy shapes stay ok', () => {
       `디지털 감시는 현대 사회에서 중요한 문제입니다. 정부와 기업은 개인의 데이터를 수집하고 분석하여 다양한 목적으로 활용합니다. 이러한 관행은 개인의 사생활을 침해할 수 있으며, 투명성과 책임성에 대한 질문을 제기합니다. 따라서 우리는 데이터 수집의 범위와 목적을 명확히 하고, 시민이 자신의 정보가 어떻게 사용되는지 알 수 있도록 해야 합니다.\n\n참고 문헌\n\n1. Zuboff, S. (2019). The Age of Surveillance Capitalism. PublicAffairs.\n2. Lyon, D. (2018). The Culture of Surveillance. Polity Press.\n3. Solove, D. J. (2008). Understanding Privacy. Harvard University Press.\n4. Nissenbaum, H. (2010). Privacy in Context. Stanford University Press.\n5. Richards, N. (2021). Why Privacy Matters. Oxford University Press.`,
     ));
   it('a padded markdown table', () => {
-    const rows = Array.from({ length: 12 }, (_, i) => `| node-${i}${' '.repeat(30)}| ${['ready', 'draining', 'ready'][i % 3]}${' '.repeat(24)}| ${(i * 7) % 64} |`);
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => `| node-${i}${' '.repeat(30)}| ${['ready', 'draining', 'ready'][i % 3]}${' '.repeat(24)}| ${(i * 7) % 64} |`,
+    );
     ok(`| Node${' '.repeat(32)}| State${' '.repeat(24)}| Pods |\n|${'-'.repeat(38)}|${'-'.repeat(30)}|------|\n${rows.join('\n')}\n`);
   });
   it('a song whose chorus comes back twice', () => {
     const chorus = 'Oh, highway radio, play me something slow,\nplay me something old that everybody used to know.\n';
-    ok(`Diner on the border with a neon sign,\nwaitress with a pencil and a tired line.\n\n${chorus}\nJukebox in the corner playing fifty-eight,\ntrucker in the booth says it's getting late.\n\n${chorus}`);
+    ok(
+      `Diner on the border with a neon sign,\nwaitress with a pencil and a tired line.\n\n${chorus}\nJukebox in the corner playing fifty-eight,\ntrucker in the booth says it's getting late.\n\n${chorus}`,
+    );
   });
 });
 

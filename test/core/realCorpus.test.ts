@@ -26,7 +26,10 @@ const dirs = realCorpusDirs();
 const loaded = dirs.map((dir) => ({ dir, samples: loadRealCorpus(dir) }));
 const missing = loaded.filter((l) => !l.samples).map((l) => l.dir);
 const absent = `real corpus not found at ${missing.join(' and ')} (set COHERENCY_REAL_CORPUS / COHERENCY_REAL_CORPUS2 to the folders)`;
-const corpus = missing.length === 0 ? loaded.flatMap((l) => (l.samples ?? []).map((s) => ({ ...s, name: `${l.dir.split('/').pop()}/${s.name}` }))) : null;
+const corpus =
+  missing.length === 0
+    ? loaded.flatMap((l) => (l.samples ?? []).map((s) => ({ ...s, name: `${l.dir.split('/').pop()}/${s.name}` })))
+    : null;
 
 describe('real corpora (corpus-real and corpus-real2)', () => {
   if (!corpus) {

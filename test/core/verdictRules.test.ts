@@ -34,7 +34,12 @@ describe('verdict rules, each alone', () => {
   });
 
   it('the table runs in order and leaves the input alone', () => {
-    const fs = [finding('word_loop', 'warn', 40, 'w'), finding('word_loop', 'fail', 40, 'l'), finding('word_loop', 'fail', 50, 'r'), finding('cycling', 'warn', 0, 'c')];
+    const fs = [
+      finding('word_loop', 'warn', 40, 'w'),
+      finding('word_loop', 'fail', 40, 'l'),
+      finding('word_loop', 'fail', 50, 'r'),
+      finding('cycling', 'warn', 0, 'c'),
+    ];
     const before = JSON.stringify(fs);
     assert.deepEqual(
       applyRules(fs).map((f) => f.detail),

@@ -33,7 +33,30 @@ const THRESHOLDS = {
 const SPECIAL =
   /<\|[A-Za-z][\w.:\-\u2581]{0,47}\|>|<\uff5c[^\uff5c<>\n]{1,48}\uff5c>|<\/?(?:s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})>|<0x[0-9A-Fa-f]{2}>|\[\/?(?:PAD|UNK|INST)\](?!\()|\[control_\d{1,4}\]|(?<=[\p{Ll}\p{N}.,;:!?)])[\u2581\u0120\u010a](?=\p{L})|\u2581(?=\p{L}[^\s]*\u2581)/gu;
 /** What every special token or space marker holds: texts without any of these have none. */
-const SPECIAL_MARKS = ['<|', '<\uff5c', '<s>', '</s>', '<pad', '<unk', '<eos', '<bos', '<eot', '<start_of', '<end_of', '<endof', '<extra_id', '<0x', '[PAD', '[UNK', '[INST', '[/INST', '[control_', '\u2581', '\u0120', '\u010a'];
+const SPECIAL_MARKS = [
+  '<|',
+  '<\uff5c',
+  '<s>',
+  '</s>',
+  '<pad',
+  '<unk',
+  '<eos',
+  '<bos',
+  '<eot',
+  '<start_of',
+  '<end_of',
+  '<endof',
+  '<extra_id',
+  '<0x',
+  '[PAD',
+  '[UNK',
+  '[INST',
+  '[/INST',
+  '[control_',
+  '\u2581',
+  '\u0120',
+  '\u010a',
+];
 /** Any broken char at all. */
 const ODD_MARK = /[\ufffd\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 /** Broken chars: U+FFFD glued to a letter or to another one, C0/C1 controls but tab, newline and CR. */
@@ -92,10 +115,13 @@ export const specialTokens = {
   judge(f: SpecialFigures, t: Values<typeof THRESHOLDS>): Array<Finding<SpecialKind>> {
     const out: Array<Finding<SpecialKind>> = [];
     if (f.specialTokens >= t.specialTokensFail || f.brokenTokens >= t.brokenTokensFail)
-      out.push(finding('special_tokens', 'fail', f.firstAt, `${f.specialTokens} template or vocabulary tokens outside code (first: "${f.first}")`));
+      out.push(
+        finding('special_tokens', 'fail', f.firstAt, `${f.specialTokens} template or vocabulary tokens outside code (first: "${f.first}")`),
+      );
     else if (f.specialTokens > 0)
       out.push(finding('special_tokens', 'warn', f.firstAt, `${f.specialTokens} template or vocabulary token outside code ("${f.first}")`));
-    if (f.oddChars >= t.oddCharsFail) out.push(finding('gibberish', 'fail', f.firstOddAt, `${f.oddChars} broken chars (U+FFFD inside words, control chars)`));
+    if (f.oddChars >= t.oddCharsFail)
+      out.push(finding('gibberish', 'fail', f.firstOddAt, `${f.oddChars} broken chars (U+FFFD inside words, control chars)`));
     return out;
   },
 } satisfies Detector<SpecialFigures, SpecialKind, typeof THRESHOLDS>;

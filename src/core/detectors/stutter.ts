@@ -84,7 +84,12 @@ export const stutter = {
   judge(f: StutterFigures, t: Values<typeof THRESHOLDS>): Array<Finding<StutterKind>> {
     if (f.share < t.stutterShare || f.distinct < t.stutterWords) return [];
     return [
-      finding('stutter', 'fail', f.start, `${fmt(100 * f.share, 0)}% of the words of a stretch repeat the word before them (${f.distinct} different words doubled)`),
+      finding(
+        'stutter',
+        'fail',
+        f.start,
+        `${fmt(100 * f.share, 0)}% of the words of a stretch repeat the word before them (${f.distinct} different words doubled)`,
+      ),
     ];
   },
 } satisfies Detector<StutterFigures, StutterKind, typeof THRESHOLDS>;

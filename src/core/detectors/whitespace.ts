@@ -56,15 +56,25 @@ export const whitespace = {
   },
   judge(f: WhitespaceFigures, t: Values<typeof THRESHOLDS>): Array<Finding<WhitespaceKind>> {
     if (f.chars === 0) return [finding('empty', 'fail', 0, 'no output')];
-    if (f.spaceChars === f.chars) return [finding('empty', 'fail', 0, `${f.chars} whitespace chars and nothing else`, f.chars >= t.whitespaceRunFail)];
+    if (f.spaceChars === f.chars)
+      return [finding('empty', 'fail', 0, `${f.chars} whitespace chars and nothing else`, f.chars >= t.whitespaceRunFail)];
     const share = f.spaceChars / f.chars;
     const run = `${f.longestRun} whitespace chars in a row at char ${f.longestRunStart}`;
     if (f.trailingRun >= t.whitespaceRunEndFail)
-      return [finding('whitespace_flood', 'fail', f.chars - f.trailingRun, `the output ends in ${f.trailingRun} whitespace chars`, f.trailingRun >= t.whitespaceRunFail)];
+      return [
+        finding(
+          'whitespace_flood',
+          'fail',
+          f.chars - f.trailingRun,
+          `the output ends in ${f.trailingRun} whitespace chars`,
+          f.trailingRun >= t.whitespaceRunFail,
+        ),
+      ];
     if (f.longestRun >= t.whitespaceRunFail) return [finding('whitespace_flood', 'fail', f.longestRunStart, run)];
     if (f.chars >= 32 && share >= t.whitespaceShareFail)
       return [finding('whitespace_flood', 'fail', Math.max(0, f.longestRunStart), `${fmt(100 * share, 0)}% of the output is whitespace`)];
-    if (f.longestRun >= t.whitespaceRunEndFail) return [finding('whitespace_flood', 'warn', f.longestRunStart, `${run}, and the text moves on after it`)];
+    if (f.longestRun >= t.whitespaceRunEndFail)
+      return [finding('whitespace_flood', 'warn', f.longestRunStart, `${run}, and the text moves on after it`)];
     return [];
   },
 } satisfies Detector<WhitespaceFigures, WhitespaceKind, typeof THRESHOLDS>;

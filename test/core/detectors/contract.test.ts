@@ -14,7 +14,13 @@ const TEXTS: Array<[string, string]> = [
   ['prose then a sentence loop', `${healthyProse(500, 1)} ${'The leader sends heartbeats. '.repeat(40)}`],
   ['code, emoji and CJK', `${'fn main() {\n    let x = "héllo 😀";\n}\n'.repeat(20)}${'这是测试。'.repeat(40)}\n1. item\n2. item\n`],
   ['floods and whitespace', `Answer.${'!'.repeat(300)}${' '.repeat(250)}${'0'.repeat(500)}`],
-  ['paragraphs that return', ['Alpha beta gamma delta.', 'Second paragraph here, with words.', 'Third one is different again.'].join('\n\n').concat('\n\n').repeat(12)],
+  [
+    'paragraphs that return',
+    ['Alpha beta gamma delta.', 'Second paragraph here, with words.', 'Third one is different again.']
+      .join('\n\n')
+      .concat('\n\n')
+      .repeat(12),
+  ],
 ];
 
 function figuresOf(pieces: readonly string[], snapshotEvery = 0): string {
@@ -41,7 +47,10 @@ describe('detector contract', () => {
   it('every detector reports figures, and the live check only those that can be certain', () => {
     const engine = new Engine();
     engine.push(TEXTS[0]![1]);
-    assert.deepEqual(Object.keys(engine.figures().detectors), DETECTORS.map((d) => d.name));
+    assert.deepEqual(
+      Object.keys(engine.figures().detectors),
+      DETECTORS.map((d) => d.name),
+    );
     assert.deepEqual(
       Object.keys(engine.liveFigures().detectors),
       DETECTORS.filter((d) => 'liveTokens' in d).map((d) => d.name),

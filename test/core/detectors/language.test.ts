@@ -13,7 +13,9 @@ describe('language: does the text read as some language', () => {
     assert.deepEqual(judged(`date,model,score\n${Array.from({ length: 30 }, (_, i) => `2024-01-${i},m-${i % 3},0.${i}`).join('\n')}`), []);
   });
   it('scripts glued into each other in English text are gibberish', () =>
-    assert.deepEqual(judged(`${prose} sequencia日至itm轩辕 parléвопрос Track渋谷inher dans计划zeit momentoλόγος beatsミク`), ['gibberish/fail']));
+    assert.deepEqual(judged(`${prose} sequencia日至itm轩辕 parléвопрос Track渋谷inher dans计划zeit momentoλόγος beatsミク`), [
+      'gibberish/fail',
+    ]));
   it('words run together are gibberish, an identifier is not', () => {
     assert.deepEqual(judged(`${prose} ${'budgetforecastquarterlyprocurementdeliverables '.repeat(8)}`), ['gibberish/fail']);
     assert.deepEqual(judged(`${prose} The EventEmitterAsyncResourceOptions type takes one field.`), []);
@@ -35,7 +37,7 @@ describe('language: the same script throughout', () => {
   it('Latin terms and references inside a Korean text do not', () =>
     assert.deepEqual(
       judged(
-        '쿼리는 Kafka 메시지를 보내고 PostgreSQL 테이블을 업데이트합니다. 이 방식은 간단하고 안정적입니다.\n\n참고 문헌\n1. Kleppmann, M. (2017). Designing Data-Intensive Applications. O\'Reilly Media.\n2. Zuboff, S. (2019). The Age of Surveillance Capitalism. PublicAffairs.',
+        "쿼리는 Kafka 메시지를 보내고 PostgreSQL 테이블을 업데이트합니다. 이 방식은 간단하고 안정적입니다.\n\n참고 문헌\n1. Kleppmann, M. (2017). Designing Data-Intensive Applications. O'Reilly Media.\n2. Zuboff, S. (2019). The Age of Surveillance Capitalism. PublicAffairs.",
       ),
       [],
     ));

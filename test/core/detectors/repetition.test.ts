@@ -34,14 +34,18 @@ describe('repetition: copies of a unit at the end', () => {
 
   it('copies that differ by a swapped word are copies', () => {
     const swaps = ['quickly', 'slowly', 'calmly'];
-    const copies = Array.from({ length: 8 }, (_, i) => `The ferry appeared around the headland at last, ${swaps[i % 3]} and rust-streaked, its horn sounding once.`).join(
-      ' ',
-    );
+    const copies = Array.from(
+      { length: 8 },
+      (_, i) => `The ferry appeared around the headland at last, ${swaps[i % 3]} and rust-streaked, its horn sounding once.`,
+    ).join(' ');
     assert.match(judged(`${prose} ${copies}`).join(), /sentence_loop\/fail/);
   });
 
   it('a counter is no new thing: "Step N:" before the same sentence is a loop', () => {
-    const copies = Array.from({ length: 8 }, (_, i) => `Step ${i + 3}: check that the cache is warm before the first request arrives.`).join('\n');
+    const copies = Array.from(
+      { length: 8 },
+      (_, i) => `Step ${i + 3}: check that the cache is warm before the first request arrives.`,
+    ).join('\n');
     assert.match(judged(`${prose}\n${copies}`).join(), /line_loop\/fail|sentence_loop\/fail/);
   });
 });

@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Tokenizer } from '../../../src/core/text/tokenizer.js';
-import { F_BLANK, F_CODE, F_FUNC, F_LINE, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../../src/core/text/tokens.js';
+import {
+  F_BLANK,
+  F_CODE,
+  F_FUNC,
+  F_LINE,
+  F_NEW,
+  F_NUM,
+  F_SPACE,
+  K_MARK,
+  K_PUNCT,
+  K_SOLO,
+  K_WORD,
+  KIND_MASK,
+} from '../../../src/core/text/tokens.js';
 import { randomSplit } from '../../helpers/detectorHarness.js';
 
 function tokens(parts: readonly string[], snapshotEvery = 0): string[] {
@@ -24,7 +37,11 @@ function read(text: string): Array<{ text: string; kind: number; info: number }>
   t.push(text);
   return t.snapshot(() => {
     const b = t.tokens;
-    return Array.from({ length: b.n }, (_, i) => ({ text: text.slice(b.start[i]!, b.end[i]!), kind: b.info[i]! & KIND_MASK, info: b.info[i]! }));
+    return Array.from({ length: b.n }, (_, i) => ({
+      text: text.slice(b.start[i]!, b.end[i]!),
+      kind: b.info[i]! & KIND_MASK,
+      info: b.info[i]!,
+    }));
   });
 }
 
@@ -56,7 +73,10 @@ describe('Tokenizer', () => {
     const code = t.filter((x) => x.info & F_CODE).map((x) => x.text);
     for (const w of ['foo', 'bar', 'let', 'x', 'c']) assert.ok(code.includes(w), `${w} is code: ${code.join(' ')}`);
     for (const w of ['Say', 'then', 'see', 'ok']) assert.ok(!code.includes(w), `${w} is prose`);
-    assert.ok(t.some((x) => x.text === 'b' && x.kind === K_MARK), 'a tag name is a mark');
+    assert.ok(
+      t.some((x) => x.text === 'b' && x.kind === K_MARK),
+      'a tag name is a mark',
+    );
   });
 
   it('flags what whitespace came before a token, first occurrences and function words', () => {

@@ -43,7 +43,7 @@ const THRESHOLDS = {
   },
   switchLetters: {
     value: 12,
-    why: 'letters of prose in one run in another script than the text\'s own (out of Latin) that fail: a sentence. Healthy texts quote at most 6 (a word in another language; npm run bench -- thresholds)',
+    why: "letters of prose in one run in another script than the text's own (out of Latin) that fail: a sentence. Healthy texts quote at most 6 (a word in another language; npm run bench -- thresholds)",
   },
   switchLettersAlphabet: {
     value: 200,
@@ -164,12 +164,31 @@ export const language = {
   judge(f: LanguageFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageKind>> {
     const out: Array<Finding<LanguageKind>> = [];
     if (f.malformed >= t.malformedShare)
-      out.push(finding('gibberish', 'fail', f.malformedAt, `${fmt(100 * f.malformed, 0)}% of the words of a stretch are no word of any language (case flipping inside, scripts glued, no vowel)`));
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          f.malformedAt,
+          `${fmt(100 * f.malformed, 0)}% of the words of a stretch are no word of any language (case flipping inside, scripts glued, no vowel)`,
+        ),
+      );
     if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)
-      out.push(finding('word_salad', 'fail', f.saladAt, `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`));
+      out.push(
+        finding(
+          'word_salad',
+          'fail',
+          f.saladAt,
+          `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`,
+        ),
+      );
     if (f.listItems >= t.listItems && f.listRepeats / f.listItems >= t.listRepeatShare)
       out.push(
-        finding('word_salad', 'fail', f.listAt, `a line of ${f.listItems} words in a row, ${fmt((100 * f.listRepeats) / f.listItems, 0)}% of them said before in it, nearly none a function word`),
+        finding(
+          'word_salad',
+          'fail',
+          f.listAt,
+          `a line of ${f.listItems} words in a row, ${fmt((100 * f.listRepeats) / f.listItems, 0)}% of them said before in it, nearly none a function word`,
+        ),
       );
     const need =
       f.switchScript === 'latin' && !SPACED.has(f.script)

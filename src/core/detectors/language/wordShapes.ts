@@ -123,7 +123,15 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       if (isCodePunct(id)) flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
-      if (letters > 0 && isClausePunct(id) && !(flags & C_CODEISH) && i + 1 < t.n && !(t.info[i + 1]! & F_SPACE) && isLetterToken(t.info[i + 1]!) && t.start[i + 1] === t.end[i])
+      if (
+        letters > 0 &&
+        isClausePunct(id) &&
+        !(flags & C_CODEISH) &&
+        i + 1 < t.n &&
+        !(t.info[i + 1]! & F_SPACE) &&
+        isLetterToken(t.info[i + 1]!) &&
+        t.start[i + 1] === t.end[i]
+      )
         flags |= C_MALFORMED;
       // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
       if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && letters > 0) flags |= C_BREAK;
@@ -142,7 +150,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
     // words run together: 25+ lower-case letters ("brazilcanadagermany"), or 60+ letters whatever their case; an identifier
     // with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code
-    if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM))))) flags |= C_MALFORMED;
+    if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)))))
+      flags |= C_MALFORMED;
     if (prevScript !== SC_NONE && script !== prevScript && t.start[i] === t.end[i - 1]) flags |= C_GLUE;
     prevScript = script;
   }

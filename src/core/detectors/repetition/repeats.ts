@@ -108,7 +108,8 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
     lastRep = i;
   }
   // the region that ends the text counts whatever its size: "configuration configuration configuration configuration"
-  if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP)) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+  if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP))
+    regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
   return { regions, lag };
 }
 
@@ -146,7 +147,14 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
 }
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
-export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, isWord: (i: number) => boolean): Region {
+export function measureStretch(
+  ids: Int32Array,
+  lag: Int32Array,
+  lo: number,
+  from: number,
+  to: number,
+  isWord: (i: number) => boolean,
+): Region {
   let repeated = 0;
   for (let i = from; i < to; i++) if (lag[i - lo]! > 0) repeated++;
   return measure(ids, lag, lo, from, to, repeated, isWord);
@@ -158,7 +166,15 @@ export interface Regions {
   lag: Int32Array;
 }
 
-function measure(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, repeated: number, isWord: (i: number) => boolean): Region {
+function measure(
+  ids: Int32Array,
+  lag: Int32Array,
+  lo: number,
+  from: number,
+  to: number,
+  repeated: number,
+  isWord: (i: number) => boolean,
+): Region {
   // the most common distance back (distances up to MAX_PERIOD counted in a shared table, cleared after)
   const votes = VOTES;
   let cand = 0;

@@ -180,12 +180,16 @@ export const repetition = {
       const chars = l.end - l.onset;
       const structural = l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
       // copies counted with a word inserted, dropped or swapped need one more
-      const need = (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
+      const need =
+        (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
       const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
       const stuck = l.newPerCopy <= t.loopNewPerCopy;
       const loopFails =
-        stuck && (structural ? l.copies >= need && chars >= limit : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
+        stuck &&
+        (structural
+          ? l.copies >= need && chars >= limit
+          : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
       // a cycle or a template: judged by how often it returns and what it brings
       const newThings = l.novelty >= t.returnsNovelty;
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
@@ -193,12 +197,26 @@ export const repetition = {
         out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`));
       } else if (!structural && l.returns >= needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
-        out.push(finding(kind, 'fail', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`));
+        out.push(
+          finding(
+            kind,
+            'fail',
+            l.onset,
+            `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`,
+          ),
+        );
       } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
       } else if (!structural && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
-        out.push(finding(kind, 'warn', l.onset, `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`));
+        out.push(
+          finding(
+            kind,
+            'warn',
+            l.onset,
+            `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size}), under the ${fmt(needReturns, 1)} that fail`,
+          ),
+        );
       }
     }
     const c = f.live;
@@ -214,7 +232,8 @@ export const repetition = {
       const l = f.recovered;
       const what = `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`;
       if (l.copies >= t.recoveredCopies) out.push(finding(kindOf(l.unit), 'fail', l.onset, what));
-      else if (l.copies >= t.recoveredCopies / 4) out.push(finding(kindOf(l.unit), 'warn', l.onset, `${what}, under the ${t.recoveredCopies} copies that fail`));
+      else if (l.copies >= t.recoveredCopies / 4)
+        out.push(finding(kindOf(l.unit), 'warn', l.onset, `${what}, under the ${t.recoveredCopies} copies that fail`));
     }
     return out;
   },
@@ -311,7 +330,13 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     let fresh = -1;
     let near = false;
     // a verbatim run that already makes a loop is counted as it is; near copies only add what it misses
-  if (run.copies < NEAR_ONLY_BELOW && r.near >= NEAR_SIMILARITY && nearCopies > run.copies && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+    if (
+      run.copies < NEAR_ONLY_BELOW &&
+      r.near >= NEAR_SIMILARITY &&
+      nearCopies > run.copies &&
+      r.period <= r.to - from &&
+      hasFunctionWord(t, r.to - r.period, r.to)
+    ) {
       near = true;
       p = r.period;
       end = r.to;
@@ -322,10 +347,10 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     if (fresh < 0) fresh = 0;
     let onsetTok = verbatim ? Math.max(from, run.start) : Math.max(from, r.from - Math.min(r.distinct, r.from - from));
     if (verbatim) {
-    // copies are counted from where a reader says the loop starts
-    onsetTok = unitStartNear(scan, onsetTok, p);
-    run = { ...run, copies: (end - onsetTok) / p };
-  }
+      // copies are counted from where a reader says the loop starts
+      onsetTok = unitStartNear(scan, onsetTok, p);
+      run = { ...run, copies: (end - onsetTok) / p };
+    }
     const unitTo = verbatim ? end : r.to;
     const unitFrom = unitTo - p;
     return {
@@ -363,7 +388,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   let recovered: Loop | null = null;
   for (const r of stretches) {
     // three copies at least: two periods of repeats
-    if (r === tailStretch || r.to - r.from < 2 * r.period) continue;
+    if (r === tailStretch || r.to - r.from + K - 1 < 2 * r.period) continue;
     const l = loopOf(r);
     if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
   }
@@ -399,4 +424,3 @@ function trimmedEnd(scan: Scan): number {
   const t = scan.tokens;
   return t.n > 0 ? t.end[t.n - 1]! : 0;
 }
-

@@ -58,7 +58,13 @@ export function verbatimRun(ids: Int32Array, lo: number, end: number, period: nu
  * A stuck model brings nothing (its variants come back, and a counter, "Step 12:", is no new
  * thing); a list in one template, data and declarations name a new thing in each item.
  */
-export function newPerCopy(ids: Int32Array, start: number, end: number, period: number, isCounter: (i: number) => boolean = () => false): number {
+export function newPerCopy(
+  ids: Int32Array,
+  start: number,
+  end: number,
+  period: number,
+  isCounter: (i: number) => boolean = () => false,
+): number {
   const copies = (end - start) / period;
   if (copies <= 1) return 0;
   const last = new Set<number>();

@@ -1,0 +1,247 @@
+/**
+ * Where each threshold sits beside what healthy text does: for every statistic a detector
+ * judges, its distribution over healthy texts (the ok halves of both real corpora and the
+ * healthy synthetic texts, "model outputs", and apart from them the real files of this machine
+ * that the realworld bench reads), each read whole and cut at random points as a stream may be;
+ * the maximum and the 99.9th percentile beside the threshold; and how many of the degenerate
+ * real texts the statistic alone catches. Then the count of numeric thresholds in src/core,
+ * declared and inline, beside the previous release.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Figures } from '../src/core/detectors/registry.js';
+import { Engine } from '../src/core/engine.js';
+import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE } from '../src/core/thresholds.js';
+import { freshCorpus, holdoutCorpus, tuningCorpus } from '../test/corpus/generate.js';
+import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
+import { repoRoot } from '../test/helpers/repoRoot.js';
+import { realWorldFiles } from './realWorld.js';
+import { PREVIOUS_RELEASE } from './releases.js';
+
+const T = DEFAULT_THRESHOLDS;
+const LANGUAGE_UNITS = new Set(['word', 'phrase', 'sentence', 'line', 'paragraph']);
+const STRUCTURAL = new Set(['punctuation', 'tag', 'char']);
+/** Cut points read per healthy text besides the whole. */
+const CUTS = 4;
+
+interface Statistic {
+  /** The threshold it is judged by. */
+  threshold: keyof typeof T;
+  /** What is measured, for the table. */
+  what: string;
+  /** The statistic of a text's figures; null when it does not apply. */
+  of(f: Figures): number | null;
+  /** Lower is worse (the threshold is a minimum healthy text stays above). */
+  lowIsBad?: boolean;
+}
+
+const loop = (f: Figures) => f.repetition.tail;
+const STATISTICS: Statistic[] = [
+  {
+    threshold: 'tailLoopCopies',
+    what: 'copies of a short unit at the end (stuck)',
+    of: (f) => {
+      const l = loop(f);
+      return l && LANGUAGE_UNITS.has(l.unit) && l.periodTokens < T.longLoopTokens && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+    },
+  },
+  {
+    threshold: 'longLoopCopies',
+    what: 'copies of a long unit (24+ tokens) at the end',
+    of: (f) => {
+      const l = loop(f);
+      return l && LANGUAGE_UNITS.has(l.unit) && l.periodTokens >= T.longLoopTokens && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+    },
+  },
+  {
+    threshold: 'returnsCopies',
+    what: 'returns to the same material at the end, / (1 + novelty/0.07)',
+    of: (f) => {
+      const l = loop(f);
+      return l && !STRUCTURAL.has(l.unit) ? l.returns / (1 + l.novelty / T.returnsNovelty) : null;
+    },
+  },
+  {
+    threshold: 'recoveredCopies',
+    what: 'copies of a prose loop the text moves on from',
+    of: (f) => {
+      const l = f.repetition.recovered;
+      return l && l.prose && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+    },
+  },
+  {
+    threshold: 'floodChars',
+    what: 'chars of a punctuation flood at the end',
+    of: (f) => {
+      const l = loop(f);
+      return l && l.unit === 'punctuation' && !l.rule && l.copies >= T.tailLoopCopies ? l.end - l.onset : null;
+    },
+  },
+  {
+    threshold: 'ruleChars',
+    what: 'chars of rules, borders or tags at the end',
+    of: (f) => {
+      const l = loop(f);
+      return l && (l.unit === 'tag' || (l.unit === 'punctuation' && l.rule)) && l.copies >= T.tailLoopCopies ? l.end - l.onset : null;
+    },
+  },
+  { threshold: 'gluedFloodChars', what: 'chars of a unit glued to itself at the end', of: (f) => f.glued.chars },
+  { threshold: 'whitespaceRunFail', what: 'longest whitespace run', of: (f) => f.whitespace.longestRun },
+  { threshold: 'whitespaceRunEndFail', what: 'whitespace run ending the text', of: (f) => f.whitespace.trailingRun },
+  {
+    threshold: 'whitespaceShareFail',
+    what: 'share of whitespace (32+ chars)',
+    of: (f) => (f.whitespace.chars >= 32 ? f.whitespace.spaceChars / f.whitespace.chars : null),
+  },
+  {
+    threshold: 'stutterShare',
+    what: 'doubled chunks in a window (8+ distinct)',
+    of: (f) => (f.stutter.distinct >= T.stutterWords ? f.stutter.share : 0),
+  },
+  { threshold: 'specialTokensFail', what: 'template tokens outside code', of: (f) => f.special_tokens.specialTokens },
+  { threshold: 'oddCharsFail', what: 'broken chars', of: (f) => f.special_tokens.oddChars },
+  { threshold: 'malformedShare', what: 'malformed share of a window of prose', of: (f) => f.language.malformed },
+  {
+    threshold: 'saladFunctionShare',
+    what: 'function words in a run-on window (lowest)',
+    lowIsBad: true,
+    of: (f) => (f.language.saladAt >= 0 && f.language.saladBreaks <= T.saladBreakShare ? f.language.saladFunction : null),
+  },
+  {
+    threshold: 'listItems',
+    what: 'items of a run-on line that repeat 40%+',
+    of: (f) => (f.language.listItems > 0 && f.language.listRepeats / f.language.listItems >= T.listRepeatShare ? f.language.listItems : 0),
+  },
+  {
+    threshold: 'switchLetters',
+    what: 'letters of another script (out of Latin, into CJK)',
+    of: (f) =>
+      f.language.script === 'latin' && ['cjk', 'hangul', 'thai'].includes(f.language.switchScript) ? f.language.switchLetters : null,
+  },
+];
+
+function figuresOf(text: string): Figures {
+  const e = new Engine(text.length);
+  e.push(text);
+  return e.figures().detectors;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+interface Column {
+  values: number[];
+  worst: { value: number; who: string };
+}
+
+function column(): Column {
+  return { values: [], worst: { value: -Infinity, who: '' } };
+}
+
+function add(c: Column, value: number, who: string, low: boolean): void {
+  c.values.push(value);
+  const v = low ? -value : value;
+  if (v > c.worst.value) c.worst = { value: v, who };
+}
+
+export async function runThresholdsBench(): Promise<void> {
+  let seed = 17;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const real = realCorpusDirs().flatMap((d) => (loadRealCorpus(d) ?? []).map((s) => ({ ...s, name: `${d.split('/').pop()}/${s.name}` })));
+  const synthetic = [...tuningCorpus(), ...holdoutCorpus(), ...freshCorpus()].filter((s) => s.label === 'healthy');
+  const modelOutputs = [
+    ...real.filter((s) => s.label === 'ok').map((s) => ({ name: s.name, text: s.text })),
+    ...synthetic.map((s) => ({ name: s.name, text: s.text })),
+  ];
+  const files = realWorldFiles().map((f) => ({ name: f.name, text: f.text }));
+  const cols = STATISTICS.map(() => ({ model: column(), files: column() }));
+  const read = (texts: Array<{ name: string; text: string }>, which: 'model' | 'files') => {
+    for (const t of texts) {
+      const variants: Array<[string, string]> = [[t.name, t.text]];
+      for (let k = 0; k < CUTS; k++) {
+        const at = Math.floor(rand() * t.text.length);
+        variants.push([`${t.name} cut at ${at}`, t.text.slice(0, at)]);
+      }
+      for (const [who, text] of variants) {
+        const f = figuresOf(text);
+        STATISTICS.forEach((s, i) => {
+          const v = s.of(f);
+          if (v !== null) add(cols[i]![which], v, who, s.lowIsBad === true);
+        });
+      }
+    }
+  };
+  read(modelOutputs, 'model');
+  read(files, 'files');
+  const degenerate = real.filter((s) => s.label === 'degenerate').map((s) => figuresOf(s.text));
+  console.log(
+    `healthy texts: ${modelOutputs.length} model outputs (both real corpora's ok texts, the synthetic healthy sets) and ${files.length} real files of this machine, each whole and cut at ${CUTS} random points; caught = degenerate real texts (${degenerate.length}) the statistic alone puts past its threshold`,
+  );
+  const fmtv = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(3));
+  for (const [i, s] of STATISTICS.entries()) {
+    const limit = T[s.threshold];
+    const m = cols[i]!.model;
+    const fl = cols[i]!.files;
+    const sorted = (c: Column) => [...c.values].sort((a, b) => a - b);
+    const max = (c: Column) => (c.values.length === 0 ? '-' : fmtv(s.lowIsBad ? -c.worst.value : c.worst.value));
+    const p999 = (c: Column) => (c.values.length === 0 ? '-' : fmtv(percentile(sorted(c), s.lowIsBad ? 0.001 : 0.999)));
+    const past = (v: number | null) => v !== null && (s.lowIsBad ? v <= limit : v >= limit);
+    const caught = degenerate.filter((f) => past(s.of(f))).length;
+    const filesPast = fl.values.filter((v) => past(v)).length;
+    console.log(`  ${s.threshold} = ${limit}  (${s.what})`);
+    console.log(
+      `    model outputs: ${s.lowIsBad ? 'min' : 'max'} ${max(m)} (${m.worst.who.slice(0, 70)}), ${s.lowIsBad ? 'p0.1' : 'p99.9'} ${p999(m)}, n ${m.values.length}`,
+    );
+    console.log(
+      `    real files:    ${s.lowIsBad ? 'min' : 'max'} ${max(fl)} (${fl.worst.who.slice(0, 70)}), ${s.lowIsBad ? 'p0.1' : 'p99.9'} ${p999(fl)}, past the threshold ${filesPast} of ${fl.values.length}`,
+    );
+    console.log(`    caught alone: ${caught} of ${degenerate.length} degenerate real texts`);
+  }
+  countThresholds();
+}
+
+/** Module-level numeric constants ("const NAME = 12") of a source. */
+function inlineConstants(src: string): number {
+  return (src.match(/^(?:export )?const [A-Z][A-Z0-9_]* = -?[0-9][0-9_.e]*;/gm) ?? []).length;
+}
+
+function coreFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? coreFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
+}
+
+function countThresholds(): void {
+  const root = repoRoot();
+  const core = join(root, 'src', 'core');
+  const now = coreFiles(core).reduce((n, f) => n + inlineConstants(readFileSync(f, 'utf8')), 0);
+  const declared = Object.keys(THRESHOLD_TABLE).length;
+  let before = '';
+  try {
+    const list = execFileSync('git', ['-C', root, 'ls-tree', '-r', '--name-only', PREVIOUS_RELEASE, 'src/core'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f.endsWith('.ts'));
+    let inline = 0;
+    let thresholdKeys = 0;
+    for (const f of list) {
+      const src = execFileSync('git', ['-C', root, 'show', `${PREVIOUS_RELEASE}:${f}`], { encoding: 'utf8', maxBuffer: 16 << 20 });
+      inline += inlineConstants(src);
+      // declared thresholds: the keys of the DEFAULTS tables ("  name: 12,")
+      for (const block of src.matchAll(/_DEFAULTS[^=]*= Object\.freeze\(\{([\s\S]*?)\}\)/g))
+        thresholdKeys += (block[1]!.match(/^\s+[a-z][A-Za-z0-9]*: -?[0-9]/gm) ?? []).length;
+      if (f.endsWith('thresholds.ts'))
+        for (const block of src.matchAll(/DEFAULT_THRESHOLDS[^=]*= Object\.freeze\(\{([\s\S]*?)\}\)/g))
+          thresholdKeys += (block[1]!.match(/^\s+[a-z][A-Za-z0-9]*: -?[0-9]/gm) ?? []).length;
+    }
+    before = `; ${PREVIOUS_RELEASE}: ${thresholdKeys} declared, ${inline} inline, ${thresholdKeys + inline} in all`;
+  } catch {
+    before = `; ${PREVIOUS_RELEASE} is not in this checkout's history`;
+  }
+  console.log(`numeric thresholds in src/core: ${declared} declared, ${now} inline module constants, ${declared + now} in all${before}`);
+  void relative;
+}
