@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Figures } from '../src/core/detectors/registry.js';
 import { Engine } from '../src/core/engine.js';
 import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE } from '../src/core/thresholds.js';
@@ -67,7 +67,7 @@ const STATISTICS: Statistic[] = [
     what: 'copies of a prose loop the text moves on from',
     of: (f) => {
       const l = f.repetition.recovered;
-      return l && l.prose && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+      return l?.prose && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
     },
   },
   {
@@ -243,5 +243,4 @@ function countThresholds(): void {
     before = `; ${PREVIOUS_RELEASE} is not in this checkout's history`;
   }
   console.log(`numeric thresholds in src/core: ${declared} declared, ${now} inline module constants, ${declared + now} in all${before}`);
-  void relative;
 }

@@ -6,7 +6,7 @@ import type { Analysis, TextMetrics, Verdict } from './analysisTypes.js';
 import type { JudgeContext } from './detectors/detector.js';
 import { excerptOf } from './detectors/finding.js';
 import type { Figures, Thresholds } from './detectors/registry.js';
-import type { Loop } from './detectors/repetition/repetition.js';
+import { type Loop, REPETITION_KINDS } from './detectors/repetition/repetition.js';
 import { type BaseFigures, type Engine, judgeAll } from './engine.js';
 import { type Finding, reasonOf } from './finding.js';
 import { lastAtOrBelow } from './lastAtOrBelow.js';
@@ -105,17 +105,7 @@ function textMetrics(
   };
 }
 
-const REPEAT_UNIT_KINDS = new Set([
-  'word_loop',
-  'phrase_loop',
-  'sentence_loop',
-  'line_loop',
-  'paragraph_loop',
-  'tag_spam',
-  'punctuation_flood',
-  'cycling',
-  'list_runaway',
-]);
+const REPEAT_UNIT_KINDS: ReadonlySet<string> = new Set(REPETITION_KINDS);
 
 function isRepeatKind(kind: string): boolean {
   return REPEAT_UNIT_KINDS.has(kind);

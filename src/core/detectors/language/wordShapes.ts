@@ -183,24 +183,17 @@ function isCodePunct(id: number): boolean {
 
 function grow(c: Chunks): void {
   const size = c.start.length * 2;
-  const s = new Int32Array(size);
-  s.set(c.start);
-  c.start = s;
-  const f = new Uint8Array(size);
-  f.set(c.flags);
-  c.flags = f;
-  const sc = new Uint8Array(size);
-  sc.set(c.script);
-  c.script = sc;
-  const l = new Int32Array(size);
-  l.set(c.letters);
-  c.letters = l;
-  const sl = new Int32Array(size);
-  sl.set(c.scriptLetters);
-  c.scriptLetters = sl;
-  const k = new Int32Array(size);
-  k.set(c.key);
-  c.key = k;
+  c.start = grown(c.start, new Int32Array(size));
+  c.flags = grown(c.flags, new Uint8Array(size));
+  c.script = grown(c.script, new Uint8Array(size));
+  c.letters = grown(c.letters, new Int32Array(size));
+  c.scriptLetters = grown(c.scriptLetters, new Int32Array(size));
+  c.key = grown(c.key, new Int32Array(size));
+}
+
+function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
+  to.set(from);
+  return to;
 }
 
 export { SC_LATIN };

@@ -18,7 +18,7 @@
 import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
-import { excerptOf, type Finding, finding, fmt } from '../finding.js';
+import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
@@ -224,11 +224,16 @@ export const repetition = {
       const structural = c.unit === 'punctuation' || c.unit === 'tag' || c.unit === 'char';
       const limit = c.unit === 'tag' || c.rule ? t.ruleChars : t.floodChars;
       const chars = c.end - c.onset;
-      if (structural ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies)
-        out.push(finding(kindOf(c.unit), 'fail', c.onset, `${describe(c)} to the end (${chars} chars): certain`, true));
+      if (structural ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
+        // the same loop seen whole becomes certain where it starts; else the live reading is told
+        const kind = kindOf(c.unit);
+        const same = out.find((x) => x.kind === kind && x.severity === 'fail');
+        if (same) same.certain = true;
+        else out.push(finding(kind, 'fail', c.onset, `${describe(c)} to the end (${chars} chars): certain`, true));
+      }
     }
     // a loop the text moves on from: prose stuck for a while, then garbage or a new start (data and code repeat rows and move on)
-    if (f.recovered && f.recovered.prose && l0Stuck(f.recovered, t.loopNewPerCopy)) {
+    if (f.recovered?.prose && isStuck(f.recovered, t.loopNewPerCopy)) {
       const l = f.recovered;
       const what = `${describe(l)}, then the text moves on (${l.end - l.onset} chars)`;
       if (l.copies >= t.recoveredCopies) out.push(finding(kindOf(l.unit), 'fail', l.onset, what));
@@ -304,7 +309,7 @@ function isCounter(scan: Scan, i: number, p: number): boolean {
   return false;
 }
 
-function l0Stuck(l: Loop, newMax: number): boolean {
+function isStuck(l: Loop, newMax: number): boolean {
   return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
 }
 
