@@ -46,7 +46,8 @@ export const glued = {
       if (len < MIN_CHARS) continue;
       const text = scan.slice(t.start[i]!, t.end[i]!).toLowerCase();
       const { p, run } = tailPeriod(text, MAX_UNIT);
-      if (p === 0) return none;
+      // underscores glued are a rule ("________"), not a flood
+      if (p === 0 || /^_+$/.test(text.slice(len - p))) return none;
       return { chars: run, unit: text.slice(len - p), copies: run / p, start: t.end[i]! - run };
     }
     return none;
