@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { originalSource } from './sourceMaps.js';
 
 /**
  * Where a daemon's CPU went, from a V8 CPU profile (`node --cpu-prof`): each sample is charged to
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber?: number; columnNumber?: number };
   children?: number[];
 }
 interface CpuProfile {
@@ -59,6 +60,19 @@ export interface ProfileShares {
   top: [string, number][];
 }
 
+/**
+ * A frame's script as a path of the module build: a frame of the bundled command line
+ * (dist/cli) is mapped through the bundle's source map to the source file it came from
+ * ("../../src/core/engine.ts" is read as ".../dist/src/core/engine.js"), so both builds are
+ * attributed alike.
+ */
+function sourceUrl(frame: ProfileNode['callFrame']): string {
+  const original = originalSource(frame.url, frame.lineNumber ?? 0, frame.columnNumber ?? 0);
+  if (!original) return frame.url;
+  const at = original.lastIndexOf('src/');
+  return at < 0 ? frame.url : `/dist/${original.slice(at).replace(/\.ts$/, '.js')}`;
+}
+
 export function profileShares(profile: CpuProfile, topN = 8): ProfileShares {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
@@ -68,7 +82,8 @@ export function profileShares(profile: CpuProfile, topN = 8): ProfileShares {
     const known = partOf.get(id);
     if (known) return known;
     const node = byId.get(id)!;
-    const { url, functionName } = node.callFrame;
+    const { functionName } = node.callFrame;
+    const url = sourceUrl(node.callFrame);
     // the innermost frame that belongs to a named part; frames of none (zlib, JSON) take their caller's
     const up = parent.get(id);
     let part = SPECIAL.get(functionName) ?? PARTS.find(([, match]) => match(url))?.[0] ?? (up === undefined ? 'other' : classify(up));
