@@ -29,7 +29,6 @@ const MAX_LINE = 2000;
 
 export function textFigures(scan: Scan): TextFigures {
   const t = scan.tokens;
-  const counts = scan.counts();
   const seen = new Uint8Array(scan.idCount);
   let words = 0;
   let distinct = 0;
@@ -96,7 +95,6 @@ export function textFigures(scan: Scan): TextFigures {
     ids[j] = ngIds[slot]!;
     lens[j] = ngLens[slot]!;
   }
-  void counts;
   return {
     words,
     distinctWords: distinct,

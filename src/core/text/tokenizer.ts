@@ -55,8 +55,6 @@ interface State {
   wHash: number;
   wDigits: number;
   wLetters: number;
-  wVowels: number;
-  wLatin: number;
   wUppers: number;
   wFlips: number;
   wScripts: number;
@@ -100,8 +98,6 @@ export class Tokenizer {
       wHash: WORD_SEED,
       wDigits: 0,
       wLetters: 0,
-      wVowels: 0,
-      wLatin: 0,
       wUppers: 0,
       wFlips: 0,
       wScripts: 0,
@@ -225,8 +221,6 @@ export class Tokenizer {
           s.wHash = h;
           s.wDigits += digits;
           s.wLetters += letters;
-          s.wLatin += letters;
-          s.wVowels += vowels;
           s.wUppers += uppers;
           s.wFlips += flips;
           s.wPrevLower = prevLower;
@@ -300,11 +294,7 @@ export class Tokenizer {
         s.wScripts |= 1 << script;
         if (script === SC_LATIN) {
           this.latin++;
-          s.wLatin++;
-          if (isLatinVowel(c)) {
-            this.vowels++;
-            s.wVowels++;
-          }
+          if (isLatinVowel(c)) this.vowels++;
         }
         const upper = lower !== c;
         if (upper) {
@@ -373,8 +363,6 @@ export class Tokenizer {
     s.wHash = WORD_SEED;
     s.wDigits = 0;
     s.wLetters = 0;
-    s.wLatin = 0;
-    s.wVowels = 0;
     s.wUppers = 0;
     s.wFlips = 0;
     s.wScripts = 0;

@@ -12,7 +12,7 @@
  *   inside Chinese, Japanese or Korean prose are normal, so a switch into Latin must run far
  *   longer than a switch out of it.
  */
-import { SC_LATIN, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
+import { SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
@@ -299,5 +299,3 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
     }
   }
 }
-
-export { SC_LATIN };

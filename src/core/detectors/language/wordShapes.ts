@@ -24,7 +24,7 @@ import {
   SCRIPT_SHIFT,
   type TokenBuffer,
 } from '../../text/tokens.js';
-import { SC_CJK, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } from '../../charClass.js';
+import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
 
 /** Chunk flags. */
 export const C_MALFORMED = 1;
@@ -195,5 +195,3 @@ function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
   to.set(from);
   return to;
 }
-
-export { SC_LATIN };

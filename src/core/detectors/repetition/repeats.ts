@@ -18,7 +18,7 @@
  * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
  * (verbatim). O(n) time, one hash table sized by need.
  */
-import { F_BLANK, F_LINE, KIND_MASK, K_PUNCT, type TokenBuffer } from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 
 /** Tokens in a K-gram. */
 export const K = 3;
@@ -249,5 +249,3 @@ export function idCounts(t: TokenBuffer, ids: number): Int32Array {
   }
   return counts;
 }
-
-export { F_BLANK, F_LINE, KIND_MASK, K_PUNCT };
