@@ -3,6 +3,7 @@
  * tested alone (test/core/verdictRules.test.ts). Detectors judge their own figures; these
  * rules only settle how findings of different detectors combine.
  */
+import { REPETITION_KINDS } from './detectors/repetition/repetition.js';
 import type { Finding, FindingKind } from './finding.js';
 
 export interface VerdictRule {
@@ -12,19 +13,8 @@ export interface VerdictRule {
   apply(findings: readonly Finding[]): Finding[];
 }
 
-/** Kinds that describe text repeating itself. */
-export const REPEAT_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
-  'word_loop',
-  'phrase_loop',
-  'sentence_loop',
-  'line_loop',
-  'paragraph_loop',
-  'tag_spam',
-  'punctuation_flood',
-  'char_flood',
-  'cycling',
-  'list_runaway',
-]);
+/** Kinds that describe text repeating itself: the repetition detector's, and a unit glued to itself. */
+export const REPEAT_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([...REPETITION_KINDS, 'char_flood']);
 
 export const VERDICT_RULES: readonly VerdictRule[] = [
   {
