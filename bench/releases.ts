@@ -4,7 +4,7 @@
  * same way (esbuild, ES module, Node platform), so the difference is the code, not the build.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,7 +40,7 @@ export async function analyzers(
   try {
     const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', rev, 'src/core'], { maxBuffer: 64 << 20 });
     const at = join(dir, 'previous');
-    execFileSync('mkdir', ['-p', at]);
+    mkdirSync(at, { recursive: true });
     execFileSync('tar', ['-x', '-C', at], { input: tar });
     previous = await bundle(join(at, 'src', 'core', 'analyzeText.ts'), dir, 'previous');
   } catch (err) {

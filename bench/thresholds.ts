@@ -10,6 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SPACED } from '../src/core/detectors/language/language.js';
 import type { Figures } from '../src/core/detectors/registry.js';
 import { Engine } from '../src/core/engine.js';
 import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE } from '../src/core/thresholds.js';
@@ -86,6 +87,31 @@ const STATISTICS: Statistic[] = [
       return l && (l.unit === 'tag' || (l.unit === 'punctuation' && l.rule)) && l.copies >= T.tailLoopCopies ? l.end - l.onset : null;
     },
   },
+  {
+    threshold: 'wholeLoopCopies',
+    what: 'copies of a loop that is 80%+ of the output',
+    of: (f) => {
+      const l = loop(f);
+      return l && LANGUAGE_UNITS.has(l.unit) && l.coverage >= T.wholeLoopCoverage && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+    },
+  },
+  {
+    threshold: 'loopNewPerCopy',
+    what: 'new tokens per copy of a loop of 4+ copies at the end (lowest)',
+    lowIsBad: true,
+    of: (f) => {
+      const l = loop(f);
+      return l && LANGUAGE_UNITS.has(l.unit) && l.copies >= T.tailLoopCopies ? l.newPerCopy : null;
+    },
+  },
+  {
+    threshold: 'certainCopies',
+    what: 'verbatim copies at the end as the live check reads them',
+    of: (f) => {
+      const l = f.repetition.live;
+      return l && !l.near && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+    },
+  },
   { threshold: 'gluedFloodChars', what: 'chars of a unit glued to itself at the end', of: (f) => f.glued.chars },
   { threshold: 'whitespaceRunFail', what: 'longest whitespace run', of: (f) => f.whitespace.longestRun },
   { threshold: 'whitespaceRunEndFail', what: 'whitespace run ending the text', of: (f) => f.whitespace.trailingRun },
@@ -100,6 +126,7 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.stutter.distinct >= T.stutterWords ? f.stutter.share : 0),
   },
   { threshold: 'specialTokensFail', what: 'template tokens outside code', of: (f) => f.special_tokens.specialTokens },
+  { threshold: 'brokenTokensFail', what: 'pad, unk or byte tokens glued into text', of: (f) => f.special_tokens.brokenTokens },
   { threshold: 'oddCharsFail', what: 'broken chars', of: (f) => f.special_tokens.oddChars },
   { threshold: 'malformedShare', what: 'malformed share of a window of prose', of: (f) => f.language.malformed },
   {
@@ -118,6 +145,19 @@ const STATISTICS: Statistic[] = [
     what: 'letters of another script (out of Latin, into CJK)',
     of: (f) =>
       f.language.script === 'latin' && ['cjk', 'hangul', 'thai'].includes(f.language.switchScript) ? f.language.switchLetters : null,
+  },
+  {
+    threshold: 'switchLettersAlphabet',
+    what: 'letters of another alphabet written with spaces',
+    of: (f) => (SPACED.has(f.language.script) && SPACED.has(f.language.switchScript) ? f.language.switchLetters : null),
+  },
+  {
+    threshold: 'switchLettersIntoLatin',
+    what: 'letters of Latin prose in a CJK, Hangul or Thai text',
+    of: (f) =>
+      !SPACED.has(f.language.script) && f.language.script !== 'none' && f.language.switchScript === 'latin'
+        ? f.language.switchLetters
+        : null,
   },
 ];
 

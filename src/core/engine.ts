@@ -93,8 +93,6 @@ export class Engine {
         }
         return counts;
       },
-      latin: tk.latin,
-      vowels: tk.vowels,
       bytes: tk.bytes,
     };
   }

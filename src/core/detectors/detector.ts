@@ -22,9 +22,7 @@ export interface Scan {
   readonly idCount: number;
   /** Occurrences of each token id in the text (computed once, on first use). */
   counts(): Int32Array;
-  /** Latin letters, their vowels, UTF-8 bytes. */
-  readonly latin: number;
-  readonly vowels: number;
+  /** UTF-8 bytes of the text. */
   readonly bytes: number;
 }
 

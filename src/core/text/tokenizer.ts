@@ -5,21 +5,19 @@
  * looks ahead, so a text pushed in any deltas ends in the same tokens (the streaming
  * contract); every detector reads the tokens afterwards.
  */
-import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, isLatinVowel, scriptOfCode } from '../charClass.js';
+import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } from '../charClass.js';
 import { FUNCTION_WORDS } from '../functionWords.js';
 import { TextStore } from '../textStore.js';
 import { WordTable } from '../wordTable.js';
 import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMarkup } from './markup.js';
 import {
   F_BLANK,
-  F_CAP,
   F_CODE,
   F_FUNC,
   F_LINE,
   F_MIXSCRIPT,
   F_NEW,
   F_NUM,
-  F_ODDCASE,
   F_SPACE,
   K_MARK,
   K_PUNCT,
@@ -47,7 +45,6 @@ interface State {
   sep: number;
   /** Flags the next token takes from the whitespace before it. */
   before: number;
-  newlines: number;
   wsStart: number;
   wsLen: number;
   // the pending word
@@ -56,12 +53,9 @@ interface State {
   wDigits: number;
   wLetters: number;
   wUppers: number;
-  wFlips: number;
   wScripts: number;
-  wFirstUpper: boolean;
   wFirstDigit: boolean;
   wNonAscii: boolean;
-  wPrevLower: boolean;
   wTag: boolean;
   wCode: boolean;
   nextId: number;
@@ -74,9 +68,7 @@ export class Tokenizer {
   readonly spaces = new SpaceRuns();
   /** Per token id: F_FUNC when it is a function word (set when first seen). */
   idFlags = new Int32Array(256);
-  /** Latin letters, their vowels, all letters and UTF-8 bytes of the text (for language statistics). */
-  latin = 0;
-  vowels = 0;
+  /** UTF-8 bytes of the text. */
   bytes = 0;
   private readonly words = new WordTable();
   /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
@@ -91,7 +83,6 @@ export class Tokenizer {
       pendingHigh: -1,
       sep: -1,
       before: 0,
-      newlines: 0,
       wsStart: 0,
       wsLen: 0,
       wStart: -1,
@@ -99,12 +90,9 @@ export class Tokenizer {
       wDigits: 0,
       wLetters: 0,
       wUppers: 0,
-      wFlips: 0,
       wScripts: 0,
-      wFirstUpper: false,
       wFirstDigit: false,
       wNonAscii: false,
-      wPrevLower: false,
       wTag: false,
       wCode: false,
       nextId: FIRST_ID,
@@ -149,7 +137,7 @@ export class Tokenizer {
   snapshot<T>(read: () => T): T {
     const saved = { ...this.s, m: { ...this.s.m } };
     const n = this.tokens.n;
-    const totals = [this.spaces.n, this.spaces.total, this.latin, this.vowels, this.bytes];
+    const totals = [this.spaces.n, this.spaces.total, this.bytes];
     this.spec = true;
     try {
       const s = this.s;
@@ -164,9 +152,7 @@ export class Tokenizer {
       this.tokens.n = n;
       this.spaces.n = totals[0]!;
       this.spaces.total = totals[1]!;
-      this.latin = totals[2]!;
-      this.vowels = totals[3]!;
-      this.bytes = totals[4]!;
+      this.bytes = totals[2]!;
     }
   }
 
@@ -188,33 +174,22 @@ export class Tokenizer {
         const a = ASCII[c]!;
         if (a >= A_WORD) {
           // letters and digits of a word: a tight loop to the end of the word
-          if (s.wStart < 0) this.startWord(a === A_UPPER, a === A_DIGIT);
+          if (s.wStart < 0) this.startWord(a === A_DIGIT);
           let j = i;
           let h = s.wHash;
           let digits = 0;
           let letters = 0;
           let uppers = 0;
-          let flips = 0;
-          let vowels = 0;
-          let prevLower = s.wPrevLower;
           while (j < n) {
             const cj = str.charCodeAt(j);
             if (cj >= 128) break;
             const aj = ASCII[cj]!;
             if (aj < A_WORD) break;
             h = Math.imul(h ^ LOWER[cj]!, 0x01000193);
-            if (aj === A_DIGIT) {
-              digits++;
-              prevLower = false;
-            } else if (aj === A_UNDER) prevLower = false;
-            else {
+            if (aj === A_DIGIT) digits++;
+            else if (aj !== A_UNDER) {
               letters++;
-              vowels += VOWEL[cj]!;
-              if (aj === A_UPPER) {
-                uppers++;
-                if (prevLower) flips++;
-                prevLower = false;
-              } else prevLower = aj === A_LOWER;
+              if (aj === A_UPPER) uppers++;
             }
             j++;
           }
@@ -222,11 +197,7 @@ export class Tokenizer {
           s.wDigits += digits;
           s.wLetters += letters;
           s.wUppers += uppers;
-          s.wFlips += flips;
-          s.wPrevLower = prevLower;
           if (letters > 0) s.wScripts |= 1 << SC_LATIN;
-          this.latin += letters;
-          this.vowels += vowels;
           this.bytes += j - i;
           s.pos += j - i;
           i = j - 1;
@@ -282,27 +253,15 @@ export class Tokenizer {
     const s = this.s;
     this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
     if (cls === CH_WORD) {
-      if (s.wStart < 0) this.startWord(false, script === SC_NONE && isDigit(c));
+      if (s.wStart < 0) this.startWord(script === SC_NONE && isDigit(c));
       s.wNonAscii = true;
       const lower = lowerOf(c);
       s.wHash = Math.imul(s.wHash ^ lower, 0x01000193);
-      if (script === SC_NONE) {
-        s.wDigits++;
-        s.wPrevLower = false;
-      } else {
+      if (script === SC_NONE) s.wDigits++;
+      else {
         s.wLetters++;
         s.wScripts |= 1 << script;
-        if (script === SC_LATIN) {
-          this.latin++;
-          if (isLatinVowel(c)) this.vowels++;
-        }
-        const upper = lower !== c;
-        if (upper) {
-          if (s.pos === s.wStart) s.wFirstUpper = true;
-          s.wUppers++;
-          if (s.wPrevLower) s.wFlips++;
-          s.wPrevLower = false;
-        } else s.wPrevLower = true;
+        if (lower !== c) s.wUppers++;
       }
       s.pos += len;
       return;
@@ -331,7 +290,6 @@ export class Tokenizer {
     const nl = c === 10;
     if (nl) {
       s.before |= s.before & F_LINE ? F_BLANK : F_LINE;
-      s.newlines++;
     }
     markupSpace(s.m, nl);
     s.pos++;
@@ -355,7 +313,7 @@ export class Tokenizer {
     s.pos += len;
   }
 
-  private startWord(upper: boolean, digit: boolean): void {
+  private startWord(digit: boolean): void {
     const s = this.s;
     this.endSpace();
     markupWord(s.m, s.pos);
@@ -364,12 +322,9 @@ export class Tokenizer {
     s.wDigits = 0;
     s.wLetters = 0;
     s.wUppers = 0;
-    s.wFlips = 0;
     s.wScripts = 0;
-    s.wFirstUpper = upper;
     s.wFirstDigit = digit;
     s.wNonAscii = false;
-    s.wPrevLower = false;
     s.wTag = s.m.tag === 2;
     s.wCode = inCode(s.m);
   }
@@ -381,8 +336,6 @@ export class Tokenizer {
     s.wStart = -1;
     const len = end - start;
     let flags = s.wCode ? F_CODE : 0;
-    if (s.wFirstUpper) flags |= F_CAP;
-    if (s.wFlips >= 2) flags |= F_ODDCASE;
     if (s.wDigits > 0) flags |= s.wLetters > 0 ? F_ALNUM : 0;
     if (s.wFirstDigit) flags |= F_NUM;
     if (s.wUppers === 0 && s.wDigits === 0 && s.wLetters === end - start) flags |= F_LOWER;
@@ -437,7 +390,6 @@ const A_UPPER = 3;
 const A_DIGIT = 4;
 const A_UNDER = 5;
 const ASCII = new Uint8Array(128);
-const VOWEL = new Uint8Array(128);
 const LOWER = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   const k = classOf(c);
@@ -453,7 +405,6 @@ for (let c = 0; c < 128; c++) {
             : c === 0x5f
               ? A_UNDER
               : A_DIGIT;
-  VOWEL[c] = isLatinVowel(c) ? 1 : 0;
   LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
 }
 /** Chars that may join the digit groups of one number. */

@@ -31,15 +31,10 @@ export const F_NEW = 1 << 6;
 export const F_NUM = 1 << 7;
 /** A function word ("the", "of", "und", "и"). */
 export const F_FUNC = 1 << 8;
-/** A word whose case flips from lower to upper twice or more ("AlbēattanRefX", "kHjStm"): camelCase compounds ("PropTech") flip once. */
-export const F_ODDCASE = 1 << 9;
-/** A word whose first letter is upper case. */
-export const F_CAP = 1 << 10;
 /** A word of letters of two scripts glued together ("HinweisЉ", "artillery日"): CJK beside Latin is counted by the solo tokens instead. */
 export const F_MIXSCRIPT = 1 << 11;
 /** The script of a word or solo letter (SC_* of charClass), bits 12-15. */
 export const SCRIPT_SHIFT = 12;
-export const SCRIPT_MASK = 15 << SCRIPT_SHIFT;
 
 export class TokenBuffer {
   n = 0;

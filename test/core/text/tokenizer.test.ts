@@ -27,7 +27,7 @@ function tokens(parts: readonly string[], snapshotEvery = 0): string[] {
     const b = t.tokens;
     const out: string[] = [];
     for (let i = 0; i < b.n; i++) out.push(`${b.start[i]}-${b.end[i]}:${b.id[i]}:${b.info[i]}`);
-    out.push(`spaces ${t.spaces.n}/${t.spaces.total}, latin ${t.latin}, bytes ${t.bytes}`);
+    out.push(`spaces ${t.spaces.n}/${t.spaces.total}, bytes ${t.bytes}`);
     return out;
   });
 }

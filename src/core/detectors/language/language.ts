@@ -56,7 +56,7 @@ const THRESHOLDS = {
 } as const;
 
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
-const SPACED = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
+export const SPACED: ReadonlySet<string> = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 const WEIGHT_CAP = 100;

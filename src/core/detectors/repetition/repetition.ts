@@ -178,12 +178,12 @@ export const repetition = {
     if (f.tail) {
       const l = f.tail;
       const chars = l.end - l.onset;
-      const structural = l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
+      const structural = isStructural(l);
       // copies counted with a word inserted, dropped or swapped need one more
       const need =
         (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
-      const limit = l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
+      const limit = floodLimit(l, t);
       const stuck = l.newPerCopy <= t.loopNewPerCopy;
       const loopFails =
         stuck &&
@@ -221,10 +221,9 @@ export const repetition = {
     }
     const c = f.live;
     if (c && !c.near && c.similarity >= CERTAIN_SIMILARITY && c.newPerCopy <= t.loopNewPerCopy) {
-      const structural = c.unit === 'punctuation' || c.unit === 'tag' || c.unit === 'char';
-      const limit = c.unit === 'tag' || c.rule ? t.ruleChars : t.floodChars;
+      const limit = floodLimit(c, t);
       const chars = c.end - c.onset;
-      if (structural ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
+      if (isStructural(c) ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
         const same = out.find((x) => x.kind === kind && x.severity === 'fail');
@@ -286,6 +285,16 @@ function unitStartNear(scan: Scan, at: number, p: number): number {
   return at;
 }
 
+/** A unit of punctuation, tags or glued chars: judged by the chars it covers, not its copies alone. */
+function isStructural(l: Loop): boolean {
+  return l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
+}
+
+/** Chars of a structural loop at the end that fail: a line's worth of rules, borders and tags; a few of other marks. */
+function floodLimit(l: Loop, t: Values<typeof THRESHOLDS>): number {
+  return l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
+}
+
 function isWordToken(info: number): boolean {
   const k = info & KIND_MASK;
   return k === K_WORD || k === K_SOLO;
@@ -318,10 +327,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
-  const isWord = (i: number) => {
-    const k = info[i]! & KIND_MASK;
-    return k === K_WORD || k === K_SOLO;
-  };
+  const isWord = (i: number) => isWordToken(info[i]!);
   const { regions, lag } = findRegions(ids, from, n, isWord);
   const textEnd = trimmedEnd(scan);
   const loopOf = (r: Region): Loop => {
