@@ -30,6 +30,9 @@ describe('language: does the text read as some language', () => {
   });
 });
 
+const badges =
+  '[![CI on main][ci-badge]][ci-url]\n[![npm version][npm-badge]][npm-url]\n\n[ci-badge]: https://example.org/ci.svg\n[npm-url]: https://example.org/pkg\n\n';
+
 describe('language: the same script throughout', () => {
   it('a sentence in another script fails', () =>
     assert.deepEqual(judged(`${prose} 我需要先计算每个部分的总和然后再相加 Then I add them up.`), ['script_switch/fail']));
@@ -48,4 +51,19 @@ describe('language: the same script throughout', () => {
     assert.equal(f.script, 'latin');
     assert.equal(f.switchScript, 'cjk');
   });
+  it('badges and link labels in Latin before Russian prose do not make the text a Latin one', () => {
+    const russian =
+      'Этот инструмент форматирует код и проверяет его на ошибки. Он работает быстро и не требует настройки, поэтому его можно сразу использовать в любом проекте.';
+    const f = detect('language', badges + russian).figures;
+    assert.equal(f.script, 'cyrillic');
+    assert.deepEqual(judged(badges + russian), []);
+  });
+  it('Latin names glued into Japanese prose, beside a list of product names, are how Japanese is written', () =>
+    assert.deepEqual(
+      judged(
+        badges +
+          '**Tool** はWebプロジェクトのための高速なツールチェーンです。**Tool** は _JavaScript_, _TypeScript_, _JSX_, _JSON_, _CSS_, _GraphQL_, _HTML_, _Markdown_, _YAML_ そして _SCSS_ 向けのFormatterとLinterを備えています。',
+      ),
+      [],
+    ));
 });

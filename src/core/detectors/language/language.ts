@@ -109,7 +109,12 @@ export const language = {
       listRepeats: 0,
       listAt: -1,
     };
+    const windowScripts = new Int32Array(16);
     const judgeWindow = (a: number, b: number) => {
+      // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
+      windowScripts.fill(0);
+      for (let i = a; i < b; i++) windowScripts[c.script[i]!] = windowScripts[c.script[i]!]! + c.scriptLetters[i]!;
+      const gluing = gluesLatin(dominant(windowScripts));
       let n = 0;
       let weight = 0;
       let malformed = 0;
@@ -126,7 +131,7 @@ export const language = {
         if (fl & C_CODEISH) codeish += w;
         if (fl & C_BREAK) breaks++;
         if (fl & C_FUNC) func++;
-        const glue = fl & C_GLUE && !gluesLatin(main);
+        const glue = fl & C_GLUE && !gluing && !gluesLatin(c.script[i]!);
         if (fl & C_MALFORMED || glue) malformed += w;
         if (glue) glued += w;
         if (!gluesLatin(c.script[i]!)) spaced++;
@@ -202,33 +207,41 @@ export const language = {
   },
 } satisfies Detector<LanguageFigures, LanguageKind, typeof THRESHOLDS>;
 
-/** Letters a clause needs to say which script the text opens in. */
-const OPENING_LETTERS = 8;
+/** Letters of opening prose that say which script the text is in. */
+const OPENING_LETTERS = 12;
 
 /**
- * The text's own script: that of its first clause of prose (8+ letters up to a break, with a
- * function word, or in a script written without spaces), so a README that opens with product
- * names and badges and then is written in Russian is a Russian text. Without such a clause,
- * the script most of its letters are in.
+ * The text's own script: the one most letters of its opening prose are in (its first 12
+ * letters of clauses that read as prose in their script: with one of its function words, or
+ * in a script written without spaces), so a README that opens with badges, product names
+ * and markup and then is written in Russian or Chinese is a Russian or Chinese text.
+ * Without such clauses, the script most of its letters are in.
  */
 function openingScript(c: Chunks): number {
   const clause = new Int32Array(16);
+  const opening = new Int32Array(16);
   const all = new Int32Array(16);
-  let letters = 0;
-  let prose = false;
+  let proseLetters = 0;
+  // scripts the clause reads as prose in: one of its function words, or letters of a script written without spaces
+  let prose = 0;
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
     const fl = c.flags[i]!;
-    // a chunk gluing two scripts ("people这些年来…") counts the letters of its main script only
-    all[s] = all[s]! + c.scriptLetters[i]!;
-    clause[s] = clause[s]! + c.scriptLetters[i]!;
-    letters += c.letters[i]!;
-    if (fl & C_FUNC || gluesLatin(s)) prose = true;
+    // a chunk gluing two scripts ("people这些年来…") counts the letters of its main script only; a name in markup none
+    if (!(fl & C_CODEISH)) {
+      all[s] = all[s]! + c.scriptLetters[i]!;
+      clause[s] = clause[s]! + c.scriptLetters[i]!;
+      if (fl & C_FUNC || gluesLatin(s)) prose |= 1 << s;
+    }
     if (fl & C_BREAK || i === c.n - 1) {
-      if (prose && letters >= OPENING_LETTERS) return dominant(clause);
+      for (let s = 1; s < 16; s++) {
+        if (!(prose & (1 << s))) continue;
+        opening[s] = opening[s]! + clause[s]!;
+        proseLetters += clause[s]!;
+      }
+      if (proseLetters >= OPENING_LETTERS) return dominant(opening);
       clause.fill(0);
-      letters = 0;
-      prose = false;
+      prose = 0;
     }
   }
   return dominant(all);
@@ -281,6 +294,8 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
   let runAt = -1;
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
+    // a chunk with code punctuation ("[![CI", "version][npm-badge]") is a name in markup, not the prose's
+    if (c.flags[i]! & C_CODEISH) continue;
     if (s === main || s === SC_NONE) {
       run = 0;
       runScript = SC_NONE;
