@@ -130,6 +130,11 @@ const STATISTICS: Statistic[] = [
   { threshold: 'oddCharsFail', what: 'broken chars', of: (f) => f.special_tokens.oddChars },
   { threshold: 'malformedShare', what: 'malformed share of a window of prose', of: (f) => f.language.malformed },
   {
+    threshold: 'noiseShare',
+    what: 'share of chunks with punctuation where no language puts it, in a window of prose',
+    of: (f) => f.language.noise,
+  },
+  {
     threshold: 'saladFunctionShare',
     what: 'function words in a run-on window (lowest)',
     lowIsBad: true,

@@ -20,6 +20,18 @@ describe('language: does the text read as some language', () => {
     assert.deepEqual(judged(`${prose} ${'budgetforecastquarterlyprocurementdeliverables '.repeat(8)}`), ['gibberish/fail']);
     assert.deepEqual(judged(`${prose} The EventEmitterAsyncResourceOptions type takes one field.`), []);
   });
+  it('punctuation scattered where no language puts it is gibberish', () => {
+    assert.deepEqual(judged('Sure,!! I! can! do!!!! that. Where! should! we!!! start! today!?!'), ['gibberish/fail']);
+    const soup =
+      'The.. ofa,, mostly.,. re, p,. ta..i an,,., sel. the.. um,.. de,, of the.. al,,., m. so,, and.,. eu p,, the a.. is,. ra de,, in,.. the';
+    assert.deepEqual(judged(`${prose} ${soup}`), ['gibberish/fail']);
+  });
+  it('ellipses, abbreviations, interrobangs, French spacing and code operators are not', () => {
+    const usual =
+      'Well... I think so, e.g., the old one, etc., and then? What?! Really!? Bonjour ! Ça va ? Oui : merci. Use a?.b, x ?? y, name?: string and std::vector::size, then wait . . . and go.';
+    assert.deepEqual(judged(`${prose} ${usual}`), []);
+    assert.ok(detect('language', usual).figures.noise < 0.3);
+  });
   it('a run of words without function words or breaks is word salad; a list with commas is not', () => {
     assert.deepEqual(judged('Dungeon Canada fingers Professional Adin pee Swansea TRANS'), ['word_salad/fail']);
     assert.deepEqual(judged('Brazil, Canada, Chile, Denmark, Egypt, France, Ghana, Hungary.'), []);

@@ -3,7 +3,8 @@
  * prose chunks (wordShapes.ts; code, markup and addresses are left out):
  * - gibberish: the share of malformed chunks. Prose in any language has a few (a brand name,
  *   an acronym with a digit); broken decoding, a wrong tokenizer or a sampler gone wild makes
- *   every other chunk one;
+ *   every other chunk one. And the share of chunks with punctuation where no language puts
+ *   it: a sampler gone wild scatters marks between words ("emem,, sa", "I! can! write!!!");
  * - word salad: words of a language with spaces but no function words and no punctuation
  *   between them, clause after clause (lists, tables, titles and keyword lines are broken up
  *   by commas, line breaks and markers);
@@ -24,6 +25,10 @@ const THRESHOLDS = {
   malformedShare: {
     value: 0.3,
     why: 'share of the letters of a window of prose (or of a whole short output) in malformed chunks that fails as gibberish (a chunk weighs its letters, up to 20). Healthy windows reach 0.2 (npm run bench -- thresholds)',
+  },
+  noiseShare: {
+    value: 0.3,
+    why: 'share of the chunks of a window of prose (8+ chunks) with punctuation where no language puts it (marks doubled or mixed, "!" before a lower-case word, punctuation alone with a dot or comma) that fails as gibberish. Healthy model outputs reach 0.11, the real files 0.2 (SQL placeholders; npm run bench -- thresholds)',
   },
   saladFunctionShare: {
     value: 0.05,
@@ -64,6 +69,8 @@ const WEIGHT_CAP = 100;
 const WINDOW = 24;
 /** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
 const MIN_CHUNKS = 1;
+/** Fewest chunks judged for punctuation noise. */
+const NOISE_MIN_CHUNKS = 8;
 /** Fewest chunks judged for word salad. */
 const SALAD_MIN_CHUNKS = 6;
 
@@ -76,6 +83,9 @@ export interface LanguageFigures {
   saladFunction: number;
   saladBreaks: number;
   saladAt: number;
+  /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
+  noise: number;
+  noiseAt: number;
   /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
   listItems: number;
   listRepeats: number;
@@ -101,6 +111,8 @@ export const language = {
       saladFunction: 1,
       saladBreaks: 1,
       saladAt: -1,
+      noise: 0,
+      noiseAt: -1,
       script: SCRIPT_NAMES[main] ?? 'none',
       switchScript: '',
       switchLetters: 0,
@@ -123,8 +135,14 @@ export const language = {
       let breaks = 0;
       let codeish = 0;
       let spaced = 0;
+      let noisy = 0;
+      let letterless = 0;
       for (let i = a; i < b; i++) {
         const fl = c.flags[i]!;
+        const ns = c.noise[i]!;
+        if (ns & 1 && !(fl & C_CODEISH)) noisy++;
+        noisy += ns >> 1;
+        letterless += ns >> 1;
         const w = Math.min(c.letters[i]!, WEIGHT_CAP);
         n++;
         weight += w;
@@ -140,6 +158,10 @@ export const language = {
       // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either
       const code = codeish >= 0.3 * weight;
       const share = (code ? glued : malformed) / weight;
+      if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
+        f.noise = noisy / (n + letterless);
+        f.noiseAt = c.start[a]!;
+      }
       if (share > f.malformed) {
         f.malformed = share;
         f.malformedAt = c.start[a]!;
@@ -175,6 +197,15 @@ export const language = {
           'fail',
           f.malformedAt,
           `${fmt(100 * f.malformed, 0)}% of the words of a stretch are no word of any language (case flipping inside, scripts glued, no vowel)`,
+        ),
+      );
+    if (f.noise >= t.noiseShare)
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          f.noiseAt,
+          `${fmt(100 * f.noise, 0)}% of the words of a stretch carry punctuation where no language puts it (",,", "..", "!!", "I! can!")`,
         ),
       );
     if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)

@@ -50,6 +50,13 @@ export interface Chunks {
   scriptLetters: Int32Array;
   /** A hash of its words (case folded), punctuation aside: the same word is the same key. */
   key: Int32Array;
+  /**
+   * Punctuation where no language puts it, in it or in the chunks without letters right after
+   * it: marks doubled or mixed (",,", "..", ",.", "!!!"), a chunk of punctuation alone with a comma or a dot ("**.", " , "), not an ellipsis, "?!" or the
+   * dot of an abbreviation before a comma ("etc.,") an operator ("?:", "??") or colons ("::"), or "!" and "?" before a lower-case word
+   * ("I! can!"). Bit 0: in the chunk; the rest: letterless chunks of it after it.
+   */
+  noise: Uint8Array;
 }
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
@@ -66,6 +73,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     letters: new Int32Array(cap),
     scriptLetters: new Int32Array(cap),
     key: new Int32Array(cap),
+    noise: new Uint8Array(cap),
   };
   let flags = 0;
   let letters = 0;
@@ -77,7 +85,38 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   let key = 0;
   let line = false;
   let lineOwed = false;
-  const close = (breakAfter: boolean) => {
+  // the run of sentence marks (, . ; : ! ?) going on: its length, its dots, its first two marks
+  let run = 0;
+  let runDots = 0;
+  let runCommas = 0;
+  let runColons = 0;
+  let runPair = 0;
+  let lastEnd = -1;
+  let noisy = false;
+  // a comma, or a dot that is no ellipsis, somewhere in the chunk; a digit in it
+  let loose = false;
+  let digits = false;
+  let bracket = false;
+  let noiseOwed = 0;
+  const endRun = () => {
+    const ellipsis = runDots === run && run >= 3;
+    // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
+    if (run >= 2 && !ellipsis && runColons < run && !(run === 2 && isUsualPair(runPair))) noisy = true;
+    if (runCommas > 0 || (runDots > 0 && !ellipsis)) loose = true;
+    run = 0;
+    runDots = 0;
+    runCommas = 0;
+    runColons = 0;
+    runPair = 0;
+  };
+  const close = (breakAfter: boolean, next: number) => {
+    // "!" or "?" alone ends a sentence: the next one does not start in lower case
+    if (run === 1 && (runPair === 0x21 || runPair === 0x3f) && next < t.n && (t.info[next]! & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
+      noisy = true;
+    endRun();
+    // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
+    // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
+    if (letters === 0 && loose && !digits && !bracket && t.end[next - 1]! - start > 1) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
@@ -96,10 +135,21 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       out.letters[out.n] = letters;
       out.scriptLetters[out.n] = scripts[best]!;
       out.key[out.n] = key;
+      out.noise[out.n] = (noisy ? 1 : 0) | (noiseOwed << 1);
+      noiseOwed = 0;
       out.n++;
+    } else {
+      // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
+      if (flags & C_LINE) lineOwed = true;
+      if (noisy && !code && start >= 0) {
+        if (out.n > 0 && out.noise[out.n - 1]! < 0xfe) out.noise[out.n - 1] = out.noise[out.n - 1]! + 2;
+        else if (out.n === 0 && noiseOwed < 0x7f) noiseOwed++;
+      }
     }
-    // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
-    else if (flags & C_LINE) lineOwed = true;
+    noisy = false;
+    loose = false;
+    digits = false;
+    bracket = false;
     flags = line ? C_LINE : 0;
     letters = 0;
     commas = 0;
@@ -113,13 +163,23 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     const info = t.info[i]!;
     if (i > from && info & F_SPACE) {
       line = (info & F_LINE) !== 0;
-      close(line);
+      close(line, i);
     }
     const k = info & KIND_MASK;
     if (start < 0) start = t.start[i]!;
     if (info & F_CODE || k === K_MARK) code = true;
     if (k === K_PUNCT) {
       const id = t.id[i]!;
+      if (isSentenceMark(id)) {
+        if (run > 0 && t.start[i] !== lastEnd) endRun();
+        if (run < 2) runPair = (runPair << 8) | id;
+        run++;
+        if (id === 0x2e) runDots++;
+        else if (id === 0x2c) runCommas++;
+        else if (id === 0x3a) runColons++;
+        lastEnd = t.end[i]!;
+      } else if (run > 0) endRun();
+      if (isBracket(id)) bracket = true;
       if (isCodePunct(id)) flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
@@ -137,9 +197,13 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && letters > 0) flags |= C_BREAK;
       continue;
     }
+    if (run > 0) endRun();
     const script = (info >> SCRIPT_SHIFT) & 15;
     const len = t.end[i]! - t.start[i]!;
-    if (script === SC_NONE) continue;
+    if (script === SC_NONE) {
+      if (k === K_WORD) digits = true;
+      continue;
+    }
     flags &= ~C_BREAK;
     key = Math.imul(key ^ t.id[i]!, 0x01000193);
     letters += k === K_SOLO ? 1 : len;
@@ -155,13 +219,35 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     if (prevScript !== SC_NONE && script !== prevScript && t.start[i] === t.end[i - 1]) flags |= C_GLUE;
     prevScript = script;
   }
-  close(false);
+  close(false, t.n);
   return out;
 }
 
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */
 export function gluesLatin(script: number): boolean {
   return script === SC_CJK || script === SC_HANGUL || script === SC_THAI;
+}
+
+/**
+ * Two marks that prose and code write together: "?!" and "!?", an abbreviation's dot before
+ * , ; or : ("etc.,"), and the operators ?: ?. ?? :: ("name?: string", "a?.b", "a ?? b", "std::vector").
+ */
+function isUsualPair(pair: number): boolean {
+  const a = pair >> 8;
+  const b = pair & 0xff;
+  if (a === 0x2e) return b === 0x2c || b === 0x3b || b === 0x3a;
+  if (a === 0x3f) return b === 0x21 || b === 0x3a || b === 0x2e || b === 0x3f;
+  return (a === 0x21 && b === 0x3f) || (a === 0x3a && b === 0x3a);
+}
+
+/** ( ) [ ] { } " ': with one, a chunk of punctuation alone is code or data ("},", "()") or names a mark (","). */
+function isBracket(id: number): boolean {
+  return id === 0x28 || id === 0x29 || id === 0x5b || id === 0x5d || id === 0x7b || id === 0x7d || id === 0x22 || id === 0x27;
+}
+
+/** , . ; : ! ? */
+function isSentenceMark(id: number): boolean {
+  return id === 0x2c || id === 0x2e || id === 0x3b || id === 0x3a || id === 0x21 || id === 0x3f;
 }
 
 function isClausePunct(id: number): boolean {
@@ -189,6 +275,7 @@ function grow(c: Chunks): void {
   c.letters = grown(c.letters, new Int32Array(size));
   c.scriptLetters = grown(c.scriptLetters, new Int32Array(size));
   c.key = grown(c.key, new Int32Array(size));
+  c.noise = grown(c.noise, new Uint8Array(size));
 }
 
 function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
