@@ -134,6 +134,7 @@ const STATISTICS: Statistic[] = [
     what: 'share of chunks with punctuation where no language puts it, in a window of prose',
     of: (f) => f.language.noise,
   },
+  { threshold: 'soupFunctionShare', what: 'function-word share of a full window of prose with few breaks', of: (f) => f.language.func },
   {
     threshold: 'saladFunctionShare',
     what: 'function words in a run-on window (lowest)',
