@@ -134,14 +134,13 @@ export const language = {
     };
     const windowScripts = new Int32Array(16);
     const judgeWindow = (a: number, b: number) => {
-      // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
       windowScripts.fill(0);
-      for (let i = a; i < b; i++) windowScripts[c.script[i]!] = windowScripts[c.script[i]!]! + c.scriptLetters[i]!;
-      const gluing = gluesLatin(dominant(windowScripts));
       let n = 0;
       let weight = 0;
       let malformed = 0;
+      // weight of chunks gluing two scripts (their own not one that glues Latin terms), and of those malformed besides
       let glued = 0;
+      let gluedMalformed = 0;
       let func = 0;
       let breaks = 0;
       let codeish = 0;
@@ -150,7 +149,9 @@ export const language = {
       let letterless = 0;
       for (let i = a; i < b; i++) {
         const fl = c.flags[i]!;
+        const s = c.script[i]!;
         const ns = c.noise[i]!;
+        windowScripts[s] = windowScripts[s]! + c.scriptLetters[i]!;
         if (ns & 1 && !(fl & C_CODEISH)) noisy++;
         noisy += ns >> 1;
         letterless += ns >> 1;
@@ -160,11 +161,18 @@ export const language = {
         if (fl & C_CODEISH) codeish += w;
         if (fl & C_BREAK) breaks++;
         if (fl & C_FUNC) func++;
-        const glue = fl & C_GLUE && !gluing && !gluesLatin(c.script[i]!);
-        if (fl & C_MALFORMED || glue) malformed += w;
-        if (glue) glued += w;
-        if (!gluesLatin(c.script[i]!)) spaced++;
+        const own = gluesLatin(s);
+        if (!own) spaced++;
+        if (fl & C_GLUE && !own) {
+          glued += w;
+          if (fl & C_MALFORMED) gluedMalformed += w;
+        } else if (fl & C_MALFORMED) malformed += w;
       }
+      // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
+      if (gluesLatin(dominant(windowScripts))) {
+        malformed += gluedMalformed;
+        glued = 0;
+      } else malformed += glued;
       f.windows++;
       // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either
       const code = codeish >= 0.3 * weight;
@@ -349,8 +357,6 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
   let runAt = -1;
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
-    // a chunk with code punctuation ("[![CI", "version][npm-badge]") is a name in markup, not the prose's
-    if (c.flags[i]! & C_CODEISH) continue;
     if (s === main || s === SC_NONE) {
       run = 0;
       runScript = SC_NONE;
@@ -361,6 +367,8 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
       runScript = s;
       runAt = c.start[i]!;
     }
+    // a chunk with code punctuation ("[![CI", "version][npm-badge]") is a name in markup: its letters are not the prose's
+    if (c.flags[i]! & C_CODEISH) continue;
     run += c.letters[i]!;
     if (run > f.switchLetters) {
       f.switchLetters = run;
