@@ -1,7 +1,7 @@
 /**
  * Side-by-side corpus bench: this project's analyzer against the repetition rules others ship,
- * on the same texts — the real corpus (../shared/corpus-real, real model outputs read by path,
- * when present) and the synthetic labelled corpus of test/corpus (tuning + held-out + fresh).
+ * on the same texts — the two real development corpora (../shared/corpus-real and corpus-real2, real
+ * model outputs read by path, when present) and the synthetic labelled corpus of test/corpus.
  *
  * Peers (bench/peers/, each written from its public description):
  * - vLLM's optional repetition stop, three publicly proposed settings, as it runs in a stream
@@ -12,9 +12,10 @@
  *
  * Recall = fail on degenerate texts; false fail / warn = fail / warn on healthy ('ok') texts.
  */
+import { basename } from 'node:path';
 import { analyzeText } from '../src/core/analyzeText.js';
 import { freshCorpus, holdoutCorpus, tuningCorpus } from '../test/corpus/generate.js';
-import { loadRealCorpus, realCorpusDir } from '../test/corpus/realCorpus.js';
+import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
 import { gopherRepetition } from './peers/gopherRepetition.js';
 import { seedHeuristics } from './peers/seedHeuristics.js';
 import { type PeerResult, type TokenMode, type Tokens, tokenize, vllmRepetition, VLLM_SETTINGS } from './peers/vllmRepetition.js';
@@ -124,8 +125,13 @@ const pct = (x: number, n: number): string => (n === 0 ? '-' : `${((100 * x) / n
 const cell = (x: number, n: number): string => (n === 0 ? '-' : `${pct(x, n)} (${x})`);
 
 export async function runCorpusBench(): Promise<void> {
-  const dir = realCorpusDir();
-  const real = loadRealCorpus(dir);
+  // both development corpora, as npm test gates them: corpus-real and corpus-real2
+  const dirs = realCorpusDirs();
+  const loaded = dirs.map((d) => ({ dir: d, samples: loadRealCorpus(d) }));
+  const missing = loaded.filter((l) => !l.samples).map((l) => l.dir);
+  const real =
+    missing.length === 0 ? loaded.flatMap((l) => (l.samples ?? []).map((s) => ({ ...s, name: `${basename(l.dir)}/${s.name}` }))) : null;
+  const dir = missing.join(' and ');
   const realTexts: Text[] = (real ?? []).map((s) => ({ name: s.name, degenerate: s.label === 'degenerate', kind: s.kind, text: s.text }));
   const synthTexts: Text[] = [...tuningCorpus(), ...holdoutCorpus(), ...freshCorpus()].map((s) => ({
     name: s.name,
@@ -133,7 +139,7 @@ export async function runCorpusBench(): Promise<void> {
     kind: s.kind,
     text: s.text,
   }));
-  if (!real) console.log(`real corpus not found at ${dir} (set COHERENCY_REAL_CORPUS): real columns left empty`);
+  if (!real) console.log(`real corpus not found at ${dir} (set COHERENCY_REAL_CORPUS / COHERENCY_REAL_CORPUS2): real columns left empty`);
 
   const ms: number[] = [];
   const realJudged = judgeAll(realTexts, ms);
@@ -142,7 +148,7 @@ export async function runCorpusBench(): Promise<void> {
   const r0 = score(realJudged, 0);
   const s0 = score(synthJudged, 0);
   console.log(
-    `corpus-real: ${r0.degenerate} degenerate, ${r0.healthy} ok | synthetic (test/corpus tuning+holdout+fresh): ${s0.degenerate} degenerate, ${s0.healthy} healthy`,
+    `real corpora (corpus-real + corpus-real2): ${r0.degenerate} degenerate, ${r0.healthy} ok | synthetic (test/corpus tuning+holdout+fresh): ${s0.degenerate} degenerate, ${s0.healthy} healthy`,
   );
   const header = ['rule', 'real recall', 'real false fail', 'real warn', 'synth recall', 'synth false fail', 'synth warn', 'ms'];
   const rows = RULES.map((rule, i) => {
@@ -186,12 +192,12 @@ export async function runCorpusBench(): Promise<void> {
 
   if (!real) return;
 
-  // Per-kind recall on corpus-real: the project and every peer.
+  // Per-kind recall on the real corpora: the project and every peer.
   const kinds = [...new Set(realTexts.filter((t) => t.degenerate).map((t) => t.kind))].sort();
   const shorts = RULES.map((r) => r.short);
   const kw = Math.max(4, ...kinds.map((k) => k.length));
   const cw = shorts.map((s) => Math.max(s.length, 5));
-  console.log('\ncorpus-real recall per kind:');
+  console.log('\nreal corpora recall per kind:');
   for (const r of RULES) console.log(`  ${r.short.padEnd(8)} = ${r.name}`);
   console.log(`  ${'kind'.padEnd(kw)}  n  ${shorts.map((s, i) => s.padStart(cw[i]!)).join(' ')}`);
   for (const kind of kinds) {
@@ -205,14 +211,14 @@ export async function runCorpusBench(): Promise<void> {
     return `    ${j.t.name} (${j.t.kind}, ${j.t.text.length} chars): ${r.verdict}${r.reason ? ` — ${r.reason.slice(0, 150)}` : ''}`;
   };
   const misses = realJudged.filter((j) => j.t.degenerate && j.results[0]!.verdict !== 'fail');
-  console.log(`\nproject misses on corpus-real (${misses.length}):`);
+  console.log(`\nproject misses on the real corpora (${misses.length}):`);
   for (const j of misses) console.log(line(j, 0));
   const alarms = realJudged.filter((j) => !j.t.degenerate && j.results[0]!.verdict !== 'ok');
-  console.log(`project false alarms on corpus-real ok texts (${alarms.length}):`);
+  console.log(`project false alarms on the real corpora's ok texts (${alarms.length}):`);
   for (const j of alarms) console.log(line(j, 0));
 
   // What each peer catches that the project misses, and its false fails on the ok texts.
-  console.log('\npeers against the project on corpus-real:');
+  console.log('\npeers against the project on the real corpora:');
   for (let i = 1; i < RULES.length; i++) {
     const extra = misses.filter((j) => j.results[i]!.verdict === 'fail').map((j) => j.t.name.replace(/\.txt$/, ''));
     const ff = realJudged.filter((j) => !j.t.degenerate && j.results[i]!.verdict === 'fail');
