@@ -39,7 +39,12 @@ export function textFigures(scan: Scan): TextFigures {
   let prev = -1;
   const ngIds = new Int32Array(NGRAM_WORDS);
   const ngLens = new Int32Array(NGRAM_WORDS);
-  const lineCounts = new Map<number, { n: number; chars: number; at: number }>();
+  // each distinct line: its count, chars and first offset, in arrays indexed through the map
+  const lineIndex = new Map<number, number>();
+  let lineN = new Int32Array(64);
+  let lineLen = new Int32Array(64);
+  let lineAt = new Int32Array(64);
+  let lines = 0;
   let lineStart = 0;
   let lineHash = 0x811c9dc5 | 0;
   let lineChars = 0;
@@ -48,11 +53,22 @@ export function textFigures(scan: Scan): TextFigures {
     const len = end - lineStart;
     if (len > 0 && len <= MAX_LINE) {
       lineChars += len;
-      const e = lineCounts.get(lineHash);
-      if (e) {
-        dupChars += e.n === 1 ? 2 * len : len;
-        e.n++;
-      } else lineCounts.set(lineHash, { n: 1, chars: len, at: lineStart });
+      const e = lineIndex.get(lineHash);
+      if (e !== undefined) {
+        dupChars += lineN[e] === 1 ? 2 * len : len;
+        lineN[e] = lineN[e]! + 1;
+      } else {
+        if (lines === lineN.length) {
+          lineN = grown(lineN);
+          lineLen = grown(lineLen);
+          lineAt = grown(lineAt);
+        }
+        lineIndex.set(lineHash, lines);
+        lineN[lines] = 1;
+        lineLen[lines] = len;
+        lineAt[lines] = lineStart;
+        lines++;
+      }
     }
   };
   for (let i = 0; i < t.n; i++) {
@@ -84,8 +100,9 @@ export function textFigures(scan: Scan): TextFigures {
     ngLens[(words - 1) % NGRAM_WORDS] = t.end[i]! - t.start[i]!;
   }
   if (t.n > 0) endLine(t.end[t.n - 1]!);
-  let topLine = { n: 0, chars: 0, at: -1 };
-  for (const e of lineCounts.values()) if (e.n > topLine.n) topLine = e;
+  let top = -1;
+  for (let e = 0; e < lines; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
+  const topLine = top < 0 ? { n: 0, chars: 0, at: -1 } : { n: lineN[top]!, chars: lineLen[top]!, at: lineAt[top]! };
   // the ring in text order
   const kept = Math.min(words, NGRAM_WORDS);
   const ids = new Int32Array(kept);
@@ -106,4 +123,10 @@ export function textFigures(scan: Scan): TextFigures {
     ngrams: ngramFractions(ids, lens, kept),
     punctChars: punct,
   };
+}
+
+function grown(from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const to = new Int32Array(from.length * 2);
+  to.set(from);
+  return to;
 }

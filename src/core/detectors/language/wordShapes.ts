@@ -81,6 +81,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   let code = false;
   let prevScript = SC_NONE;
   const scripts = new Int32Array(16);
+  // the scripts the chunk has letters of, one bit each: most chunks have one
+  let scriptMask = 0;
   let commas = 0;
   let key = 0;
   let line = false;
@@ -128,7 +130,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       if (lineOwed) flags |= C_LINE;
       lineOwed = false;
       let best = SC_NONE;
-      for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+      if ((scriptMask & (scriptMask - 1)) === 0) best = 31 - Math.clz32(scriptMask);
+      else for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
       out.start[out.n] = start;
       out.flags[out.n] = flags | (breakAfter ? C_BREAK : 0);
       out.script[out.n] = best;
@@ -157,7 +160,9 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     start = -1;
     code = false;
     prevScript = SC_NONE;
-    scripts.fill(0);
+    if (scriptMask !== 0 && (scriptMask & (scriptMask - 1)) === 0) scripts[31 - Math.clz32(scriptMask)] = 0;
+    else if (scriptMask !== 0) scripts.fill(0);
+    scriptMask = 0;
   };
   for (let i = from; i < t.n; i++) {
     const info = t.info[i]!;
@@ -208,6 +213,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     key = Math.imul(key ^ t.id[i]!, 0x01000193);
     letters += k === K_SOLO ? 1 : len;
     scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
+    scriptMask |= 1 << script;
     if (info & F_FUNC) flags |= C_FUNC;
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels ("npm",
     // "html") are names in code and tech prose: not counted
