@@ -31,6 +31,8 @@ describe('language: does the text read as some language', () => {
       'Well... I think so, e.g., the old one, etc., and then? What?! Really!? Bonjour ! Ça va ? Oui : merci. Use a?.b, x ?? y, name?: string and std::vector::size, then wait . . . and go.';
     assert.deepEqual(judged(`${prose} ${usual}`), []);
     assert.ok(detect('language', usual).figures.noise < 0.3);
+    const comments = '/// the options of the parser\n/// are read once at start\n|| either one || or the other ||\n'.repeat(4);
+    assert.deepEqual(judged(`${prose}\n${comments}`), []);
   });
   it('a run of words without function words or breaks is word salad; a list with commas is not', () => {
     assert.deepEqual(judged('Dungeon Canada fingers Professional Adin pee Swansea TRANS'), ['word_salad/fail']);

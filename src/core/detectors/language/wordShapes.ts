@@ -52,7 +52,7 @@ export interface Chunks {
   key: Int32Array;
   /**
    * Punctuation where no language puts it, in it or in the chunks without letters right after
-   * it: marks doubled or mixed (",,", "..", ",.", "!!!"), a chunk of punctuation alone with a comma or a dot ("**.", " , "), not an ellipsis, "?!" or the
+   * it: marks doubled or mixed (",,", "..", ",.", "!!!"), a chunk of punctuation alone with a comma or a dot ("**.", " , ") or a run of backslashes, slashes or bars, not an ellipsis, "?!" or the
    * dot of an abbreviation before a comma ("etc.,") an operator ("?:", "??") or colons ("::"), or "!" and "?" before a lower-case word
    * ("I! can!"). Bit 0: in the chunk; the rest: letterless chunks of it after it.
    */
@@ -99,6 +99,11 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   let loose = false;
   let digits = false;
   let bracket = false;
+  // the longest run in the chunk of one of \ / | (and the run going on)
+  let barMax = 0;
+  let barRun = 0;
+  let barChar = 0;
+  let barEnd = -1;
   let noiseOwed = 0;
   const endRun = () => {
     const ellipsis = runDots === run && run >= 3;
@@ -119,6 +124,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
     // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
     if (letters === 0 && loose && !digits && !bracket && t.end[next - 1]! - start > 1) noisy = true;
+    // a run of three or more backslashes, slashes or bars inside a line between words ("the \\\\\\ of"; "///" opening a line is a comment): no writing has one
+    if (letters === 0 && barMax >= 3 && !bracket && !(flags & C_LINE)) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
@@ -153,6 +160,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     loose = false;
     digits = false;
     bracket = false;
+    barMax = 0;
+    barRun = 0;
     flags = line ? C_LINE : 0;
     letters = 0;
     commas = 0;
@@ -185,6 +194,12 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
         lastEnd = t.end[i]!;
       } else if (run > 0) endRun();
       if (isBracket(id)) bracket = true;
+      if (id === 0x5c || id === 0x2f || id === 0x7c) {
+        barRun = id === barChar && t.start[i] === barEnd ? barRun + 1 : 1;
+        barChar = id;
+        barEnd = t.end[i]!;
+        if (barRun > barMax) barMax = barRun;
+      }
       if (isCodePunct(id)) flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
