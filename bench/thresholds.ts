@@ -136,6 +136,11 @@ const STATISTICS: Statistic[] = [
   },
   { threshold: 'soupFunctionShare', what: 'function-word share of a full window of prose with few breaks', of: (f) => f.language.func },
   {
+    threshold: 'variantSwitchMarks',
+    what: 'characters in a row of the other Chinese variant',
+    of: (f) => (f.language.variant ? f.language.variantRun : null),
+  },
+  {
     threshold: 'saladFunctionShare',
     what: 'function words in a run-on window (lowest)',
     lowIsBad: true,

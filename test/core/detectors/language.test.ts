@@ -67,6 +67,17 @@ describe('language: the same script throughout', () => {
       ),
       [],
     ));
+  it('simplified Chinese going on in traditional fails; a traditional title quoted in simplified text does not, nor Japanese', () => {
+    const simplified = '我们继续讨论这个系统的整体结构和主要组成部分。每个节点都保存一份日志副本，并且定期检查数据是否一致。';
+    const traditional = '我們繼續討論這個系統的整體結構和主要組成部分。每個節點都保存一份日誌副本，並且定期檢查資料是否一致。';
+    assert.deepEqual(judged(simplified + traditional), ['script_switch/fail']);
+    assert.deepEqual(judged(traditional + traditional), []);
+    assert.deepEqual(judged(`${simplified}他最喜欢的书是《紅樓夢》和《說文解字》。${simplified}`), []);
+    assert.deepEqual(
+      judged('東京の会社で働いています。毎日電車で通勤して、時間があれば図書館で本を読みます。国語と数学を学びました。'),
+      [],
+    );
+  });
   it('Greek examples in an English grammar answer do not', () =>
     assert.deepEqual(judged(`${prose} For example, "Η πόρτα ανοίχτηκε" uses the passive voice.`), []));
   it('the text opens in the script of its first clause of prose', () => {

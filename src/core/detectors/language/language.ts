@@ -13,9 +13,10 @@
  *   inside Chinese, Japanese or Korean prose are normal, so a switch into Latin must run far
  *   longer than a switch out of it.
  */
-import { SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
+import { SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
+import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
 import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
 
 export const LANGUAGE_KINDS = ['gibberish', 'word_salad', 'script_switch'] as const;
@@ -57,6 +58,10 @@ const THRESHOLDS = {
   switchLettersAlphabet: {
     value: 200,
     why: 'the same between two alphabets written with spaces (Latin, Greek, Cyrillic, Hebrew, Arabic...), where quoted examples of another language run a phrase or two: healthy texts reach 33 (Greek examples in an English grammar quiz)',
+  },
+  variantSwitchMarks: {
+    value: 12,
+    why: 'characters in a row written the way of the other Chinese variant (simplified or traditional) than the text opens in, none of its own between them, that fail as a switch: a sentence or two. A quoted title or name has 1-3; the healthy texts here hold few Chinese texts (one model output and two READMEs, longest run 1), so this is set from how Chinese is written more than measured',
   },
   switchLettersIntoLatin: {
     value: 600,
@@ -104,6 +109,10 @@ export interface LanguageFigures {
   switchScript: string;
   switchLetters: number;
   switchAt: number;
+  /** Chinese: the variant the text opens in ('' when none), and the longest run of the other one's characters. */
+  variant: string;
+  variantRun: number;
+  variantAt: number;
 }
 
 export const language = {
@@ -131,6 +140,9 @@ export const language = {
       listItems: 0,
       listRepeats: 0,
       listAt: -1,
+      variant: '',
+      variantRun: 0,
+      variantAt: -1,
     };
     const windowScripts = new Int32Array(16);
     const judgeWindow = (a: number, b: number) => {
@@ -208,6 +220,14 @@ export const language = {
       if (a - WINDOW / 2 + WINDOW < c.n) judgeWindow(c.n - WINDOW, c.n);
     }
     foreignRun(c, main, f);
+    let cjk = false;
+    for (let i = 0; i < c.n && !cjk; i++) cjk = c.script[i] === SC_CJK;
+    if (cjk) {
+      const v = chineseVariant(scan.tokens, scan.slice(0, scan.chars));
+      f.variant = VARIANT_NAMES[v.variant] ?? '';
+      f.variantRun = v.run;
+      f.variantAt = v.at;
+    }
     runOnList(c, f);
     return f;
   },
@@ -266,6 +286,15 @@ export const language = {
           : t.switchLetters;
     if (f.switchLetters >= need)
       out.push(finding('script_switch', 'fail', f.switchAt, `${f.switchLetters} letters of ${f.switchScript} prose in a ${f.script} text`));
+    if (f.variantRun >= t.variantSwitchMarks)
+      out.push(
+        finding(
+          'script_switch',
+          'fail',
+          f.variantAt,
+          `${f.variantRun} characters in a row of ${f.variant === 'simplified' ? 'traditional' : 'simplified'} Chinese in a ${f.variant} text`,
+        ),
+      );
     return out;
   },
 } satisfies Detector<LanguageFigures, LanguageKind, typeof THRESHOLDS>;
