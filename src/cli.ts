@@ -106,12 +106,17 @@ The model name picks the scenario:
     moreHelp: async () => {
       const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
       const { DEFECTS } = await import('./simulator/defects.js');
+      const { BUILDS } = await import('./simulator/builds.js');
       return [
         ...[...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`),
         '',
         'A base URL of http://HOST:PORT/defect/NAME[+NAME...]/v1 answers with these defects',
         '(what a broken server or proxy does; the conformance probe tells each apart):',
         ...DEFECTS.map((d) => `  ${d.name.padEnd(24)} ${d.description}`),
+        '',
+        'A base URL of http://HOST:PORT/build/NAME@N/v1 is another build of the same model, which',
+        'departs from the output of /v1 at token N (for `probe --baseline`; /defect/... may follow):',
+        ...BUILDS.map((b) => `  ${b.name.padEnd(24)} ${b.description}`),
       ].join('\n');
     },
     options: {
@@ -261,15 +266,6 @@ BASELINES (docs/baselines.md):
                      more samples errored than in F and nothing regressed, else 0 (a failure F
                      has too is no regression). F of another tool or format version, or of
                      other targets, probes or probe settings, is refused (exit 2) before the run.
-  Tolerances (with --baseline; shares are fractions):
-  --max-failed-rise X   rise of the failed-sample share that passes (default 0)
-  --max-onset-drop X    relative drop of the earliest collapse onset that passes (default 0.25)
-  --max-recall-drop X   drop of the share of facts recalled that passes (default 0)
-  --max-ttft-rise X     relative rise of the median TTFT that passes (default: reported only)
-  --max-itl-rise X      relative rise of the median inter-token latency (default: reported only)
-  --fail-on-divergence  an output at temperature 0 that departs from F's fails the gate
-                     (default: reported only). A conformance check failing that did not fail
-                     in F always fails the gate.
 
 Progress goes to stderr: on a terminal a live line per running sample, else one line when
 each sample starts and ends. The report (or --json) goes to stdout.
@@ -279,6 +275,17 @@ Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on
 status, timeout, ...) and nothing failed. With --baseline, as above.
 A conformance run is one sample: 0 when every check passed or was skipped, 1 when one failed,
 3 when none got an answer.`,
+    moreHelp: async () => {
+      const { TOLERANCE_ROWS } = await import('./baseline/tolerances.js');
+      return [
+        '',
+        'Tolerances of --baseline: the largest change that passes (fractions: 0.1 is ten points',
+        'of a share, or 10% of a figure):',
+        ...TOLERANCE_ROWS.map((r) => `  --${`${r.flag} X`.padEnd(20)} ${r.meaning} (default ${r.default ?? 'none: reported only'})`),
+        `  --${'fail-on-divergence'.padEnd(20)} an output at temperature 0 that departs fails (default: reported only)`,
+        'A conformance check that fails where it did not in the baseline always fails the gate.',
+      ].join('\n');
+    },
     options: {
       config: { type: 'string', short: 'c' },
       target: { type: 'string', multiple: true },

@@ -26,12 +26,15 @@ interface ToleranceRow {
   default: number | null;
   /** Largest value the flag takes (shares of a share stop at 1; latencies may double and more). */
   max: number;
+  /** What it bounds, for --help and docs/baselines.md. */
+  meaning: string;
   why: string;
 }
 
 export const TOLERANCE_ROWS: readonly ToleranceRow[] = [
   {
     key: 'failedRise',
+    meaning: 'rise of the failed-sample share',
     flag: 'max-failed-rise',
     default: 0,
     max: 1,
@@ -39,6 +42,7 @@ export const TOLERANCE_ROWS: readonly ToleranceRow[] = [
   },
   {
     key: 'onsetDrop',
+    meaning: 'relative drop of the earliest collapse onset',
     flag: 'max-onset-drop',
     default: 0.25,
     max: 1,
@@ -46,6 +50,7 @@ export const TOLERANCE_ROWS: readonly ToleranceRow[] = [
   },
   {
     key: 'recallDrop',
+    meaning: 'drop of the share of facts recalled',
     flag: 'max-recall-drop',
     default: 0,
     max: 1,
@@ -53,6 +58,7 @@ export const TOLERANCE_ROWS: readonly ToleranceRow[] = [
   },
   {
     key: 'ttftRise',
+    meaning: 'relative rise of the median time to first token',
     flag: 'max-ttft-rise',
     default: null,
     max: 100,
@@ -60,6 +66,7 @@ export const TOLERANCE_ROWS: readonly ToleranceRow[] = [
   },
   {
     key: 'itlRise',
+    meaning: 'relative rise of the median inter-token latency',
     flag: 'max-itl-rise',
     default: null,
     max: 100,
