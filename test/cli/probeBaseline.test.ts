@@ -16,7 +16,16 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 function io(env: Record<string, string> = {}) {
   let out = '';
   let err = '';
-  const value: CliIO = { stdout: (s) => void (out += s), stderr: (s) => void (err += s), env, stderrIsTTY: false };
+  const value: CliIO = {
+    stdout: (s) => {
+      out += s;
+    },
+    stderr: (s) => {
+      err += s;
+    },
+    env,
+    stderrIsTTY: false,
+  };
   return { io: value, out: () => out, err: () => err };
 }
 
