@@ -10,24 +10,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Baseline } from '../../src/baseline/baselineFormat.js';
 import type { Comparison } from '../../src/baseline/compareBaselines.js';
-import { main, type CliIO } from '../../src/cli.js';
+import { main } from '../../src/cli.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-
-function io(env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const value: CliIO = {
-    stdout: (s) => {
-      out += s;
-    },
-    stderr: (s) => {
-      err += s;
-    },
-    env,
-    stderrIsTTY: false,
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+import { cliIO } from '../helpers/cliIO.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'coherency-baseline-'));
 let sim: Simulator;
@@ -57,7 +42,7 @@ const flags = (path: string, more: string[] = []) => [
   ...more,
 ];
 async function probe(args: string[], env: Record<string, string> = {}) {
-  const x = io(env);
+  const x = cliIO('', env);
   const code = await main(args, x.io);
   return { code, out: x.out(), err: x.err() };
 }
