@@ -44,9 +44,12 @@ function latencyOf(samples: readonly SampleResult[]): LatencyFigures {
   };
 }
 
-/** Outputs worth comparing token by token: sampled at temperature 0 (and sent so) with a fixed seed. */
-function outputsOf(samples: readonly SampleResult[], seed: number | null): SampleOutput[] {
-  if (seed === null) return [];
+/**
+ * Outputs worth comparing token by token: sampled at temperature 0 (and sent so) with a fixed
+ * seed. Not a contamination probe's: its prompts take the run id, so no two runs ask the same.
+ */
+function outputsOf(samples: readonly SampleResult[], seed: number | null, kind: string): SampleOutput[] {
+  if (seed === null || kind === 'contamination') return [];
   return samples
     .filter((s) => s.temperature === 0 && s.temperatureSent !== false && s.verdict !== 'error' && !s.conformance)
     .map((s) => {
@@ -74,7 +77,7 @@ export function pairFigures(run: RunResult, config: Config): PairFigures {
     recall: recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
     conformance: settings.kind === 'conformance' ? Object.fromEntries(checks.map((c) => [c.check, c.status])) : null,
     latency: latencyOf(samples),
-    outputs: outputsOf(samples, settings.seed),
+    outputs: outputsOf(samples, settings.seed, settings.kind),
   };
 }
 

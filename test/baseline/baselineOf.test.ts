@@ -68,6 +68,9 @@ describe('baselineOf', () => {
     assert.deepEqual(baselineOf([run([sample(0)])], config({ extraBody: {} }), meta).pairs[0]!.outputs, []);
     assert.deepEqual(baselineOf([run([sample(0, { temperature: 0.6 })])], config(), meta).pairs[0]!.outputs, []);
     assert.deepEqual(baselineOf([run([sample(0, { temperatureSent: false })])], config(), meta).pairs[0]!.outputs, []);
+    // a contamination probe's prompts take the run id: no two runs ask the same
+    const mixing = config({ kind: 'contamination', prompt: undefined, samples: 1 });
+    assert.deepEqual(baselineOf([run([sample(0)])], mixing, meta).pairs[0]!.outputs, []);
   });
 
   it('bounds the tokens kept of one output', () => {

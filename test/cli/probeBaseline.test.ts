@@ -172,6 +172,24 @@ describe('probe --save-baseline, then --baseline', { timeout: 60_000 }, () => {
   });
 });
 
+describe('help', () => {
+  it('probe --help lists every tolerance with its default; simulate --help the builds', async () => {
+    const h = await probe(['probe', '--help']);
+    for (const line of [
+      /--max-failed-rise X +rise of the failed-sample share \(default 0\)/,
+      /--max-onset-drop X .*\(default 0\.25\)/,
+      /--max-ttft-rise X .*\(default none: reported only\)/,
+      /--fail-on-divergence/,
+      /--save-baseline F/,
+    ])
+      assert.match(h.out, line);
+    const s = await probe(['simulate', '--help']);
+    assert.match(s.out, /\/build\/NAME@N\/v1/);
+    assert.match(s.out, /^ {2}drift +the same output up to token N/m);
+    assert.match(s.out, /^ {2}degraded +the same output up to token N/m);
+  });
+});
+
 describe('the baseline file never holds the API key', { timeout: 30_000 }, () => {
   it('even when the server echoes it in the output kept as tokens', async () => {
     const KEY = 'sk-canary-baseline-0123456789';
