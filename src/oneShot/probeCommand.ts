@@ -143,7 +143,13 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     if (comparison) io.stdout(`\n${comparisonTable(comparison)}`);
   }
   if (gated?.saveError) io.stderr(`error: ${gated.saveError}\n`);
-  else if (gate?.savePath && !quiet) io.stderr(`baseline saved to ${resolve(gate.savePath)}\n`);
+  else if (gate?.savePath && !quiet) {
+    io.stderr(`baseline saved to ${resolve(gate.savePath)}\n`);
+    // a gate against errors judges nothing there: worth knowing when the baseline is made, not at the deploy
+    const errored = runs.flatMap((r) => r.samples).filter((s) => s.verdict === 'error').length;
+    if (errored > 0)
+      io.stderr(`warning: ${errored} sample${errored === 1 ? '' : 's'} of the baseline errored: nothing to compare with there\n`);
+  }
   for (const e of saveErrors) io.stderr(`error: ${e}\n`);
   // said wherever the report goes (--json, a pipe): the evidence is worth nothing unfound
   if (saveDir !== null && savedTo.size > 0 && !quiet) {

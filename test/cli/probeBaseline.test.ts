@@ -159,6 +159,14 @@ describe('probe --save-baseline, then --baseline', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a baseline of samples that errored is saved with a warning, and the usual exit status', async () => {
+    const errored = join(dir, 'errored.json');
+    const r = await probe(['probe', '--base-url', `${root}/v1`, '--model', 'fault-500', '--max-tokens', '100', '--save-baseline', errored]);
+    assert.equal(r.code, 3, r.err);
+    assert.match(r.err, /warning: 1 sample of the baseline errored: nothing to compare with there/);
+    assert.deepEqual(readBaseline(errored).pairs[0]!.verdicts, ['error']);
+  });
+
   it('a new baseline replaces the old one whole; comparing and saving may go together', async () => {
     const next = join(dir, 'next.json');
     writeFileSync(next, 'old');
