@@ -106,12 +106,17 @@ The model name picks the scenario:
     moreHelp: async () => {
       const { SCENARIO_MAP } = await import('./simulator/scenarios/index.js');
       const { DEFECTS } = await import('./simulator/defects.js');
+      const { BUILDS } = await import('./simulator/builds.js');
       return [
         ...[...SCENARIO_MAP.values()].map((sc) => `  ${sc.name.padEnd(24)} ${sc.description}`),
         '',
         'A base URL of http://HOST:PORT/defect/NAME[+NAME...]/v1 answers with these defects',
         '(what a broken server or proxy does; the conformance probe tells each apart):',
         ...DEFECTS.map((d) => `  ${d.name.padEnd(24)} ${d.description}`),
+        '',
+        'A base URL of http://HOST:PORT/build/NAME@N/v1 is another build of the same model, which',
+        'departs from the output of /v1 at token N (for `probe --baseline`; /defect/... may follow):',
+        ...BUILDS.map((b) => `  ${b.name.padEnd(24)} ${b.description}`),
       ].join('\n');
     },
     options: {
@@ -222,7 +227,7 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
     summary: 'run probes once and exit (0 passed, 1 failed, 2 bad usage or config, 3 target error); for deploy pipelines',
     usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
 coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
-                         [--max-tokens N] [--min-tokens N] [--temperature T] [--samples N] [COMMON]
+                         [--max-tokens N] [--min-tokens N] [--temperature T] [--seed N] [--samples N] [COMMON]
 coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
                          [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
 
@@ -234,6 +239,8 @@ coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-
   --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
   --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
                      --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+  --seed N           the request's seed (extraBody.seed in a config); with --temperature 0 a
+                     baseline keeps the output's tokens and a gate reports where it departs
   --kind K           generation (default), recall, contamination or conformance: a checklist
                      of what the API must get right (512 tokens a request; prints each check)
   --checks LIST      conformance: the checks to run, comma-separated (default all: models,
@@ -248,14 +255,37 @@ COMMON:
   --concurrency N    samples streaming at once (default 1; a contamination probe's requests
                      always stream together)
   --quiet            no progress and no report: the exit status only (--json still prints)
+BASELINES (docs/baselines.md):
+  --save-baseline F  write this run's figures to F (atomically): per target x probe the verdicts,
+                     failed share, collapse onset, recall, conformance checks, TTFT, inter-token
+                     latency, what the target said of itself, and at temperature 0 with a seed
+                     the output's tokens. No API key is ever written.
+  --baseline F       run the same probes and compare with F: a table of before | after | change
+                     (in --json: "comparison"), and at temperature 0 the first token where the
+                     output departs. Exit 1 when a figure is worse than its tolerance, 3 when
+                     more samples errored than in F and nothing regressed, else 0 (a failure F
+                     has too is no regression). F of another tool or format version, or of
+                     other targets, probes or probe settings, is refused (exit 2) before the run.
 
 Progress goes to stderr: on a terminal a live line per running sample, else one line when
 each sample starts and ends. The report (or --json) goes to stdout.
 
 Exit status: 0 every sample passed, 1 a sample failed (or warned, with --fail-on warn),
-2 bad usage or config, 3 a target error (connect, HTTP status, timeout, ...) and nothing failed.
+2 bad usage or config (or a refused or unreadable baseline), 3 a target error (connect, HTTP
+status, timeout, ...) and nothing failed. With --baseline, as above.
 A conformance run is one sample: 0 when every check passed or was skipped, 1 when one failed,
 3 when none got an answer.`,
+    moreHelp: async () => {
+      const { TOLERANCE_ROWS } = await import('./baseline/tolerances.js');
+      return [
+        '',
+        'Tolerances of --baseline: the largest change that passes (fractions: 0.1 is ten points',
+        'of a share, or 10% of a figure):',
+        ...TOLERANCE_ROWS.map((r) => `  --${`${r.flag} X`.padEnd(20)} ${r.meaning} (default ${r.default ?? 'none: reported only'})`),
+        `  --${'fail-on-divergence'.padEnd(20)} an output at temperature 0 that departs fails (default: reported only)`,
+        'A conformance check that fails where it did not in the baseline always fails the gate.',
+      ].join('\n');
+    },
     options: {
       config: { type: 'string', short: 'c' },
       target: { type: 'string', multiple: true },
@@ -278,6 +308,15 @@ A conformance run is one sample: 0 when every check passed or was skipped, 1 whe
       'fail-on': { type: 'string' },
       concurrency: { type: 'string' },
       quiet: { type: 'boolean' },
+      seed: { type: 'string' },
+      'save-baseline': { type: 'string' },
+      baseline: { type: 'string' },
+      'max-failed-rise': { type: 'string' },
+      'max-onset-drop': { type: 'string' },
+      'max-recall-drop': { type: 'string' },
+      'max-ttft-rise': { type: 'string' },
+      'max-itl-rise': { type: 'string' },
+      'fail-on-divergence': { type: 'boolean' },
     },
     allowPositionals: false,
     async run(values, _pos, io) {

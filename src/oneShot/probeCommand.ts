@@ -3,7 +3,9 @@ import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
+import { comparisonTable } from '../baseline/comparisonTable.js';
 import { worstVerdict } from '../probe/probeTypes.js';
+import { finishBaseline, gateExitCode, planBaseline } from './baselineGate.js';
 import { PROBE_EXIT, probeExitCode, type FailOn } from './exitCode.js';
 import { configFromFlags, ENDPOINT_FLAGS, kindFlag, selectPairs, type ProbeFlagValues } from './probeFlags.js';
 import { plainProgress, ttyProgress } from './progressView.js';
@@ -83,6 +85,9 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   if (!kind.ok) return usage(kind.error);
   const selected = selectPairs(config, list('target'), list('probe'), file !== undefined ? kind.kind : null);
   if (!selected.ok) return usage(selected.errors.join('; '));
+  // a baseline that cannot judge this run is refused before anything is sent
+  const gate = await planBaseline(values, config, selected.pairs);
+  if (typeof gate === 'string') return usage(gate);
 
   const quiet = values['quiet'] === true;
   const json = values['json'] === true;
@@ -113,15 +118,37 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
         }
       : {}),
   }).finally(() => simulator?.close());
-  const code = probeExitCode(runs, failOn as FailOn);
+  const gated = gate ? await finishBaseline(gate, runs, config, failOn as FailOn, new Date()) : null;
+  const comparison = gated?.comparison ?? null;
+  // with --baseline the gate is the comparison: a failure the baseline had too is no regression
+  let code = comparison ? gateExitCode(comparison) : probeExitCode(runs, failOn as FailOn);
+  if (gated?.saveError) code = PROBE_EXIT.USAGE;
   if (json) {
     const verdict = worstVerdict(runs.map((r) => r.verdict));
-    io.stdout(`${toJson({ verdict, exitCode: code, failOn, runs: runs.map((r) => runView(r)) })}\n`);
+    io.stdout(
+      `${toJson({
+        verdict,
+        exitCode: code,
+        failOn,
+        runs: runs.map((r) => runView(r)),
+        ...(comparison ? { comparison } : {}),
+        ...(gate?.savePath && !gated?.saveError ? { baselineSaved: resolve(gate.savePath) } : {}),
+      })}\n`,
+    );
   } else if (!quiet) {
     // the report goes to stdout: it is the answer; progress went to stderr
     for (const run of runs)
       for (const s of run.samples)
         io.stdout(sampleReport(run.target, run.probe, s, savedTo.get(`${run.target}/${run.probe}/${s.index}`) ?? null));
+    if (comparison) io.stdout(`\n${comparisonTable(comparison)}`);
+  }
+  if (gated?.saveError) io.stderr(`error: ${gated.saveError}\n`);
+  else if (gate?.savePath && !quiet) {
+    io.stderr(`baseline saved to ${resolve(gate.savePath)}\n`);
+    // a gate against errors judges nothing there: worth knowing when the baseline is made, not at the deploy
+    const errored = runs.flatMap((r) => r.samples).filter((s) => s.verdict === 'error').length;
+    if (errored > 0)
+      io.stderr(`warning: ${errored} sample${errored === 1 ? '' : 's'} of the baseline errored: nothing to compare with there\n`);
   }
   for (const e of saveErrors) io.stderr(`error: ${e}\n`);
   // said wherever the report goes (--json, a pipe): the evidence is worth nothing unfound

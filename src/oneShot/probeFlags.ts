@@ -22,6 +22,7 @@ const FLAG_PATHS: [string, string][] = [
   ['probes[0].minTokens', '--min-tokens'],
   ['probes[0].temperature', '--temperature'],
   ['probes[0].samples', '--samples'],
+  ['probes[0].extraBody', '--seed'],
   ['probes[0].checks', '--checks'],
   ['targets[0].modelAliases', '--model-alias'],
 ];
@@ -37,6 +38,7 @@ export const ENDPOINT_FLAGS = [
   'min-tokens',
   'temperature',
   'samples',
+  'seed',
   'reasoning',
   'checks',
   'model-alias',
@@ -102,6 +104,11 @@ export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptF
     'minTokens' in probe
   )
     probe['minTokens'] = 0;
+  const seed = str('seed');
+  if (seed !== undefined) {
+    if (!/^-?\d{1,15}$/.test(seed.trim())) return { ok: false, errors: [`--seed: an integer, got "${seed.slice(0, 40)}"`] };
+    probe['extraBody'] = { seed: Number(seed) };
+  }
   const aliases = Array.isArray(values['model-alias']) ? (values['model-alias'] as string[]) : [];
   const raw = {
     targets: [

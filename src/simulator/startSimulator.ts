@@ -2,6 +2,7 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { errorBody } from './chunks.js';
+import { buildSource, splitBuildPath } from './builds.js';
 import { RENAMED_MODEL, splitDefectPath, type Defects } from './defects.js';
 import { hashSeed } from './random.js';
 import { respondBody, respondCompletion, streamGeneration, type ResponseContext } from './respond.js';
@@ -79,7 +80,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const split = splitDefectPath((req.url ?? '/').split('?')[0] ?? '/');
+    const built = splitBuildPath((req.url ?? '/').split('?')[0] ?? '/');
+    if (!built.ok) {
+      req.resume();
+      return sendError(res, 404, errorBody(built.message, 'invalid_request_error', 'not_found'));
+    }
+    const split = splitDefectPath(built.path);
     if (!split.ok) {
       req.resume();
       return sendError(res, 404, errorBody(split.message, 'invalid_request_error', 'not_found'));
@@ -132,6 +138,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       // offered tools are called instead of writing text, as a model that follows the prompt does
       if (parsed.tools)
         plan = { ...plan, source: toolCallSource(planToolCalls(parsed.tools, lastUserText(messages), seed)), naturalFinish: 'tool_calls' };
+      if (built.build) plan = { ...plan, source: buildSource(built.build, plan.source, seed) };
       plan = { ...plan, source: stopAt(plan.source, parsed.stop) };
     }
     const model = defects.has('model-renamed') ? RENAMED_MODEL : parsed.model;

@@ -3,26 +3,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { configSummary, main, type CliIO } from '../../src/cli.js';
+import { configSummary, main } from '../../src/cli.js';
+import { cliIO } from '../helpers/cliIO.js';
 import type { Config } from '../../src/config/types.js';
 import { healthyProse } from '../helpers/texts.js';
 import { repoPath } from '../helpers/repoRoot.js';
 
-function io(stdin = '') {
-  let out = '';
-  let err = '';
-  const value: CliIO = {
-    stdout: (s) => {
-      out += s;
-    },
-    stderr: (s) => {
-      err += s;
-    },
-    env: {},
-    readStdin: async () => new TextEncoder().encode(stdin),
-  };
-  return { io: value, out: () => out, err: () => err };
-}
+const io = (stdin = '') => cliIO(stdin);
 
 const dir = mkdtempSync(join(tmpdir(), 'coherency-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,99 @@
+import { readBaselineFile, saveProblem, writeBaselineFile } from '../baseline/baselineFile.js';
+import type { Baseline } from '../baseline/baselineFormat.js';
+import { baselineMismatch } from '../baseline/baselineMismatch.js';
+import { baselineOf } from '../baseline/baselineOf.js';
+import { compareBaselines, type Comparison } from '../baseline/compareBaselines.js';
+import { probeSettings } from '../baseline/probeSettings.js';
+import { runFingerprint } from '../baseline/runFingerprint.js';
+import { TOLERANCE_FLAGS, tolerancesFromFlags, type Tolerances } from '../baseline/tolerances.js';
+import type { Config } from '../config/types.js';
+import type { RunResult } from '../probe/probeTypes.js';
+import { VERSION } from '../version.js';
+import { PROBE_EXIT, type FailOn } from './exitCode.js';
+import type { ProbeFlagValues, ProbePair } from './probeFlags.js';
+
+/** What --baseline and --save-baseline ask of a probe run, checked before it starts. */
+export interface BaselinePlan {
+  /** The baseline to compare with (--baseline), read and matched to the selected pairs. */
+  baseline: Baseline | null;
+  tolerances: Tolerances;
+  /** Where to write this run's baseline (--save-baseline). */
+  savePath: string | null;
+}
+
+/**
+ * Reads the baseline flags: the tolerances, the file to compare with (refused when it is
+ * unreadable, of another format or tool version, or of other pairs or probe settings), and
+ * where a new one goes. null: neither flag given. A string: the usage error (exit 2).
+ */
+export async function planBaseline(
+  values: ProbeFlagValues,
+  config: Config,
+  pairs: readonly ProbePair[],
+): Promise<BaselinePlan | null | string> {
+  const from = typeof values['baseline'] === 'string' ? values['baseline'] : null;
+  const savePath = typeof values['save-baseline'] === 'string' ? values['save-baseline'] : null;
+  const given = TOLERANCE_FLAGS.filter((f) => values[f] !== undefined);
+  if (from === null && given.length) return `${given.map((f) => `--${f}`).join(', ')}: goes with --baseline FILE`;
+  if (from === null && savePath === null) return null;
+  const tolerances = tolerancesFromFlags(values);
+  if (!tolerances.ok) return tolerances.errors.join('; ');
+  if (savePath !== null) {
+    const problem = await saveProblem(savePath);
+    if (problem) return `--save-baseline ${savePath}: ${problem}`;
+  }
+  let baseline: Baseline | null = null;
+  if (from !== null) {
+    const read = await readBaselineFile(from);
+    if (!read.ok) return `--baseline ${from}: ${read.error}`;
+    const planned = pairs.map((p) => ({ ...p, settings: probeSettings(config.probes.find((c) => c.name === p.probe)!) }));
+    const problems = baselineMismatch(read.baseline, VERSION, planned);
+    if (problems.length) return `--baseline ${from}: refused: ${problems.join('; ')}`;
+    baseline = read.baseline;
+  }
+  return { baseline, tolerances: tolerances.tolerances, savePath };
+}
+
+/** This run as a baseline: its figures, and per target what the run saw it say of itself. */
+export function baselineOfRuns(runs: readonly RunResult[], config: Config, now: Date): Baseline {
+  const fingerprints = Object.fromEntries(
+    [...new Set(runs.map((r) => r.target))].map((name) => {
+      const target = config.targets.find((t) => t.name === name)!;
+      return [
+        name,
+        runFingerprint(
+          target,
+          runs.filter((r) => r.target === name),
+        ),
+      ];
+    }),
+  );
+  return baselineOf(runs, config, { version: VERSION, createdAt: now.toISOString(), fingerprints });
+}
+
+/** The exit status of a gated run: 1 regressed, 3 more errors than the baseline (nothing to judge), else 0. */
+export function gateExitCode(c: Comparison): number {
+  if (c.regressed) return PROBE_EXIT.FAILED;
+  return c.errorsRose ? PROBE_EXIT.TARGET_ERROR : PROBE_EXIT.OK;
+}
+
+/** Compares and saves as planned; `saveError` says why the new baseline could not be written. */
+export async function finishBaseline(
+  plan: BaselinePlan,
+  runs: readonly RunResult[],
+  config: Config,
+  failOn: FailOn,
+  now: Date,
+): Promise<{ comparison: Comparison | null; saveError: string | null }> {
+  const current = baselineOfRuns(runs, config, now);
+  const comparison = plan.baseline ? compareBaselines(plan.baseline, current, plan.tolerances, failOn) : null;
+  let saveError: string | null = null;
+  if (plan.savePath !== null) {
+    try {
+      await writeBaselineFile(plan.savePath, current);
+    } catch (err) {
+      saveError = `--save-baseline ${plan.savePath}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+  }
+  return { comparison, saveError };
+}
