@@ -48,6 +48,16 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'nearLoopCopies',
+    what: 'copies of a sentence or line of prose at the end, bringing under one new word in ten',
+    of: (f) => {
+      const l = loop(f);
+      return l?.prose && (l.unit === 'sentence' || l.unit === 'line') && l.newPerCopy <= T.nearLoopNewShare * l.periodTokens
+        ? l.copies
+        : null;
+    },
+  },
+  {
     threshold: 'longLoopCopies',
     what: 'copies of a long unit (24+ tokens) at the end',
     of: (f) => {

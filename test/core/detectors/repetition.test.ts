@@ -26,6 +26,25 @@ describe('repetition: copies of a unit at the end', () => {
   ];
   for (const [name, text, want] of table) it(name, () => assert.match(judged(text).join(','), want));
 
+  it('a sentence said ten times, each copy with another adjective swapped in, fails; a list in one template does not', () => {
+    const words = ['quiet', 'early', 'careful', 'small', 'warm', 'second', 'plain', 'steady', 'final', 'whole'];
+    const stuck = words.map((w) => `The ferry came around the ${w} headland at last, its horn sounding once as if it were sorry.`).join(' ');
+    assert.match(judged(`${prose} ${stuck}`).join(','), /^sentence_loop\/fail/);
+    const items = [
+      ['Lisbon', 'Portugal', 'tiles'],
+      ['Kyoto', 'Japan', 'temples'],
+      ['Oaxaca', 'Mexico', 'markets'],
+      ['Tromso', 'Norway', 'auroras'],
+      ['Hoi An', 'Vietnam', 'lanterns'],
+      ['Cusco', 'Peru', 'ruins'],
+      ['Tbilisi', 'Georgia', 'baths'],
+      ['Fez', 'Morocco', 'tanneries'],
+      ['Hobart', 'Tasmania', 'oysters'],
+      ['Ghent', 'Belgium', 'canals'],
+    ];
+    const list = items.map(([city, country, sight]) => `Visit ${city} in ${country} for its ${sight}.`).join('\n');
+    assert.deepEqual(judged(`${prose}\n${list}`), []);
+  });
   it('a loop cut by the token limit fails from three copies', () => {
     const text = `${prose} Please check. Please check. Please check.`;
     assert.deepEqual(judged(text), []);

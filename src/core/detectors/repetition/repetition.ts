@@ -44,6 +44,14 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'tokens per copy, after the first, that a loop may bring that it had not had: a stuck model brings nothing (0-0.1: its variants come back), while declarations, tests and data in one shape name something new in each (1-4 per copy in the realworld files)',
   },
+  nearLoopCopies: {
+    value: 8,
+    why: 'copies of a sentence or line of prose at the end, each allowed to bring up to nearLoopNewShare of new words (a model stuck on one sentence that swaps an adjective in every copy), that fail: twice the copies that fail a loop that brings nothing, three times the most any healthy model output ends in (2.6, any unit); the real files reach 7 (a CSS example of near-identical lines; npm run bench -- thresholds)',
+  },
+  nearLoopNewShare: {
+    value: 0.1,
+    why: 'new words per copy over the tokens of a copy under which such a loop is stuck: one new word in ten, a swapped adjective in a sentence. A list in one template brings a new thing in every item (0.2-0.5). Code declarations in paragraphs bring less (0.01) but are not sentences',
+  },
   longLoopCopies: {
     value: 3,
     why: 'the same for a unit of longLoopTokens or more (a long sentence, a paragraph): healthy text never repeats such a unit three times at its end (2.2 at most, npm run bench -- thresholds)',
@@ -184,7 +192,10 @@ export const repetition = {
         (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
       const limit = floodLimit(l, t);
-      const stuck = l.newPerCopy <= t.loopNewPerCopy;
+      const sentence = l.prose && (l.unit === 'sentence' || l.unit === 'line');
+      const stuck =
+        l.newPerCopy <= t.loopNewPerCopy ||
+        (sentence && l.copies >= t.nearLoopCopies && l.newPerCopy <= t.nearLoopNewShare * l.periodTokens);
       const loopFails =
         stuck &&
         (structural
