@@ -39,7 +39,10 @@ describe('language: does the text read as some language', () => {
   it('a stretch of function words and hardly anything else is word salad; a list of stop words is not', () => {
     const soup = 'and the of the and the of in the and to the of a the and the in of the and the of the to and the of the in the';
     assert.deepEqual(judged(`${prose} ${soup}`), ['word_salad/fail']);
-    const stopWords = soup.split(' ').map((w) => `"${w}",`).join(' ');
+    const stopWords = soup
+      .split(' ')
+      .map((w) => `"${w}",`)
+      .join(' ');
     assert.deepEqual(judged(`${prose}\n\nconst stopWords = [${stopWords}];`), []);
   });
   it('a run-on line of a few words said again and again is word salad', () => {
