@@ -108,12 +108,12 @@ describe('fetchIdentity against a redirecting server', () => {
       res.end(JSON.stringify({ version: '9.9.9', data: [{ id: 'm', root: 'stolen' }] }));
     });
     const redirecting = await startLoopback((req, res) => {
-      res.writeHead(302, { location: `${elsewhere.url}${req.url}` });
+      res.writeHead(302, { location: `${new URL(elsewhere.url).origin}${req.url}` });
       res.end();
     });
     try {
       const reads = await fetchIdentity(
-        { baseUrl: `${redirecting.url}/v1`, model: 'm', headers: { authorization: 'Bearer sk-redirect' } },
+        { baseUrl: `${new URL(redirecting.url).origin}/v1`, model: 'm', headers: { authorization: 'Bearer sk-redirect' } },
         { http: httpExchange },
       );
       assert.equal(elsewhere.requests.length, 0, 'the other host got no request');
