@@ -20,6 +20,7 @@ const LEFT_OUT: Array<[RegExp, string]> = [
   [/^test\/probe\/(conformance|earlyAbort|faults)\./, 'probes a running simulator'],
   [/^test\/probe\/readKeyFile\./, 'runs a child process'],
   [/^test\/client\//, 'talks to a local HTTP server'],
+  [/^test\/fingerprint\/fetchIdentity\./, 'talks to a local HTTP server (the redirect test)'],
   [/^test\/http\/(auth|buildApp|conformancePage|guards|pages|runsHistory)\./, 'starts the Fastify app'],
   [/^test\/cli\//, 'runs commands end to end, with temp dirs'],
   [/^test\/config\/loadConfig\./, 'reads and writes temp files'],
