@@ -3,17 +3,9 @@ import { describe, test } from 'node:test';
 import { comparisonHtml, describeComparison, fingerprintHtml, looksWorse, percentChange } from '../../src/http/renderChange.js';
 import { summarize, type SampleFigures } from '../../src/state/changeComparison.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
+import { sampleFiguresOf } from '../helpers/sampleFigures.js';
 
-const ok: SampleFigures = {
-  failed: false,
-  errored: false,
-  loop: false,
-  onsetToken: null,
-  recall: null,
-  conformanceFailed: null,
-  ttftSeconds: 0.5,
-  itlSeconds: 0.05,
-};
+const ok: SampleFigures = sampleFiguresOf({ itlSeconds: 0.05 });
 const broken: SampleFigures = { ...ok, failed: true, loop: true, onsetToken: 300, itlSeconds: 0.0195 };
 
 describe('percentChange', () => {

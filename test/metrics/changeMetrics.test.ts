@@ -5,6 +5,7 @@ import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { forgetComparisonSeries, recordComparison, recordFingerprint } from '../../src/metrics/changeMetrics.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
 import { summarize } from '../../src/state/changeComparison.js';
+import { sampleFiguresOf } from '../helpers/sampleFigures.js';
 
 const fp = (version: string, root = '/m/r1') =>
   normalizeFingerprint({
@@ -58,16 +59,7 @@ describe('recordComparison', () => {
   test('both periods of every figure; a figure no sample had is absent, not stale', async () => {
     const registry = new Registry();
     const m = createMetrics(registry, { version: 'x', defaultMetrics: false, detail: 'basic' });
-    const sample = {
-      failed: false,
-      errored: false,
-      loop: false,
-      onsetToken: null,
-      recall: null,
-      conformanceFailed: null,
-      ttftSeconds: 0.5,
-      itlSeconds: 0.02,
-    };
+    const sample = sampleFiguresOf();
     const before = summarize([sample, sample]);
     const after = summarize([{ ...sample, failed: true, loop: true, onsetToken: 120, itlSeconds: 0.01 }]);
     recordComparison(m, { target: 't', probe: 'p', changedAtMs: 0, what: 'x', before, after });

@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SampleResult } from '../../src/probe/probeTypes.js';
-import {
-  AFTER_SAMPLES,
-  BEFORE_SAMPLES,
-  ChangeComparison,
-  sampleFigures,
-  summarize,
-  type SampleFigures,
-} from '../../src/state/changeComparison.js';
+import { AFTER_SAMPLES, BEFORE_SAMPLES, ChangeComparison, sampleFigures, summarize } from '../../src/state/changeComparison.js';
+import { sampleFiguresOf } from '../helpers/sampleFigures.js';
 import { TargetFingerprints } from '../../src/state/targetFingerprints.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
 
-const fig = (over: Partial<SampleFigures> = {}): SampleFigures => ({
-  failed: false,
-  errored: false,
-  loop: false,
-  onsetToken: null,
-  recall: null,
-  conformanceFailed: null,
-  ttftSeconds: 0.5,
-  itlSeconds: 0.02,
-  ...over,
-});
+const fig = sampleFiguresOf;
 
 describe('sampleFigures', () => {
   const sample = (over: Partial<SampleResult>): SampleResult =>
