@@ -251,11 +251,13 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         await forgetSeries(metrics, t.name, p);
       }
     }
-    const keptTargets = new Set(next.targets.map((t) => t.name));
+    // A removed target loses all its series; one that now points elsewhere starts its fingerprint afresh.
+    const nextTargets = new Map(next.targets.map((t) => [t.name, t]));
     for (const t of before.targets) {
-      if (keptTargets.has(t.name)) continue;
+      const now = nextTargets.get(t.name);
+      if (now && now.baseUrl === t.baseUrl && now.model === t.model) continue;
       service.forgetTarget(t.name);
-      await forgetSeries(metrics, t.name);
+      if (!now) await forgetSeries(metrics, t.name);
     }
     if (resweep.size > 0) service.initSeries();
     metrics.reloadSuccessful.set(1);

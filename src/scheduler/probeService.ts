@@ -15,7 +15,7 @@ import { describeChanges } from '../fingerprint/normalizeFingerprint.js';
 import { apiKeyOf } from '../probe/buildChatRequest.js';
 import { ChangeComparison, sampleFigures, type Comparison } from '../state/changeComparison.js';
 import { TargetFingerprints } from '../state/targetFingerprints.js';
-import { recordComparison, recordFingerprint } from '../metrics/changeMetrics.js';
+import { forgetComparisonSeries, infoLabels, recordComparison, recordFingerprint } from '../metrics/changeMetrics.js';
 import { VERSION } from '../version.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
@@ -291,9 +291,16 @@ export class ProbeService {
     this.comparisons.forget(targetName, probeName);
   }
 
-  /** Forgets what is known of a removed target's identity. */
+  /**
+   * Forgets what is known of a target's identity and its comparisons, with their series: the
+   * target was removed, or a reload pointed it at another baseUrl or model (what answers there
+   * next is a first fingerprint, not a change).
+   */
   forgetTarget(targetName: string): void {
+    const known = this.identities.get(targetName);
+    if (known) this.deps.metrics.targetInfo.remove(infoLabels(targetName, known.fingerprint));
     this.identities.forget(targetName);
     this.deps.fingerprints?.forget(targetName);
+    for (const probe of this.comparisons.forgetTarget(targetName)) forgetComparisonSeries(this.deps.metrics, targetName, probe);
   }
 }

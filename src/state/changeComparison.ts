@@ -156,6 +156,17 @@ export class ChangeComparison {
     });
   }
 
+  /** Forgets every pair of a target (its baseUrl or model changed); returns their probes. */
+  forgetTarget(target: string): string[] {
+    const probes: string[] = [];
+    for (const k of [...this.pairs.keys()]) {
+      if (!k.startsWith(`${target}\u0000`)) continue;
+      this.pairs.delete(k);
+      probes.push(k.slice(target.length + 1));
+    }
+    return probes;
+  }
+
   /** Forgets a pair (removed by a reload). */
   forget(target: string, probe: string): void {
     this.pairs.delete(key(target, probe));

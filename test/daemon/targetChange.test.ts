@@ -5,6 +5,7 @@ import { startDaemon, type Daemon } from '../../src/daemon.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { captureLogger } from '../helpers/captureLogger.js';
 import { startLoopback, type Loopback } from '../client/loopback.js';
+import { requireTool, runCommand } from '../helpers/integrationProcess.js';
 
 // The simulator upgraded mid-run to a release that collapses: the daemon sees the change, logs
 // it field by field, counts it, replaces the info series and compares the runs before and after.
@@ -87,6 +88,15 @@ probes:
 
   await run();
   assert.deepEqual(await metricLines(daemon, 'coherency_target_changes_total'), ['coherency_target_changes_total{target="t"} 1'], 'once');
+
+  // the new series pass promtool's lint (names, units, HELP, counters)
+  const tool = requireTool('promtool');
+  if (tool.skip === null) {
+    const body = await (await fetch(`${daemon.url}/metrics`)).text();
+    assert.ok(body.includes('coherency_change_inter_token_latency_seconds{'));
+    const result = await runCommand(tool.path, ['check', 'metrics'], { input: body });
+    assert.equal(`${result.stdout}${result.stderr}`, '', 'promtool check metrics printed problems');
+  }
 });
 
 test('a target that redirects: neither the chat request nor any fingerprint read reaches the other host', async () => {
@@ -122,4 +132,48 @@ probes:
     if (r.headers.authorization !== undefined) assert.equal(r.headers.authorization, 'Bearer sk-never-elsewhere');
   }
   assert.equal(redirecting.requests.filter((r) => r.headers.authorization !== undefined).length, 2, 'chat + /models');
+});
+
+test('a reload that points a target elsewhere starts its fingerprint afresh; one that removes it drops its series', async () => {
+  const { mkdtemp, rm, writeFile } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const { loadConfig } = await import('../../src/config/loadConfig.js');
+  const old = await startSimulator({ tokensPerSecond: 0, release: { after: 1 } });
+  const other = await startSimulator({ tokensPerSecond: 0, release: { after: 1000 } });
+  open.push(old, other);
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-change-reload-'));
+  open.push({ close: () => rm(dir, { recursive: true, force: true }) });
+  const path = join(dir, 'config.yaml');
+  const configText = (url: string, extra = '') => `
+server: { host: 127.0.0.1, port: 0 }
+targets:
+  - { name: t, baseUrl: "${url}", model: healthy }
+${extra}
+probes:
+  - { name: p, prompt: "Write about caches.", maxTokens: 300, minTokens: 0 }
+`;
+  await writeFile(path, configText(old.url, `  - { name: gone, baseUrl: "${other.url}", model: healthy }`));
+  const loaded = await loadConfig(path, {});
+  assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+  const daemon = await startDaemon({ config: loaded.config, configPath: path, logger: captureLogger().logger, env: {} });
+  open.push(daemon);
+  for (const target of ['t', 't', 'gone']) assert.equal((await fetch(`${daemon.url}/probe?target=${target}&probe=p`)).status, 200);
+  assert.ok((await metricLines(daemon, 'coherency_target_changes_total')).includes('coherency_target_changes_total{target="t"} 1'));
+  assert.equal((await metricLines(daemon, 'coherency_change_samples')).length, 2);
+
+  await writeFile(path, configText(other.url));
+  assert.deepEqual(await daemon.reload(), { ok: true });
+  assert.deepEqual(await metricLines(daemon, 'coherency_change_samples'), [], 'the comparison of the old server is gone');
+  assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [], 'neither the old info series nor the removed target');
+  assert.equal((await (await fetch(`${daemon.url}/`)).text()).includes('since the change'), false);
+  assert.equal((await fetch(`${daemon.url}/probe?target=t&probe=p`)).status, 200);
+  assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [
+    'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1"} 1',
+  ]);
+  assert.deepEqual(
+    await metricLines(daemon, 'coherency_target_changes_total'),
+    ['coherency_target_changes_total{target="t"} 1'],
+    'no change counted',
+  );
 });
