@@ -43,6 +43,7 @@ function servedKey(served: readonly ServedFields[]): string {
 
 export class FingerprintCache<D = unknown> {
   private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<IdentityReads>>();
 
   constructor(
     private readonly fetch: IdentityFetch<D>,
@@ -61,12 +62,17 @@ export class FingerprintCache<D = unknown> {
     let entry = this.entries.get(name);
     const stale = !entry || this.now() - entry.atMs >= this.refreshMs || (served.length > 0 && key !== entry.served);
     if (stale) {
-      let reads: IdentityReads;
-      try {
-        reads = await this.fetch(target, { ...io, infoPath: entry?.reads.info?.path ?? null });
-      } catch (err) {
-        reads = { ...NO_READS, unavailable: [`reads failed: ${(err as Error).message}`] };
+      // two runs of one target that end together share one read
+      let read = this.pending.get(name);
+      if (!read) {
+        const infoPath = entry?.reads.info?.path ?? null;
+        read = Promise.resolve()
+          .then(() => this.fetch(target, { ...io, infoPath }))
+          .catch((err: Error): IdentityReads => ({ ...NO_READS, unavailable: [`reads failed: ${err.message}`] }))
+          .finally(() => this.pending.delete(name));
+        this.pending.set(name, read);
       }
+      const reads = await read;
       entry = { reads, atMs: this.now(), served: served.length > 0 ? key : (entry?.served ?? key) };
       this.entries.set(name, entry);
     } else if (entry && served.length > 0) entry.served = key;

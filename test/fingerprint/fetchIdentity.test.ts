@@ -177,4 +177,20 @@ describe('FingerprintCache', () => {
     assert.equal(fp.systemFingerprint, 'fp1');
     assert.deepEqual(fp.unavailable, ['reads failed: down']);
   });
+
+  test('two runs of one target that end together share one read', async () => {
+    let calls = 0;
+    const cache = new FingerprintCache(
+      async () => {
+        calls++;
+        await new Promise((r) => setTimeout(r, 10));
+        return reads('1');
+      },
+      () => 0,
+    );
+    const t = { baseUrl: 'http://h/v1', model: 'm', headers: {} };
+    const [a, b] = await Promise.all([cache.fingerprint('a', t, served('fp1')), cache.fingerprint('a', t, served('fp1'))]);
+    assert.equal(calls, 1);
+    assert.equal(a.hash, b.hash);
+  });
 });
