@@ -22,7 +22,7 @@ export function createChangeMetrics(registers: Registry[]) {
     }),
     targetChanges: new Counter({
       name: 'coherency_target_changes_total',
-      help: "Changes of the target's fingerprint seen since start (server, version, model, model revision, system_fingerprint, engine settings or version headers). Any increase is a deploy: compare quality before and after it (coherency_change_*).",
+      help: "Changes of the target's fingerprint seen since start (server, version, model, model revision, system_fingerprint, engine settings or version headers). Any increase is a deploy: compare quality before and after it (coherency_change_failed_ratio and the other before/after gauges).",
       labelNames: ['target'] as const,
       registers,
     }),
