@@ -94,7 +94,7 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   },
   simulate: {
     summary: 'run the built-in OpenAI-compatible simulator alone',
-    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N] [--api-key-env VAR] [--release-after N [--degrade-to MODEL]]
+    usage: `coherency-exporter simulate [--host H] [--port N] [--tokens-per-second N] [--api-key-env VAR] [--release-after N [--degrade-to MODEL] [--release-speedup F]]
 
   --host H                 listen address (default 127.0.0.1)
   --port N                 listen port (default 8089)
@@ -103,6 +103,7 @@ Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one e
   --release-after N        say release 1 (Server header, system_fingerprint, GET /version) for N chat
                            requests, then release 2, whose answers come from --degrade-to
   --degrade-to MODEL       the scenario release 2 answers with (default collapse-sentence@200)
+  --release-speedup F      release 2 streams F times faster (default 1): faster but broken
 
 The model name picks the scenario:
 `,
@@ -124,6 +125,7 @@ The model name picks the scenario:
       'api-key-env': { type: 'string' },
       'release-after': { type: 'string' },
       'degrade-to': { type: 'string' },
+      'release-speedup': { type: 'string' },
     },
     allowPositionals: false,
     async run(values, _pos, io) {
@@ -133,8 +135,15 @@ The model name picks the scenario:
         io.stderr(`error: --release-after: must be a whole number >= 0\n`);
         return EXIT.USAGE;
       }
-      if (values['degrade-to'] !== undefined && releaseAfter === null) {
-        io.stderr(`error: --degrade-to goes with --release-after\n`);
+      for (const flag of ['degrade-to', 'release-speedup'] as const) {
+        if (values[flag] !== undefined && releaseAfter === null) {
+          io.stderr(`error: --${flag} goes with --release-after\n`);
+          return EXIT.USAGE;
+        }
+      }
+      const speedup = values['release-speedup'] === undefined ? null : Number(values['release-speedup']);
+      if (speedup !== null && !(Number.isFinite(speedup) && speedup > 0)) {
+        io.stderr(`error: --release-speedup: must be a number > 0\n`);
         return EXIT.USAGE;
       }
       const rate = Number(values['tokens-per-second'] ?? '2000');
@@ -156,7 +165,11 @@ The model name picks the scenario:
       const release =
         releaseAfter === null
           ? null
-          : { after: releaseAfter, ...(values['degrade-to'] !== undefined ? { degradeTo: String(values['degrade-to']) } : {}) };
+          : {
+              after: releaseAfter,
+              ...(values['degrade-to'] !== undefined ? { degradeTo: String(values['degrade-to']) } : {}),
+              ...(speedup !== null ? { speedup } : {}),
+            };
       if (release) {
         try {
           createReleaseSwitch(release);

@@ -13,6 +13,8 @@ export interface ReleaseOptions {
   after: number;
   /** The scenario (a model name, e.g. "collapse-sentence@200") release 2 answers with. */
   degradeTo?: string;
+  /** Release 2 streams this many times faster (the "faster but broken" build); default 1. */
+  speedup?: number;
 }
 
 export const DEFAULT_DEGRADE_TO = 'collapse-sentence@200';
@@ -26,8 +28,8 @@ export interface ReleaseIdentity {
 }
 
 export interface ReleaseSwitch {
-  /** Counts one chat request; returns the identity it is served with and the model to answer it with. */
-  serve(model: string): { identity: ReleaseIdentity; model: string };
+  /** Counts one chat request; returns the identity it is served with, the model to answer it with and its pace factor. */
+  serve(model: string): { identity: ReleaseIdentity; model: string; speedup: number };
   /** The identity now (for /version and /v1/models). */
   current(): ReleaseIdentity;
 }
@@ -46,6 +48,8 @@ export function createReleaseSwitch(options: ReleaseOptions): ReleaseSwitch {
     throw new RangeError(`release.after must be a whole number >= 0, got ${options.after}`);
   }
   const degradeTo = options.degradeTo ?? DEFAULT_DEGRADE_TO;
+  const speedup = options.speedup ?? 1;
+  if (!Number.isFinite(speedup) || speedup <= 0) throw new RangeError(`release.speedup must be a number > 0, got ${options.speedup}`);
   const lookup = lookupScenario(degradeTo);
   if (!lookup.ok) throw new RangeError(`release.degradeTo: ${lookup.message}`);
   let served = 0;
@@ -53,7 +57,7 @@ export function createReleaseSwitch(options: ReleaseOptions): ReleaseSwitch {
     serve(model) {
       served++;
       const release = served > options.after ? 2 : 1;
-      return { identity: identityOf(release), model: release === 2 ? degradeTo : model };
+      return { identity: identityOf(release), model: release === 2 ? degradeTo : model, speedup: release === 2 ? speedup : 1 };
     },
     current: () => identityOf(served > options.after ? 2 : 1),
   };

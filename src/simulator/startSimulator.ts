@@ -171,7 +171,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res,
       record,
       identity,
-      tokensPerSecond,
+      tokensPerSecond: tokensPerSecond * (served?.speedup ?? 1),
       includeUsage: parsed.includeUsage && !defects.has('usage-missing'),
       logprobs: parsed.logprobs,
       promptTokens: countPromptTokens(parsed.messages),

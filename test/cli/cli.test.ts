@@ -62,6 +62,8 @@ describe('help and usage', () => {
       [['--release-after', 'soon'], /--release-after: must be a whole number >= 0/],
       [['--release-after=-2'], /--release-after: must be a whole number >= 0/],
       [['--degrade-to', 'collapse-word'], /--degrade-to goes with --release-after/],
+      [['--release-speedup', '2'], /--release-speedup goes with --release-after/],
+      [['--release-after', '3', '--release-speedup', '0'], /--release-speedup: must be a number > 0/],
       [['--release-after', '3', '--degrade-to', 'no-such-model'], /--degrade-to: .*no-such-model/],
     ];
     for (const [args, message] of cases) {

@@ -27,8 +27,11 @@ const metricLines = async (d: Daemon, name: string) =>
   (await (await fetch(`${d.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith(`${name}{`));
 
 test('a release that degrades: the change is logged, counted, shown on the index and run pages, and compared', async () => {
-  // 3 runs of 2 samples by release 1, then release 2 answers with a sentence loop from token 150
-  const sim: Simulator = await startSimulator({ tokensPerSecond: 0, release: { after: 6, degradeTo: 'collapse-sentence@150' } });
+  // 3 runs of 2 samples by release 1, then release 2 answers with a sentence loop from token 150, 5 times faster
+  const sim: Simulator = await startSimulator({
+    tokensPerSecond: 1500,
+    release: { after: 6, degradeTo: 'collapse-sentence@150', speedup: 5 },
+  });
   open.push(sim);
   const { daemon, log } = await daemonFor(`
 server: { host: 127.0.0.1, port: 0 }
@@ -66,6 +69,14 @@ probes:
   assert.ok(
     (await metricLines(daemon, 'coherency_change_samples')).includes('coherency_change_samples{target="t",probe="p",period="before"} 6'),
   );
+  // faster but broken: the tokens came faster after the change
+  const itl = Object.fromEntries(
+    (await metricLines(daemon, 'coherency_change_inter_token_latency_seconds')).map((l) => [
+      /period="(\w+)"/.exec(l)?.[1],
+      Number(l.split(' ')[1]),
+    ]),
+  );
+  assert.ok(itl['after']! < 0.5 * itl['before']!, JSON.stringify(itl));
 
   const warn = log
     .text()
@@ -80,7 +91,10 @@ probes:
   );
 
   const index = await (await fetch(`${daemon.url}/`)).text();
-  assert.match(index, /since the change just now \(version 1\.0\.0 → 2\.0\.0[^)]*\): 2 of 2 samples failed, before 0 of 6/);
+  assert.match(
+    index,
+    /since the change just now \(version 1\.0\.0 → 2\.0\.0[^)]*\): 2 of 2 samples failed, before 0 of 6; loops or stutter in 2 of 2, before 0 of 6;.*ITL −\d+%/,
+  );
   const page = await (await fetch(`${daemon.url}/runs/${fourth.id}?format=html`)).text();
   assert.match(page, /Target fingerprint/);
   assert.ok(page.includes(fourth.fingerprint?.hash ?? '?'));

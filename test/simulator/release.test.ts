@@ -16,11 +16,15 @@ describe('createReleaseSwitch', () => {
     );
     assert.equal(r.current().release, 2);
     assert.equal(r.current().systemFingerprint, 'fp_sim_r2');
+    const fast = createReleaseSwitch({ after: 0, speedup: 4 });
+    assert.equal(fast.serve('healthy').speedup, 4);
+    assert.equal(createReleaseSwitch({ after: 1, speedup: 4 }).serve('healthy').speedup, 1, 'release 1 keeps its pace');
   });
 
   test('bad options are refused with what is wrong', () => {
     assert.throws(() => createReleaseSwitch({ after: -1 }), /release\.after must be a whole number >= 0, got -1/);
     assert.throws(() => createReleaseSwitch({ after: 1.5 }), /release\.after/);
+    assert.throws(() => createReleaseSwitch({ after: 1, speedup: 0 }), /release\.speedup must be a number > 0, got 0/);
     assert.throws(() => createReleaseSwitch({ after: 1, degradeTo: 'no-such-scenario' }), /release\.degradeTo: .*no-such-scenario/);
   });
 });
