@@ -16,10 +16,11 @@ const root = new URL('..', import.meta.url).pathname;
 const LEFT_OUT: Array<[RegExp, string]> = [
   [/^test\/integration\//, 'starts the CLI as a child process, Prometheus, promtool or a browser'],
   [/^test\/daemon\//, 'starts the daemon and the simulator'],
-  [/^test\/simulator\/(collapse|defects|faults|lifecycle|streaming)\./, 'starts the simulator'],
+  [/^test\/simulator\/(collapse|defects|faults|lifecycle|release|streaming)\./, 'starts the simulator'],
   [/^test\/probe\/(conformance|earlyAbort|faults)\./, 'probes a running simulator'],
   [/^test\/probe\/readKeyFile\./, 'runs a child process'],
   [/^test\/client\//, 'talks to a local HTTP server'],
+  [/^test\/fingerprint\/fetchIdentity\./, 'talks to a local HTTP server (the redirect test)'],
   [/^test\/http\/(auth|buildApp|conformancePage|guards|pages|runsHistory)\./, 'starts the Fastify app'],
   [/^test\/cli\//, 'runs commands end to end, with temp dirs'],
   [/^test\/config\/loadConfig\./, 'reads and writes temp files'],

@@ -15,6 +15,8 @@ import { readKeyFile } from './probe/readKeyFile.js';
 import type { StreamFn } from './probe/runProbe.js';
 import type { HttpFn } from './client/httpExchange.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
+import { FingerprintCache } from './fingerprint/fingerprintCache.js';
+import { fetchIdentity } from './fingerprint/fetchIdentity.js';
 import { inShard, type Shard } from './scheduler/shard.js';
 import { serialised } from './serialised.js';
 import { RunHistory } from './state/runHistory.js';
@@ -181,6 +183,17 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics,
     history,
     logger,
+    fingerprints: new FingerprintCache<Dispatcher>(
+      (target, o) =>
+        fetchIdentity(target, {
+          http: httpExchange,
+          infoPath: o.infoPath,
+          userAgent: `coherency-exporter/${VERSION}`,
+          ...(o.dispatcher ? { dispatcher: o.dispatcher } : {}),
+          ...(o.signal ? { signal: o.signal } : {}),
+        }),
+      Date.now,
+    ),
     onRun: (run) => {
       if (store && shouldStore(run)) void store.save(run);
     },
@@ -237,6 +250,14 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         service.forget(t.name, p);
         await forgetSeries(metrics, t.name, p);
       }
+    }
+    // A removed target loses all its series; one that now points elsewhere starts its fingerprint afresh.
+    const nextTargets = new Map(next.targets.map((t) => [t.name, t]));
+    for (const t of before.targets) {
+      const now = nextTargets.get(t.name);
+      if (now && now.baseUrl === t.baseUrl && now.model === t.model) continue;
+      service.forgetTarget(t.name);
+      if (!now) await forgetSeries(metrics, t.name);
     }
     if (resweep.size > 0) service.initSeries();
     metrics.reloadSuccessful.set(1);

@@ -1,4 +1,5 @@
 import { Agent, request, type Dispatcher } from 'undici';
+import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
 import { secretsOf } from './streamChat.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
@@ -51,6 +52,8 @@ export interface HttpExchange {
   /** Milliseconds from sending to the end (or the error). */
   endedAtMs: number;
   error: { type: StreamErrorType; message: string } | null;
+  /** The response's `server` and version headers (identityHeaders.ts); httpExchange always sets it. */
+  identityHeaders?: Record<string, string>;
 }
 
 export type HttpFn = (req: HttpRequest, options: HttpOptions) => Promise<HttpExchange>;
@@ -138,6 +141,7 @@ export const httpExchange: HttpFn = async (req, options) => {
     });
     out.status = res.statusCode;
     out.headersAtMs = since();
+    out.identityHeaders = identityHeaders(res.headers);
     const ct = res.headers['content-type'];
     out.contentType = (Array.isArray(ct) ? ct.join(', ') : (ct ?? '')).toLowerCase();
     const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();

@@ -11,6 +11,7 @@ import {
   type StreamTimeouts,
 } from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
+import { identityHeaders } from './identityHeaders.js';
 
 /**
  * Defaults sized for 5k–10k-token generations:
@@ -243,6 +244,8 @@ class StreamCall implements PacedReader {
   private afterBacklog: (() => void) | null = null;
   /** Body bytes read since the last progress (see NON_SSE_PROGRESS_BYTES): what the idle message reports. */
   private bytesSinceProgress = 0;
+  /** The response's server and version headers. */
+  private identity: Record<string, string> = {};
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private totalTimer: NodeJS.Timeout | null = null;
@@ -391,6 +394,7 @@ class StreamCall implements PacedReader {
     this.idleTimer?.refresh();
     this.httpStatus = status;
     this.contentType = headerValue(headers, 'content-type').toLowerCase();
+    this.identity = identityHeaders(headers);
     if (status >= 300 && status < 400) this.location = headerValue(headers, 'location');
     const encoding = headerValue(headers, 'content-encoding').toLowerCase().trim();
     if (encoding !== '' && encoding !== 'identity' && !this.startDecoder(encoding)) return;
@@ -760,6 +764,7 @@ class StreamCall implements PacedReader {
       httpStatus: this.httpStatus,
       bytes: this.rawBytes,
       error,
+      served: { model: acc.servedModel, systemFingerprint: acc.systemFingerprint, headers: this.identity },
     };
   }
 }

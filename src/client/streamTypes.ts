@@ -71,6 +71,17 @@ export interface StreamResult
   /** HTTP status of the response, null when none was received. */
   httpStatus: number | null;
   error: { type: StreamErrorType; message: string } | null;
+  /** What the server says served the request (fingerprints); streamChat always sets it. */
+  served?: ServedBy;
+}
+
+/** What a response says about the server that made it: fields of its chunks and identity headers. */
+export interface ServedBy {
+  /** The `model` the chunks named; null when none did. */
+  model: string | null;
+  systemFingerprint: string | null;
+  /** `server` and version headers (client/identityHeaders.ts), names in lower case. */
+  headers: Record<string, string>;
 }
 
 /**

@@ -54,6 +54,10 @@ export interface StreamAccumulation {
   error: SseError | null;
   /** Figures of the per-token logprobs (choices[].logprobs.content[].logprob); null when the server sent none. */
   logprobs: LogprobSummary | null;
+  /** The last non-empty `model` a chunk named (what the server says served the request); null when none did. */
+  servedModel: string | null;
+  /** The last non-empty `system_fingerprint` of a chunk (OpenAI, vLLM); null when none came. */
+  systemFingerprint: string | null;
 }
 
 /** What one push added: feed contentDelta/reasoningDelta to an incremental analyzer. */
@@ -183,6 +187,8 @@ export class StreamAccumulator {
     unknownContentParts: 0,
     error: null,
     logprobs: null,
+    servedModel: null,
+    systemFingerprint: null,
   };
   // Bounded: a running sum and the last 256 values, however long the stream.
   private readonly trace = new LogprobTrace();
@@ -392,6 +398,7 @@ export class StreamAccumulator {
     }
     const s = this.state;
     s.chunks++;
+    readIdentity(chunk, s);
     if (chunk.error !== undefined && chunk.error !== null) {
       this.recordError('server_error_event', `server error event: ${errorMessageOf(chunk.error, this.clean)}`);
     } else if (chunk.object === 'error') {
@@ -495,6 +502,16 @@ class TextParts {
 
 const DONE = Symbol('done');
 
+/** Identity strings are short; a longer one is cut, so a chunk cannot make the fingerprint large. */
+const IDENTITY_MAX_CHARS = 200;
+
+/** What a chunk or body says served it: its `model` and `system_fingerprint` (empty ones say nothing: Azure's first chunk). */
+function readIdentity(chunk: Json, into: Pick<StreamAccumulation, 'servedModel' | 'systemFingerprint'>): void {
+  if (typeof chunk.model === 'string' && chunk.model !== '') into.servedModel = chunk.model.slice(0, IDENTITY_MAX_CHARS);
+  const fp = chunk.system_fingerprint;
+  if (typeof fp === 'string' && fp !== '') into.systemFingerprint = fp.slice(0, IDENTITY_MAX_CHARS);
+}
+
 /** Accumulates a complete captured SSE body (e.g. `curl -N` output saved to a file). */
 export function accumulateSseText(text: string): StreamAccumulation {
   const acc = new StreamAccumulator();
@@ -545,6 +562,7 @@ export function accumulateChatCompletion(body: unknown, clean: (text: string) =>
     result.error = { type: 'malformed', message: 'completion body has no choices' };
   }
   result.chunks = 1;
+  readIdentity(body, result);
   result.endedCleanly = result.finishReason !== null;
   const usage = tokenCount(body.usage) ?? (isObject(body.x_groq) ? tokenCount(body.x_groq.usage) : null);
   if (usage?.prompt != null) result.promptTokens = usage.prompt;

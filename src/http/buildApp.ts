@@ -245,6 +245,7 @@ export function buildApp(deps: AppDeps) {
       nextRun: (target, probe) => deps.nextRun?.(target, probe) ?? null,
       nowMs: Date.now(),
       session: server().authToken !== null,
+      comparison: (target, probe) => deps.service.comparison(target, probe),
     });
     return sendPage(reply, 200, page);
   });
@@ -417,7 +418,7 @@ export function buildApp(deps: AppDeps) {
           ? sendPage(reply, 404, messagePage('Unknown run', message))
           : reply.status(404).send({ error: { code: 'UNKNOWN_RUN', message } });
       }
-      return html ? sendPage(reply, 200, renderRun(run, Date.now())) : runView(run, true);
+      return html ? sendPage(reply, 200, renderRun(run, Date.now(), deps.service.comparison(run.target, run.probe))) : runView(run, true);
     },
   );
 

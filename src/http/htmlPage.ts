@@ -29,6 +29,7 @@ mark.loop{background:#ffe08a;color:inherit}
 mark.loop.alt{background:#ffc46b}
 .loop-rest{background:#fff3cc}
 .error{color:#c62828}
+p.change{margin:.2em 0;color:#444}p.change.worse{color:#c62828;font-weight:600}
 .cp{display:inline-block;border:1px solid #c62828;border-radius:2px;color:#c62828;font:600 10px/1.2 ui-monospace,monospace;padding:0 2px;margin:0 1px;vertical-align:1px}
 .ws{color:#888}
 `;

@@ -2,6 +2,8 @@ import type { Config } from '../config/types.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { formatAge, formatIn } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
+import type { Comparison } from '../state/changeComparison.js';
+import { comparisonHtml } from './renderChange.js';
 
 export interface IndexState {
   /** The newest runs of a target/probe in history, at most n, newest first. */
@@ -13,6 +15,8 @@ export interface IndexState {
   nowMs: number;
   /** True when server.authToken is set: the page offers to end the browser session. */
   session: boolean;
+  /** The pair's figures across its target's last change; null before one (absent: none shown). */
+  comparison?(target: string, probe: string): Comparison | null;
 }
 
 /** Runs of each pair the index shows as a strip of coloured cells, oldest on the left. */
@@ -62,9 +66,13 @@ export function renderIndex(config: Config, version: string, state: IndexState):
         const button = state.running(t.name, p)
           ? '<span class="muted">running…</span>'
           : `<form class="inline" method="post" action="/probe"><input type="hidden" name="target" value="${esc(t.name)}"><input type="hidden" name="probe" value="${esc(p)}"><button type="submit">run now</button></form>`;
+        const change = state.comparison?.(t.name, p);
+        const changeRow = change
+          ? `\n<tr class="change-row" data-target="${esc(t.name)}" data-probe="${esc(p)}"><td></td><td colspan="9">${comparisonHtml(change, state.nowMs)}</td></tr>`
+          : '';
         return (
           `<tr data-target="${esc(t.name)}" data-probe="${esc(p)}"><td>${esc(t.name)}</td><td>${esc(t.model)}</td><td>${esc(p)}</td><td>${esc(probe?.schedule ?? 'manual')}</td>` +
-          `<td class="verdict">${verdictBadge(last?.verdict ?? null)}</td><td class="history">${strip}</td><td>${when}</td><td>${next}</td><td>${link} <a href="/runs?${q}">runs</a></td><td>${button}</td></tr>`
+          `<td class="verdict">${verdictBadge(last?.verdict ?? null)}</td><td class="history">${strip}</td><td>${when}</td><td>${next}</td><td>${link} <a href="/runs?${q}">runs</a></td><td>${button}</td></tr>${changeRow}`
         );
       }),
     )

@@ -1,6 +1,8 @@
 import type { TextMetrics } from '../core/analysisTypes.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 import { formatAge } from './formatAge.js';
+import type { Comparison } from '../state/changeComparison.js';
+import { comparisonHtml, fingerprintHtml } from './renderChange.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import { markOutput, visibleWhitespace } from './markOutput.js';
 import { renderChecklist } from './renderChecklist.js';
@@ -13,13 +15,15 @@ const seconds = (x: number | null) => (x === null ? '–' : `${x.toFixed(3)} s`)
 const num = (x: number | null, digits = 0) => (x === null ? '–' : x.toFixed(digits));
 
 /** The failed run as a person wants to see it: per sample the verdict, reasons, figures, and the output with the collapse marked. */
-export function renderRun(run: RunResult, nowMs: number): string {
+export function renderRun(run: RunResult, nowMs: number, comparison: Comparison | null = null): string {
   const age = formatAge((nowMs - Date.parse(run.startedAt)) / 1000);
   const id = encodeURIComponent(run.id);
   const head = `<h1>Run <code>${esc(run.id)}</code> ${verdictBadge(run.verdict)}</h1>
 <p>target <b>${esc(run.target)}</b> · probe <b>${esc(run.probe)}</b> · ${esc(run.trigger)} ·
 started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${esc(age)}) · took ${seconds(run.durationSeconds)} ·
-<a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>`;
+<a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>${comparison ? `\n${comparisonHtml(comparison, nowMs)}` : ''}${
+    run.fingerprint ? `\n${fingerprintHtml(run.fingerprint)}` : ''
+  }`;
   return htmlPage(
     `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
     `${head}\n${run.samples.map((s, i) => renderSampleSafely(s, i)).join('\n')}`,

@@ -18,6 +18,7 @@ import {
 } from './buckets.js';
 import { createConformanceMetrics } from './conformanceMetrics.js';
 import { createKindMetrics } from './kindMetrics.js';
+import { createChangeMetrics } from './changeMetrics.js';
 
 const TP = ['target', 'probe'] as const;
 const TPC = ['target', 'probe', 'channel'] as const;
@@ -395,6 +396,8 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     // recall and contamination probes (kindMetrics.ts), conformance probes (conformanceMetrics.ts)
     ...createKindMetrics(reg),
     ...createConformanceMetrics(reg),
+    // target fingerprints and the before/after comparison of a change (changeMetrics.ts)
+    ...createChangeMetrics(reg),
     // Last, so the table of core metrics reads first in /metrics and README.
     // Under basic, only the figures with a `basic` entry, and their histograms observe the content
     // channel only (recordSample).

@@ -5,6 +5,7 @@ import type { Adherence } from '../core/promptAdherence.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
 import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
 import type { ConformanceOutcome } from './conformance/checkTypes.js';
+import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
 export type SampleVerdict = Verdict | 'error';
@@ -113,6 +114,8 @@ export interface RunResult {
   startedAt: string;
   durationSeconds: number;
   samples: SampleResult[];
+  /** What the target said about itself at this run (known fields kept when a read failed); absent on runs before fingerprints, and without reads. */
+  fingerprint?: Fingerprint;
 }
 
 const SEVERITY: Record<SampleVerdict, number> = { ok: 0, warn: 1, fail: 2, error: 3 };

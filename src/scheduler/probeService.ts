@@ -8,6 +8,15 @@ import { runProbe, type ProbeDeps, type RequestShape } from '../probe/runProbe.j
 import type { RunHistory } from '../state/runHistory.js';
 import { VerdictWindow } from '../state/verdictWindow.js';
 import { SampleSlots } from './sampleSlots.js';
+import type { Dispatcher } from 'undici';
+import type { ServedBy } from '../client/streamTypes.js';
+import type { FingerprintCache } from '../fingerprint/fingerprintCache.js';
+import { describeChanges } from '../fingerprint/normalizeFingerprint.js';
+import { apiKeyOf } from '../probe/buildChatRequest.js';
+import { ChangeComparison, sampleFigures, type Comparison } from '../state/changeComparison.js';
+import { TargetFingerprints } from '../state/targetFingerprints.js';
+import { forgetComparisonSeries, infoLabels, recordComparison, recordFingerprint } from '../metrics/changeMetrics.js';
+import { VERSION } from '../version.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
 
@@ -29,6 +38,8 @@ export interface ProbeServiceDeps {
   logger: Logger;
   /** Called with every finished run after it is recorded (the daemon stores failing runs). */
   onRun?: (run: RunResult) => void;
+  /** Reads each target's fingerprint after its runs; absent: runs carry none and no change is seen. */
+  fingerprints?: FingerprintCache<Dispatcher>;
 }
 
 export const runKey = (target: string, probe: string) => `${target}\u0000${probe}`;
@@ -50,6 +61,10 @@ export class ProbeService {
   /** target/probe pairs of the current config: a run finishing after a reload removed its pair records nothing. */
   private configured = new Set<string>();
 
+  /** Each target's known fingerprint, and the figures before and after its last change. */
+  private readonly identities = new TargetFingerprints();
+  private readonly comparisons = new ChangeComparison();
+
   /** Request shapes the targets' servers asked for (max_completion_tokens, no temperature), kept across runs. */
   private readonly shapes = new Map<string, RequestShape>();
 
@@ -66,6 +81,8 @@ export class ProbeService {
     const sweeps = new Map(this.config.probes.map((p) => [p.name, p.temperatures]));
     for (const t of this.config.targets) for (const p of t.probes) initSeries(this.deps.metrics, t.name, p, sweeps.get(p) ?? null);
     initKindSeries(this.deps.metrics, this.config);
+    // at 0 from the start, so that increase() and changes() see the first change
+    for (const t of this.config.targets) this.deps.metrics.targetChanges.inc({ target: t.name }, 0);
   }
 
   get currentConfig(): Config {
@@ -153,11 +170,20 @@ export class ProbeService {
   private async execute(target: TargetConfig, probe: ProbeConfig, trigger: RunResult['trigger']): Promise<RunResult> {
     const { metrics } = this.deps;
     const windowKey = runKey(target.name, probe.name);
+    // what the responses say served them: only answers that succeeded (a proxy's error page names the proxy)
+    const served: ServedBy[] = [];
+    const stream = this.deps.probe.stream;
     const run = await runProbe(
       target,
       probe,
       {
         ...this.deps.probe,
+        stream: async (request, options) => {
+          const result = await stream(request, options);
+          if (result.served && result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300)
+            served.push(result.served);
+          return result;
+        },
         shapes: this.shapes,
         slots: this.slots,
         observer: {
@@ -190,14 +216,91 @@ export class ProbeService {
       },
       trigger,
     );
-    if (this.configured.has(windowKey)) recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
+    if (this.configured.has(windowKey)) {
+      recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
+      await this.identify(target, run, served);
+    }
     this.deps.history.add(run);
     this.deps.onRun?.(run);
     return run;
   }
 
+  /**
+   * The run's fingerprint (never fails the run: a failed read is a line of `unavailable`), a
+   * change of it logged, counted and opening a comparison, and the run's samples added to its
+   * pair's comparison.
+   */
+  private async identify(target: TargetConfig, run: RunResult, served: ServedBy[]): Promise<void> {
+    const { fingerprints, metrics, logger } = this.deps;
+    if (fingerprints && !this.deps.probe.signal?.aborted) {
+      try {
+        const headers: Record<string, string> = { 'user-agent': `coherency-exporter/${VERSION}`, ...target.headers };
+        const key = await apiKeyOf(target, this.deps.probe.env, this.deps.probe.readKeyFile).catch(() => null);
+        if (key) headers['authorization'] = `Bearer ${key}`;
+        const dispatcher = this.deps.probe.dispatcherFor?.(target);
+        const fresh = await fingerprints.fingerprint(target.name, { baseUrl: target.baseUrl, model: target.model, headers }, served, {
+          ...(dispatcher ? { dispatcher } : {}),
+          ...(this.deps.probe.signal ? { signal: this.deps.probe.signal } : {}),
+        });
+        const atMs = this.deps.probe.now();
+        const seen = this.identities.observe(target.name, fresh, atMs);
+        run.fingerprint = seen.known;
+        const previous = seen.kind === 'first' ? null : seen.kind === 'changed' ? seen.previous : seen.known;
+        recordFingerprint(metrics, target.name, seen.known, previous, seen.kind === 'changed', atMs / 1000);
+        if (seen.kind === 'changed') {
+          const what = describeChanges(seen.changes);
+          logger.warn(
+            { target: target.name, changes: seen.changes, before: seen.previous.hash, after: seen.known.hash },
+            `target ${target.name} changed: ${what}`,
+          );
+          this.comparisons.markChange(target.name, atMs, what);
+        }
+      } catch (err) {
+        logger.error({ target: target.name, err: (err as Error).message }, 'could not read the fingerprint; the run is kept');
+      }
+    }
+    this.comparisons.record(
+      target.name,
+      run.probe,
+      run.samples.map((s) => sampleFigures(s)),
+    );
+    for (const name of target.probes) {
+      const c = this.comparisons.comparison(target.name, name);
+      if (c) recordComparison(metrics, c);
+    }
+  }
+
+  /** The comparison across the last change of the pair's target; null before any change. */
+  comparison(targetName: string, probeName: string): Comparison | null {
+    return this.comparisons.comparison(targetName, probeName);
+  }
+
+  /** Every pair's comparison across its target's last change. */
+  allComparisons(): Comparison[] {
+    return this.comparisons.all();
+  }
+
+  /** The target's known fingerprint and when it last changed (ms); null before its first run. */
+  fingerprintOf(targetName: string): ReturnType<TargetFingerprints['get']> {
+    return this.identities.get(targetName);
+  }
+
   /** Forgets the degeneration window of a removed target/probe. */
   forget(targetName: string, probeName: string): void {
     this.window.delete(runKey(targetName, probeName));
+    this.comparisons.forget(targetName, probeName);
+  }
+
+  /**
+   * Forgets what is known of a target's identity and its comparisons, with their series: the
+   * target was removed, or a reload pointed it at another baseUrl or model (what answers there
+   * next is a first fingerprint, not a change).
+   */
+  forgetTarget(targetName: string): void {
+    const known = this.identities.get(targetName);
+    if (known) this.deps.metrics.targetInfo.remove(infoLabels(targetName, known.fingerprint));
+    this.identities.forget(targetName);
+    this.deps.fingerprints?.forget(targetName);
+    for (const probe of this.comparisons.forgetTarget(targetName)) forgetComparisonSeries(this.deps.metrics, targetName, probe);
   }
 }

@@ -8,6 +8,8 @@ export interface ChunkIdentity {
   id: string;
   created: number;
   model: string;
+  /** `system_fingerprint` of every chunk and body (the release switch sets it); absent: none sent. */
+  systemFingerprint?: string;
 }
 
 export interface Usage {
@@ -58,7 +60,8 @@ export interface ChunkEncoder {
 
 export function createChunkEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
   const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
-  const head = `data: {"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(identity.model)},"choices":`;
+  const fingerprint = identity.systemFingerprint ? `"system_fingerprint":${JSON.stringify(identity.systemFingerprint)},` : '';
+  const head = `data: {"id":${JSON.stringify(identity.id)},"object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(identity.model)},${fingerprint}"choices":`;
   const contentPrefix = `${head}[{"index":0,"delta":{"content":`;
   const reasoningPrefix = `${head}[{"index":0,"delta":{"reasoning_content":`;
   const deltaSuffix = '},"logprobs":null,"finish_reason":null}]}\n\n';
@@ -123,6 +126,7 @@ export function completionBody(
     object: 'chat.completion',
     created: options.createdAsString ? String(identity.created) : identity.created,
     model: identity.model,
+    ...(identity.systemFingerprint ? { system_fingerprint: identity.systemFingerprint } : {}),
     choices: [
       { index: 0, message, logprobs: null, finish_reason: options.lengthAsStop && finishReason === 'length' ? 'stop' : finishReason },
     ],

@@ -5,6 +5,7 @@ export type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
 export { createHealthyText, type HealthyText, type HealthyTextOptions } from './healthyText.js';
 export { tokenize } from './tokenize.js';
 export { DEFECTS, RENAMED_MODEL, type DefectName } from './defects.js';
+export { createReleaseSwitch, DEFAULT_DEGRADE_TO, type ReleaseOptions } from './release.js';
 
 export interface ScenarioInfo {
   /** The model name that selects it. */

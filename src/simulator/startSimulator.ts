@@ -5,6 +5,7 @@ import { errorBody } from './chunks.js';
 import { buildSource, splitBuildPath } from './builds.js';
 import { RENAMED_MODEL, splitDefectPath, type Defects } from './defects.js';
 import { hashSeed } from './random.js';
+import { createReleaseSwitch } from './release.js';
 import { respondBody, respondCompletion, streamGeneration, type ResponseContext } from './respond.js';
 import { lookupScenario, SCENARIO_MAP } from './scenarios/index.js';
 import { lastUserText, messageTexts } from './messageTexts.js';
@@ -56,6 +57,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     throw new RangeError(`tokensPerSecond must be a number >= 0, got ${tokensPerSecond}`);
   }
 
+  const release = options.release ? createReleaseSwitch(options.release) : null;
   const requests: SimulatedRequest[] = [];
   // what echo-previous answers with: the last user message of each scenario's previous request
   const lastUserByScenario = new Map<string, string>();
@@ -96,9 +98,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res.setHeader('WWW-Authenticate', 'Bearer');
       return sendError(res, 401, errorBody('Incorrect API key provided (simulated).', 'invalid_request_error', 'invalid_api_key'));
     }
+    if (release) res.setHeader('Server', release.current().server);
     if (req.method === 'GET' && path === '/v1/models') {
       req.resume();
-      return listModels(res);
+      return listModels(res, release?.current().root ?? null);
+    }
+    if (release && req.method === 'GET' && path === '/version') {
+      req.resume();
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return void res.end(JSON.stringify({ version: release.current().version }));
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       req.resume();
@@ -115,7 +123,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const parsed = parseChatBody(raw, defects);
     if (typeof parsed === 'string') return sendError(res, 400, errorBody(parsed, 'invalid_request_error', 'invalid_request'));
 
-    const lookup = lookupScenario(parsed.model);
+    const served = release?.serve(parsed.model) ?? null;
+    if (served) res.setHeader('Server', served.identity.server);
+    const lookup = lookupScenario(served?.model ?? parsed.model);
     if (!lookup.ok) {
       const status = lookup.reason === 'unknown' ? 404 : 400;
       const code = lookup.reason === 'unknown' ? 'model_not_found' : 'invalid_model_parameter';
@@ -142,7 +152,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       plan = { ...plan, source: stopAt(plan.source, parsed.stop) };
     }
     const model = defects.has('model-renamed') ? RENAMED_MODEL : parsed.model;
-    const identity = { id: `chatcmpl-${randomUUID().replace(/-/g, '')}`, created: Math.floor(Date.now() / 1000), model };
+    const identity = {
+      id: `chatcmpl-${randomUUID().replace(/-/g, '')}`,
+      created: Math.floor(Date.now() / 1000),
+      model,
+      ...(served ? { systemFingerprint: served.identity.systemFingerprint } : {}),
+    };
     const record: SimulatedRequest = {
       id: identity.id,
       model: parsed.model,
@@ -163,7 +178,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res,
       record,
       identity,
-      tokensPerSecond,
+      tokensPerSecond: tokensPerSecond * (served?.speedup ?? 1),
       includeUsage: parsed.includeUsage && !defects.has('usage-missing'),
       logprobs: parsed.logprobs,
       promptTokens: countPromptTokens(parsed.messages),
@@ -202,13 +217,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-function listModels(res: ServerResponse): void {
+function listModels(res: ServerResponse, root: string | null): void {
   const created = Math.floor(Date.now() / 1000);
   const data = [...SCENARIO_MAP.values()].map((scenario) => ({
     id: scenario.name,
     object: 'model',
     created,
     owned_by: 'coherency-simulator',
+    ...(root ? { root } : {}),
     description: scenario.description,
   }));
   res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -1,3 +1,5 @@
+import type { ReleaseOptions } from './release.js';
+
 export interface SimulatorOptions {
   /** Interface to listen on; default 127.0.0.1 (loopback only). */
   host?: string;
@@ -9,6 +11,8 @@ export interface SimulatorOptions {
   seed?: number;
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (else 401), unless its path switches on `auth-open`. */
   apiKey?: string;
+  /** The release switch (release.ts): after `after` chat requests the simulator reports release 2 and answers from `degradeTo`. */
+  release?: ReleaseOptions;
 }
 
 /** One chat completion request as the simulator saw it; updated live while it streams. */

@@ -74,5 +74,31 @@ export function repairRun(run: RunResult): RunResult {
   o['trigger'] = o['trigger'] === 'manual' ? 'manual' : 'schedule';
   o['durationSeconds'] = finiteOr(o['durationSeconds'], 0);
   run.samples.forEach(repairSample);
+  repairFingerprint(o);
   return run;
+}
+
+/**
+ * A stored fingerprint (runs since 0.1 fingerprints; older runs have none) with the types the run
+ * page reads; one that is not a record with a hash is dropped, the run stands without it.
+ */
+function repairFingerprint(o: Record<string, unknown>): void {
+  const f = o['fingerprint'];
+  if (f === undefined) return;
+  const fp = f as Record<string, unknown> | null;
+  if (typeof fp !== 'object' || fp === null || typeof fp['hash'] !== 'string') {
+    delete o['fingerprint'];
+    return;
+  }
+  for (const k of ['server', 'version', 'model', 'modelRevision', 'systemFingerprint', 'ownedBy'] as const)
+    fp[k] = typeof fp[k] === 'string' ? fp[k] : null;
+  for (const k of ['maxModelLen', 'created'] as const) fp[k] = finiteOr(fp[k], null);
+  for (const k of ['settings', 'headers'] as const) {
+    const r = fp[k];
+    fp[k] =
+      typeof r === 'object' && r !== null && !Array.isArray(r)
+        ? Object.fromEntries(Object.entries(r as Record<string, unknown>).map(([name, v]) => [name, text(v)]))
+        : {};
+  }
+  for (const k of ['sources', 'unavailable'] as const) fp[k] = texts(fp[k]);
 }

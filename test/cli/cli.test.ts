@@ -41,6 +41,25 @@ describe('help and usage', () => {
     assert.match(k.err(), /--api-key-env: environment variable SIM_KEY_NOT_SET is not set/);
   });
 
+  test('simulate --release-after and --degrade-to: a bad value is exit 2 naming the flag', async () => {
+    const h = io();
+    assert.equal(await main(['simulate', '--help'], h.io), 0);
+    assert.match(h.out(), /--release-after N/);
+    const cases: Array<[string[], RegExp]> = [
+      [['--release-after', 'soon'], /--release-after: must be a whole number >= 0/],
+      [['--release-after=-2'], /--release-after: must be a whole number >= 0/],
+      [['--degrade-to', 'collapse-word'], /--degrade-to goes with --release-after/],
+      [['--release-speedup', '2'], /--release-speedup goes with --release-after/],
+      [['--release-after', '3', '--release-speedup', '0'], /--release-speedup: must be a number > 0/],
+      [['--release-after', '3', '--degrade-to', 'no-such-model'], /--degrade-to: .*no-such-model/],
+    ];
+    for (const [args, message] of cases) {
+      const r = io();
+      assert.equal(await main(['simulate', '--port', '0', ...args], r.io), 2, args.join(' '));
+      assert.match(r.err(), message);
+    }
+  });
+
   test('an unknown command or option is exit 2 with a message', async () => {
     const a = io();
     assert.equal(await main(['frobnicate'], a.io), 2);

@@ -38,6 +38,7 @@ describe('daemon: auth, run storage, reload and secrets', () => {
   let daemon: Daemon;
   const responses: string[] = [];
   const seenAuth: string[] = [];
+  const seenReads: string[] = [];
 
   const get = async (path: string, init: RequestInit = {}) => {
     const res = await fetch(`${daemon.url}${path}`, init);
@@ -51,6 +52,12 @@ describe('daemon: auth, run storage, reload and secrets', () => {
     sim = await startSimulator({ tokensPerSecond: 0 });
     // A server that starts a stream, echoes the Authorization header back in an error, then crashes.
     crashServer = createServer((req, res) => {
+      // fingerprint reads: /models under baseUrl carries the key, the info endpoints at the origin's root none
+      if (!req.url?.endsWith('/chat/completions')) {
+        seenReads.push(`${req.url} ${String(req.headers.authorization)}`);
+        res.writeHead(404).end();
+        return;
+      }
       seenAuth.push(String(req.headers.authorization));
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(`data: {"choices":[{"index":0,"delta":{"content":"Hello"}}]}\n\n`);
@@ -153,6 +160,8 @@ describe('daemon: auth, run storage, reload and secrets', () => {
       seenAuth.length > 0 && seenAuth.every((a) => a === `Bearer ${CANARY}`),
       'the key did reach the target, and the target echoed it back',
     );
+    assert.ok(seenReads.includes(`/v1/models Bearer ${CANARY}`), seenReads.join(', '));
+    for (const read of seenReads.filter((r) => !r.startsWith('/v1/models '))) assert.match(read, / undefined$/, 'no key outside baseUrl');
     assert.equal(everything.includes(CANARY), false, 'the canary key leaked');
     assert.equal(everything.includes(CANARY.slice(3)), false, 'a part of the canary key leaked');
   });

@@ -34,7 +34,22 @@ function rawExpressions(): { where: string; expr: string }[] {
   for (const v of dashboard.templating.list) {
     if (v.type === 'query') out.push({ where: `variable ${v.name}`, expr: String(v.definition ?? '') });
   }
+  for (const a of annotations()) if (typeof a.expr === 'string') out.push({ where: `annotation "${a.name}"`, expr: a.expr });
   return out;
+}
+
+interface Annotation {
+  name: string;
+  datasource?: unknown;
+  expr?: string;
+  enable?: boolean;
+  builtIn?: number;
+  titleFormat?: string;
+  tagKeys?: string;
+}
+
+function annotations(): Annotation[] {
+  return ((dashboard['annotations'] as { list?: Annotation[] } | undefined)?.list ?? []).filter((a) => a.builtIn !== 1);
 }
 
 test('the dashboard is importable: datasource input, schema version, stable uid', () => {
@@ -213,4 +228,19 @@ test('dashboardQueries expands every variable and returns every panel query', ()
 test('expandVariables knows the ${var} and ${var:format} forms and refuses unknown variables', () => {
   assert.equal(expandVariables('x{target=~"${target:regex}"}[$__range]'), 'x{target=~".*"}[5m]');
   assert.throws(() => expandVariables('x{a="$nope"}'), /unknown template variable \$nope/);
+});
+
+test('target changes are drawn as an annotation: increase of coherency_target_changes_total per target, on by default', () => {
+  const changes = annotations().filter((a) => a.expr?.includes('coherency_target_changes_total'));
+  assert.equal(changes.length, 1, JSON.stringify(annotations()));
+  const a = changes[0] as Annotation;
+  assert.deepEqual(a.datasource, DATASOURCE);
+  assert.equal(a.enable, true);
+  // increase, not changes(): a restarted exporter's counter drops to 0, which is no change of the target
+  assert.match(
+    a.expr ?? '',
+    /^sum by \(target\) \(increase\(coherency_target_changes_total\{target=~"\$target"\}\[\$__interval\]\)\) > 0$/,
+  );
+  assert.match(a.titleFormat ?? '', /\{\{target\}\}/);
+  assert.equal(a.tagKeys, 'target');
 });

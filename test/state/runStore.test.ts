@@ -282,3 +282,36 @@ test('a stored run with fields of the wrong type is repaired to the shapes the p
   assert.equal(s.metrics, null);
   assert.deepEqual(s.error, { type: '', message: 'boom' });
 });
+
+test('a stored run keeps its fingerprint; a damaged one is repaired or dropped, and a run without one still loads', async () => {
+  const dir = await tempDir();
+  const fingerprint = {
+    server: 'vllm',
+    version: '0.6.3',
+    model: 'm',
+    modelRevision: null,
+    systemFingerprint: 'fp_1',
+    maxModelLen: 4096,
+    ownedBy: null,
+    settings: { kv_cache_dtype: 'fp8' },
+    headers: { server: 'uvicorn' },
+    created: null,
+    sources: ['responses', '/version'],
+    unavailable: [],
+    hash: '0123456789ab',
+  };
+  const kept = { ...run(1, 'fail'), fingerprint };
+  const damaged = { ...run(2, 'fail'), fingerprint: { hash: 'abcdefabcdef', version: 7, headers: 'x', sources: 'responses' } };
+  const broken = { ...run(3, 'fail'), fingerprint: 'not a record' };
+  for (const r of [kept, damaged, broken, run(4, 'fail')])
+    await writeFile(join(dir, fileNameFor(r as RunResult)), encodeStoredRun(r as unknown as RunResult));
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: silentLogger });
+  assert.equal(await store.open(), 4);
+  assert.deepEqual((await store.load('run-1'))!.fingerprint, fingerprint);
+  const repaired = (await store.load('run-2'))!.fingerprint!;
+  assert.equal(repaired.version, null);
+  assert.deepEqual(repaired.headers, {});
+  assert.deepEqual(repaired.sources, ['responses']);
+  assert.equal((await store.load('run-3'))!.fingerprint, undefined);
+  assert.equal((await store.load('run-4'))!.fingerprint, undefined);
+});

@@ -28,7 +28,9 @@ describe('repetition: copies of a unit at the end', () => {
 
   it('a sentence said ten times, each copy with another adjective swapped in, fails; a list in one template does not', () => {
     const words = ['quiet', 'early', 'careful', 'small', 'warm', 'second', 'plain', 'steady', 'final', 'whole'];
-    const stuck = words.map((w) => `The ferry came around the ${w} headland at last, its horn sounding once as if it were sorry.`).join(' ');
+    const stuck = words
+      .map((w) => `The ferry came around the ${w} headland at last, its horn sounding once as if it were sorry.`)
+      .join(' ');
     assert.match(judged(`${prose} ${stuck}`).join(','), /^sentence_loop\/fail/);
     const items = [
       ['Lisbon', 'Portugal', 'tiles'],
