@@ -1,5 +1,6 @@
 import type { SampleVerdict } from '../probe/probeTypes.js';
 import type { Baseline, PairFigures } from './baselineFormat.js';
+import { UNCOMPARED_FIELDS } from './fingerprintFields.js';
 import { firstDeparture, type OutputComparison } from './firstDeparture.js';
 import type { Tolerances } from './tolerances.js';
 
@@ -26,6 +27,7 @@ export interface OutputRow {
   comparison: OutputComparison;
 }
 
+/** A fingerprint field that differs (informational: never a regression by itself); null: not read on that side. */
 export interface FingerprintChange {
   target: string;
   field: string;
@@ -212,7 +214,8 @@ export function compareBaselines(baseline: Baseline, current: Baseline, toleranc
   for (const [target, fb] of Object.entries(baseline.fingerprints)) {
     const fa = current.fingerprints[target];
     if (!fa) continue;
-    for (const field of [...new Set([...Object.keys(fb), ...Object.keys(fa)])]) {
+    // a field only one side has was not recorded by the other's build: nothing to compare
+    for (const field of Object.keys(fb).filter((k) => Object.hasOwn(fa, k) && !UNCOMPARED_FIELDS.has(k))) {
       const [before, after] = [fb[field] ?? null, fa[field] ?? null];
       if (before !== after) fingerprintChanges.push({ target, field, before, after });
     }

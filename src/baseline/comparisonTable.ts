@@ -45,8 +45,9 @@ export function comparisonTable(c: Comparison): string {
       lines.push('  (a departure at temperature 0 means changed numerics, even where both outputs read well)');
   }
   if (c.fingerprintChanges.length) {
-    lines.push('', 'what the targets say of themselves, changed:');
-    for (const f of c.fingerprintChanges) lines.push(`  ${f.target} ${f.field}: ${f.before ?? '–'} → ${f.after ?? '–'}`);
+    // what changed beside how quality changed; never a failure by itself ("–": not read on that side)
+    lines.push('', 'what the targets say of themselves, changed (not judged):');
+    for (const f of c.fingerprintChanges) lines.push(`  ${f.target}: ${f.field} ${f.before ?? '–'} → ${f.after ?? '–'}`);
   }
   const worse = c.rows.filter((r) => r.regressed).length;
   const departed = c.outputs.filter((o) => !o.comparison.identical).length;

@@ -4,12 +4,14 @@ import { baselineMismatch } from '../baseline/baselineMismatch.js';
 import { baselineOf } from '../baseline/baselineOf.js';
 import { compareBaselines, type Comparison } from '../baseline/compareBaselines.js';
 import { probeSettings } from '../baseline/probeSettings.js';
+import { fingerprintFields, joinFingerprints } from '../baseline/fingerprintFields.js';
 import { runFingerprint } from '../baseline/runFingerprint.js';
 import { TOLERANCE_FLAGS, tolerancesFromFlags, type Tolerances } from '../baseline/tolerances.js';
 import type { Config } from '../config/types.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { VERSION } from '../version.js';
 import { PROBE_EXIT, type FailOn } from './exitCode.js';
+import type { TargetIdentity } from './identifyTargets.js';
 import type { ProbeFlagValues, ProbePair } from './probeFlags.js';
 
 /** What --baseline and --save-baseline ask of a probe run, checked before it starts. */
@@ -54,18 +56,25 @@ export async function planBaseline(
   return { baseline, tolerances: tolerances.tolerances, savePath };
 }
 
-/** This run as a baseline: its figures, and per target what the run saw it say of itself. */
-export function baselineOfRuns(runs: readonly RunResult[], config: Config, now: Date): Baseline {
+/**
+ * This run as a baseline: its figures, and per target what the run saw it say of itself
+ * (runFingerprint) joined with its fingerprint read after the run (`identities`, runOneShot).
+ */
+export function baselineOfRuns(
+  runs: readonly RunResult[],
+  identities: ReadonlyMap<string, TargetIdentity>,
+  config: Config,
+  now: Date,
+): Baseline {
   const fingerprints = Object.fromEntries(
     [...new Set(runs.map((r) => r.target))].map((name) => {
       const target = config.targets.find((t) => t.name === name)!;
-      return [
-        name,
-        runFingerprint(
-          target,
-          runs.filter((r) => r.target === name),
-        ),
-      ];
+      const seen = runFingerprint(
+        target,
+        runs.filter((r) => r.target === name),
+      );
+      const identity = identities.get(name);
+      return [name, joinFingerprints(seen, identity && fingerprintFields(identity.fingerprint, identity.secrets))];
     }),
   );
   return baselineOf(runs, config, { version: VERSION, createdAt: now.toISOString(), fingerprints });
@@ -81,11 +90,12 @@ export function gateExitCode(c: Comparison): number {
 export async function finishBaseline(
   plan: BaselinePlan,
   runs: readonly RunResult[],
+  identities: ReadonlyMap<string, TargetIdentity>,
   config: Config,
   failOn: FailOn,
   now: Date,
 ): Promise<{ comparison: Comparison | null; saveError: string | null }> {
-  const current = baselineOfRuns(runs, config, now);
+  const current = baselineOfRuns(runs, identities, config, now);
   const comparison = plan.baseline ? compareBaselines(plan.baseline, current, plan.tolerances, failOn) : null;
   let saveError: string | null = null;
   if (plan.savePath !== null) {

@@ -97,7 +97,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const saveErrors: string[] = [];
   // A config that starts the built-in simulator (the demo) gets it here too, as serve would.
   const simulator = config.simulator.enabled ? await startConfigSimulator(config.simulator, io.stderr) : null;
-  const runs = await runOneShot({
+  const { runs, identities } = await runOneShot({
     config,
     pairs: selected.pairs,
     env: io.env,
@@ -105,6 +105,8 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     concurrency,
     view,
     captureRaw: saveDir !== null,
+    // a baseline keeps what each target says of itself; a plain probe sends nothing beyond its probes
+    identify: gate !== null,
     ...(saveDir !== null
       ? {
           onSample: async (target: string, probe: string, sample, capture) => {
@@ -118,7 +120,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
         }
       : {}),
   }).finally(() => simulator?.close());
-  const gated = gate ? await finishBaseline(gate, runs, config, failOn as FailOn, new Date()) : null;
+  const gated = gate ? await finishBaseline(gate, runs, identities, config, failOn as FailOn, new Date()) : null;
   const comparison = gated?.comparison ?? null;
   // with --baseline the gate is the comparison: a failure the baseline had too is no regression
   let code = comparison ? gateExitCode(comparison) : probeExitCode(runs, failOn as FailOn);

@@ -6,9 +6,11 @@ import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpE
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import type { Config } from '../config/types.js';
+import type { ServedBy } from '../client/streamTypes.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
 import { readKeyFile } from '../probe/readKeyFile.js';
 import { runProbe, type StreamFn } from '../probe/runProbe.js';
+import { identifyTargets, type TargetIdentity } from './identifyTargets.js';
 import type { ProbePair } from './probeFlags.js';
 import { describeLive, type ProgressView } from './progressView.js';
 
@@ -27,6 +29,15 @@ export interface OneShotOptions {
   stream?: StreamFn;
   /** A plain client in place of httpExchange (tests). */
   http?: HttpFn;
+  /** After the runs, read each target's fingerprint (identifyTargets) for a baseline. */
+  identify?: boolean;
+}
+
+export interface OneShotResult {
+  /** In the order of `pairs`. */
+  runs: RunResult[];
+  /** With `identify`, by target name: its fingerprint (never missing: a failed read is a line of `unavailable`); else empty. */
+  identities: Map<string, TargetIdentity>;
 }
 
 /**
@@ -36,9 +47,10 @@ export interface OneShotOptions {
  * sample's body as received (by sample index, so the side-by-side requests of a contamination
  * probe each get their own); runProbe itself is unchanged. Samples of a pair run one after the
  * other (runProbe's rule); `concurrency` bounds samples in flight across pairs, raised to the
- * widest contamination probe's request count.
+ * widest contamination probe's request count. With `identify`, each target's fingerprint is
+ * read once the runs are done, from what its successful responses said and its own endpoints.
  */
-export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
+export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
   const dispatchers = new Map<string, Dispatcher>();
   for (const t of o.config.targets) {
     const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
@@ -50,8 +62,11 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
   const slots = semaphore(Math.max(1, o.concurrency, ...together));
   const base = o.stream ?? ((req, opts) => streamChat(req, opts));
   const pending: Promise<unknown>[] = [];
+  // what the responses say served them, by target: only answers that succeeded (a proxy's error page names the proxy)
+  const served = new Map<string, ServedBy[]>();
+  const http = o.http ?? httpExchange;
   try {
-    return await Promise.all(
+    const runs = await Promise.all(
       o.pairs.map(async ({ target: tName, probe: pName }) => {
         const target = o.config.targets.find((t) => t.name === tName)!;
         const probe = o.config.probes.find((p) => p.name === pName)!;
@@ -74,7 +89,7 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
             },
             { once: true },
           );
-          return base(req, {
+          const result = base(req, {
             ...opts,
             onProgress: (p) => {
               opts.onProgress?.(p);
@@ -89,13 +104,21 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
                 }
               : {}),
           } as Parameters<StreamFn>[1]);
+          return result.then((r) => {
+            if (r.served && r.httpStatus !== null && r.httpStatus >= 200 && r.httpStatus < 300) {
+              const list = served.get(tName) ?? [];
+              list.push(r.served);
+              served.set(tName, list);
+            }
+            return r;
+          });
         };
         return runProbe(
           target,
           probe,
           {
             stream,
-            http: o.http ?? httpExchange,
+            http,
             env: o.env,
             now: Date.now,
             logger: o.logger,
@@ -125,6 +148,15 @@ export async function runOneShot(o: OneShotOptions): Promise<RunResult[]> {
         );
       }),
     );
+    const names = new Set(o.pairs.map((p) => p.target));
+    const identities = o.identify
+      ? await identifyTargets(
+          o.config.targets.filter((t) => names.has(t.name)),
+          served,
+          { http, env: o.env, readKeyFile, dispatcherFor: (t) => dispatchers.get(t.name) },
+        )
+      : new Map<string, TargetIdentity>();
+    return { runs, identities };
   } finally {
     await Promise.allSettled(pending);
     o.view.close();

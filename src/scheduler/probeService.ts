@@ -12,11 +12,10 @@ import type { Dispatcher } from 'undici';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { FingerprintCache } from '../fingerprint/fingerprintCache.js';
 import { describeChanges } from '../fingerprint/normalizeFingerprint.js';
-import { apiKeyOf } from '../probe/buildChatRequest.js';
+import { identityTargetOf } from '../fingerprint/identityTargetOf.js';
 import { ChangeComparison, sampleFigures, type Comparison } from '../state/changeComparison.js';
 import { TargetFingerprints } from '../state/targetFingerprints.js';
 import { forgetComparisonSeries, infoLabels, recordComparison, recordFingerprint } from '../metrics/changeMetrics.js';
-import { VERSION } from '../version.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
 
@@ -234,11 +233,9 @@ export class ProbeService {
     const { fingerprints, metrics, logger } = this.deps;
     if (fingerprints && !this.deps.probe.signal?.aborted) {
       try {
-        const headers: Record<string, string> = { 'user-agent': `coherency-exporter/${VERSION}`, ...target.headers };
-        const key = await apiKeyOf(target, this.deps.probe.env, this.deps.probe.readKeyFile).catch(() => null);
-        if (key) headers['authorization'] = `Bearer ${key}`;
+        const identity = await identityTargetOf(target, this.deps.probe.env, this.deps.probe.readKeyFile);
         const dispatcher = this.deps.probe.dispatcherFor?.(target);
-        const fresh = await fingerprints.fingerprint(target.name, { baseUrl: target.baseUrl, model: target.model, headers }, served, {
+        const fresh = await fingerprints.fingerprint(target.name, identity, served, {
           ...(dispatcher ? { dispatcher } : {}),
           ...(this.deps.probe.signal ? { signal: this.deps.probe.signal } : {}),
         });

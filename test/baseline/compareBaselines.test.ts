@@ -142,19 +142,36 @@ describe('compareBaselines', () => {
     assert.match(table, /a\/long #0: departs at token 2 \(char 3\), after "a b"\n {4}before: " c"\n {4}after: {2}" x"/);
   });
 
-  it('lists what the targets say of themselves that changed', () => {
+  it('lists what the targets say of themselves that changed, never as a regression', () => {
     const c = compareBaselines(
-      baseline(pair(), { model: 'm', systemFingerprint: 'fp_1', server: null }),
-      baseline(pair(), { model: 'm', systemFingerprint: 'fp_2', version: '0.9' }),
+      baseline(pair(), { model: 'm', systemFingerprint: 'fp_1', server: null, version: '1.0.0', hash: 'aaa', unavailable: null }),
+      baseline(pair(), { model: 'm', systemFingerprint: 'fp_2', server: 'vllm', version: null, hash: 'bbb', unavailable: 'info: x' }),
       DEFAULT_TOLERANCES,
       'fail',
     );
     assert.deepEqual(c.fingerprintChanges, [
       { target: 'a', field: 'systemFingerprint', before: 'fp_1', after: 'fp_2' },
-      { target: 'a', field: 'version', before: null, after: '0.9' },
+      { target: 'a', field: 'server', before: null, after: 'vllm' },
+      { target: 'a', field: 'version', before: '1.0.0', after: null },
     ]);
     assert.equal(c.regressed, false);
-    assert.match(comparisonTable(c), /a systemFingerprint: fp_1 → fp_2/);
+    const table = comparisonTable(c);
+    assert.match(
+      table,
+      /changed \(not judged\):\n {2}a: systemFingerprint fp_1 → fp_2\n {2}a: server – → vllm\n {2}a: version 1\.0\.0 → –\n/,
+    );
+    assert.doesNotMatch(table, /hash|unavailable/);
+  });
+
+  it('a field only one side recorded (a baseline of an earlier build) is no change', () => {
+    const c = compareBaselines(
+      baseline(pair(), { model: 'm', origin: 'o', server: null }),
+      baseline(pair(), { model: 'm', origin: 'o', server: null, version: '2.0.0', modelRevision: 'r2' }),
+      DEFAULT_TOLERANCES,
+      'fail',
+    );
+    assert.deepEqual(c.fingerprintChanges, []);
+    assert.doesNotMatch(comparisonTable(c), /what the targets say/);
   });
 
   it('the table puts before, after and change side by side, and the outcome last', () => {

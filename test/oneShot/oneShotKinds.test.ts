@@ -29,7 +29,7 @@ test('the probe command runs a contamination probe; each sample keeps its own li
   const keys: string[] = [];
   const started: string[] = [];
   const progressed: string[] = [];
-  const runs = await runOneShot({
+  const { runs } = await runOneShot({
     config,
     pairs: [
       { target: 't', probe: 'mixing' },
@@ -90,7 +90,7 @@ test('a contamination probe streams its requests together even at --concurrency 
       testProbe({ name: 'mixing', messages: [], maxTokens: 100, kind: 'contamination', contamination: { concurrency: 3, seed: 2 } }),
     ],
   });
-  const runs = await runOneShot({
+  const { runs } = await runOneShot({
     config,
     pairs: [{ target: 't', probe: 'mixing' }],
     env: {},
@@ -110,7 +110,7 @@ test("a conformance run's live line says how far its checks got", async () => {
     probes: [testProbe({ name: 'checklist', messages: [], maxTokens: 64, kind: 'conformance', conformance: { checks: ['auth'] } })],
   });
   const states: string[] = [];
-  const runs = await runOneShot({
+  const { runs } = await runOneShot({
     config,
     pairs: [{ target: 't', probe: 'checklist' }],
     env: {},

@@ -1,0 +1,73 @@
+import type { HttpFn, HttpOptions } from '../client/httpExchange.js';
+import { secretsOf } from '../client/streamChat.js';
+import type { ServedBy } from '../client/streamTypes.js';
+import type { TargetConfig } from '../config/types.js';
+import { fetchIdentity, type IdentityReads } from '../fingerprint/fetchIdentity.js';
+import { identityTargetOf } from '../fingerprint/identityTargetOf.js';
+import { normalizeFingerprint, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
+import { VERSION } from '../version.js';
+
+/** The longest all of a target's reads may take together (each read has its own shorter timeout too). */
+export const IDENTIFY_TIMEOUT_MS = 10_000;
+
+export interface IdentifyDeps {
+  http: HttpFn;
+  env: Record<string, string | undefined>;
+  readKeyFile?: (path: string) => Promise<string>;
+  dispatcherFor?: (target: TargetConfig) => HttpOptions['dispatcher'] | undefined;
+  timeoutMs?: number;
+}
+
+/** A target's fingerprint and the credentials its reads carried (to keep them out of anything written). */
+export interface TargetIdentity {
+  fingerprint: Fingerprint;
+  secrets: string[];
+}
+
+const NO_READS: IdentityReads = { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [] };
+
+/**
+ * Reads each target's /models entry and info endpoint once, after a one-shot run, as the daemon
+ * does (fetchIdentity, the headers of identityTargetOf, the target's TLS dispatcher), and
+ * normalizes them with what the run's successful responses said (`served`). Never throws: a read
+ * that fails, or all of a target's reads past `timeoutMs`, is a line of the fingerprint's
+ * `unavailable`, and the run goes on.
+ */
+export async function identifyTargets(
+  targets: readonly TargetConfig[],
+  served: ReadonlyMap<string, readonly ServedBy[]>,
+  deps: IdentifyDeps,
+): Promise<Map<string, TargetIdentity>> {
+  const timeoutMs = deps.timeoutMs ?? IDENTIFY_TIMEOUT_MS;
+  const entries = await Promise.all(
+    targets.map(async (target): Promise<[string, TargetIdentity]> => {
+      const seen = served.get(target.name) ?? [];
+      let reads: IdentityReads;
+      let secrets: string[] = [];
+      try {
+        const identity = await identityTargetOf(target, deps.env, deps.readKeyFile);
+        secrets = secretsOf(identity.headers);
+        const dispatcher = deps.dispatcherFor?.(target);
+        reads = await fetchIdentity(identity, {
+          http: deps.http,
+          userAgent: `coherency-exporter/${VERSION}`,
+          signal: AbortSignal.timeout(timeoutMs),
+          ...(dispatcher ? { dispatcher } : {}),
+        });
+      } catch (err) {
+        reads = { ...NO_READS, unavailable: [`reads failed: ${(err as Error).message}`] };
+      }
+      // the headers of /models stand in when no response of the run succeeded (as FingerprintCache does)
+      const fromModels = Object.keys(reads.headers).length > 0 ? [{ model: null, systemFingerprint: null, headers: reads.headers }] : [];
+      const fingerprint = normalizeFingerprint({
+        served: seen.length > 0 ? seen : fromModels,
+        modelEntry: reads.modelEntry,
+        info: reads.info,
+        ollamaShow: reads.ollamaShow,
+        unavailable: reads.unavailable,
+      });
+      return [target.name, { fingerprint, secrets }];
+    }),
+  );
+  return new Map(entries);
+}
