@@ -12,12 +12,13 @@ export const BASELINE_FORMAT_VERSION = 1;
 export const MAX_OUTPUT_TOKENS = 20_000;
 
 /**
- * What a target says about itself, as far as the run saw it. A flat record of short strings:
- * a comparison lists the fields that differ. `model` is the configured name and `origin` the
- * base URL without credentials or query; `answeredModel` and `systemFingerprint` come from
- * the responses where a probe read them (the conformance checklist does); `server` is the
- * Server header where the client kept it. The daemon's fingerprint module may add fields:
- * every field is optional and compared by name.
+ * What a target says about itself. A flat record of short strings (null: not read): a
+ * comparison lists the fields that differ. `model` is the configured name and `origin` the
+ * base URL without credentials or query (runFingerprint); the rest is the target's fingerprint
+ * read after the run (src/fingerprint, flattened by fingerprintFields: `server`, `version`,
+ * `answeredModel`, `modelRevision`, `systemFingerprint`, `maxModelLen`, `ownedBy`,
+ * `settings.NAME`, `headers.NAME`, `hash`, `unavailable`). Every field is optional and compared
+ * by name; a baseline without one (an earlier build) is still read.
  */
 export type Fingerprint = Record<string, string | null>;
 

@@ -17,7 +17,7 @@ export interface BaselineMeta {
   version: string;
   /** ISO time of the run. */
   createdAt: string;
-  /** By target name: what each target said about itself (runFingerprint, or the daemon's module). */
+  /** By target name: what each target said about itself (runFingerprint joined with fingerprintFields). */
   fingerprints: Record<string, Fingerprint>;
 }
 

@@ -13,11 +13,10 @@ export function originOf(baseUrl: string): string {
 }
 
 /**
- * What a one-shot run knows of a target: its configured model and origin, and from a
- * conformance checklist's evidence the model its answers named and their system_fingerprint.
- * Generation probes keep neither (nor the Server header), so those stay null unless a
- * conformance probe ran. The daemon's fingerprint module, once there, is the richer source:
- * its record joins this one under its own field names (compareBaselines compares any field).
+ * What a one-shot run knows of a target from its config and its runs: its configured model and
+ * origin, and from a conformance checklist's evidence the model its answers named and their
+ * system_fingerprint. The target's fingerprint read after the run (fingerprintFields) is the
+ * richer source and joins this record (joinFingerprints), winning where it has a value.
  */
 export function runFingerprint(target: Pick<TargetConfig, 'model' | 'baseUrl'>, runs: readonly RunResult[]): Fingerprint {
   let answeredModel: string | null = null;
