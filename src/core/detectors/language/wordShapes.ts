@@ -52,9 +52,11 @@ export interface Chunks {
   key: Int32Array;
   /**
    * Punctuation where no language puts it, in it or in the chunks without letters right after
-   * it: marks doubled or mixed (",,", "..", ",.", "!!!"), a chunk of punctuation alone with a comma or a dot ("**.", " , ") or a run of backslashes, slashes or bars, not an ellipsis, "?!" or the
-   * dot of an abbreviation before a comma ("etc.,") an operator ("?:", "??") or colons ("::"), or "!" and "?" before a lower-case word
-   * ("I! can!"). Bit 0: in the chunk; the rest: letterless chunks of it after it.
+   * it: marks doubled or mixed (",,", "..", ",.", "!!!"); "!" or "?" before a lower-case word
+   * ("I! can!"); a chunk of punctuation alone with a comma or a dot ("**.") or with a run of
+   * backslashes, slashes or bars. Not an ellipsis, "?!", an abbreviation's dot before a comma
+   * ("etc.,"), an operator ("?:", "??") or colons ("::"). Bit 0: in the chunk; the rest: how
+   * many letterless chunks of it follow.
    */
   noise: Uint8Array;
 }
@@ -124,7 +126,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
     // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
     if (letters === 0 && loose && !digits && !bracket && t.end[next - 1]! - start > 1) noisy = true;
-    // a run of three or more backslashes, slashes or bars inside a line between words ("the \\\\\\ of"; "///" opening a line is a comment): no writing has one
+    // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
+    // them ("///" opening a line is a comment)
     if (letters === 0 && barMax >= 3 && !bracket && !(flags & C_LINE)) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
