@@ -11,8 +11,11 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { repoRoot } from '../test/helpers/repoRoot.js';
 
-/** The release the current analyzer is measured against: the last one that landed before the rewrite of issue 18. */
-export const PREVIOUS_RELEASE = 'e8fc46c';
+/**
+ * The release the current analyzer is measured against: the last one that landed before the
+ * rewrite of issue 18, or the revision COHERENCY_PREVIOUS_RELEASE names (a commit or tag).
+ */
+export const PREVIOUS_RELEASE = process.env['COHERENCY_PREVIOUS_RELEASE'] || 'e8fc46c';
 
 export interface AnalyzerModule {
   analyzeText(text: string, options?: { finishReason?: string | null }): { verdict: string; reasons: string[] };
