@@ -77,10 +77,15 @@ export class Engine {
   private scan(live: boolean): Scan {
     const tk = this.tokenizer;
     let counts: Int32Array | null = null;
+    let text: string | null = null;
     return {
       live,
       chars: tk.length,
       slice: (a, b) => tk.slice(a, b),
+      text: () => {
+        text ??= tk.slice(0, tk.length);
+        return text;
+      },
       tokens: tk.tokens,
       spaces: tk.spaces,
       idFlags: tk.idFlags,

@@ -41,10 +41,9 @@ export function textFigures(scan: Scan): TextFigures {
   const ngLens = new Int32Array(NGRAM_WORDS);
   // each distinct line: its count, chars and first offset, in arrays indexed through the map
   const lineIndex = new Map<number, number>();
-  let lineN = new Int32Array(64);
-  let lineLen = new Int32Array(64);
-  let lineAt = new Int32Array(64);
-  let lines = 0;
+  const lineN: number[] = [];
+  const lineLen: number[] = [];
+  const lineAt: number[] = [];
   let lineStart = 0;
   let lineHash = 0x811c9dc5 | 0;
   let lineChars = 0;
@@ -58,16 +57,10 @@ export function textFigures(scan: Scan): TextFigures {
         dupChars += lineN[e] === 1 ? 2 * len : len;
         lineN[e] = lineN[e]! + 1;
       } else {
-        if (lines === lineN.length) {
-          lineN = grown(lineN);
-          lineLen = grown(lineLen);
-          lineAt = grown(lineAt);
-        }
-        lineIndex.set(lineHash, lines);
-        lineN[lines] = 1;
-        lineLen[lines] = len;
-        lineAt[lines] = lineStart;
-        lines++;
+        lineIndex.set(lineHash, lineN.length);
+        lineN.push(1);
+        lineLen.push(len);
+        lineAt.push(lineStart);
       }
     }
   };
@@ -101,7 +94,7 @@ export function textFigures(scan: Scan): TextFigures {
   }
   if (t.n > 0) endLine(t.end[t.n - 1]!);
   let top = -1;
-  for (let e = 0; e < lines; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
+  for (let e = 0; e < lineN.length; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
   const topLine = top < 0 ? { n: 0, chars: 0, at: -1 } : { n: lineN[top]!, chars: lineLen[top]!, at: lineAt[top]! };
   // the ring in text order
   const kept = Math.min(words, NGRAM_WORDS);
@@ -123,10 +116,4 @@ export function textFigures(scan: Scan): TextFigures {
     ngrams: ngramFractions(ids, lens, kept),
     punctChars: punct,
   };
-}
-
-function grown(from: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
-  const to = new Int32Array(from.length * 2);
-  to.set(from);
-  return to;
 }

@@ -14,6 +14,8 @@ export interface Scan {
   /** UTF-16 chars of the text. */
   readonly chars: number;
   slice(from: number, to: number): string;
+  /** The whole text as one string (joined once, on first use). */
+  text(): string;
   readonly tokens: TokenBuffer;
   readonly spaces: SpaceRuns;
   /** Per token id: its flags (F_FUNC). */

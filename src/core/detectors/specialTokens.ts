@@ -87,7 +87,7 @@ export const specialTokens = {
   kinds: SPECIAL_KINDS,
   thresholds: THRESHOLDS,
   figures(scan: Scan): SpecialFigures {
-    const text = scan.slice(0, scan.chars);
+    const text = scan.text();
     const out: SpecialFigures = { specialTokens: 0, brokenTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
     // the patterns run only on texts that hold one of their marks (a native search each): most texts hold none
     const special = SPECIAL_MARKS.some((m) => text.includes(m));

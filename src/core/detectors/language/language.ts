@@ -145,6 +145,8 @@ export const language = {
       variantAt: -1,
     };
     const windowScripts = new Int32Array(16);
+    // the windows cover every chunk: whether any is Chinese (then the variant is read)
+    let cjk = false;
     const judgeWindow = (a: number, b: number) => {
       windowScripts.fill(0);
       let n = 0;
@@ -180,6 +182,7 @@ export const language = {
           if (fl & C_MALFORMED) gluedMalformed += w;
         } else if (fl & C_MALFORMED) malformed += w;
       }
+      if (windowScripts[SC_CJK]! > 0) cjk = true;
       // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
       if (gluesLatin(dominant(windowScripts))) {
         malformed += gluedMalformed;
@@ -220,10 +223,8 @@ export const language = {
       if (a - WINDOW / 2 + WINDOW < c.n) judgeWindow(c.n - WINDOW, c.n);
     }
     foreignRun(c, main, f);
-    let cjk = false;
-    for (let i = 0; i < c.n && !cjk; i++) cjk = c.script[i] === SC_CJK;
     if (cjk) {
-      const v = chineseVariant(scan.tokens, scan.slice(0, scan.chars));
+      const v = chineseVariant(scan.tokens, scan.text());
       f.variant = VARIANT_NAMES[v.variant] ?? '';
       f.variantRun = v.run;
       f.variantAt = v.at;

@@ -100,7 +100,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   // a comma, or a dot that is no ellipsis, somewhere in the chunk; a digit in it
   let loose = false;
   let digits = false;
-  let bracket = false;
+  let enclosed = false;
   // the longest run in the chunk of one of \ / | (and the run going on)
   let barMax = 0;
   let barRun = 0;
@@ -125,10 +125,10 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     endRun();
     // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
     // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
-    if (letters === 0 && loose && !digits && !bracket && t.end[next - 1]! - start > 1) noisy = true;
+    if (letters === 0 && loose && !digits && !enclosed && t.end[next - 1]! - start > 1) noisy = true;
     // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
     // them ("///" opening a line is a comment)
-    if (letters === 0 && barMax >= 3 && !bracket && !(flags & C_LINE)) noisy = true;
+    if (letters === 0 && barMax >= 3 && !enclosed && !(flags & C_LINE)) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
@@ -162,7 +162,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     noisy = false;
     loose = false;
     digits = false;
-    bracket = false;
+    enclosed = false;
     barMax = 0;
     barRun = 0;
     flags = line ? C_LINE : 0;
@@ -196,7 +196,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
         else if (id === 0x3a) runColons++;
         lastEnd = t.end[i]!;
       } else if (run > 0) endRun();
-      if (isBracket(id)) bracket = true;
+      if (isBracketOrQuote(id)) enclosed = true;
       if (id === 0x5c || id === 0x2f || id === 0x7c) {
         barRun = id === barChar && t.start[i] === barEnd ? barRun + 1 : 1;
         barChar = id;
@@ -265,7 +265,7 @@ function isUsualPair(pair: number): boolean {
 }
 
 /** ( ) [ ] { } " ': with one, a chunk of punctuation alone is code or data ("},", "()") or names a mark (","). */
-function isBracket(id: number): boolean {
+function isBracketOrQuote(id: number): boolean {
   return id === 0x28 || id === 0x29 || id === 0x5b || id === 0x5d || id === 0x7b || id === 0x7d || id === 0x22 || id === 0x27;
 }
 
