@@ -1,17 +1,9 @@
 import type { Fingerprint as TargetFingerprint } from '../fingerprint/normalizeFingerprint.js';
+import { redactText } from '../client/redactText.js';
 import type { Fingerprint } from './baselineFormat.js';
 
 /** Fingerprint fields a baseline keeps but a comparison does not list: `hash` sums the others, `unavailable` says which reads failed. */
 export const UNCOMPARED_FIELDS: ReadonlySet<string> = new Set(['hash', 'unavailable']);
-
-const REDACTED = '[redacted]';
-
-/** `value` with every secret replaced (longest first, as secretsOf orders them). */
-function redact(value: string, secrets: readonly string[]): string {
-  let out = value;
-  for (const s of secrets) if (s !== '') out = out.split(s).join(REDACTED);
-  return out;
-}
 
 /**
  * The target's normalized fingerprint (src/fingerprint) as a baseline's flat record of strings:
@@ -36,7 +28,7 @@ export function fingerprintFields(fp: TargetFingerprint, secrets: readonly strin
     hash: fp.hash,
     unavailable: fp.unavailable.length ? fp.unavailable.join('; ') : null,
   };
-  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? null : redact(String(v), secrets)]));
+  return Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v === null ? null : redactText(String(v), secrets)]));
 }
 
 /**

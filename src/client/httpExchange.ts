@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
+import { redactText } from './redactText.js';
 import { secretsOf } from './streamChat.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
 
@@ -93,7 +94,7 @@ export const httpExchange: HttpFn = async (req, options) => {
   const started = now();
   const since = () => now() - started;
   const secrets = secretsOf(req.headers);
-  const redact = (text: string) => secrets.reduce((t, s) => (t.includes(s) ? t.split(s).join('[redacted]') : t), text);
+  const redact = (text: string) => redactText(text, secrets);
   // A credential the server echoes may be split across two reads: the last (longest - 1)
   // characters wait for the next read, so any whole one is redacted before a piece is kept.
   const holdBack = Math.max(0, ...secrets.map((s) => s.length - 1));

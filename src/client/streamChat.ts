@@ -12,6 +12,7 @@ import {
 } from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
 import { identityHeaders } from './identityHeaders.js';
+import { REDACTED, redactText } from './redactText.js';
 
 /**
  * Defaults sized for 5k–10k-token generations:
@@ -140,7 +141,7 @@ export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
   return out;
 }
 
-const REDACTED_BYTES = Buffer.from('[redacted]');
+const REDACTED_BYTES = Buffer.from(REDACTED);
 
 /** Header names whose values are credentials (Authorization, Azure's api-key, x-api-key, cookies…). */
 const SECRET_HEADER = /auth|key|token|secret|cookie|password|signature/i;
@@ -733,11 +734,7 @@ class StreamCall implements PacedReader {
   }
 
   private redact(message: string): string {
-    let out = message;
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join('[redacted]');
-    }
-    return out;
+    return redactText(message, this.secrets);
   }
 
   private toResult(acc: StreamAccumulation, endMs: number, error: { type: StreamErrorType; message: string } | null): StreamResult {
