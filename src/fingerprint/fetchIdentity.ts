@@ -1,5 +1,15 @@
 import type { HttpExchange, HttpFn, HttpOptions } from '../client/httpExchange.js';
-import { INFO_ENDPOINTS, isInfoBody, modelEntryOf, type InfoPath, type InfoRead, type ModelEntry } from './normalizeFingerprint.js';
+import {
+  type Fingerprint,
+  INFO_ENDPOINTS,
+  type InfoPath,
+  type InfoRead,
+  isInfoBody,
+  type ModelEntry,
+  modelEntryOf,
+  normalizeFingerprint,
+  type ServedFields,
+} from './normalizeFingerprint.js';
 
 /**
  * Reads what a target says about itself besides its responses: its /models entry and the info
@@ -40,6 +50,26 @@ export interface IdentityReads {
   /** The identity headers of the /models answer (the info endpoints' are not kept: at the origin's root, another application may answer). */
   headers: Record<string, string>;
   unavailable: string[];
+}
+
+/** The reads of a target whose reading failed as a whole (its key, its URL): the reason is all they hold. */
+export function failedReads(err: Error): IdentityReads {
+  return { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [`reads failed: ${err.message}`] };
+}
+
+/**
+ * The fingerprint of a target's reads and of what its successful responses said (`served`);
+ * the headers of /models stand in when no response of the run succeeded.
+ */
+export function fingerprintOfReads(served: readonly ServedFields[], reads: IdentityReads): Fingerprint {
+  const fromModels = Object.keys(reads.headers).length > 0 ? [{ model: null, systemFingerprint: null, headers: reads.headers }] : [];
+  return normalizeFingerprint({
+    served: served.length > 0 ? served : fromModels,
+    modelEntry: reads.modelEntry,
+    info: reads.info,
+    ollamaShow: reads.ollamaShow,
+    unavailable: reads.unavailable,
+  });
 }
 
 /** The scheme, host and port of a baseUrl; an invalid one throws a RangeError naming it. */

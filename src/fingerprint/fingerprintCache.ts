@@ -1,5 +1,5 @@
-import type { IdentityReads, IdentityTarget } from './fetchIdentity.js';
-import { normalizeFingerprint, type Fingerprint, type InfoPath, type ServedFields } from './normalizeFingerprint.js';
+import { failedReads, fingerprintOfReads, type IdentityReads, type IdentityTarget } from './fetchIdentity.js';
+import type { Fingerprint, InfoPath, ServedFields } from './normalizeFingerprint.js';
 
 /**
  * The reads of each target's /models and info endpoint, kept between runs: read again at most
@@ -26,8 +26,6 @@ interface Entry {
   /** What the responses of the last run said, to see a change in them. */
   served: string;
 }
-
-const NO_READS: IdentityReads = { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [] };
 
 /** What of a run's responses makes the cached reads stale when it changes. */
 function servedKey(served: readonly ServedFields[]): string {
@@ -68,7 +66,7 @@ export class FingerprintCache<D = unknown> {
         const infoPath = entry?.reads.info?.path ?? null;
         read = Promise.resolve()
           .then(() => this.fetch(target, { ...io, infoPath }))
-          .catch((err: Error): IdentityReads => ({ ...NO_READS, unavailable: [`reads failed: ${err.message}`] }))
+          .catch(failedReads)
           .finally(() => this.pending.delete(name));
         this.pending.set(name, read);
       }
@@ -77,19 +75,7 @@ export class FingerprintCache<D = unknown> {
       this.entries.set(name, entry);
     } else if (entry && served.length > 0) entry.served = key;
     const reads = (entry as Entry).reads;
-    return normalizeFingerprint({
-      // headers of /models stand in when no response of the run succeeded
-      served:
-        served.length > 0
-          ? served
-          : Object.keys(reads.headers).length > 0
-            ? [{ model: null, systemFingerprint: null, headers: reads.headers }]
-            : [],
-      modelEntry: reads.modelEntry,
-      info: reads.info,
-      ollamaShow: reads.ollamaShow,
-      unavailable: reads.unavailable,
-    });
+    return fingerprintOfReads(served, reads);
   }
 
   /** Forgets a target (removed by a reload). */

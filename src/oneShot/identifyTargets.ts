@@ -2,9 +2,9 @@ import type { HttpFn, HttpOptions } from '../client/httpExchange.js';
 import { secretsOf } from '../client/streamChat.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { TargetConfig } from '../config/types.js';
-import { fetchIdentity, type IdentityReads } from '../fingerprint/fetchIdentity.js';
+import { failedReads, fetchIdentity, fingerprintOfReads, type IdentityReads } from '../fingerprint/fetchIdentity.js';
 import { identityTargetOf } from '../fingerprint/identityTargetOf.js';
-import { normalizeFingerprint, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
+import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 import { VERSION } from '../version.js';
 
 /** The longest all of a target's reads may take together (each read has its own shorter timeout too). */
@@ -23,8 +23,6 @@ export interface TargetIdentity {
   fingerprint: Fingerprint;
   secrets: string[];
 }
-
-const NO_READS: IdentityReads = { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [] };
 
 /**
  * Reads each target's /models entry and info endpoint once, after a one-shot run, as the daemon
@@ -55,17 +53,9 @@ export async function identifyTargets(
           ...(dispatcher ? { dispatcher } : {}),
         });
       } catch (err) {
-        reads = { ...NO_READS, unavailable: [`reads failed: ${(err as Error).message}`] };
+        reads = failedReads(err as Error);
       }
-      // the headers of /models stand in when no response of the run succeeded (as FingerprintCache does)
-      const fromModels = Object.keys(reads.headers).length > 0 ? [{ model: null, systemFingerprint: null, headers: reads.headers }] : [];
-      const fingerprint = normalizeFingerprint({
-        served: seen.length > 0 ? seen : fromModels,
-        modelEntry: reads.modelEntry,
-        info: reads.info,
-        ollamaShow: reads.ollamaShow,
-        unavailable: reads.unavailable,
-      });
+      const fingerprint = fingerprintOfReads(seen, reads);
       return [target.name, { fingerprint, secrets }];
     }),
   );
