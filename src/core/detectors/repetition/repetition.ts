@@ -265,20 +265,22 @@ const END_PROBES = 8;
  * it has two lags, the phrase's and the sentence's), each tried ending at the region's end or
  * a few tokens before it (a partial copy, a closing mark).
  */
-function bestRun(ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run: Run; period: number; end: number } {
+function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run: Run; period: number; end: number } {
+  const counter = (i: number, p: number) => isCounter(scan, i, p);
   const candidates = new Set<number>([r.period]);
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
   let best: { run: Run; period: number; end: number } | null = null;
   for (const p of candidates) {
     if (p > r.to - lo || p > MAX_PERIOD) continue;
     for (let end = r.to; end >= Math.max(r.to - Math.min(p, END_PROBES), lo + p); end--) {
-      const run = verbatimRun(ids, lo, end, p);
-      const covered = end - run.start;
-      const had = best ? best.end - best.run.start : -1;
+      const run = verbatimRun(ids, lo, end, p, counter);
+      // a loop has two copies at least: a lag met once (a passage quoted) explains no loop
+      const covered = run.copies >= 2 ? end - run.start : 0;
+      const had = best ? (best.run.copies >= 2 ? best.end - best.run.start : 0) : -1;
       if (!best || covered > had || (covered === had && p < best.period)) best = { run, period: p, end };
     }
   }
-  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo)), period: Math.min(r.period, r.to - lo), end: r.to };
+  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), counter), period: Math.min(r.period, r.to - lo), end: r.to };
 }
 
 /**
@@ -342,7 +344,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const { regions, lag } = findRegions(ids, from, n, isWord);
   const textEnd = trimmedEnd(scan);
   const loopOf = (r: Region): Loop => {
-    const best = bestRun(ids, lag, from, r);
+    const best = bestRun(scan, ids, lag, from, r);
     let { run, period: p, end } = best;
     const novelty = r.words === 0 ? 0 : r.rare / r.words;
     // copies with a word swapped, inserted or dropped are copies too
@@ -399,8 +401,10 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const last = regions[regions.length - 1];
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
-  const lastStretch = stretches[stretches.length - 1];
-  const tailStretch = lastStretch && n - lastStretch.to <= END_SLACK ? lastStretch : null;
+  // the longest stretch that reaches the end (a last token matched far back, a rare word met once before, is no loop)
+  let tailStretch: Region | null = null;
+  for (let k = stretches.length - 1; k >= 0 && n - stretches[k]!.to <= END_SLACK; k--)
+    if (!tailStretch || stretches[k]!.to - stretches[k]!.from > tailStretch.to - tailStretch.from) tailStretch = stretches[k]!;
   let tail: Loop | null = null;
   if (tailRegion) {
     const cycle = loopOf(tailRegion);

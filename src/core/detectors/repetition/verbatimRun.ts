@@ -17,7 +17,13 @@ export interface Run {
   similarity: number;
 }
 
-export function verbatimRun(ids: Int32Array, lo: number, end: number, period: number): Run {
+export function verbatimRun(
+  ids: Int32Array,
+  lo: number,
+  end: number,
+  period: number,
+  isCounter: (i: number, period: number) => boolean = () => false,
+): Run {
   const p = Math.max(1, period);
   const budget = Math.floor(p / 5);
   let at = end;
@@ -31,7 +37,7 @@ export function verbatimRun(ids: Int32Array, lo: number, end: number, period: nu
     let fresh = false;
     for (let i = at - p - p; i < at - p; i++) {
       const id = ids[i]!;
-      if (id === WILD || !known.has(id)) fresh = true;
+      if ((id === WILD || !known.has(id)) && !isCounter(i + p, p)) fresh = true;
       if (id !== ids[i + p]) miss++;
     }
     if (fresh || miss > budget) break;
