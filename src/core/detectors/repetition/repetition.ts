@@ -280,7 +280,9 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
       if (!best || covered > had || (covered === had && p < best.period)) best = { run, period: p, end };
     }
   }
-  return best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), counter), period: Math.min(r.period, r.to - lo), end: r.to };
+  return (
+    best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), counter), period: Math.min(r.period, r.to - lo), end: r.to }
+  );
 }
 
 /**
