@@ -144,6 +144,7 @@ const STATISTICS: Statistic[] = [
     what: 'share of chunks with punctuation where no language puts it, in a window of prose',
     of: (f) => f.language.noise,
   },
+  { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
   { threshold: 'soupFunctionShare', what: 'function-word share of a full window of prose with few breaks', of: (f) => f.language.func },
   {
     threshold: 'variantSwitchMarks',

@@ -84,6 +84,21 @@ describe('gibberish of several shapes', () => {
       `${prose}\n\n${['theater,angel', 'of,angewe', '(the,lighting', 'ess inside,the', 'arches of,light', 'the,same,brow', 'ho horeu,ing', 'agr,f again', 'the whole,of', 'divisovor,the', 'prisitu,bright', 'inside,lighting', 'the,next then', 'by,the in', 'the,reflected', 'quearc,bright', 'same,brow', 'horeu,ing'].join(' ')}`,
       /gibberish/,
     ));
+  it('a fluent answer that decays into lines of commas, dots and stray words between lone marks', () => {
+    const fragments = ['**', '.', '** and', ',', '**', '**', 'the', '**', ';', '**', '. with', '**', ',', '**', 'did not', '**'];
+    fails(`${prose}\n\n${Array.from({ length: 5 }, () => fragments.join('\n\n')).join('\n\n')}`, /gibberish/);
+  });
+  it(
+    'lines of random digits and capitals after a few broken fragments',
+    {
+      todo: 'chunks like "7QX2" and "0PL9W" read as product codes and part numbers, which healthy docs and data are full of (HTTP2, RTX4090, xn--85x722f)',
+    },
+    () =>
+      fails(
+        `The answer is the following steps:\n\nFirst we ane the to\n\n${'7QX2 K9 JJ4R 88ZP\nM3 XK2Q 0PL9W 44T\nZ8R1 Q7 NN3K 9XW2\n'.repeat(3)}`,
+        /gibberish/,
+      ),
+  );
   it('word fragments between leaked [control_NNN] markers', () =>
     fails(`We can [control_12] ing the [control_88] resul [control_301] ts and [control_7] the`, /special_tokens/));
   it(

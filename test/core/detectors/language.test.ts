@@ -51,6 +51,12 @@ describe('language: does the text read as some language', () => {
     const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
     assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join(', ')), ['word_salad/fail']);
   });
+  it('the same with semicolons between the words; a semicolon ending a statement of code is still code', () => {
+    const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
+    assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join('; ')), ['word_salad/fail']);
+    const code = Array.from({ length: 60 }, (_, i) => `let ${pool[i % pool.length]}${i} = ${pool[(i * 3) % pool.length]};`).join('\n');
+    assert.deepEqual(judged(code), []);
+  });
 });
 
 const badges =

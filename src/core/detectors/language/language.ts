@@ -14,6 +14,7 @@
  *   longer than a switch out of it.
  */
 import { SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
+import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
@@ -50,6 +51,10 @@ const THRESHOLDS = {
   listRepeatShare: {
     value: 0.4,
     why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
+  },
+  markLineShare: {
+    value: 0.5,
+    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.05; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
   },
   switchLetters: {
     value: 12,
@@ -100,6 +105,9 @@ export interface LanguageFigures {
   /** The highest share of function words among full windows of spaced prose with few breaks, and where. */
   func: number;
   funcAt: number;
+  /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
+  markLines: number;
+  markLinesAt: number;
   /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
   listItems: number;
   listRepeats: number;
@@ -137,6 +145,8 @@ export const language = {
       switchScript: '',
       switchLetters: 0,
       switchAt: -1,
+      markLines: 0,
+      markLinesAt: -1,
       listItems: 0,
       listRepeats: 0,
       listAt: -1,
@@ -230,6 +240,7 @@ export const language = {
       f.variantAt = v.at;
     }
     runOnList(c, f);
+    markOnlyLines(scan.tokens, f);
     return f;
   },
   judge(f: LanguageFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageKind>> {
@@ -250,6 +261,15 @@ export const language = {
           'fail',
           f.noiseAt,
           `${fmt(100 * f.noise, 0)}% of the words of a stretch carry punctuation where no language puts it (",,", "..", "!!", "I! can!")`,
+        ),
+      );
+    if (f.markLines >= t.markLineShare)
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          f.markLinesAt,
+          `${fmt(100 * f.markLines, 0)}% of ${MARK_LINES} lines in a row hold marks alone ("**", ".", ","): the text fell apart into fragments`,
         ),
       );
     if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)
@@ -378,6 +398,53 @@ function runOnList(c: Chunks, f: LanguageFigures): void {
     else seen.add(c.key[i]!);
   }
   end();
+}
+
+/** Lines (blank ones aside) over which marks-alone lines are counted. */
+const MARK_LINES = 40;
+/** * _ . , ; : ! ? : emphasis and sentence marks, which alone on a line say nothing. */
+const LONE_MARKS = new Set([0x2a, 0x5f, 0x2e, 0x2c, 0x3b, 0x3a, 0x21, 0x3f]);
+
+/**
+ * The highest share, among MARK_LINES lines in a row, of lines that hold sentence or emphasis
+ * marks and nothing else ("**", ".", ",", "*_"). A lone "*" is a blank line of a comment.
+ */
+function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
+  const marks = new Uint8Array(MARK_LINES);
+  const starts = new Int32Array(MARK_LINES);
+  let lines = 0;
+  let inWindow = 0;
+  let only = true;
+  let tokens = 0;
+  let star = false;
+  let start = -1;
+  const endLine = () => {
+    if (tokens === 0) return;
+    const k = lines % MARK_LINES;
+    if (lines >= MARK_LINES) inWindow -= marks[k]!;
+    marks[k] = only && !(tokens === 1 && star) ? 1 : 0;
+    starts[k] = start;
+    inWindow += marks[k]!;
+    lines++;
+    if (lines >= MARK_LINES && inWindow / MARK_LINES > f.markLines) {
+      f.markLines = inWindow / MARK_LINES;
+      f.markLinesAt = starts[lines % MARK_LINES]!;
+    }
+  };
+  for (let i = 0; i < t.n; i++) {
+    const info = t.info[i]!;
+    if (i > 0 && info & F_LINE) {
+      endLine();
+      only = true;
+      tokens = 0;
+    }
+    if (tokens === 0) start = t.start[i]!;
+    tokens++;
+    const id = t.id[i]!;
+    star = id === 0x2a;
+    if ((info & KIND_MASK) !== K_PUNCT || !LONE_MARKS.has(id)) only = false;
+  }
+  endLine();
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

@@ -203,7 +203,12 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
         barEnd = t.end[i]!;
         if (barRun > barMax) barMax = barRun;
       }
-      if (isCodePunct(id)) flags |= C_CODEISH;
+      // a semicolon between words on one line ("jackal; teapot") parts clauses or items, as a comma does
+      if (
+        isCodePunct(id) &&
+        !(id === 0x3b && i + 1 < t.n && (t.info[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(t.info[i + 1]!))
+      )
+        flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
       if (
