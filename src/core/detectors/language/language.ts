@@ -403,7 +403,8 @@ function runOnList(c: Chunks, f: LanguageFigures): void {
 /** Lines (blank ones aside) over which marks-alone lines are counted. */
 const MARK_LINES = 40;
 /** * _ . , ; : ! ? : emphasis and sentence marks, which alone on a line say nothing. */
-const LONE_MARKS = new Set([0x2a, 0x5f, 0x2e, 0x2c, 0x3b, 0x3a, 0x21, 0x3f]);
+const LONE_MARKS = new Uint8Array(128);
+for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
 
 /**
  * The highest share, among MARK_LINES lines in a row, of lines that hold sentence or emphasis
@@ -431,9 +432,9 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
       f.markLinesAt = starts[lines % MARK_LINES]!;
     }
   };
+  const info = t.info;
   for (let i = 0; i < t.n; i++) {
-    const info = t.info[i]!;
-    if (i > 0 && info & F_LINE) {
+    if (i > 0 && info[i]! & F_LINE) {
       endLine();
       only = true;
       tokens = 0;
@@ -442,7 +443,11 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
     tokens++;
     const id = t.id[i]!;
     star = id === 0x2a;
-    if ((info & KIND_MASK) !== K_PUNCT || !LONE_MARKS.has(id)) only = false;
+    if ((info[i]! & KIND_MASK) !== K_PUNCT || id >= 128 || LONE_MARKS[id] === 0) {
+      only = false;
+      // the rest of the line says nothing more: on to its end
+      while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
+    }
   }
   endLine();
 }
