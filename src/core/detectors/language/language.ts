@@ -54,7 +54,7 @@ const THRESHOLDS = {
   },
   markLineShare: {
     value: 0.5,
-    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.05; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
+    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
   },
   switchLetters: {
     value: 12,
