@@ -82,6 +82,11 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'restatedShare',
+    what: 'share of the last 512 words of prose whose 8-word sequence came before',
+    of: (f) => (f.repetition.restated.at >= 0 ? f.repetition.restated.share : null),
+  },
+  {
     threshold: 'floodChars',
     what: 'chars of a punctuation flood at the end',
     of: (f) => {

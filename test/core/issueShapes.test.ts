@@ -153,6 +153,30 @@ describe('long answers that go back over themselves', () => {
       scene.map((l, i) => (i === 4 ? `She turns away. The kettle starts to whistle${'.'.repeat(1 + (k % 2))}` : l)).join('\n\n');
     fails(`${prose}\n\n${[0, 1, 2, 3].map(variant).join('\n\n')}`, /paragraph_loop|line_loop|cycling/);
   });
+  it('an answer whose last paragraphs restate earlier ones, reordered, a word changed here and there', () => {
+    const paragraphs = [
+      'The harbour town woke slowly that spring. Fishing boats sat idle along the quay while the nets were mended, and the old ferry made only two crossings a day because the new engine had still not arrived from the mainland.',
+      'Nobody in the town could remember a winter as long as that one. The school closed for a week in February when the road over the hill froze, and the baker sold bread from his back door to anyone who walked down to the harbour.',
+      'When the engine finally came, it came on a barge with a crane and four men from the shipyard. They worked through the night under floodlights, and by morning the ferry was running again, louder than before but on time.',
+      'My grandmother kept a diary of every crossing she made. She wrote down the weather, the names of the people she sat beside and what they talked about, and she never missed a day in forty years of going to the market.',
+      'In the diary there is a page about the storm of the year before. The ferry turned back halfway, the passengers sang to keep their spirits up, and a young doctor delivered a baby in the cabin while the waves broke over the deck.',
+      'That baby grew up to run the ferry himself. He still tells the story to tourists in summer, pointing at the bench in the cabin, and he always ends it the same way, with the words his mother said when they reached the harbour.',
+    ];
+    // the end goes back over the six paragraphs in another order each time, one word swapped in some
+    const orders = [
+      [2, 0, 4],
+      [1, 5, 3, 0],
+      [4, 2, 5],
+      [0, 3, 1, 4],
+      [5, 2, 0],
+      [3, 1, 4, 2],
+    ];
+    const end = orders
+      .flat()
+      .map((k, i) => (i % 3 === 0 ? paragraphs[k]!.replace(/\bthe\b/, 'that') : paragraphs[k]!))
+      .join('\n\n');
+    fails(`${prose}\n\n${paragraphs.join('\n\n')}\n\n${end}`, /cycling|paragraph_loop/);
+  });
 });
 
 describe('stutter', () => {

@@ -94,6 +94,33 @@ describe('repetition: what the copies bring that is new', () => {
   });
 });
 
+describe('repetition: an end that restates the text', () => {
+  it('an answer given again as a revised version, a few words changed, is not going back over itself', () => {
+    const answer = healthyProse(700, 21)
+      .split('\n')
+      .filter((l) => !/[|`{}()[\];=<>]/.test(l))
+      .join('\n');
+    const revised = answer.replace(/\bthe\b/, 'this').replace(/\bis\b/, 'was');
+    const text = `${answer}\n\nHere is the revised version, with the two fixes you asked for:\n\n${revised}`;
+    const f = detect('repetition', text).figures;
+    assert.ok(f.restated.at >= 0, 'the end is read as prose');
+    assert.ok(f.restated.share < 0.1, `restated ${f.restated.share}`);
+    assert.ok(!judged(text).includes('cycling/fail'));
+    // said a third time, it is
+    assert.ok(detect('repetition', `${text}\n\nAnd once more:\n\n${answer}`).figures.restated.share >= 0.6);
+  });
+  it('doc comments said again between declarations are code: the end is not read for restating', () => {
+    const decls = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `/** Returns the index of the first element of the array where the predicate is true, or -1. */\nfindIndex${i}(predicate: (value: T${i}) => boolean): number;`,
+    ).join('\n');
+    const f = detect('repetition', decls).figures;
+    assert.equal(f.restated.at, -1);
+    assert.ok(!judged(decls).includes('cycling/fail'));
+  });
+});
+
 describe('repetition: loops the text moves on from', () => {
   it('a loop of prose followed by healthy text warns; a long one fails; a few copies say nothing', () => {
     assert.deepEqual(judged(prose + sentence.repeat(12) + after), ['sentence_loop/warn']);

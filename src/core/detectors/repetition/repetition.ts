@@ -20,6 +20,7 @@ import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js'
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
+import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
@@ -92,6 +93,10 @@ const THRESHOLDS = {
     value: 2.3,
     why: 'copies of such a loop that fail: two whole ones and a third begun',
   },
+  restatedShare: {
+    value: 0.6,
+    why: 'share of the last 512 words of prose whose 8-word sequence the text said before, that fails as cycling: an end that goes back over itself, paragraphs reordered and a sentence changed. Healthy model outputs reach 0.3 (an answer that quotes its question), the real files 0.21 (a notice of licences; npm run bench -- thresholds); read only where the end is prose (a quarter function words, code punctuation under 1% of its tokens)',
+  },
   recoveredCopies: {
     value: 32,
     why: 'verbatim copies of a loop of prose (its unit has a function word) that the text moves on from, from which it fails wherever it is (a collapse followed by garbage or a new start); from a quarter of it, it warns. Healthy texts repeat a sentence or a block of prose mid-text up to 11 times (npm run bench -- thresholds)',
@@ -132,6 +137,8 @@ export interface RepetitionFigures {
   tail: Loop | null;
   /** The largest verbatim loop the text moves on from (null when none). */
   recovered: Loop | null;
+  /** Share of the last words of prose whose 8-word sequence came before, and where they start (restated.ts). */
+  restated: Restated;
   /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
   live: Loop | null;
 }
@@ -173,12 +180,12 @@ export const repetition = {
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
     let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
     if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
-    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live };
+    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live, restated: { share: 0, at: -1 } };
     const info = t.info;
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX, (i) => isWordToken(info[i]!) && !(info[i]! & F_FUNC));
     const { tail, recovered } = readLoops(scan, ids, 0);
-    return { chars: scan.chars, tail, recovered, live };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -230,6 +237,16 @@ export const repetition = {
         );
       }
     }
+    // an end that restates what came before, its copies not back to back: judged when no loop or cycle was
+    if (f.restated.share >= t.restatedShare && !out.some((x) => x.severity === 'fail'))
+      out.push(
+        finding(
+          'cycling',
+          'fail',
+          f.restated.at,
+          `the end goes back over what the text said before: ${fmt(100 * f.restated.share, 0)}% of its last ${RESTATE_WORDS} words repeat an 8-word sequence said earlier`,
+        ),
+      );
     const c = f.live;
     if (c && !c.near && c.similarity >= CERTAIN_SIMILARITY && c.newPerCopy <= t.loopNewPerCopy) {
       const limit = floodLimit(c, t);

@@ -1,0 +1,71 @@
+/**
+ * Does the end of a text of prose go back over what it said before? The share of the last
+ * RESTATE_WORDS words whose 8-word sequence (the word and the seven before it) the text had
+ * said twice already. Prose almost never says the same eight words three times (a refrain,
+ * a name with its title); it may say a passage twice (a quotation, a revised version of an
+ * answer). A model that goes back over itself, paragraphs reordered and a sentence changed
+ * here and there, says nothing else; its copies need not run back to back, so the loop
+ * reading of repetition.ts misses it. Read only where the end is prose
+ * (function words, no code punctuation): code, API docs between declarations and data
+ * repeat eight-word sequences by design.
+ */
+import { F_FUNC, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+
+/** Words read at the end, and words per sequence. */
+export const RESTATE_WORDS = 512;
+const N = 8;
+/** Times a sequence was said before from which saying it again is going back over the text. */
+const TIMES_BEFORE = 2;
+/** The end is prose: this share of its words at least are function words... */
+const PROSE_FUNCTION_SHARE = 0.25;
+/** ...and at most this share of its tokens are code punctuation. */
+const PROSE_CODE_SHARE = 0.01;
+
+export interface Restated {
+  /** Share of the last RESTATE_WORDS words whose 8-word sequence came before (0 when not read). */
+  share: number;
+  /** Char offset where those words start (-1 when not read). */
+  at: number;
+}
+
+/** Code punctuation: { } ( ) [ ] ; = < > | \ ` */
+const CODE = new Uint8Array(128);
+for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
+
+export function restated(t: TokenBuffer): Restated {
+  const none = { share: 0, at: -1 };
+  // the words of the text, as token indexes; the end is read first, the rest only for prose
+  const words = new Int32Array(t.n);
+  let w = 0;
+  for (let i = 0; i < t.n; i++) {
+    const k = t.info[i]! & KIND_MASK;
+    if (k === K_WORD || k === K_SOLO) words[w++] = i;
+  }
+  if (w < RESTATE_WORDS + N) return none;
+  const first = words[w - RESTATE_WORDS]!;
+  let func = 0;
+  for (let j = w - RESTATE_WORDS; j < w; j++) if (t.info[words[j]!]! & F_FUNC) func++;
+  if (func < PROSE_FUNCTION_SHARE * RESTATE_WORDS) return none;
+  let code = 0;
+  for (let i = first; i < t.n; i++) if ((t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1) code++;
+  if (code > PROSE_CODE_SHARE * (t.n - first)) return none;
+  // every 8-word sequence, hashed into an open-addressed set sized by need
+  let size = 64;
+  while (size < 2 * w) size <<= 1;
+  const mask = size - 1;
+  const keys = new Int32Array(size);
+  const used = new Uint8Array(size);
+  let repeats = 0;
+  for (let j = N - 1; j < w; j++) {
+    let h = 0x811c9dc5 | 0;
+    for (let k = j - N + 1; k <= j; k++) h = Math.imul(h ^ t.id[words[k]!]!, 0x01000193);
+    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+    let slot = (h ^ (h >>> 12)) & mask;
+    while (used[slot] && keys[slot] !== h) slot = (slot + 1) & mask;
+    keys[slot] = h;
+    // said twice before: a text may restate a passage once (a revised version, a quote); a third time is going back over it
+    if (used[slot]! >= TIMES_BEFORE && j >= w - RESTATE_WORDS) repeats++;
+    if (used[slot]! < 255) used[slot] = used[slot]! + 1;
+  }
+  return { share: repeats / RESTATE_WORDS, at: t.start[first]! };
+}
