@@ -128,6 +128,7 @@ const STATISTICS: Statistic[] = [
     },
   },
   { threshold: 'gluedFloodChars', what: 'chars of a unit glued to itself at the end', of: (f) => f.glued.chars },
+  { threshold: 'floodItemShare', what: 'share of 24 words in a row that are one char run 8+ times', of: (f) => f.glued.items },
   { threshold: 'whitespaceRunFail', what: 'longest whitespace run', of: (f) => f.whitespace.longestRun },
   { threshold: 'whitespaceRunEndFail', what: 'whitespace run ending the text', of: (f) => f.whitespace.trailingRun },
   {

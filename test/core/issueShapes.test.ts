@@ -52,6 +52,10 @@ describe('whole outputs that are a short loop or flood', () => {
   it('an opening brace, then only spaces and blank lines', () => fails(`{\n${'    \n\n  '.repeat(20)}`, /whitespace_flood|empty/));
   it('the last word of an unfinished sentence four times', () =>
     fails(`${prose} To fix it we need to change the configuration configuration configuration configuration`, /word_loop/));
+  it('a list whose items are floods of one digit, each a char longer, cut mid-item', () => {
+    const items = Array.from({ length: 30 }, (_, i) => `    "${String(i % 10).repeat(10 + Math.floor(i / 10))}",`);
+    fails(`Here are the values:\n\n[\n${items.join('\n')}\n    "5555555`, /char_flood/);
+  });
   it('a JSON array of three values cycling four times', () =>
     fails('["red", "green", "blue", "red", "green", "blue", "red", "green", "blue", "red", "green", "blue"]', /_loop|cycling/));
   it('a sentence, a blank line, the same sentence, and the start of a third', () =>

@@ -2,6 +2,8 @@
  * A unit glued to itself inside one token: "GGGG…", "0000…", "dendenden…", "OfOfOf…",
  * "x005F_x005F_…". The tokenizer sees one long word; its chars have a short period. Judged
  * at the end of the output (a flood runs to the token limit) by the chars the period covers.
+ * And floods as items: words that are one char run 8+ times ("1111111111", "AAAAAAAA"), most
+ * of the words of a stretch (a list whose items are floods, each a char longer).
  */
 import { K_WORD, KIND_MASK } from '../text/tokens.js';
 import type { Detector, Scan, Values } from './detector.js';
@@ -11,6 +13,10 @@ export const GLUED_KINDS = ['char_flood', 'word_loop'] as const;
 export type GluedKind = (typeof GLUED_KINDS)[number];
 
 const THRESHOLDS = {
+  floodItemShare: {
+    value: 0.5,
+    why: 'share of 24 words in a row that are one char run 8+ times ("1111111111", "AAAAAAAA") that fails: a list of floods. Healthy texts reach 0.13 (a test of long strings; model outputs 0.08; npm run bench -- thresholds); "#ffffff" is six',
+  },
   gluedFloodChars: {
     value: 24,
     why: 'chars of a token whose chars repeat a unit of 1-12 chars (4+ copies) that fail at the end of the output. Healthy texts end in at most 16 such chars (a run of zeros in an address, "hahaha"; npm run bench -- thresholds); the real floods run 31-8,000',
@@ -23,6 +29,9 @@ const MIN_CHARS = 8;
 const MAX_UNIT = 12;
 /** The last tokens read (a flood may be cut into a few tokens by a digit or a mark). */
 const TAIL_TOKENS = 3;
+/** Words per stretch read for floods as items, and the fewest a text needs to be read. */
+const ITEM_WORDS = 24;
+const ITEM_MIN_WORDS = 8;
 
 export interface GluedFigures {
   /** Chars at the end of the output covered by a glued unit, the unit and where the run starts (-1 when none). */
@@ -30,6 +39,9 @@ export interface GluedFigures {
   unit: string;
   copies: number;
   start: number;
+  /** The highest share of words that are one char run 8+ times among ITEM_WORDS in a row, and where those start (-1 when none). */
+  items: number;
+  itemsAt: number;
 }
 
 export const glued = {
@@ -39,7 +51,8 @@ export const glued = {
   liveTokens: TAIL_TOKENS,
   figures(scan: Scan): GluedFigures {
     const t = scan.tokens;
-    const none = { chars: 0, unit: '', copies: 0, start: -1 };
+    const { items, itemsAt } = scan.live ? { items: 0, itemsAt: -1 } : floodItems(scan);
+    const none = { chars: 0, unit: '', copies: 0, start: -1, items, itemsAt };
     for (let i = t.n - 1; i >= Math.max(0, t.n - TAIL_TOKENS); i--) {
       if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
       const len = t.end[i]! - t.start[i]!;
@@ -48,12 +61,16 @@ export const glued = {
       const { p, run } = tailPeriod(text, MAX_UNIT);
       // underscores glued are a rule ("________"), not a flood
       if (p === 0 || /^_+$/.test(text.slice(len - p))) return none;
-      return { chars: run, unit: text.slice(len - p), copies: run / p, start: t.end[i]! - run };
+      return { chars: run, unit: text.slice(len - p), copies: run / p, start: t.end[i]! - run, items, itemsAt };
     }
     return none;
   },
   judge(f: GluedFigures, t: Values<typeof THRESHOLDS>): Array<Finding<GluedKind>> {
-    if (f.chars < t.gluedFloodChars) return [];
+    if (f.chars < t.gluedFloodChars) {
+      if (f.items < t.floodItemShare) return [];
+      const share = `${fmt(100 * f.items, 0)}% of ${ITEM_WORDS} words in a row`;
+      return [finding('char_flood', 'fail', f.itemsAt, `${share} are one char run ${MIN_CHARS}+ times ("1111111111"): a list of floods`)];
+    }
     const kind: GluedKind = f.unit.length === 1 ? 'char_flood' : 'word_loop';
     const detail = `"${excerptOf(f.unit, 20)}" glued to itself ${fmt(f.copies, 1)} times at the end (${f.chars} chars)`;
     return [finding(kind, 'fail', f.start, detail, f.chars >= 4 * t.gluedFloodChars)];
@@ -69,4 +86,35 @@ function tailPeriod(s: string, max: number): { p: number; run: number } {
     if (k + p >= 4 * p && k + p >= MIN_CHARS) return { p, run: k + p };
   }
   return { p: 0, run: 0 };
+}
+
+/** The highest share of words that are one char run MIN_CHARS+ times among ITEM_WORDS words in a row (all of them in a shorter text). */
+function floodItems(scan: Scan): { items: number; itemsAt: number } {
+  const t = scan.tokens;
+  const text = scan.text();
+  const flood = new Uint8Array(ITEM_WORDS);
+  const starts = new Int32Array(ITEM_WORDS);
+  let words = 0;
+  let inWindow = 0;
+  let best = 0;
+  let at = -1;
+  for (let i = 0; i < t.n; i++) {
+    if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
+    const a = t.start[i]!;
+    const b = t.end[i]!;
+    let one = b - a >= MIN_CHARS;
+    for (let j = a + 1; one && j < b; j++) if (text.charCodeAt(j) !== text.charCodeAt(a)) one = false;
+    const k = words % ITEM_WORDS;
+    if (words >= ITEM_WORDS) inWindow -= flood[k]!;
+    flood[k] = one ? 1 : 0;
+    starts[k] = a;
+    inWindow += flood[k]!;
+    words++;
+    if (words >= ITEM_WORDS && inWindow / ITEM_WORDS > best) {
+      best = inWindow / ITEM_WORDS;
+      at = starts[words % ITEM_WORDS]!;
+    }
+  }
+  if (words >= ITEM_MIN_WORDS && words < ITEM_WORDS && inWindow / words > best) return { items: inWindow / words, itemsAt: starts[0]! };
+  return { items: best, itemsAt: at };
 }
