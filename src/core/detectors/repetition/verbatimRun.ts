@@ -29,16 +29,28 @@ export function verbatimRun(
   let at = end;
   let same = 0;
   let compared = 0;
-  const known = new Set<number>();
-  for (let i = Math.max(lo, end - p); i < end; i++) known.add(ids[i]!);
+  // the tokens of the last copy, built when a differing token is first asked about: a token equal to the one a period
+  // later is one of them (the copies after it were all accepted, so each of their tokens is)
+  let known: Set<number> | null = null;
+  const isKnown = (id: number): boolean => {
+    if (!known) {
+      known = new Set<number>();
+      for (let i = Math.max(lo, end - p); i < end; i++) known.add(ids[i]!);
+    }
+    return known.has(id);
+  };
   // whole copies, newest first
   while (at - p - p >= lo) {
     let miss = 0;
     let fresh = false;
-    for (let i = at - p - p; i < at - p; i++) {
+    for (let i = at - p - p; i < at - p && miss <= budget; i++) {
       const id = ids[i]!;
-      if ((id === WILD || !known.has(id)) && !isCounter(i + p, p)) fresh = true;
-      if (id !== ids[i + p]) miss++;
+      if (id === ids[i + p]) {
+        if (id === WILD && !isCounter(i + p, p)) fresh = true;
+        continue;
+      }
+      miss++;
+      if ((id === WILD || !isKnown(id)) && !isCounter(i + p, p)) fresh = true;
     }
     if (fresh || miss > budget) break;
     same += p - miss;
