@@ -39,6 +39,7 @@ export function verbatimRun(
     }
     return known.has(id);
   };
+  const misses = new Int32Array(budget + 1);
   // whole copies, newest first
   while (at - p - p >= lo) {
     let miss = 0;
@@ -47,12 +48,16 @@ export function verbatimRun(
       const id = ids[i]!;
       if (id === ids[i + p]) {
         if (id === WILD && !isCounter(i + p, p)) fresh = true;
-        continue;
-      }
-      miss++;
+      } else misses[miss++] = i;
+    }
+    if (miss > budget) break;
+    // the differing tokens: something new, or a word swapped among those of the loop
+    for (let k = 0; k < miss && !fresh; k++) {
+      const i = misses[k]!;
+      const id = ids[i]!;
       if ((id === WILD || !isKnown(id)) && !isCounter(i + p, p)) fresh = true;
     }
-    if (fresh || miss > budget) break;
+    if (fresh) break;
     same += p - miss;
     compared += p;
     at -= p;
