@@ -15,10 +15,14 @@ export interface NgramFractions {
   dup: number[];
 }
 
-function hashAt(ids: Int32Array, i: number, n: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let j = i; j < i + n; j++) h = Math.imul(h ^ ids[j]!, 0x01000193) ^ (h >>> 13);
-  return h;
+/** One word more into a hash of the words before it (a left fold: the n-gram's hash from the (n-1)-gram's). */
+function step(h: number, id: number): number {
+  return Math.imul(h ^ id, 0x01000193) ^ (h >>> 13);
+}
+
+/** hashes[i] becomes the hash of the n-gram at i, from that of the (n-1)-gram (for n = 1, from nothing). */
+function growHashes(hashes: Int32Array, ids: Int32Array, count: number, n: number): void {
+  for (let i = 0; i + n <= count; i++) hashes[i] = step(n === 1 ? 0x811c9dc5 | 0 : hashes[i]!, ids[i + n - 1]!);
 }
 
 /**
@@ -65,12 +69,15 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
   // prefix sums of word lengths: chars of words [i, i+n) = pre[i+n] - pre[i]
   const pre = new Float64Array(count + 1);
   for (let i = 0; i < count; i++) pre[i + 1] = pre[i]! + lens[i]!;
+  const hashes = new Int32Array(count);
+  growHashes(hashes, ids, count, 1);
   for (let n = 2; n <= 4; n++) {
+    growHashes(hashes, ids, count, n);
     newPass();
     let best = 0;
     let bestAt = -1;
     for (let i = 0; i + n <= count; i++) {
-      const c = bump(hashAt(ids, i, n));
+      const c = bump(hashes[i]!);
       if (c > best) {
         best = c;
         bestAt = i;
@@ -79,11 +86,12 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
     top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
   }
   for (let n = 5; n <= 10; n++) {
+    growHashes(hashes, ids, count, n);
     newPass();
     let dupChars = 0;
     let i = 0;
     while (i + n <= count) {
-      if (bump(hashAt(ids, i, n)) > 1) {
+      if (bump(hashes[i]!) > 1) {
         dupChars += pre[i + n]! - pre[i]!;
         i += n;
       } else i++;
