@@ -371,33 +371,39 @@ function dominant(letters: Int32Array): number {
  * semicolon after it allowed), and how many of them repeat a word said before in the run.
  */
 function runOnList(c: Chunks, f: LanguageFigures): void {
-  const seen = new Set<number>();
   let items = 0;
-  let repeats = 0;
   let at = -1;
+  let from = 0;
   let func = 0;
-  const end = () => {
+  // a run is counted for repeats only when it would be the longest so far with hardly a function word (rarely)
+  const end = (to: number) => {
     if (items > f.listItems && func <= 0.1 * items) {
+      const seen = new Set<number>();
+      let repeats = 0;
+      for (let k = from; k < to; k++) {
+        if (c.flags[k]! & C_CODEISH || c.letters[k]! > 30) continue;
+        if (seen.has(c.key[k]!)) repeats++;
+        else seen.add(c.key[k]!);
+      }
       f.listItems = items;
       f.listRepeats = repeats;
       f.listAt = at;
     }
-    seen.clear();
     items = 0;
-    repeats = 0;
     func = 0;
   };
   for (let i = 0; i < c.n; i++) {
     const fl = c.flags[i]!;
-    if (fl & (C_LINE | C_CODEISH) || c.letters[i]! > 30) end();
+    if (fl & (C_LINE | C_CODEISH) || c.letters[i]! > 30) end(i);
     if (fl & C_CODEISH || c.letters[i]! > 30) continue;
-    if (items === 0) at = c.start[i]!;
+    if (items === 0) {
+      at = c.start[i]!;
+      from = i;
+    }
     items++;
     if (fl & C_FUNC) func++;
-    if (seen.has(c.key[i]!)) repeats++;
-    else seen.add(c.key[i]!);
   }
-  end();
+  end(c.n);
 }
 
 /** Lines (blank ones aside) over which marks-alone lines are counted. */
