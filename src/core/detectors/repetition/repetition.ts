@@ -286,20 +286,37 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
   const counter = (i: number, p: number) => isCounter(scan, i, p);
   const candidates = new Set<number>([r.period]);
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
-  let best: { run: Run; period: number; end: number } | null = null;
+  let best: { run: Run; period: number; end: number; covered: number } | null = null;
+  // the shortest period tried: it stands for the region when no period makes two copies
+  let shortest = 0;
   for (const p of candidates) {
     if (p > r.to - lo || p > MAX_PERIOD) continue;
-    for (let end = r.to; end >= Math.max(r.to - Math.min(p, END_PROBES), lo + p); end--) {
+    if (shortest === 0 || p < shortest) shortest = p;
+    const last = Math.max(r.to - Math.min(p, END_PROBES), lo + p);
+    // two copies need the copy before the last one to differ from it in at most a fifth of its tokens (verbatimRun):
+    // those differences, counted once for the region's end and then moved a token at a time for each end tried
+    if (r.to - 2 * p < lo) continue;
+    const budget = Math.floor(p / 5);
+    let miss = 0;
+    for (let i = r.to - 2 * p; i < r.to - p && miss <= budget + END_PROBES; i++) if (ids[i] !== ids[i + p]) miss++;
+    if (miss > budget + END_PROBES) continue;
+    for (let end = r.to; end >= last && end - 2 * p >= lo; end--) {
+      if (end < r.to) {
+        // the window [end - 2p, end - p) against the one after it: its last token leaves, one before its start joins
+        if (ids[end - p] !== ids[end]) miss--;
+        if (ids[end - 2 * p] !== ids[end - p]) miss++;
+      }
+      if (miss > budget) continue;
       const run = verbatimRun(ids, lo, end, p, counter);
       // a loop has two copies at least: a lag met once (a passage quoted) explains no loop
-      const covered = run.copies >= 2 ? end - run.start : 0;
-      const had = best ? (best.run.copies >= 2 ? best.end - best.run.start : 0) : -1;
-      if (!best || covered > had || (covered === had && p < best.period)) best = { run, period: p, end };
+      if (run.copies < 2) continue;
+      const covered = end - run.start;
+      if (!best || covered > best.covered || (covered === best.covered && p < best.period)) best = { run, period: p, end, covered };
     }
   }
-  return (
-    best ?? { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), counter), period: Math.min(r.period, r.to - lo), end: r.to }
-  );
+  if (best) return best;
+  if (shortest > 0) return { run: verbatimRun(ids, lo, r.to, shortest, counter), period: shortest, end: r.to };
+  return { run: verbatimRun(ids, lo, r.to, Math.min(r.period, r.to - lo), counter), period: Math.min(r.period, r.to - lo), end: r.to };
 }
 
 /**
