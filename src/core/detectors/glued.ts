@@ -15,7 +15,7 @@ export type GluedKind = (typeof GLUED_KINDS)[number];
 const THRESHOLDS = {
   floodItemShare: {
     value: 0.5,
-    why: 'share of 24 words in a row that are one char run 8+ times ("1111111111", "AAAAAAAA") that fails: a list of floods. Healthy texts reach 0.13 (a test of long strings; model outputs 0.08; npm run bench -- thresholds); "#ffffff" is six',
+    why: 'share of 24 words in a row that are one char run 8+ times ("1111111111", "AAAAAAAA") that fails: a list of floods. Healthy model outputs and the real files reach 0.08 (two in 24: zeros in a table, a test of long integers; npm run bench -- thresholds); "#ffffff" is six chars, and underscores are a rule or a blank to fill in',
   },
   gluedFloodChars: {
     value: 24,
@@ -92,6 +92,7 @@ function tailPeriod(s: string, max: number): { p: number; run: number } {
 function floodItems(scan: Scan): { items: number; itemsAt: number } {
   const t = scan.tokens;
   const text = scan.text();
+  if (!hasFlood(t, text)) return { items: 0, itemsAt: -1 };
   const flood = new Uint8Array(ITEM_WORDS);
   const starts = new Int32Array(ITEM_WORDS);
   let words = 0;
@@ -102,8 +103,7 @@ function floodItems(scan: Scan): { items: number; itemsAt: number } {
     if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
     const a = t.start[i]!;
     const b = t.end[i]!;
-    let one = b - a >= MIN_CHARS;
-    for (let j = a + 1; one && j < b; j++) if (text.charCodeAt(j) !== text.charCodeAt(a)) one = false;
+    const one = isFlood(text, a, b);
     const k = words % ITEM_WORDS;
     if (words >= ITEM_WORDS) inWindow -= flood[k]!;
     flood[k] = one ? 1 : 0;
@@ -117,4 +117,17 @@ function floodItems(scan: Scan): { items: number; itemsAt: number } {
   }
   if (words >= ITEM_MIN_WORDS && words < ITEM_WORDS && inWindow / words > best) return { items: inWindow / words, itemsAt: starts[0]! };
   return { items: best, itemsAt: at };
+}
+
+/** Is the word [a, b) one char run MIN_CHARS+ times? Underscores run together are a rule or a blank to fill in ("________"), not a flood. */
+function isFlood(text: string, a: number, b: number): boolean {
+  if (b - a < MIN_CHARS || text.charCodeAt(a) === 0x5f) return false;
+  for (let j = a + 1; j < b; j++) if (text.charCodeAt(j) !== text.charCodeAt(a)) return false;
+  return true;
+}
+
+/** Does the text have one such word at all (most have none: the windows are read only when it does)? */
+function hasFlood(t: Scan['tokens'], text: string): boolean {
+  for (let i = 0; i < t.n; i++) if ((t.info[i]! & KIND_MASK) === K_WORD && isFlood(text, t.start[i]!, t.end[i]!)) return true;
+  return false;
 }

@@ -95,7 +95,7 @@ const THRESHOLDS = {
   },
   restatedShare: {
     value: 0.6,
-    why: 'share of the last 512 words of prose whose 8-word sequence the text said before, that fails as cycling: an end that goes back over itself, paragraphs reordered and a sentence changed. Healthy model outputs reach 0.3 (an answer that quotes its question), the real files 0.21 (a notice of licences; npm run bench -- thresholds); read only where the end is prose (a quarter function words, code punctuation under 1% of its tokens)',
+    why: 'share of the last 512 words of prose that repeat an 8-word sequence the text had said twice already, that fails as cycling: an end that goes back over itself, paragraphs reordered and a sentence changed. Healthy model outputs reach 0.1 (npm run bench -- thresholds; 0.3 counting sequences said once before, an answer that quotes its question), the real files read as prose 0 (0.21 counting those: a notice of licences); read only where the end is prose (a quarter function words, code punctuation under 1% of its tokens)',
   },
   recoveredCopies: {
     value: 32,
