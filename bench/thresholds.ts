@@ -150,6 +150,11 @@ const STATISTICS: Statistic[] = [
     what: 'share of chunks with punctuation where no language puts it, in a window of prose',
     of: (f) => f.language.noise,
   },
+  {
+    threshold: 'codeChunkShare',
+    what: 'share of 24 chunks in a row that are new codes of capitals and digits',
+    of: (f) => f.language.codeChunks,
+  },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
   { threshold: 'soupFunctionShare', what: 'function-word share of a full window of prose with few breaks', of: (f) => f.language.func },
   {

@@ -92,17 +92,15 @@ describe('gibberish of several shapes', () => {
     const fragments = ['**', '.', '** and', ',', '**', '**', 'the', '**', ';', '**', '. with', '**', ',', '**', 'did not', '**'];
     fails(`${prose}\n\n${Array.from({ length: 5 }, () => fragments.join('\n\n')).join('\n\n')}`, /gibberish/);
   });
-  it(
-    'lines of random digits and capitals after a few broken fragments',
-    {
-      todo: 'chunks like "7QX2" and "0PL9W" read as product codes and part numbers, which healthy docs and data are full of (HTTP2, RTX4090, xn--85x722f)',
-    },
-    () =>
-      fails(
-        `The answer is the following steps:\n\nFirst we ane the to\n\n${'7QX2 K9 JJ4R 88ZP\nM3 XK2Q 0PL9W 44T\nZ8R1 Q7 NN3K 9XW2\n'.repeat(3)}`,
-        /gibberish/,
-      ),
-  );
+  it('lines of random digits and capitals after a few broken fragments', () =>
+    fails(
+      `The answer is the following steps:\n\nFirst we ane the to\n\n7QX2 K9 JJ4R 88ZP\nM3 XK2Q 0PL9W 44T\nZ8R1 Q7 NN3K 9XW2\nT4 R8KZ 2MW 5QJX\n3HLP W0 PK7 X9VN\n`,
+      /gibberish/,
+    ));
+  it('a spec of CARD16 and INT32 fields and a text of CO2 and MP3 stay ok', () => {
+    ok(`Each record holds CARD16 type, CARD16 length, CARD32 offset and INT32 value fields, in that order.`);
+    ok(`${prose} Plants absorb CO2 and release O2. The MP3 and H264 files are stored on the NAS under RAID6.`);
+  });
   it('word fragments between leaked [control_NNN] markers', () =>
     fails(`We can [control_12] ing the [control_88] resul [control_301] ts and [control_7] the`, /special_tokens/));
   it(

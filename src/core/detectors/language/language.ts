@@ -52,6 +52,10 @@ const THRESHOLDS = {
     value: 0.4,
     why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
   },
+  codeChunkShare: {
+    value: 0.5,
+    why: 'share of 24 chunks of prose in a row that read as codes the text had not used before, capital letters and digits mixed at random ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), that fails as gibberish. Healthy model outputs reach 0.17 (chip and memory names in a phone comparison), the real files 0.25 (address forms in an IP library; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08',
+  },
   markLineShare: {
     value: 0.5,
     why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
@@ -106,6 +110,9 @@ export interface LanguageFigures {
   func: number;
   funcAt: number;
   /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
+  /** The highest share of chunks that read as codes of capitals and digits among CODE_CHUNKS in a row, and where those start. */
+  codeChunks: number;
+  codeChunksAt: number;
   markLines: number;
   markLinesAt: number;
   /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
@@ -147,6 +154,8 @@ export const language = {
       switchAt: -1,
       markLines: 0,
       markLinesAt: -1,
+      codeChunks: 0,
+      codeChunksAt: -1,
       listItems: 0,
       listRepeats: 0,
       listAt: -1,
@@ -241,6 +250,7 @@ export const language = {
     }
     runOnList(c, f);
     markOnlyLines(scan.tokens, f);
+    codeChunks(scan.text(), c, f);
     return f;
   },
   judge(f: LanguageFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageKind>> {
@@ -261,6 +271,15 @@ export const language = {
           'fail',
           f.noiseAt,
           `${fmt(100 * f.noise, 0)}% of the words of a stretch carry punctuation where no language puts it (",,", "..", "!!", "I! can!")`,
+        ),
+      );
+    if (f.codeChunks >= t.codeChunkShare)
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          f.codeChunksAt,
+          `${fmt(100 * f.codeChunks, 0)}% of ${CODE_CHUNKS} words in a row are new codes of capital letters and digits mixed at random ("7QX2", "0PL9W")`,
         ),
       );
     if (f.markLines >= t.markLineShare)
@@ -404,6 +423,74 @@ function runOnList(c: Chunks, f: LanguageFigures): void {
     if (fl & C_FUNC) func++;
   }
   end(c.n);
+}
+
+/** Chunks over which chunks that read as codes are counted (all of them in a text of fewer, 8 at least). */
+const CODE_CHUNKS = 24;
+const CODE_MIN_CHUNKS = 8;
+
+/**
+ * The highest share, among CODE_CHUNKS chunks in a row, of chunks that read as codes the text
+ * had not used before: 3 to 8 capital letters and digits mixed, two capitals and a digit at
+ * least, not a hex number ("7QX2", "0PL9W", "XK2Q"), with marks before or after them allowed.
+ * Names like "CO2", "MP3", "HTTP2" are such codes, and a spec or a table repeats its own
+ * ("CARD32"); random ones come new each time, and healthy text never has half its words of them.
+ */
+function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
+  const hits = new Uint8Array(CODE_CHUNKS);
+  const starts = new Int32Array(CODE_CHUNKS);
+  // a code the text had used already is a name it goes on using (a field type, a part number), no random one
+  const seen = new Set<number>();
+  let inWindow = 0;
+  for (let i = 0; i < c.n; i++) {
+    const k = i % CODE_CHUNKS;
+    if (i >= CODE_CHUNKS) inWindow -= hits[k]!;
+    const code = readsAsCode(text, c.start[i]!);
+    hits[k] = code && !seen.has(c.key[i]!) ? 1 : 0;
+    if (code) seen.add(c.key[i]!);
+    starts[k] = c.start[i]!;
+    inWindow += hits[k]!;
+    if (i + 1 >= CODE_CHUNKS && inWindow / CODE_CHUNKS > f.codeChunks) {
+      f.codeChunks = inWindow / CODE_CHUNKS;
+      f.codeChunksAt = starts[(i + 1) % CODE_CHUNKS]!;
+    }
+  }
+  if (c.n >= CODE_MIN_CHUNKS && c.n < CODE_CHUNKS && inWindow / c.n > f.codeChunks) {
+    f.codeChunks = inWindow / c.n;
+    f.codeChunksAt = starts[0]!;
+  }
+}
+
+/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits, two capitals and a digit at least, not hex, marks around it aside? */
+function readsAsCode(text: string, at: number): boolean {
+  let i = at;
+  // marks before it
+  while (i < text.length && isMarkChar(text.charCodeAt(i))) i++;
+  let len = 0;
+  let capitals = 0;
+  let digits = 0;
+  let hex = true;
+  for (; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch >= 0x30 && ch <= 0x39) digits++;
+    else if (ch >= 0x41 && ch <= 0x5a) {
+      capitals++;
+      if (ch > 0x46) hex = false;
+    } else break;
+    if (++len > 8) return false;
+  }
+  // marks after it, then whitespace or the end
+  while (i < text.length && isMarkChar(text.charCodeAt(i))) i++;
+  if (i < text.length && !isSpaceChar(text.charCodeAt(i))) return false;
+  return len >= 3 && capitals >= 2 && digits >= 1 && !hex;
+}
+
+function isMarkChar(ch: number): boolean {
+  return ch < 0x80 && ch > 0x20 && !((ch >= 0x30 && ch <= 0x39) || (ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a));
+}
+
+function isSpaceChar(ch: number): boolean {
+  return ch === 0x20 || ch === 0x0a || ch === 0x09 || ch === 0x0d;
 }
 
 /** Lines (blank ones aside) over which marks-alone lines are counted. */

@@ -437,10 +437,18 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const last = regions[regions.length - 1];
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
-  // the longest stretch that reaches the end (a last token matched far back, a rare word met once before, is no loop)
-  let tailStretch: Region | null = null;
-  for (let k = stretches.length - 1; k >= 0 && n - stretches[k]!.to <= END_SLACK; k--)
-    if (!tailStretch || stretches[k]!.to - stretches[k]!.from > tailStretch.to - tailStretch.from) tailStretch = stretches[k]!;
+  // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
+  // with nothing but marks between them is that one's end, not a loop of its own
+  let tailStretch = stretches.length > 0 && n - stretches[stretches.length - 1]!.to <= END_SLACK ? stretches[stretches.length - 1]! : null;
+  const before = stretches.length > 1 ? stretches[stretches.length - 2]! : null;
+  if (
+    tailStretch &&
+    before &&
+    tailStretch.to - tailStretch.from < K &&
+    n - before.to <= END_SLACK &&
+    onlyMarks(info, before.to, tailStretch.from)
+  )
+    tailStretch = before;
   let tail: Loop | null = null;
   if (tailRegion) {
     const cycle = loopOf(tailRegion);
@@ -479,6 +487,12 @@ function sentenceEnd(scan: Scan, i: number): boolean {
   if ((t.info[i]! & KIND_MASK) !== K_PUNCT) return false;
   if (id < 128) return id === 0x2e || id === 0x21 || id === 0x3f;
   return isSentenceEndChar(scan.slice(t.start[i]!, t.start[i]! + 1).charCodeAt(0));
+}
+
+/** Are the tokens [from, to) punctuation only (none at all included)? */
+function onlyMarks(info: Int32Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if ((info[i]! & KIND_MASK) !== K_PUNCT) return false;
+  return true;
 }
 
 /** Chars of the text without its trailing whitespace. */
