@@ -14,6 +14,8 @@
  *
  * The unit is named by text/units.ts; the same unit model serves the recovered loop (a long
  * verbatim loop the text moves on from, which fails only when it runs far past healthy text).
+ * An end of prose that goes back over itself without copies back to back (paragraphs
+ * reordered, a sentence changed) is read apart, by its 8-word sequences (restated.ts).
  */
 import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
@@ -137,7 +139,7 @@ export interface RepetitionFigures {
   tail: Loop | null;
   /** The largest verbatim loop the text moves on from (null when none). */
   recovered: Loop | null;
-  /** Share of the last words of prose whose 8-word sequence came before, and where they start (restated.ts). */
+  /** Share of the last words of prose that repeat an 8-word sequence said twice before, and where they start (restated.ts). */
   restated: Restated;
   /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
   live: Loop | null;
