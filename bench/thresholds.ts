@@ -83,7 +83,7 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'restatedShare',
-    what: 'share of the last 512 words of prose whose 8-word sequence came before',
+    what: 'share of the last 512 words of prose that repeat an 8-word sequence said twice before',
     of: (f) => (f.repetition.restated.at >= 0 ? f.repetition.restated.share : null),
   },
   {
