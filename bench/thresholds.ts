@@ -82,6 +82,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'wholeCycleReturns',
+    what: 'returns to the same words of a cycle of words that is most of the output and brings nothing new',
+    of: (f) => {
+      const l = loop(f);
+      return l && !STRUCTURAL.has(l.unit) && l.novelty < T.returnsNovelty && l.wordCycle >= T.wholeCycleCoverage ? l.returns : null;
+    },
+  },
+  {
     threshold: 'restatedShare',
     what: 'share of the last 512 words of prose that repeat an 8-word sequence said twice before',
     of: (f) => (f.repetition.restated.at >= 0 ? f.repetition.restated.share : null),

@@ -56,6 +56,25 @@ describe('whole outputs that are a short loop or flood', () => {
     const items = Array.from({ length: 30 }, (_, i) => `    "${String(i % 10).repeat(10 + Math.floor(i / 10))}",`);
     fails(`Here are the values:\n\n[\n${items.join('\n')}\n    "5555555`, /char_flood/);
   });
+  it('a short answer that goes round three lines in another order each time', () =>
+    fails(
+      [
+        ...['状态：已通过', '名称：项目名称', '描述：项目名称：项目名称', '状态：已通过', '描述：项目名称：项目名称', '名称：项目名称'],
+        ...['状态：已完成', '描述：项目名称：项目名称', '状态：已完成', '名称：项目名称', '状态: 已通过', '描述：项目名称：项目名称'],
+        ...['名称：项目名称', '状态：已通过', '描述：项目名称：项目名称', '状态: 已完成', '名称：项目名称', '描述：项目名称：项目'],
+      ].join('\n\n'),
+      /cycling|_loop/,
+    ));
+  it('a line said again and again, its first word spelt a little differently each time', () =>
+    fails(
+      [
+        ...['Marvel Toolkit', 'Marvel Toolkit', 'Marvell Toolkit', 'Marvel Toolkit', 'MarvelToolkit', 'Marvil Toolkit', 'Marvil Toolkit'],
+        ...['Marvel Toolkit', 'Morvel Toolkit', 'Morvel Toolkit', 'Marvel ToolKit', 'Morvel Toolkit', 'Marvil Toolkit', 'Marvel Toolkit'],
+        ...['Murvel Toolkit', 'Murvel Toolkit', 'Marvel Toolkit', 'Morvel Toolkit', 'Marvil Toolkit', 'Marvil Toolkit', 'Murvel Toolkit'],
+        ...['Marvel Toolkit', 'Morvel Toolkit', 'Marvel Toolkit', 'Murvel Toolkit', 'Marvil Toolkit', 'Marvel Toolkit', 'Murvel Too'],
+      ].join('\n\n'),
+      /cycling|_loop/,
+    ));
   it('a JSON array of three values cycling four times', () =>
     fails('["red", "green", "blue", "red", "green", "blue", "red", "green", "blue", "red", "green", "blue"]', /_loop|cycling/));
   it('a sentence, a blank line, the same sentence, and the start of a third', () =>

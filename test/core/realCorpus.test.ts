@@ -3,7 +3,7 @@
  * ../shared/corpus-real2: real model outputs from evaluation repositories and GitHub issues,
  * labelled degenerate / ok; read by path, never copied into the repo). The issue's targets are
  * recall >= 97%, false fail <= 1%, warn on ok <= 5%; the gate holds what the detector reaches
- * (141 of 146, 96.6%, measured; docs/detection.md), so that it fails on a regression. When a corpus is
+ * (143 of 146, 97.9%, measured; docs/detection.md), so that it fails on a regression. When a corpus is
  * absent the gate is skipped with a message, except under CI (process.env.CI set), where its
  * absence is a failure.
  */
@@ -12,7 +12,7 @@ import { describe, it } from 'node:test';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { loadRealCorpus, realCorpusDirs, type RealSample } from '../corpus/realCorpus.js';
 
-const RECALL_MIN = 0.96;
+const RECALL_MIN = 0.97;
 const FALSE_FAIL_MAX = 0.01;
 const WARN_MAX = 0.05;
 

@@ -94,6 +94,19 @@ describe('repetition: what the copies bring that is new', () => {
   });
 });
 
+describe('repetition: an output that goes round the same words', () => {
+  it('a short song whose chorus comes back three times between verses is no cycle', () => {
+    const chorus = 'Row on, row on, the harbour lights are low,\nrow on, row on, and home is where we go.';
+    const verses = [
+      'We left the quay at dawn with nets and bread,\nthe gulls behind us and the sun ahead.',
+      'The wind came round at noon and turned us west,\nwe pulled until our arms forgot to rest.',
+      'By dusk the hold was full, the sea was kind,\nand every worry stayed a mile behind.',
+    ];
+    const song = verses.map((v) => `${v}\n\n${chorus}`).join('\n\n');
+    assert.ok(!judged(song).some((v) => v.endsWith('/fail')), judged(song).join());
+  });
+});
+
 describe('repetition: an end that restates the text', () => {
   it('an answer given again as a revised version, a few words changed, is not going back over itself', () => {
     const answer = healthyProse(700, 21)
