@@ -8,6 +8,7 @@
 import { K_WORD, KIND_MASK } from '../text/tokens.js';
 import type { Detector, Scan, Values } from './detector.js';
 import { excerptOf, type Finding, finding, fmt } from './finding.js';
+import { SlidingShare } from './slidingShare.js';
 
 export const GLUED_KINDS = ['char_flood', 'word_loop'] as const;
 export type GluedKind = (typeof GLUED_KINDS)[number];
@@ -93,30 +94,10 @@ function floodItems(scan: Scan): { items: number; itemsAt: number } {
   const t = scan.tokens;
   const text = scan.text();
   if (!hasFlood(t, text)) return { items: 0, itemsAt: -1 };
-  const flood = new Uint8Array(ITEM_WORDS);
-  const starts = new Int32Array(ITEM_WORDS);
-  let words = 0;
-  let inWindow = 0;
-  let best = 0;
-  let at = -1;
-  for (let i = 0; i < t.n; i++) {
-    if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
-    const a = t.start[i]!;
-    const b = t.end[i]!;
-    const one = isFlood(text, a, b);
-    const k = words % ITEM_WORDS;
-    if (words >= ITEM_WORDS) inWindow -= flood[k]!;
-    flood[k] = one ? 1 : 0;
-    starts[k] = a;
-    inWindow += flood[k]!;
-    words++;
-    if (words >= ITEM_WORDS && inWindow / ITEM_WORDS > best) {
-      best = inWindow / ITEM_WORDS;
-      at = starts[words % ITEM_WORDS]!;
-    }
-  }
-  if (words >= ITEM_MIN_WORDS && words < ITEM_WORDS && inWindow / words > best) return { items: inWindow / words, itemsAt: starts[0]! };
-  return { items: best, itemsAt: at };
+  const window = new SlidingShare(ITEM_WORDS);
+  for (let i = 0; i < t.n; i++) if ((t.info[i]! & KIND_MASK) === K_WORD) window.push(isFlood(text, t.start[i]!, t.end[i]!), t.start[i]!);
+  window.finish(ITEM_MIN_WORDS);
+  return { items: window.best, itemsAt: window.bestAt };
 }
 
 /** Is the word [a, b) one char run MIN_CHARS+ times? Underscores run together are a rule or a blank to fill in ("________"), not a flood. */

@@ -17,6 +17,7 @@ import { SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
+import { SlidingShare } from '../slidingShare.js';
 import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
 import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
 
@@ -437,28 +438,17 @@ const CODE_MIN_CHUNKS = 8;
  * ("CARD32"); random ones come new each time, and healthy text never has half its words of them.
  */
 function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
-  const hits = new Uint8Array(CODE_CHUNKS);
-  const starts = new Int32Array(CODE_CHUNKS);
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
-  let inWindow = 0;
+  const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < c.n; i++) {
-    const k = i % CODE_CHUNKS;
-    if (i >= CODE_CHUNKS) inWindow -= hits[k]!;
     const code = readsAsCode(text, c.start[i]!);
-    hits[k] = code && !seen.has(c.key[i]!) ? 1 : 0;
+    window.push(code && !seen.has(c.key[i]!), c.start[i]!);
     if (code) seen.add(c.key[i]!);
-    starts[k] = c.start[i]!;
-    inWindow += hits[k]!;
-    if (i + 1 >= CODE_CHUNKS && inWindow / CODE_CHUNKS > f.codeChunks) {
-      f.codeChunks = inWindow / CODE_CHUNKS;
-      f.codeChunksAt = starts[(i + 1) % CODE_CHUNKS]!;
-    }
   }
-  if (c.n >= CODE_MIN_CHUNKS && c.n < CODE_CHUNKS && inWindow / c.n > f.codeChunks) {
-    f.codeChunks = inWindow / c.n;
-    f.codeChunksAt = starts[0]!;
-  }
+  window.finish(CODE_MIN_CHUNKS);
+  f.codeChunks = window.best;
+  f.codeChunksAt = window.bestAt;
 }
 
 /** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits, two capitals and a digit at least, not hex, marks around it aside? */
@@ -504,26 +494,13 @@ for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
  * marks and nothing else ("**", ".", ",", "*_"). A lone "*" is a blank line of a comment.
  */
 function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
-  const marks = new Uint8Array(MARK_LINES);
-  const starts = new Int32Array(MARK_LINES);
-  let lines = 0;
-  let inWindow = 0;
+  const window = new SlidingShare(MARK_LINES);
   let only = true;
   let tokens = 0;
   let star = false;
   let start = -1;
   const endLine = () => {
-    if (tokens === 0) return;
-    const k = lines % MARK_LINES;
-    if (lines >= MARK_LINES) inWindow -= marks[k]!;
-    marks[k] = only && !(tokens === 1 && star) ? 1 : 0;
-    starts[k] = start;
-    inWindow += marks[k]!;
-    lines++;
-    if (lines >= MARK_LINES && inWindow / MARK_LINES > f.markLines) {
-      f.markLines = inWindow / MARK_LINES;
-      f.markLinesAt = starts[lines % MARK_LINES]!;
-    }
+    if (tokens > 0) window.push(only && !(tokens === 1 && star), start);
   };
   const info = t.info;
   for (let i = 0; i < t.n; i++) {
@@ -543,6 +520,8 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
     }
   }
   endLine();
+  f.markLines = window.best;
+  f.markLinesAt = window.bestAt;
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

@@ -22,7 +22,7 @@ import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js'
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
-import { RESTATE_WORDS, type Restated, restated } from './restated.js';
+import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
@@ -512,9 +512,6 @@ function sentenceEnd(scan: Scan, i: number): boolean {
   return isSentenceEndChar(scan.slice(t.start[i]!, t.start[i]! + 1).charCodeAt(0));
 }
 
-/** Code punctuation: { } ( ) [ ] ; = < > | \ ` */
-const CODE_MARKS = new Uint8Array(128);
-for (const c of '{}()[];=<>|\\`') CODE_MARKS[c.charCodeAt(0)] = 1;
 /** A region of words: this share of its tokens are words with letters (not numbers), and under CODE_SHARE code punctuation. */
 const WORD_SHARE = 0.4;
 const CODE_SHARE = 0.01;
@@ -526,7 +523,7 @@ function isWordRegion(t: Scan['tokens'], r: Region): boolean {
     const info = t.info[i]!;
     const k = info & KIND_MASK;
     if ((k === K_WORD || k === K_SOLO) && (info >> SCRIPT_SHIFT) & 15 && !(info & F_NUM)) words++;
-    else if (k === K_PUNCT && t.id[i]! < 128 && CODE_MARKS[t.id[i]!] === 1) code++;
+    else if (isCodeMark(t, i)) code++;
   }
   const n = r.to - r.from;
   return words >= WORD_SHARE * n && code <= CODE_SHARE * n;

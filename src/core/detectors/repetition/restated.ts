@@ -32,6 +32,11 @@ export interface Restated {
 const CODE = new Uint8Array(128);
 for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
 
+/** Is token i code punctuation ({ } ( ) [ ] ; = < > | \ `)? Prose has almost none. */
+export function isCodeMark(t: TokenBuffer, i: number): boolean {
+  return (t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1;
+}
+
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
   // the words of the text, as token indexes; the end is read first, the rest only for prose
@@ -47,7 +52,7 @@ export function restated(t: TokenBuffer): Restated {
   for (let j = w - RESTATE_WORDS; j < w; j++) if (t.info[words[j]!]! & F_FUNC) func++;
   if (func < PROSE_FUNCTION_SHARE * RESTATE_WORDS) return none;
   let code = 0;
-  for (let i = first; i < t.n; i++) if ((t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1) code++;
+  for (let i = first; i < t.n; i++) if (isCodeMark(t, i)) code++;
   if (code > PROSE_CODE_SHARE * (t.n - first)) return none;
   // every 8-word sequence, hashed into an open-addressed set sized by need
   let size = 64;
