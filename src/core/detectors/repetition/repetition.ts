@@ -304,7 +304,9 @@ const END_PROBES = 8;
  * a few tokens before it (a partial copy, a closing mark).
  */
 function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run: Run; period: number; end: number } {
-  const counter = (i: number, p: number) => isCounter(scan, i, p);
+  // a counter ("Step 12:") is no new thing in the whole reading; the live reading, which alone may be certain, wants
+  // copies verbatim, so there a counter still breaks them
+  const counter = ids === scan.tokens.id ? () => false : (i: number, p: number) => isCounter(scan, i, p);
   const candidates = new Set<number>([r.period]);
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
   let best: { run: Run; period: number; end: number; covered: number } | null = null;
