@@ -22,7 +22,7 @@ export interface TextFigures {
   punctChars: number;
 }
 
-/** Words kept for the n-gram fractions. */
+/** Words kept for the n-gram fractions (a power of two: the ring is indexed by a mask). */
 const NGRAM_WORDS = 2048;
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
@@ -89,8 +89,8 @@ export function textFigures(scan: Scan): TextFigures {
       bestAt = i;
     }
     prev = id;
-    ngIds[(words - 1) % NGRAM_WORDS] = id;
-    ngLens[(words - 1) % NGRAM_WORDS] = t.end[i]! - t.start[i]!;
+    ngIds[(words - 1) & (NGRAM_WORDS - 1)] = id;
+    ngLens[(words - 1) & (NGRAM_WORDS - 1)] = t.end[i]! - t.start[i]!;
   }
   if (t.n > 0) endLine(t.end[t.n - 1]!);
   let top = -1;

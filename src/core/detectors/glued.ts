@@ -109,6 +109,7 @@ function isFlood(text: string, a: number, b: number): boolean {
 
 /** Does the text have one such word at all (most have none: the windows are read only when it does)? */
 function hasFlood(t: Scan['tokens'], text: string): boolean {
-  for (let i = 0; i < t.n; i++) if ((t.info[i]! & KIND_MASK) === K_WORD && isFlood(text, t.start[i]!, t.end[i]!)) return true;
+  for (let i = 0; i < t.n; i++)
+    if (t.end[i]! - t.start[i]! >= MIN_CHARS && (t.info[i]! & KIND_MASK) === K_WORD && isFlood(text, t.start[i]!, t.end[i]!)) return true;
   return false;
 }

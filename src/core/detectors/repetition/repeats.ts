@@ -194,14 +194,13 @@ function measure(
       cand = l;
     }
   }
-  for (let i = from; i < to; i++) {
-    const l = lag[i - lo]!;
-    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
-  }
   let same = 0;
   let near = 0;
   const period = Math.max(1, cand);
+  // the votes are cleared on the way (the table is shared)
   for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
     const id = ids[i]!;
     if (id === WILD || i - period - 1 < lo) continue;
     if (id === ids[i - period]) {
