@@ -22,7 +22,7 @@ const PROSE_FUNCTION_SHARE = 0.25;
 const PROSE_CODE_SHARE = 0.01;
 
 export interface Restated {
-  /** Share of the last RESTATE_WORDS words whose 8-word sequence came before (0 when not read). */
+  /** Share of the last RESTATE_WORDS words whose 8-word sequence the text had said twice already (0 when not read). */
   share: number;
   /** Char offset where those words start (-1 when not read). */
   at: number;
@@ -39,7 +39,7 @@ export function isCodeMark(t: TokenBuffer, i: number): boolean {
 
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
-  // the words of the text, as token indexes; the end is read first, the rest only for prose
+  // the words of the text, as token indexes: the end is judged for prose first, and the sequences are read only then
   const words = new Int32Array(t.n);
   let w = 0;
   for (let i = 0; i < t.n; i++) {
@@ -54,7 +54,7 @@ export function restated(t: TokenBuffer): Restated {
   let code = 0;
   for (let i = first; i < t.n; i++) if (isCodeMark(t, i)) code++;
   if (code > PROSE_CODE_SHARE * (t.n - first)) return none;
-  // every 8-word sequence, hashed into an open-addressed set sized by need
+  // every 8-word sequence, hashed into an open-addressed table (its count in `used`) sized by need
   let size = 64;
   while (size < 2 * w) size <<= 1;
   const mask = size - 1;
