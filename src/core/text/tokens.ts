@@ -100,3 +100,9 @@ export class SpaceRuns {
     this.n++;
   }
 }
+
+/** A word or a solo char (a CJK character, an emoji): not punctuation, not markup. */
+export function isWordToken(info: number): boolean {
+  const k = info & KIND_MASK;
+  return k === K_WORD || k === K_SOLO;
+}

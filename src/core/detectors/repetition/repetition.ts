@@ -17,7 +17,7 @@
  * An end of prose that goes back over itself without copies back to back (paragraphs
  * reordered, a sentence changed) is read apart, by its 8-word sequences (restated.ts).
  */
-import { F_FUNC, F_LINE, F_NUM, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
+import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
@@ -139,7 +139,7 @@ export interface Loop {
   end: number;
   /** Share of the text's chars (trailing whitespace aside) from the onset to the end of the repeat. */
   coverage: number;
-  /** Share of the text's chars from where the region's material first came to its end, when the region is words (0 when it is code, numbers or marks). */
+  /** For the loop at the end: share of the text's chars from where its region's material first came to its end, when the region is words (0 when it is code, numbers or marks, and for other loops). */
   wordCycle: number;
 }
 
@@ -367,11 +367,6 @@ function floodLimit(l: Loop, t: Values<typeof THRESHOLDS>): number {
   return l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
 }
 
-function isWordToken(info: number): boolean {
-  const k = info & KIND_MASK;
-  return k === K_WORD || k === K_SOLO;
-}
-
 function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
   for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
   return false;
@@ -454,7 +449,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       onset: t.start[onsetTok]!,
       end: t.end[r.to - 1]!,
       coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
-      wordCycle: textEnd > 0 && isWordRegion(t, r) ? (t.end[r.to - 1]! - t.start[Math.max(from, r.from - r.distinct)]!) / textEnd : 0,
+      wordCycle: 0,
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
@@ -477,9 +472,12 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   if (tailRegion) {
     const cycle = loopOf(tailRegion);
     const loop = tailStretch ? loopOf(tailStretch) : null;
-    tail =
-      loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty, wordCycle: cycle.wordCycle } : cycle;
+    tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
   } else if (tailStretch) tail = loopOf(tailStretch);
+  // how much of the text the repeats at the end cover, when they are words: read once, for the end only
+  const tailRepeats = tailRegion ?? tailStretch;
+  if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats))
+    tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
   let recovered: Loop | null = null;
   for (const r of stretches) {
     // three copies at least: two periods of repeats
@@ -523,8 +521,7 @@ function isWordRegion(t: Scan['tokens'], r: Region): boolean {
   let code = 0;
   for (let i = r.from; i < r.to; i++) {
     const info = t.info[i]!;
-    const k = info & KIND_MASK;
-    if ((k === K_WORD || k === K_SOLO) && (info >> SCRIPT_SHIFT) & 15 && !(info & F_NUM)) words++;
+    if (isWordToken(info) && (info >> SCRIPT_SHIFT) & 15 && !(info & F_NUM)) words++;
     else if (isCodeMark(t, i)) code++;
   }
   const n = r.to - r.from;

@@ -9,7 +9,7 @@
  * (function words, no code punctuation): code, API docs between declarations and data
  * repeat eight-word sequences by design.
  */
-import { F_FUNC, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import { F_FUNC, isWordToken, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 
 /** Words read at the end, and words per sequence. */
 export const RESTATE_WORDS = 512;
@@ -39,21 +39,26 @@ export function isCodeMark(t: TokenBuffer, i: number): boolean {
 
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
-  // the words of the text, as token indexes: the end is judged for prose first, and the sequences are read only then
-  const words = new Int32Array(t.n);
-  let w = 0;
-  for (let i = 0; i < t.n; i++) {
-    const k = t.info[i]! & KIND_MASK;
-    if (k === K_WORD || k === K_SOLO) words[w++] = i;
-  }
-  if (w < RESTATE_WORDS + N) return none;
-  const first = words[w - RESTATE_WORDS]!;
+  // the end first, read back from the last token: is it prose, and are there words enough before it?
+  let seenWords = 0;
   let func = 0;
-  for (let j = w - RESTATE_WORDS; j < w; j++) if (t.info[words[j]!]! & F_FUNC) func++;
-  if (func < PROSE_FUNCTION_SHARE * RESTATE_WORDS) return none;
+  let first = -1;
+  for (let i = t.n - 1; i >= 0 && seenWords < RESTATE_WORDS + N; i--) {
+    if (!isWordToken(t.info[i]!)) continue;
+    seenWords++;
+    if (seenWords <= RESTATE_WORDS) {
+      if (t.info[i]! & F_FUNC) func++;
+      first = i;
+    }
+  }
+  if (seenWords < RESTATE_WORDS + N || func < PROSE_FUNCTION_SHARE * RESTATE_WORDS) return none;
   let code = 0;
   for (let i = first; i < t.n; i++) if (isCodeMark(t, i)) code++;
   if (code > PROSE_CODE_SHARE * (t.n - first)) return none;
+  // then the words of the whole text, as token indexes
+  const words = new Int32Array(t.n);
+  let w = 0;
+  for (let i = 0; i < t.n; i++) if (isWordToken(t.info[i]!)) words[w++] = i;
   // every 8-word sequence, hashed into an open-addressed table (its count in `used`) sized by need
   let size = 64;
   while (size < 2 * w) size <<= 1;
