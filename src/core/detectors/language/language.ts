@@ -442,7 +442,9 @@ function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < c.n; i++) {
-    const code = readsAsCode(text, c.start[i]!);
+    // most chunks are words in lower case: no code
+    const first = text.charCodeAt(c.start[i]!);
+    const code = !(first >= 0x61 && first <= 0x7a) && readsAsCode(text, c.start[i]!);
     window.push(code && !seen.has(c.key[i]!), c.start[i]!);
     if (code) seen.add(c.key[i]!);
   }
