@@ -13,7 +13,7 @@
  *   inside Chinese, Japanese or Korean prose are normal, so a switch into Latin must run far
  *   longer than a switch out of it.
  */
-import { SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
+import { CH_SPACE, classOf, SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
@@ -110,10 +110,10 @@ export interface LanguageFigures {
   /** The highest share of function words among full windows of spaced prose with few breaks, and where. */
   func: number;
   funcAt: number;
-  /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
   /** The highest share of chunks that read as codes of capitals and digits among CODE_CHUNKS in a row, and where those start. */
   codeChunks: number;
   codeChunksAt: number;
+  /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
   markLines: number;
   markLinesAt: number;
   /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
@@ -473,16 +473,12 @@ function readsAsCode(text: string, at: number): boolean {
   }
   // marks after it, then whitespace or the end
   while (i < text.length && isMarkChar(text.charCodeAt(i))) i++;
-  if (i < text.length && !isSpaceChar(text.charCodeAt(i))) return false;
+  if (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE) return false;
   return len >= 3 && capitals >= 2 && digits >= 1 && !hex;
 }
 
 function isMarkChar(ch: number): boolean {
   return ch < 0x80 && ch > 0x20 && !((ch >= 0x30 && ch <= 0x39) || (ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a));
-}
-
-function isSpaceChar(ch: number): boolean {
-  return ch === 0x20 || ch === 0x0a || ch === 0x09 || ch === 0x0d;
 }
 
 /** Lines (blank ones aside) over which marks-alone lines are counted. */

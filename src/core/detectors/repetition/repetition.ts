@@ -265,7 +265,7 @@ export const repetition = {
           'cycling',
           'fail',
           f.restated.at,
-          `the end goes back over what the text said before: ${fmt(100 * f.restated.share, 0)}% of its last ${RESTATE_WORDS} words repeat an 8-word sequence said earlier`,
+          `the end goes back over what the text said before: ${fmt(100 * f.restated.share, 0)}% of its last ${RESTATE_WORDS} words repeat an 8-word sequence the text had said twice already`,
         ),
       );
     const c = f.live;
