@@ -48,13 +48,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
-    threshold: 'nearLoopCopies',
-    what: 'copies of a sentence or line of prose at the end, bringing under one new word in ten',
+    threshold: 'nearLoopNewShare',
+    what: 'new tokens per copy over its tokens, of a loop of words at the end with the copies that fail (lowest)',
+    lowIsBad: true,
     of: (f) => {
       const l = loop(f);
-      return l?.prose && (l.unit === 'sentence' || l.unit === 'line') && l.newPerCopy <= T.nearLoopNewShare * l.periodTokens
-        ? l.copies
-        : null;
+      if (!l?.words || l.newPerCopy <= T.loopNewPerCopy) return null;
+      const need = (l.periodTokens >= T.longLoopTokens ? T.longLoopCopies : T.tailLoopCopies) + (l.near ? 1 : 0);
+      return l.copies >= need ? l.newPerCopy / l.periodTokens : null;
     },
   },
   {

@@ -62,6 +62,35 @@ describe('repetition: copies of a unit at the end', () => {
     assert.match(judged(`${prose} ${copies}`).join(), /sentence_loop\/fail/);
   });
 
+  it('a unit of words whose every copy inserts a new word, or drops one of several tokens, is stuck', () => {
+    // "v2.4.1-rc3" and "north-east" are several tokens each: dropping one shifts a copy by more than two tokens; each
+    // copy brings a word the loop had not had, but one in thirty of its tokens
+    const base =
+      'The nightly build of v2.4.1-rc3 finished on the north-east runners at 02:14, and the report was sent to the release list before the morning stand-up.';
+    const pool = ['again', 'quietly', 'late', 'once', 'finally', 'early', 'slowly', 'twice'];
+    const copies = (n: number, drop: boolean) =>
+      Array.from({ length: n }, (_, i) => {
+        const w = base.split(' ');
+        if (drop && i % 3 === 2) w.splice((i * 5) % w.length, 1);
+        else w.splice((i * 7) % w.length, 0, pool[i % pool.length]!);
+        return w.join(' ');
+      });
+    assert.match(judged(`${prose}\n\n${copies(8, false).join(' ')}`).join(), /^sentence_loop\/fail/);
+    assert.match(judged(`${prose}\n\n${copies(8, true).join('\n\n')}`).join(), /^paragraph_loop\/fail/);
+    assert.match(judged(`${prose}\n\n${copies(6, true).join(' ')}`).join(), /^sentence_loop\/fail/);
+    // two such copies are a revision, not a loop
+    assert.deepEqual(judged(`${prose}\n\n${copies(2, true).join('\n\n')}`), []);
+  });
+  it('declarations in one template, a new type name in each, are ok', () => {
+    const types = ['Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array'];
+    const decls = types
+      .map(
+        (t) =>
+          `interface ${t} {\n  /** Returns the item at the given index, counting back from the end when the index is negative. */\n  at(index: number): number | undefined;\n  /** Returns a copy of this ${t} in reverse order. */\n  toReversed(): ${t};\n}`,
+      )
+      .join('\n\n');
+    assert.deepEqual(judged(`${decls}\n`), []);
+  });
   it('a counter is no new thing: "Step N:" before the same sentence is a loop', () => {
     const copies = Array.from(
       { length: 8 },

@@ -164,65 +164,41 @@ export const language = {
       variantRun: 0,
       variantAt: -1,
     };
-    const windowScripts = new Int32Array(16);
     // the windows cover every chunk: whether any is Chinese (then the variant is read)
     let cjk = false;
-    const judgeWindow = (a: number, b: number) => {
-      windowScripts.fill(0);
-      let n = 0;
-      let weight = 0;
-      let malformed = 0;
-      // weight of chunks gluing two scripts (their own not one that glues Latin terms), and of those malformed besides
-      let glued = 0;
-      let gluedMalformed = 0;
-      let func = 0;
-      let breaks = 0;
-      let codeish = 0;
-      let spaced = 0;
-      let noisy = 0;
-      let letterless = 0;
-      for (let i = a; i < b; i++) {
-        const fl = c.flags[i]!;
-        const s = c.script[i]!;
-        const ns = c.noise[i]!;
-        windowScripts[s] = windowScripts[s]! + c.scriptLetters[i]!;
-        if (ns & 1 && !(fl & C_CODEISH)) noisy++;
-        noisy += ns >> 1;
-        letterless += ns >> 1;
-        const w = Math.min(c.letters[i]!, WEIGHT_CAP);
-        n++;
-        weight += w;
-        if (fl & C_CODEISH) codeish += w;
-        if (fl & C_BREAK) breaks++;
-        if (fl & C_FUNC) func++;
-        const own = gluesLatin(s);
-        if (!own) spaced++;
-        if (fl & C_GLUE && !own) {
-          glued += w;
-          if (fl & C_MALFORMED) gluedMalformed += w;
-        } else if (fl & C_MALFORMED) malformed += w;
-      }
-      if (windowScripts[SC_CJK]! > 0) cjk = true;
+    const sums = new Int32Array(SUMS);
+    const judgeWindow = (w: Int32Array) => {
+      const n = w[S.N]!;
+      const weight = w[S.WEIGHT]!;
+      let malformed = w[S.MALFORMED]!;
+      let glued = w[S.GLUED]!;
+      const func = w[S.FUNC]!;
+      const breaks = w[S.BREAKS]!;
+      const spaced = w[S.SPACED]!;
+      const noisy = w[S.NOISY]!;
+      const letterless = w[S.LETTERLESS]!;
+      if (w[S.SCRIPTS + SC_CJK]! > 0) cjk = true;
       // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
-      if (gluesLatin(dominant(windowScripts))) {
-        malformed += gluedMalformed;
+      if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
+        malformed += w[S.GLUED_MALFORMED]!;
         glued = 0;
       } else malformed += glued;
       f.windows++;
       // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either
-      const code = codeish >= 0.3 * weight;
+      const code = w[S.CODEISH]! >= 0.3 * weight;
       const share = (code ? glued : malformed) / weight;
+      const at = c.start[w[S.FROM]!]!;
       if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
         f.noise = noisy / (n + letterless);
-        f.noiseAt = c.start[a]!;
+        f.noiseAt = at;
       }
       if (share > f.malformed) {
         f.malformed = share;
-        f.malformedAt = c.start[a]!;
+        f.malformedAt = at;
       }
       if (!code && spaced >= 0.8 * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
         f.func = func / n;
-        f.funcAt = c.start[a]!;
+        f.funcAt = at;
       }
       if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
         const fs = func / n;
@@ -230,17 +206,27 @@ export const language = {
         if (bs <= 0.1 && fs < f.saladFunction) {
           f.saladFunction = fs;
           f.saladBreaks = bs;
-          f.saladAt = c.start[a]!;
+          f.saladAt = at;
         }
       }
     };
     if (c.n < WINDOW) {
-      if (c.n >= MIN_CHUNKS) judgeWindow(0, c.n);
+      if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
     } else {
+      // the windows overlap by half: each half is summed once, a window is two halves
+      const half = WINDOW / 2;
+      const prev = new Int32Array(SUMS);
+      chunkSums(c, 0, half, prev);
       let a = 0;
-      for (; a + WINDOW <= c.n; a += WINDOW / 2) judgeWindow(a, a + WINDOW);
+      for (; a + WINDOW <= c.n; a += half) {
+        const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
+        for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
+        prev[S.FROM] = a;
+        judgeWindow(prev);
+        prev.set(next);
+      }
       // the end of the text is a window too, however the windows fell
-      if (a - WINDOW / 2 + WINDOW < c.n) judgeWindow(c.n - WINDOW, c.n);
+      if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
     }
     foreignRun(c, main, f);
     if (cjk) {
@@ -378,6 +364,73 @@ function openingScript(c: Chunks): number {
     }
   }
   return dominant(all);
+}
+
+/** Sums over a stretch of chunks: their offsets in an Int32Array of SUMS (SCRIPTS: letters per script, 16 of them). */
+const S = {
+  N: 0,
+  WEIGHT: 1,
+  MALFORMED: 2,
+  /** Weight of chunks gluing two scripts (their own not one that glues Latin terms), and of those malformed besides. */
+  GLUED: 3,
+  GLUED_MALFORMED: 4,
+  FUNC: 5,
+  BREAKS: 6,
+  CODEISH: 7,
+  SPACED: 8,
+  NOISY: 9,
+  LETTERLESS: 10,
+  /** The first chunk of the stretch. */
+  FROM: 11,
+  SCRIPTS: 12,
+} as const;
+const SUMS = S.SCRIPTS + 16;
+
+/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
+function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
+  let weight = 0;
+  let malformed = 0;
+  let glued = 0;
+  let gluedMalformed = 0;
+  let func = 0;
+  let breaks = 0;
+  let codeish = 0;
+  let spaced = 0;
+  let noisy = 0;
+  let letterless = 0;
+  for (let i = a; i < b; i++) {
+    const fl = c.flags[i]!;
+    const s = c.script[i]!;
+    const ns = c.noise[i]!;
+    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + c.scriptLetters[i]!;
+    if (ns & 1 && !(fl & C_CODEISH)) noisy++;
+    noisy += ns >> 1;
+    letterless += ns >> 1;
+    const wt = Math.min(c.letters[i]!, WEIGHT_CAP);
+    weight += wt;
+    if (fl & C_CODEISH) codeish += wt;
+    if (fl & C_BREAK) breaks++;
+    if (fl & C_FUNC) func++;
+    const own = gluesLatin(s);
+    if (!own) spaced++;
+    if (fl & C_GLUE && !own) {
+      glued += wt;
+      if (fl & C_MALFORMED) gluedMalformed += wt;
+    } else if (fl & C_MALFORMED) malformed += wt;
+  }
+  w[S.N] = b - a;
+  w[S.WEIGHT] = weight;
+  w[S.MALFORMED] = malformed;
+  w[S.GLUED] = glued;
+  w[S.GLUED_MALFORMED] = gluedMalformed;
+  w[S.FUNC] = func;
+  w[S.BREAKS] = breaks;
+  w[S.CODEISH] = codeish;
+  w[S.SPACED] = spaced;
+  w[S.NOISY] = noisy;
+  w[S.LETTERLESS] = letterless;
+  w[S.FROM] = a;
+  return w;
 }
 
 function dominant(letters: Int32Array): number {

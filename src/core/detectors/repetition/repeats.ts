@@ -16,7 +16,7 @@
  *   loop brings nothing new, a list of things in one template brings a name per copy.
  *
  * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
- * (verbatim). O(n) time, one hash table sized by need.
+ * (verbatim). O(n) time, one hash table grown by need.
  */
 import type { TokenBuffer } from '../../text/tokens.js';
 
@@ -62,11 +62,14 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
   const n = hi - lo;
   const regions: Region[] = [];
   if (n < K + 1) return { regions, lag: new Int32Array(0) };
-  let size = 64;
-  while (size < 2 * n) size <<= 1;
-  const mask = size - 1;
-  const keys = new Int32Array(size);
-  const last = new Int32Array(size).fill(-1);
+  // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
+  // `last` holds the token index + 1 of the K-gram's last occurrence, 0 for an empty slot
+  let size = 1024;
+  while (size < 2 * n && size < 1 << 12) size <<= 1;
+  let mask = size - 1;
+  let keys: Int32Array = new Int32Array(size);
+  let last: Int32Array = new Int32Array(size);
+  let used = 0;
   const lag = new Int32Array(n);
   let start = -1;
   let lastRep = -1;
@@ -75,7 +78,6 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
     const a = ids[i - 2]!;
     const b = ids[i - 1]!;
     const c = ids[i]!;
-    lag[i - lo] = 0;
     if (a === WILD && b === WILD && c === WILD) continue;
     let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
     h = Math.imul(h ^ b, 0xc2b2ae35) ^ c;
@@ -83,14 +85,19 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
     let slot = (h ^ (h >>> 13)) & mask;
     for (;;) {
       const at = last[slot]!;
-      if (at < 0) {
+      if (at === 0) {
         keys[slot] = h;
-        last[slot] = i;
+        last[slot] = i + 1;
+        if (++used * 2 > size) {
+          size <<= 1;
+          mask = size - 1;
+          ({ keys, last } = rehashed(keys, last, size));
+        }
         break;
       }
       if (keys[slot] === h) {
-        lag[i - lo] = i - at;
-        last[slot] = i;
+        lag[i - lo] = i + 1 - at;
+        last[slot] = i + 1;
         break;
       }
       slot = (slot + 1) & mask;
@@ -111,6 +118,23 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
   if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP))
     regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
   return { regions, lag };
+}
+
+/** The table's entries moved to one of `size` slots (a power of two). */
+function rehashed(keys: Int32Array, last: Int32Array, size: number): { keys: Int32Array; last: Int32Array } {
+  const mask = size - 1;
+  const k2 = new Int32Array(size);
+  const l2 = new Int32Array(size);
+  for (let s = 0; s < keys.length; s++) {
+    const at = last[s]!;
+    if (at === 0) continue;
+    const h = keys[s]!;
+    let slot = (h ^ (h >>> 13)) & mask;
+    while (l2[slot] !== 0) slot = (slot + 1) & mask;
+    k2[slot] = h;
+    l2[slot] = at;
+  }
+  return { keys: k2, last: l2 };
 }
 
 /**

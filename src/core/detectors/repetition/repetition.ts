@@ -23,7 +23,7 @@ import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
-import { newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
+import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -47,13 +47,9 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'tokens per copy, after the first, that a loop may bring that it had not had: a stuck model brings nothing (0-0.1: its variants come back), while declarations, tests and data in one shape name something new in each (1-4 per copy in the realworld files)',
   },
-  nearLoopCopies: {
-    value: 8,
-    why: 'copies of a sentence or line of prose at the end, each allowed to bring up to nearLoopNewShare of new words (a model stuck on one sentence that swaps an adjective in every copy), that fail: twice the copies that fail a loop that brings nothing. Healthy model outputs end in at most 4.5 such copies (a YAML list; npm run bench -- thresholds); HTML index pages of API names among the real files, cut mid-list, run to hundreds (19 of 1,807 readings); read whole, none of them fails',
-  },
   nearLoopNewShare: {
     value: 0.1,
-    why: 'new words per copy over the tokens of a copy under which such a loop is stuck: one new word in ten, a swapped adjective in a sentence. A list in one template brings a new thing in every item (0.2-0.5). Code declarations in paragraphs bring less (0.01) but are not sentences',
+    why: 'new tokens per copy over the tokens of a copy under which a loop of words (two in five of its tokens words, code punctuation under 1%) is stuck though each copy brings something: a model that swaps an adjective or inserts a word in every copy, one new word in ten at most. It fails with the copies any loop needs (near copies one more). No healthy reading has such a loop (0 of the model outputs and real files, whole and cut at 4 points; npm run bench -- thresholds); a list in one template brings a new thing in every item (0.2-0.5), and code declarations, which bring less (0.01), are no loop of words',
   },
   longLoopCopies: {
     value: 3,
@@ -141,6 +137,8 @@ export interface Loop {
   coverage: number;
   /** For the loop at the end: share of the text's chars from where its region's material first came to its end, when the region is words (0 when it is code, numbers or marks, and for other loops). */
   wordCycle: number;
+  /** The unit is words (two in five of its tokens words with letters, code punctuation under 1%): prose, not code or markup with a comment in it. */
+  words: boolean;
 }
 
 export interface RepetitionFigures {
@@ -211,10 +209,8 @@ export const repetition = {
         (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
       const size = `${chars} chars, ${Math.round(100 * l.coverage)}% of the output`;
       const limit = floodLimit(l, t);
-      const sentence = l.prose && (l.unit === 'sentence' || l.unit === 'line');
-      const stuck =
-        l.newPerCopy <= t.loopNewPerCopy ||
-        (sentence && l.copies >= t.nearLoopCopies && l.newPerCopy <= t.nearLoopNewShare * l.periodTokens);
+      // a unit of words may bring a swapped word or two per copy and still be stuck: a list in one template brings more
+      const stuck = l.newPerCopy <= t.loopNewPerCopy || (l.words && l.newPerCopy <= t.nearLoopNewShare * l.periodTokens);
       const loopFails =
         stuck &&
         (structural
@@ -397,7 +393,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const isWord = (i: number) => isWordToken(info[i]!);
   const { regions, lag } = findRegions(ids, from, n, isWord);
   const textEnd = trimmedEnd(scan);
-  const loopOf = (r: Region): Loop => {
+  const loopOf = (r: Region, atEnd: boolean): Loop => {
     const best = bestRun(scan, ids, lag, from, r);
     let { run, period: p, end } = best;
     const novelty = r.words === 0 ? 0 : r.rare / r.words;
@@ -419,7 +415,27 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       p = r.period;
       end = r.to;
       run = { start: Math.max(from, repeatsFrom - p), copies: nearCopies, similarity: r.near };
-      fresh = newPerCopy(t.id, repeatsFrom, end, p, (i) => isCounter(scan, i, p));
+      // the region may open on other repeats (a table before the loop), whose tokens are no new thing of the loop's: what
+      // the copies bring is read from where the copies walked back from the end start
+      let copiesFrom = repeatsFrom;
+      if (atEnd) {
+        const nr = nearRun(lag, from, r.to, p);
+        if (nr.copies >= 3) {
+          copiesFrom = Math.max(copiesFrom, nr.start + p);
+        }
+      }
+      fresh = newPerCopy(t.id, copiesFrom, end, p, (i) => isCounter(scan, i, p));
+    } else if (atEnd && run.copies < NEAR_ONLY_BELOW && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+      // copies that an edit of a long word shifts by more than two tokens: each copy's 3-grams met about a period back
+      const nr = nearRun(lag, from, r.to, r.period);
+      // taken where they make more copies than a near loop needs (the verbatim ones, fewer, are judged as they are)
+      if (nr.copies > NEAR_ONLY_BELOW + 1 && nr.similarity >= NEAR_SIMILARITY) {
+        near = true;
+        p = r.period;
+        end = r.to;
+        run = nr;
+        fresh = newPerCopy(t.id, nr.start + p, end, p, (i) => isCounter(scan, i, p));
+      }
     }
     const verbatim = run.copies >= 2;
     if (fresh < 0) fresh = 0;
@@ -450,6 +466,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       end: t.end[r.to - 1]!,
       coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
       wordCycle: 0,
+      words: isWordRegion(t, unitFrom, unitTo),
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
@@ -470,19 +487,19 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     tailStretch = before;
   let tail: Loop | null = null;
   if (tailRegion) {
-    const cycle = loopOf(tailRegion);
-    const loop = tailStretch ? loopOf(tailStretch) : null;
+    const cycle = loopOf(tailRegion, true);
+    const loop = tailStretch ? loopOf(tailStretch, true) : null;
     tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
-  } else if (tailStretch) tail = loopOf(tailStretch);
+  } else if (tailStretch) tail = loopOf(tailStretch, true);
   // how much of the text the repeats at the end cover, when they are words: read once, for the end only
   const tailRepeats = tailRegion ?? tailStretch;
-  if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats))
+  if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats.from, tailRepeats.to))
     tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
   let recovered: Loop | null = null;
   for (const r of stretches) {
     // three copies at least: two periods of repeats
     if (r === tailStretch || r.to - r.from + K - 1 < 2 * r.period) continue;
-    const l = loopOf(r);
+    const l = loopOf(r, false);
     if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
   }
   return { tail, recovered };
@@ -516,15 +533,15 @@ function sentenceEnd(scan: Scan, i: number): boolean {
 const WORD_SHARE = 0.4;
 const CODE_SHARE = 0.01;
 
-function isWordRegion(t: Scan['tokens'], r: Region): boolean {
+function isWordRegion(t: Scan['tokens'], from: number, to: number): boolean {
   let words = 0;
   let code = 0;
-  for (let i = r.from; i < r.to; i++) {
+  for (let i = from; i < to; i++) {
     const info = t.info[i]!;
     if (isWordToken(info) && (info >> SCRIPT_SHIFT) & 15 && !(info & F_NUM)) words++;
     else if (isCodeMark(t, i)) code++;
   }
-  const n = r.to - r.from;
+  const n = to - from;
   return words >= WORD_SHARE * n && code <= CODE_SHARE * n;
 }
 

@@ -6,7 +6,7 @@
  * token no later copy has) is not a copy but an item or the text before the loop. The run is
  * then extended token by token into a partial first copy.
  */
-import { WILD } from './repeats.js';
+import { K, WILD } from './repeats.js';
 
 export interface Run {
   /** First token of the run (the start of its first copy). */
@@ -104,4 +104,40 @@ export function newPerCopy(
     if (!last.has(id)) beyondLast++;
   }
   return Math.min(fresh, beyondLast) / (copies - 1);
+}
+
+/**
+ * Copies of a P-token unit back to back up to token `end`, each allowed to differ from the
+ * copy before it by an inserted, dropped or swapped word of any length: walking back one copy
+ * at a time, a copy counts while its tokens end 3-grams met about one period earlier (`lag`,
+ * from findRegions: within a quarter of the period, two tokens at least) but for the K that
+ * one edit breaks and a fifth of the copy besides (verbatimRun's budget; half of a short copy),
+ * as each 3-gram of a copy is met in the copy before it, however far an edit shifted it.
+ */
+export function nearRun(lag: Int32Array, lo: number, end: number, period: number): Run {
+  const p = Math.max(1, period);
+  const slack = Math.max(2, p >> 2);
+  const low = Math.max(1, p - slack);
+  // half the copy at least, however short the unit
+  const budget = Math.min(K + p / 5, p / 2);
+  let at = end;
+  let near = 0;
+  let compared = 0;
+  while (at - p - p >= lo) {
+    let hits = 0;
+    for (let i = at - p; i < at; i++) {
+      const l = lag[i - lo]!;
+      if (l >= low && l <= p + slack) hits++;
+    }
+    if (p - hits > budget) break;
+    near += hits;
+    compared += p;
+    at -= p;
+  }
+  const start = at - p;
+  return {
+    start,
+    copies: (end - start) / p,
+    similarity: compared === 0 ? 0 : near / compared,
+  };
 }
