@@ -81,6 +81,16 @@ describe('repetition: copies of a unit at the end', () => {
     // two such copies are a revision, not a loop
     assert.deepEqual(judged(`${prose}\n\n${copies(2, true).join('\n\n')}`), []);
   });
+  it('a line said twelve times, a word of each copy replaced by one of three anywhere, fails: copies are compared two back too', () => {
+    // consecutive copies differ in two places (each its own swap); each copy differs from the one two back in one or two
+    const at = [3, 0, 5, 1, 6, 2, 4, 0, 3, 5, 1, 6];
+    const lines = at.map((k, i) => {
+      const w = 'The backup job keeps running as planned.'.split(' ');
+      w[k] = ['again', 'quietly', 'late'][i % 3]!;
+      return w.join(' ');
+    });
+    assert.match(judged(`${prose}\n\n${lines.join('\n')}`).join(), /^line_loop\/fail/);
+  });
   it('declarations in one template, a new type name in each, are ok', () => {
     const types = ['Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array', 'Float64Array'];
     const decls = types

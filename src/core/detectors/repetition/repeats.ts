@@ -37,7 +37,7 @@ export interface Region {
   /** Most common distance back, in tokens, and the share of tokens equal to the token that far back. */
   period: number;
   verbatim: number;
-  /** The same, two tokens either way allowed (copies with a word or two inserted or dropped stay aligned). */
+  /** The same, two tokens either way allowed (copies with a word or two inserted or dropped stay aligned), or the token two periods back (the copy before was the one changed there). */
   near: number;
   /** Rare words (WILD in ids) inside the region. */
   rare: number;
@@ -234,7 +234,9 @@ function measure(
       id === ids[i - period - 1] ||
       (period > 1 && id === ids[i - period + 1]) ||
       (i - period - 2 >= lo && id === ids[i - period - 2]) ||
-      (period > 2 && id === ids[i - period + 2])
+      (period > 2 && id === ids[i - period + 2]) ||
+      // the copy before was the one changed there: the token two copies back
+      (i - 2 * period >= lo && id === ids[i - 2 * period])
     )
       near++;
   }
