@@ -54,22 +54,34 @@ function median(fn: () => void, runs: number): number {
   return times[times.length >> 1]!;
 }
 
-/** The two analyzers on the same input, calls taken in turns so that both see the same machine; medians in ms. */
-function sideBySide(a: () => void, b: () => void, runs: number): [number, number] {
-  a();
-  b();
+/** Calls of each analyzer before the timed ones: V8 compiles the analyzer over its first calls (on 1 MB the first ten take up to twice the settled time). */
+const WARM_CALLS = 5;
+
+/**
+ * The two analyzers on the same input, calls taken in turns so that both see the same machine,
+ * after WARM_CALLS calls of each (also in turns); medians in ms, and the first call of each.
+ */
+function sideBySide(a: () => void, b: () => void, runs: number): { now: number; before: number; firstNow: number; firstBefore: number } {
+  const firstNow = timed(a);
+  const firstBefore = timed(b);
+  for (let i = 1; i < WARM_CALLS; i++) {
+    a();
+    b();
+  }
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    a();
-    ta.push(performance.now() - t0);
-    t0 = performance.now();
-    b();
-    tb.push(performance.now() - t0);
+    ta.push(timed(a));
+    tb.push(timed(b));
   }
   const m = (x: number[]) => x.sort((p, q) => p - q)[x.length >> 1]!;
-  return [m(ta), m(tb)];
+  return { now: m(ta), before: m(tb), firstNow, firstBefore };
+}
+
+function timed(fn: () => void): number {
+  const t0 = performance.now();
+  fn();
+  return performance.now() - t0;
 }
 
 function row(label: string, mb: number, now: number, before: number | null): void {
@@ -81,8 +93,10 @@ function row(label: string, mb: number, now: number, before: number | null): voi
 export async function runAnalyzerBench(): Promise<void> {
   const { current, previous, cleanup } = await analyzers();
   try {
-    console.log(`analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; calls in turns, medians)`);
-    const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number) => {
+    console.log(
+      `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians)`,
+    );
+    const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number, first = false) => {
       if (!previous)
         return row(
           label,
@@ -90,15 +104,16 @@ export async function runAnalyzerBench(): Promise<void> {
           median(() => run(current), runs),
           null,
         );
-      const [now, before] = sideBySide(
+      const r = sideBySide(
         () => run(current),
         () => run(previous),
         runs,
       );
-      row(label, mb, now, before);
+      row(label, mb, r.now, r.before);
+      if (first) console.log(`    its first call in this process (V8 not warm yet): now ${r.firstNow.toFixed(1)} ms, before ${r.firstBefore.toFixed(1)} ms`);
     };
     const mixed1 = mixedText(1_000_000);
-    both('analyzeText, 1 MB of mixed prose, code, HTML', 1, (m) => m.analyzeText(mixed1), 9);
+    both('analyzeText, 1 MB of mixed prose, code, HTML', 1, (m) => m.analyzeText(mixed1), 9, true);
     const prose1 = benchText(1_000_000);
     both('analyzeText, 1 MB of prose', 1, (m) => m.analyzeText(prose1), 9);
     const real = [...(loadRealCorpus(realCorpusDirs()[0]) ?? []), ...(loadRealCorpus(realCorpusDirs()[1]) ?? [])].map((s) => s.text);

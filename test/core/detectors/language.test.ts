@@ -51,6 +51,14 @@ describe('language: does the text read as some language', () => {
     const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
     assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join(', ')), ['word_salad/fail']);
   });
+  it('a sentence that runs on into such a list, on the same line, is word salad; a line of prose with a list in it is not', () => {
+    const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
+    const salad = Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join('; ');
+    const sentence = 'In practice the Sun will change long before that happens, so the end state is a thought exper';
+    assert.deepEqual(judged(`${prose}\n\n${sentence}${salad}`), ['word_salad/fail']);
+    const line = `${sentence}iment. Pack the ${pool.join(', ')} guards, and a spare strap for each of the two boots.`;
+    assert.deepEqual(judged(`${prose}\n\n${line}`), []);
+  });
   it('the same with semicolons between the words; a semicolon ending a statement of code is still code', () => {
     const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
     assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join('; ')), ['word_salad/fail']);
