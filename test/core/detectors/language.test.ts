@@ -59,6 +59,18 @@ describe('language: does the text read as some language', () => {
     const line = `${sentence}iment. Pack the ${pool.join(', ')} guards, and a spare strap for each of the two boots.`;
     assert.deepEqual(judged(`${prose}\n\n${line}`), []);
   });
+  it('words run together inside a JSON string left open are gibberish; log lines with messages of words are not', () => {
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) =>
+        `{"ts":"2026-04-02T10:15:${10 + i}Z","level":"info","svc":"gateway","msg":"request","path":"/api/v1/orders/o-${551900 + i}","status":200}`,
+    ).join('\n');
+    const glued =
+      'ankleelbowkneepillowkettleladdermorocco ecuadorcandlespoonradishfennelheelshinbisonwalnut lamptapirkettlellamahipkidneycurtain shelflemurteapotpumpkinbarleygingerthumbsaucer';
+    const open = '{"ts":"2026-04-02T10:15:30Z","level":"error","svc":"mailer","msg":"smtp';
+    assert.deepEqual(judged(`${rows}\n${open} ${glued} ${glued}`), ['gibberish/fail']);
+    assert.deepEqual(judged(`${rows}\n${open} 451 temporary failure, will retry the delivery in sixty seconds from now","retry":60}\n`), []);
+  });
   it('the same with semicolons between the words; a semicolon ending a statement of code is still code', () => {
     const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
     assert.deepEqual(judged(Array.from({ length: 60 }, (_, i) => pool[(i * 5 + (i >> 2)) % pool.length]).join('; ')), ['word_salad/fail']);

@@ -84,6 +84,14 @@ export const SPACED: ReadonlySet<string> = new Set(['latin', 'greek', 'cyrillic'
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 const WEIGHT_CAP = 100;
+/**
+ * Letters of prose chunks in a window of code or data from which they are judged apart: no
+ * healthy reading has a malformed one in such a window (none in the 280 readings of the real
+ * files that have such a window, whole and cut; model outputs keep their code in blocks), so
+ * the floor only keeps one long identifier in a comment (up to WEIGHT_CAP letters) from being
+ * half of the prose judged.
+ */
+const PROSE_IN_CODE = 2 * WEIGHT_CAP;
 /** Prose chunks per window; windows slide by half of it. */
 const WINDOW = 24;
 /** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
@@ -184,9 +192,11 @@ export const language = {
         glued = 0;
       } else malformed += glued;
       f.windows++;
-      // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either
+      // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either, and
+      // the words between them are prose (words run together inside a JSON string left open)
       const code = w[S.CODEISH]! >= 0.3 * weight;
-      const share = (code ? glued : malformed) / weight;
+      const prose = weight - w[S.CODEISH]!;
+      const share = code ? Math.max(glued / weight, prose >= PROSE_IN_CODE ? w[S.MALFORMED]! / prose : 0) : malformed / weight;
       const at = c.start[w[S.FROM]!]!;
       if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
         f.noise = noisy / (n + letterless);
