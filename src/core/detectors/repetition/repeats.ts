@@ -64,7 +64,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
   if (n < K + 1) return { regions, lag: new Int32Array(0) };
   // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
   // `last` holds the token index + 1 of the K-gram's last occurrence, 0 for an empty slot
-  let size = 1024;
+  let size = 64;
   while (size < 2 * n && size < 1 << 12) size <<= 1;
   let mask = size - 1;
   let keys: Int32Array = new Int32Array(size);

@@ -392,6 +392,9 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const info = t.info;
   const isWord = (i: number) => isWordToken(info[i]!);
   const { regions, lag } = findRegions(ids, from, n, isWord);
+  // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
+  // copies verbatim, and reads the end every 32 deltas
+  const walkNear = ids !== t.id;
   const textEnd = trimmedEnd(scan);
   const loopOf = (r: Region, atEnd: boolean): Loop => {
     const best = bestRun(scan, ids, lag, from, r);
@@ -418,14 +421,14 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       // the region may open on other repeats (a table before the loop), whose tokens are no new thing of the loop's: what
       // the copies bring is read from where the copies walked back from the end start
       let copiesFrom = repeatsFrom;
-      if (atEnd) {
+      if (atEnd && walkNear) {
         const nr = nearRun(lag, from, r.to, p);
         if (nr.copies >= 3) {
           copiesFrom = Math.max(copiesFrom, nr.start + p);
         }
       }
       fresh = newPerCopy(t.id, copiesFrom, end, p, (i) => isCounter(scan, i, p));
-    } else if (atEnd && run.copies < NEAR_ONLY_BELOW && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+    } else if (atEnd && walkNear && run.copies < NEAR_ONLY_BELOW && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
       // copies that an edit of a long word shifts by more than two tokens: each copy's 3-grams met about a period back
       const nr = nearRun(lag, from, r.to, r.period);
       // taken where they make more copies than a near loop needs (the verbatim ones, fewer, are judged as they are)
