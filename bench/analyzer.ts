@@ -110,7 +110,10 @@ export async function runAnalyzerBench(): Promise<void> {
         runs,
       );
       row(label, mb, r.now, r.before);
-      if (first) console.log(`    its first call in this process (V8 not warm yet): now ${r.firstNow.toFixed(1)} ms, before ${r.firstBefore.toFixed(1)} ms`);
+      if (first)
+        console.log(
+          `    its first call in this process (V8 not warm yet): now ${r.firstNow.toFixed(1)} ms, before ${r.firstBefore.toFixed(1)} ms`,
+        );
     };
     const mixed1 = mixedText(1_000_000);
     both('analyzeText, 1 MB of mixed prose, code, HTML', 1, (m) => m.analyzeText(mixed1), 9, true);

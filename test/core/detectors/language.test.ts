@@ -69,7 +69,10 @@ describe('language: does the text read as some language', () => {
       'ankleelbowkneepillowkettleladdermorocco ecuadorcandlespoonradishfennelheelshinbisonwalnut lamptapirkettlellamahipkidneycurtain shelflemurteapotpumpkinbarleygingerthumbsaucer';
     const open = '{"ts":"2026-04-02T10:15:30Z","level":"error","svc":"mailer","msg":"smtp';
     assert.deepEqual(judged(`${rows}\n${open} ${glued} ${glued}`), ['gibberish/fail']);
-    assert.deepEqual(judged(`${rows}\n${open} 451 temporary failure, will retry the delivery in sixty seconds from now","retry":60}\n`), []);
+    assert.deepEqual(
+      judged(`${rows}\n${open} 451 temporary failure, will retry the delivery in sixty seconds from now","retry":60}\n`),
+      [],
+    );
   });
   it('the same with semicolons between the words; a semicolon ending a statement of code is still code', () => {
     const pool = ['ankle', 'eyebrow', 'wrist', 'knee', 'jaw', 'spine', 'Kidney', 'elbow'];
