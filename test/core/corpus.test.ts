@@ -6,9 +6,9 @@
  * measured once: 100% recall, no false alarm).
  * Targets (issue 3): recall >= 99%, healthy fail <= 0.5%, healthy warn <= 5%. Since the
  * detector rewrite of issue 18 (thresholds set from healthy text rather than from these
- * generated collapses) the gate is recall >= 96% (97.4%, 97.1% and 96.5% today): the near
- * loops that insert or drop a word and the char soups the
- * generator makes are partly missed, named in docs/detection.md.
+ * generated collapses) the gate is recall >= 97% (98.2%, 97.7% and 98.8% today): near loops
+ * of code and XML whose copies each bring a word, the char soups the generator makes and the
+ * stutter of whole JSON lines are missed, named in docs/detection.md.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -110,7 +110,7 @@ for (const [name, build] of [
       assert.ok(s.healthy >= 100, `${s.healthy} healthy`);
       assert.ok(s.degenerate >= 150, `${s.degenerate} degenerate`);
     });
-    it('recall >= 96%', () => assert.ok(s.recall >= 0.96, `recall ${s.recall}; missed:\n${s.misses.join('\n')}`));
+    it('recall >= 97%', () => assert.ok(s.recall >= 0.97, `recall ${s.recall}; missed:\n${s.misses.join('\n')}`));
     it('healthy false-fail <= 0.5%', () => assert.ok(s.falseFail <= 0.005, `false fail ${s.falseFail}:\n${s.falseAlarms.join('\n')}`));
     it('healthy warn <= 5%', () => assert.ok(s.warn <= 0.05, `warn ${s.warn}:\n${s.falseAlarms.join('\n')}`));
     it('names the kind of degeneration in >= 90% of the degenerate texts', () =>
