@@ -18,7 +18,7 @@
  * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
  * (verbatim). O(n) time, one hash table grown by need.
  */
-import type { TokenBuffer } from '../../text/tokens.js';
+import { F_FUNC, isWordToken, type TokenBuffer } from '../../text/tokens.js';
 
 /** Tokens in a K-gram. */
 export const K = 3;
@@ -57,8 +57,9 @@ const MIN_TOKENS = 4;
 /**
  * Every region of `ids[lo, hi)` with at least MIN_TOKENS tokens, in order. `ids[i]` is the
  * token id to compare (WILD for a rare word); a K-gram made only of WILD ids never repeats.
+ * `info` (the tokens' flags) says which tokens are words, for Region.words (all, when null).
  */
-export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i: number) => boolean = () => true): Regions {
+export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null): Regions {
   const n = hi - lo;
   const regions: Region[] = [];
   if (n < K + 1) return { regions, lag: new Int32Array(0) };
@@ -104,7 +105,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
     }
     if (lag[i - lo] === 0) continue;
     if (start >= 0 && i - lastRep > GAP) {
-      if (lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+      if (lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, info));
       start = -1;
     }
     if (start < 0) {
@@ -116,7 +117,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, isWord: (i:
   }
   // the region that ends the text counts whatever its size: "configuration configuration configuration configuration"
   if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP))
-    regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, isWord));
+    regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, info));
   return { regions, lag };
 }
 
@@ -171,17 +172,10 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
 }
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
-export function measureStretch(
-  ids: Int32Array,
-  lag: Int32Array,
-  lo: number,
-  from: number,
-  to: number,
-  isWord: (i: number) => boolean,
-): Region {
+export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, info: Int32Array | null): Region {
   let repeated = 0;
   for (let i = from; i < to; i++) if (lag[i - lo]! > 0) repeated++;
-  return measure(ids, lag, lo, from, to, repeated, isWord);
+  return measure(ids, lag, lo, from, to, repeated, info);
 }
 
 export interface Regions {
@@ -197,7 +191,7 @@ function measure(
   from: number,
   to: number,
   repeated: number,
-  isWord: (i: number) => boolean,
+  info: Int32Array | null,
 ): Region {
   // the most common distance back (distances up to MAX_PERIOD counted in a shared table, cleared after)
   const votes = VOTES;
@@ -209,7 +203,7 @@ function measure(
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
     if (ids[i] === WILD) rare++;
-    if (isWord(i)) words++;
+    if (info === null || isWordToken(info[i]!)) words++;
     if (l === 0 || i - l < from) distinct++;
     if (l === 0 || l > MAX_PERIOD) continue;
     const v = ++votes[l]!;
@@ -255,12 +249,16 @@ function measure(
   };
 }
 
-/** The ids a region finder compares: token ids, with words the text uses at most `rareMax` times as WILD (or none, for verbatim). */
-export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number, isWordish: (i: number) => boolean): Int32Array {
+/**
+ * The ids a region finder compares: token ids, with the words (not function words) the text uses
+ * at most `rareMax` times as WILD (or none, for verbatim).
+ */
+export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number): Int32Array {
   const out = new Int32Array(t.n);
   for (let i = 0; i < t.n; i++) {
     const id = t.id[i]!;
-    out[i] = rareMax > 0 && isWordish(i) && counts[id]! <= rareMax ? WILD : id;
+    const info = t.info[i]!;
+    out[i] = rareMax > 0 && counts[id]! <= rareMax && isWordToken(info) && !(info & F_FUNC) ? WILD : id;
   }
   return out;
 }

@@ -191,9 +191,8 @@ export const repetition = {
     let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
     if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
     if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live, restated: { share: 0, at: -1 } };
-    const info = t.info;
     // the whole text as a template: words it uses at most twice are something new
-    const ids = templateIds(t, scan.counts(), RARE_MAX, (i) => isWordToken(info[i]!) && !(info[i]! & F_FUNC));
+    const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0);
     return { chars: scan.chars, tail, recovered, live, restated: restated(t) };
   },
@@ -390,8 +389,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
-  const isWord = (i: number) => isWordToken(info[i]!);
-  const { regions, lag } = findRegions(ids, from, n, isWord);
+  const { regions, lag } = findRegions(ids, from, n, info);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
@@ -475,7 +473,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   // loops are the periodic stretches of the regions; returns and novelty are the region's
   const last = regions[regions.length - 1];
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
-  const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, isWord));
+  const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, info));
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
   // with nothing but marks between them is that one's end, not a loop of its own
   let tailStretch = stretches.length > 0 && n - stretches[stretches.length - 1]!.to <= END_SLACK ? stretches[stretches.length - 1]! : null;
