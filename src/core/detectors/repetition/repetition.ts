@@ -159,7 +159,7 @@ const WARN_SHARE = 0.75;
 const CERTAIN_SIMILARITY = 0.95;
 /** A loop the text moves on from is judged only when its copies are this similar (verbatim). */
 const RECOVERED_SIMILARITY = 0.95;
-/** A region whose tokens match the token one period back (a token either way) this often, and that brings nothing new, is a near loop. */
+/** A region whose tokens match the token one period back (two tokens either way, or two periods back) this often is a near loop; so are copies walked back (nearRun) that are this similar. */
 const NEAR_SIMILARITY = 0.8;
 /** Verbatim copies below which the near count is tried. */
 const NEAR_ONLY_BELOW = 4;
@@ -395,6 +395,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const walkNear = ids !== t.id;
   const textEnd = trimmedEnd(scan);
   const loopOf = (r: Region, atEnd: boolean): Loop => {
+    const walk = atEnd && walkNear;
     const best = bestRun(scan, ids, lag, from, r);
     let { run, period: p, end } = best;
     const novelty = r.words === 0 ? 0 : r.rare / r.words;
@@ -419,14 +420,12 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       // the region may open on other repeats (a table before the loop), whose tokens are no new thing of the loop's: what
       // the copies bring is read from where the copies walked back from the end start
       let copiesFrom = repeatsFrom;
-      if (atEnd && walkNear) {
+      if (walk) {
         const nr = nearRun(lag, from, r.to, p);
-        if (nr.copies >= 3) {
-          copiesFrom = Math.max(copiesFrom, nr.start + p);
-        }
+        if (nr.copies >= 3) copiesFrom = Math.max(copiesFrom, nr.start + p);
       }
       fresh = newPerCopy(t.id, copiesFrom, end, p, (i) => isCounter(scan, i, p));
-    } else if (atEnd && walkNear && run.copies < NEAR_ONLY_BELOW && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
+    } else if (walk && run.copies < NEAR_ONLY_BELOW && r.period <= r.to - from && hasFunctionWord(t, r.to - r.period, r.to)) {
       // copies that an edit of a long word shifts by more than two tokens: each copy's 3-grams met about a period back
       const nr = nearRun(lag, from, r.to, r.period);
       // taken where they make more copies than a near loop needs (the verbatim ones, fewer, are judged as they are)
