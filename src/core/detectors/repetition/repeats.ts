@@ -55,14 +55,14 @@ const GAP = K + 1;
 const MIN_TOKENS = 4;
 
 /**
- * Every region of `ids[lo, hi)` with at least MIN_TOKENS tokens, in order. `ids[i]` is the
- * token id to compare (WILD for a rare word); a K-gram made only of WILD ids never repeats.
- * `info` (the tokens' flags) says which tokens are words, for Region.words (all, when null).
+ * The lag of every token of `ids[lo, hi)`, and the last region of at least MIN_TOKENS tokens
+ * (the one the end of the text is judged by), measured. `ids[i]` is the token id to compare
+ * (WILD for a rare word); a K-gram made only of WILD ids never repeats. `info` (the tokens'
+ * flags) says which tokens are words, for Region.words (all, when null).
  */
 export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null): Regions {
   const n = hi - lo;
-  const regions: Region[] = [];
-  if (n < K + 1) return { regions, lag: new Int32Array(0) };
+  if (n < K + 1) return { last: null, lag: new Int32Array(0) };
   // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
   // `last` holds the token index + 1 of the K-gram's last occurrence, 0 for an empty slot
   let size = 64;
@@ -75,6 +75,10 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   let start = -1;
   let lastRep = -1;
   let reps = 0;
+  // the last region so far: first token, end and repeated tokens (measured once the scan is done)
+  let regionFrom = -1;
+  let regionTo = -1;
+  let regionReps = 0;
   for (let i = lo + K - 1; i < hi; i++) {
     const a = ids[i - 2]!;
     const b = ids[i - 1]!;
@@ -105,7 +109,11 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     }
     if (lag[i - lo] === 0) continue;
     if (start >= 0 && i - lastRep > GAP) {
-      if (lastRep + 1 - start >= MIN_TOKENS) regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, info));
+      if (lastRep + 1 - start >= MIN_TOKENS) {
+        regionFrom = start;
+        regionTo = lastRep + 1;
+        regionReps = reps;
+      }
       start = -1;
     }
     if (start < 0) {
@@ -116,9 +124,12 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     lastRep = i;
   }
   // the region that ends the text counts whatever its size: "configuration configuration configuration configuration"
-  if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP))
-    regions.push(measure(ids, lag, lo, start, lastRep + 1, reps, info));
-  return { regions, lag };
+  if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP)) {
+    regionFrom = start;
+    regionTo = lastRep + 1;
+    regionReps = reps;
+  }
+  return { last: regionFrom < 0 ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
 }
 
 /** The table's entries moved to one of `size` slots (a power of two). */
@@ -179,7 +190,8 @@ export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, fro
 }
 
 export interface Regions {
-  regions: Region[];
+  /** The last region (null when none). */
+  last: Region | null;
   /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none. */
   lag: Int32Array;
 }

@@ -389,7 +389,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
-  const { regions, lag } = findRegions(ids, from, n, info);
+  const { last, lag } = findRegions(ids, from, n, info);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
@@ -470,7 +470,6 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
-  const last = regions[regions.length - 1];
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, info));
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
