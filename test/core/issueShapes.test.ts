@@ -124,8 +124,21 @@ describe('gibberish of several shapes', () => {
     fails(`We can [control_12] ing the [control_88] resul [control_301] ts and [control_7] the`, /special_tokens/));
   it(
     'three invented non-words as the whole output',
-    { todo: 'no per-word plausibility yet: without a dictionary or character model, "Vrenthax quozzlet flarbnik" reads as three names' },
+    {
+      todo: 'no per-word plausibility: without a lexicon "Vrenthax quozzlet flarbnik" reads as three names, and a language identifier does not tell them apart (eld 2.1: Hungarian at 0.32, unreliable, as "ankle; knee; wrist; jaw" is unreliable Danish at 0.53)',
+    },
     () => fails('Vrenthax quozzlet flarbnik', /gibberish/),
+  );
+  it(
+    'a fluent greeting whose last 40 chars turn into keyword salad',
+    {
+      todo: 'six words in a row with no function word and no break end healthy outputs too: the ok model outputs, whole and cut, end on up to 7 such words (a log line, a table row cut mid-way), so the end alone does not tell',
+    },
+    () =>
+      fails(
+        'Hello! Thank you for reaching out. I would be glad to help you plan your trip to Lisbon this spring. hotel flight cheap deal booking tram',
+        /word_salad|gibberish/,
+      ),
   );
   it('function words between runs of backslashes', () =>
     fails(
@@ -155,6 +168,25 @@ describe('language switches', () => {
 });
 
 describe('long answers that go back over themselves', () => {
+  it('a CSV table whose last rows cycle through three of its rows, a count changed now and then', () => {
+    const rows = [
+      '2024-01-02,north,widget,12,240.00',
+      '2024-01-02,south,gadget,7,315.50',
+      '2024-01-03,east,widget,9,180.00',
+      '2024-01-03,west,gizmo,4,99.90',
+    ];
+    const cycle: string[] = [];
+    for (let k = 0; k < 8; k++)
+      for (const row of rows.slice(0, 3)) {
+        const f = row.split(',');
+        f[3] = String(Number(f[3]) + (k % 2));
+        cycle.push(f.join(','));
+      }
+    fails(
+      `Here is the table:\n\ndate,region,product,units,revenue\n${rows.join('\n')}\n${cycle.join('\n')}`,
+      /line_loop|cycling|list_runaway/,
+    );
+  });
   it('a runaway list of "A <noun>." lines to the end', () => {
     const nouns = Array.from(
       { length: 320 },
