@@ -183,6 +183,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.language.listItems > 0 && f.language.listRepeats / f.language.listItems >= T.listRepeatShare ? f.language.listItems : 0),
   },
   {
+    threshold: 'saladEndWords',
+    what: 'words strung at the end after a sentence, the first in lower case, no function word or break',
+    of: (f) => (f.language.endWords > 0 ? f.language.endWords : null),
+  },
+  {
     threshold: 'switchLetters',
     what: 'letters of another script (out of Latin, into CJK)',
     of: (f) =>

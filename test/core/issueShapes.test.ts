@@ -129,17 +129,15 @@ describe('gibberish of several shapes', () => {
     },
     () => fails('Vrenthax quozzlet flarbnik', /gibberish/),
   );
-  it(
-    'a fluent greeting whose last 40 chars turn into keyword salad',
-    {
-      todo: 'six words in a row with no function word and no break end healthy outputs too: the ok model outputs, whole and cut, end on up to 7 such words (a log line, a table row cut mid-way), so the end alone does not tell',
-    },
-    () =>
-      fails(
-        'Hello! Thank you for reaching out. I would be glad to help you plan your trip to Lisbon this spring. hotel flight cheap deal booking tram',
-        /word_salad|gibberish/,
-      ),
-  );
+  it('a fluent greeting whose last 40 chars turn into keyword salad', () =>
+    fails(
+      'Hello! Thank you for reaching out. I would be glad to help you plan your trip to Lisbon this spring. hotel flight cheap deal booking tram',
+      /word_salad/,
+    ));
+  it('a sentence that ends in a list of names, and one cut mid-way, stay ok', () => {
+    ok(`${prose} We visited Lisbon, Porto, Braga and Faro. Next year: Seville Granada Cordoba Malaga Cadiz Ronda`);
+    ok(`${prose} The report lists the hotel, flight and tram costs. hotel flight`);
+  });
   it('function words between runs of backslashes', () =>
     fails(
       `the ${'\\'.repeat(12)} of ${'\\'.repeat(9)} and ${'\\'.repeat(14)} to ${'\\'.repeat(11)} in ${'\\'.repeat(10)} the`.repeat(6),

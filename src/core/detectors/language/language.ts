@@ -45,6 +45,10 @@ const THRESHOLDS = {
     value: 0.1,
     why: '...with at most this share of chunks followed by punctuation or a line break: lists, titles, tables and keyword lines break every 1-3 chunks',
   },
+  saladEndWords: {
+    value: 6,
+    why: 'words that end the text after a sentence, the first in lower case, none a function word and no punctuation or line break between them, that fail as word salad: a fluent answer whose last words are strung keywords ("... this spring. hotel flight cheap deal booking tram"). A sentence in a script with capitals starts with one: no healthy model output ends so, the real files in 2 such words at most (9 readings of 8,055, whole and cut; npm run bench -- thresholds)',
+  },
   listItems: {
     value: 40,
     why: 'items in a row on one line, each a word and none a function word (commas, semicolons or spaces between them), that fail when listRepeatShare of them repeat an earlier item: a run-on list drawn from a few words, alone on its line or after a sentence that ran into it. Healthy model outputs reach 14 such items, the real files 45 (a package.json keyword list) at a p99.9 of 18 (npm run bench -- thresholds)',
@@ -124,6 +128,9 @@ export interface LanguageFigures {
   /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
   markLines: number;
   markLinesAt: number;
+  /** Words strung at the end after a sentence (saladEndWords), and where they start (-1 when none). */
+  endWords: number;
+  endWordsAt: number;
   /** The longest run of one-word items on one line that repeat earlier items, its items, repeat share and start. */
   listItems: number;
   listRepeats: number;
@@ -168,6 +175,8 @@ export const language = {
       listItems: 0,
       listRepeats: 0,
       listAt: -1,
+      endWords: 0,
+      endWordsAt: -1,
       variant: '',
       variantRun: 0,
       variantAt: -1,
@@ -246,6 +255,7 @@ export const language = {
       f.variantAt = v.at;
     }
     runOnList(c, f);
+    endWords(scan.text(), c, f);
     markOnlyLines(scan.tokens, f);
     codeChunks(scan.text(), c, f);
     return f;
@@ -295,6 +305,15 @@ export const language = {
           'fail',
           f.saladAt,
           `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`,
+        ),
+      );
+    if (f.endWords >= t.saladEndWords)
+      out.push(
+        finding(
+          'word_salad',
+          'fail',
+          f.endWordsAt,
+          `the text ends in ${f.endWords} words strung together after a sentence, the first in lower case, none a function word and no break between them`,
         ),
       );
     if (f.func >= t.soupFunctionShare)
@@ -583,6 +602,33 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
   endLine();
   f.markLines = window.best;
   f.markLinesAt = window.bestAt;
+}
+
+/**
+ * The words that end the text after its last sentence, when they are no sentence: the chunks
+ * back from the end with no function word, no punctuation or line break between them, in a
+ * script that writes words apart, the first in lower case right after a sentence mark (. ! ?).
+ */
+function endWords(text: string, c: Chunks, f: LanguageFigures): void {
+  let first = -1;
+  for (let i = c.n - 1; i >= 0; i--) {
+    const fl = c.flags[i]!;
+    // a mark after the last word (a closing full stop) is its own; one before another word ends the run
+    if (i < c.n - 1 && fl & C_BREAK) break;
+    if (fl & (C_FUNC | C_CODEISH) || gluesLatin(c.script[i]!)) return;
+    first = i;
+    if (fl & C_LINE) return;
+  }
+  if (first < 0) return;
+  const at = c.start[first]!;
+  const ch = text.charCodeAt(at);
+  if (!(ch >= 0x61 && ch <= 0x7a) && !(ch >= 0x430 && ch <= 0x44f)) return;
+  let j = at - 1;
+  while (j >= 0 && classOf(text.charCodeAt(j)) === CH_SPACE) j--;
+  const mark = j >= 0 ? text.charCodeAt(j) : 0;
+  if (mark !== 0x2e && mark !== 0x21 && mark !== 0x3f) return;
+  f.endWords = c.n - first;
+  f.endWordsAt = at;
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */
