@@ -137,6 +137,8 @@ describe('gibberish of several shapes', () => {
   it('a sentence that ends in a list of names, and one cut mid-way, stay ok', () => {
     ok(`${prose} We visited Lisbon, Porto, Braga and Faro. Next year: Seville Granada Cordoba Malaga Cadiz Ronda`);
     ok(`${prose} The report lists the hotel, flight and tram costs. hotel flight`);
+    // the words are not the end: a block of code follows them
+    ok(`${prose} Install it as follows. npm install fastify pino undici eventsource parser\n\n\`\`\`js\nconst x = 1;\n\`\`\`\n`);
   });
   it('function words between runs of backslashes', () =>
     fails(

@@ -47,7 +47,7 @@ const THRESHOLDS = {
   },
   saladEndWords: {
     value: 6,
-    why: 'words that end the text after a sentence, the first in lower case, none a function word and no punctuation or line break between them, that fail as word salad: a fluent answer whose last words are strung keywords ("... this spring. hotel flight cheap deal booking tram"). A sentence in a script with capitals starts with one: no healthy model output ends so, the real files in 2 such words at most (9 readings of 8,055, whole and cut; npm run bench -- thresholds)',
+    why: 'words that end the text after a sentence, the first in lower case, none a function word and no punctuation or line break between them, that fail as word salad: a fluent answer whose last words are strung keywords ("... this spring. hotel flight cheap deal booking tram"). A sentence in a script with capitals starts with one: no healthy model output ends so, the real files in 2 such words at most (6 readings of 8,055, whole and cut; npm run bench -- thresholds)',
   },
   listItems: {
     value: 40,
@@ -606,10 +606,13 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
 
 /**
  * The words that end the text after its last sentence, when they are no sentence: the chunks
- * back from the end with no function word, no punctuation or line break between them, in a
- * script that writes words apart, the first in lower case right after a sentence mark (. ! ?).
+ * back from the end of the text (on its last line) with no function word, no punctuation or
+ * line break between them, in a script that writes words apart, the first in lower case right
+ * after a sentence mark (. ! ?).
  */
 function endWords(text: string, c: Chunks, f: LanguageFigures): void {
+  // the last chunk of prose ends the text: no line of code, markup or anything else after it
+  if (c.n === 0 || /\n\s*\S/.test(text.slice(c.start[c.n - 1]!))) return;
   let first = -1;
   for (let i = c.n - 1; i >= 0; i--) {
     const fl = c.flags[i]!;
