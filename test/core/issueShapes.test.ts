@@ -153,6 +153,24 @@ describe('language switches', () => {
       `${prose}\n\n数据的透明性不足还削弱了对数据收集机构的问责制，因为没有充分的信息公开，公众无法有效地监督或质疑这些活动的正当性。\n\n透明度和问责机制的强化是确保监控活动符合伦理标准的关键。\n\n${healthyProse(400, 9)}`,
       /script_switch/,
     ));
+  it('a screenplay in English whose scene description turns into Chinese for a long stretch', () => {
+    const scene = [
+      'INT. HARBOUR OFFICE - NIGHT',
+      'Rain against the window. MARA sorts through a stack of shipping manifests.',
+      'MARA: The Calypso never left port. Somebody signed for her anyway.',
+      'JONAS (O.S.): Then somebody lied.',
+    ].join('\n\n');
+    const description = [
+      '她把文件摊在桌上，一页一页地翻看，灯光在纸面上投下长长的影子。',
+      '窗外的雨越下越大，码头上的吊车静静地立在黑暗里，像一排沉默的守卫。',
+      '她停在最后一页，上面的签名和她记忆中的任何一个人都对不上。',
+      '乔纳斯走近桌边，低头看着那一行字，很久都没有说话。',
+      '远处传来一声汽笛，一艘货船正在驶离港口，海浪拍打着堤岸。',
+      '办公室里只剩下钟表的滴答声和暖气片偶尔发出的轻响。',
+      '她终于抬起头，问他那天晚上究竟是谁在值班，又是谁打开了仓库的大门。',
+    ].join('');
+    fails(`${scene}\n\n${description}\n\n${scene.replace('NIGHT', 'LATER')}`, /script_switch/);
+  });
   it('one Chinese sentence inside an English reasoning trace', () =>
     fails(`${prose} So the user wants the total. 我需要先计算每个部分的总和然后再相加 Then I add them up.`, /script_switch/));
   it('a Korean answer that switches to Chinese mid-sentence', () =>
