@@ -16,6 +16,7 @@ import {
   F_MIXSCRIPT,
   F_NUM,
   F_SPACE,
+  isWordToken,
   K_MARK,
   K_PUNCT,
   K_SOLO,
@@ -284,8 +285,7 @@ function isClausePunct(id: number): boolean {
 }
 
 function isLetterToken(info: number): boolean {
-  const k = info & KIND_MASK;
-  return (k === K_WORD || k === K_SOLO) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && !(info & F_CODE);
+  return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && !(info & F_CODE);
 }
 
 /** Chars of code, markup, paths and anchors: { } ( ) [ ] ; = < > | \ # / @ $ % & * ^ ~ ` */

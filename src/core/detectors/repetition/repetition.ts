@@ -137,7 +137,7 @@ export interface Loop {
   coverage: number;
   /** For the loop at the end: share of the text's chars from where its region's material first came to its end, when the region is words (0 when it is code, numbers or marks, and for other loops). */
   wordCycle: number;
-  /** The unit is words (two in five of its tokens words with letters, code punctuation under 1%): prose, not code or markup with a comment in it. */
+  /** For the loop at the end: the unit is words (two in five of its tokens words with letters, code punctuation under 1%), prose, not code or markup with a comment in it (false for other loops). */
   words: boolean;
 }
 
@@ -466,7 +466,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       end: t.end[r.to - 1]!,
       coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
       wordCycle: 0,
-      words: isWordRegion(t, unitFrom, unitTo),
+      // judged for the loop at the end only (a loop the text moves on from is judged by its copies' similarity)
+      words: atEnd && isWordRegion(t, unitFrom, unitTo),
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
