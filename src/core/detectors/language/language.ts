@@ -611,8 +611,13 @@ function markOnlyLines(t: TokenBuffer, f: LanguageFigures): void {
  * after a sentence mark (. ! ?).
  */
 function endWords(text: string, c: Chunks, f: LanguageFigures): void {
-  // the last chunk of prose ends the text: no line of code, markup or anything else after it
-  if (c.n === 0 || /\n\s*\S/.test(text.slice(c.start[c.n - 1]!))) return;
+  // the last chunk of prose ends the text: no line of code, markup or anything else after it (no line break between it
+  // and the text's last char that is not whitespace)
+  if (c.n === 0) return;
+  let last = text.length - 1;
+  while (last >= 0 && classOf(text.charCodeAt(last)) === CH_SPACE) last--;
+  const lineBreak = text.indexOf('\n', c.start[c.n - 1]!);
+  if (lineBreak >= 0 && lineBreak < last) return;
   let first = -1;
   for (let i = c.n - 1; i >= 0; i--) {
     const fl = c.flags[i]!;
