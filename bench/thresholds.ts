@@ -147,8 +147,8 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'stutterShare',
-    what: 'doubled chunks in a window (8+ distinct)',
-    of: (f) => (f.stutter.distinct >= T.stutterWords ? f.stutter.share : 0),
+    what: 'chunks doubling a word in a window, each word once',
+    of: (f) => f.stutter.share,
   },
   { threshold: 'specialTokensFail', what: 'template tokens outside code', of: (f) => f.special_tokens.specialTokens },
   { threshold: 'brokenTokensFail', what: 'pad, unk or byte tokens glued into text', of: (f) => f.special_tokens.brokenTokens },

@@ -41,6 +41,22 @@ describe('stutter', () => {
     const text = `${keys.map((k, i) => `${k}: ${k}: value${i}`).join('\n')}\n`.repeat(3);
     assert.deepEqual(verdicts(detect('stutter', text).findings), ['stutter/fail']);
   });
+  it('a stretch of 22 doubled words at the very end of a long text fails: the window slides to the end', () => {
+    const words =
+      'the results show that the new cache layout reduces latency for most requests while memory use stays flat over the whole run'.split(
+        ' ',
+      );
+    const text = `${prose} ${prose} ${words.flatMap((w) => [w, w]).join(' ')}.`;
+    assert.deepEqual(verdicts(detect('stutter', text).findings), ['stutter/fail']);
+  });
+  it('every second word doubled through a stretch fails', () => {
+    const words = prose.split(' ').slice(0, 90);
+    assert.deepEqual(verdicts(detect('stutter', words.flatMap((w, i) => (i % 2 ? [w, w] : [w])).join(' ')).findings), ['stutter/fail']);
+  });
+  it('a chorus that says a few words many times counts each word for two at most', () => {
+    const chorus = 'na na na na na na, hey hey hey hey, oh oh oh oh oh, goodbye';
+    assert.deepEqual(verdicts(detect('stutter', `${prose} ${chorus} ${chorus} ${chorus}`).findings), []);
+  });
   it('a song that doubles one word, and "that that", stay quiet', () => {
     assert.deepEqual(verdicts(detect('stutter', `${prose} na na na na, oh oh, he said that that was all.`).findings), []);
   });
