@@ -75,7 +75,7 @@ export const stutter = {
         }
         chunks++;
         prev = h;
-        const size = chunks < WINDOW ? chunks : WINDOW;
+        const size = Math.min(chunks, WINDOW);
         if (size >= MIN_CHUNKS && capped / size > best.share) {
           best = { share: capped / size, distinct: inWindow.size, start: at[chunks < WINDOW ? 0 : chunks % WINDOW]! };
         }
