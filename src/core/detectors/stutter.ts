@@ -68,16 +68,23 @@ export const stutter = {
         const v = h === prev && !lineStart ? h : 0;
         ring[slot] = v;
         at[slot] = start;
-        if (v !== 0) {
-          const c = inWindow.get(v) ?? 0;
-          if (c < PER_WORD) capped++;
-          inWindow.set(v, c + 1);
-        }
         chunks++;
         prev = h;
-        const size = Math.min(chunks, WINDOW);
-        if (size >= MIN_CHUNKS && capped / size > best.share) {
-          best = { share: capped / size, distinct: inWindow.size, start: at[chunks < WINDOW ? 0 : chunks % WINDOW]! };
+        let counted = false;
+        if (v !== 0) {
+          const c = inWindow.get(v) ?? 0;
+          inWindow.set(v, c + 1);
+          if (c < PER_WORD) {
+            capped++;
+            counted = true;
+          }
+        }
+        // the share rises only when a doubled chunk counts (or when the first window fills): read it then
+        if (counted || chunks === MIN_CHUNKS) {
+          const size = Math.min(chunks, WINDOW);
+          if (size >= MIN_CHUNKS && capped / size > best.share) {
+            best = { share: capped / size, distinct: inWindow.size, start: at[chunks < WINDOW ? 0 : chunks % WINDOW]! };
+          }
         }
       } else prev = 0;
       h = 0x811c9dc5 | 0;
