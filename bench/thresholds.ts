@@ -147,7 +147,7 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'stutterShare',
-    what: 'chunks doubling a word in a window, each word once',
+    what: 'chunks doubling a word in a window, each word for two at most',
     of: (f) => f.stutter.share,
   },
   { threshold: 'specialTokensFail', what: 'template tokens outside code', of: (f) => f.special_tokens.specialTokens },
