@@ -161,7 +161,7 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'codeChunkShare',
-    what: 'share of 24 chunks in a row that are new codes of capitals and digits',
+    what: 'share of 24 chunks in a row that are new random codes (capitals and digits, or chars of every class in turn)',
     of: (f) => f.language.codeChunks,
   },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },

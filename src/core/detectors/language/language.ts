@@ -59,7 +59,7 @@ const THRESHOLDS = {
   },
   codeChunkShare: {
     value: 0.5,
-    why: 'share of 24 chunks of prose in a row that read as codes the text had not used before, capital letters and digits mixed at random ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), that fails as gibberish. Healthy model outputs reach 0.17 (chip and memory names in a phone comparison), the real files 0.25 (address forms in an IP library; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08',
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row). Healthy model outputs reach 0.17 (chip and memory names in a phone comparison), the real files 0.33 (IPv6 literals in the source of an IP library; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.54-0.83',
   },
   markLineShare: {
     value: 0.5,
@@ -513,26 +513,65 @@ const CODE_CHUNKS = 24;
 const CODE_MIN_CHUNKS = 8;
 
 /**
- * The highest share, among CODE_CHUNKS chunks in a row, of chunks that read as codes the text
- * had not used before: 3 to 8 capital letters and digits mixed, two capitals and a digit at
- * least, not a hex number ("7QX2", "0PL9W", "XK2Q"), with marks before or after them allowed.
- * Names like "CO2", "MP3", "HTTP2" are such codes, and a spec or a table repeats its own
- * ("CARD32"); random ones come new each time, and healthy text never has half its words of them.
+ * The highest share, among CODE_CHUNKS chunks in a row, of chunks that read as random codes the
+ * text had not used before: 3 to 8 capital letters and digits mixed, two capitals and a digit at
+ * least, not a hex number ("7QX2", "0PL9W", "XK2Q"), with marks before or after them allowed; or
+ * 4 to 24 chars that change between lower case, capitals, digits and marks at every other char
+ * or more often, with no three lower-case letters in a row ("yDgU7j", "K6so&CJ#P"), as chars
+ * drawn at random do. Names like "CO2", "MP3", "HTTP2", "GitHub's" are such codes, and a spec or
+ * a table repeats its own ("CARD32"); random ones come new each time, and healthy text never has
+ * half its words of them.
  */
 function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < c.n; i++) {
-    // most chunks are words in lower case: no code
-    const first = text.charCodeAt(c.start[i]!);
-    const code = !(first >= 0x61 && first <= 0x7a) && readsAsCode(text, c.start[i]!);
-    window.push(code && !seen.has(c.key[i]!), c.start[i]!);
+    const at = c.start[i]!;
+    const first = text.charCodeAt(at);
+    // most chunks are words in lower case, which the random reading leaves after three letters
+    const code = (!(first >= 0x61 && first <= 0x7a) && readsAsCode(text, at)) || readsAsRandom(text, at);
+    window.push(code && !seen.has(c.key[i]!), at);
     if (code) seen.add(c.key[i]!);
   }
   window.finish(CODE_MIN_CHUNKS);
   f.codeChunks = window.best;
   f.codeChunksAt = window.bestAt;
+}
+
+/**
+ * Is the chunk at `at` (to the next whitespace) 4-24 printable ASCII chars that change class
+ * (lower case, capital, digit, mark) at 60% of its chars or more, with two capitals, a lower-case
+ * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
+ * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do.
+ */
+function readsAsRandom(text: string, at: number): boolean {
+  let len = 0;
+  let capitals = 0;
+  let lowers = 0;
+  let others = 0;
+  let runs = 0;
+  let prev = -1;
+  let lowerRun = 0;
+  for (let i = at; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch <= 0x20) break;
+    if (ch >= 0x7f || ++len > 24) return false;
+    // its class, named by a char of it: a (lower case), A (capital), 0 (digit) or ! (mark)
+    const lower = ch >= 0x61 && ch <= 0x7a;
+    const k = lower ? 0x61 : ch >= 0x41 && ch <= 0x5a ? 0x41 : ch >= 0x30 && ch <= 0x39 ? 0x30 : 0x21;
+    if (lower) {
+      if (++lowerRun >= 3) return false;
+      lowers++;
+    } else {
+      lowerRun = 0;
+      if (k === 0x41) capitals++;
+      else others++;
+    }
+    if (k !== prev) runs++;
+    prev = k;
+  }
+  return len >= 4 && capitals >= 2 && lowers >= 1 && others >= 1 && runs >= 0.6 * len;
 }
 
 /** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits, two capitals and a digit at least, not hex, marks around it aside? */
