@@ -99,6 +99,7 @@ export class Engine {
         return counts;
       },
       bytes: tk.bytes,
+      oddSeen: tk.oddSeen,
     };
   }
 }

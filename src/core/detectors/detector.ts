@@ -26,6 +26,8 @@ export interface Scan {
   counts(): Int32Array;
   /** UTF-8 bytes of the text. */
   readonly bytes: number;
+  /** False when the text holds no U+FFFD and no control char but tab, newline and CR. */
+  readonly oddSeen: boolean;
 }
 
 /** One threshold: its default value and why it is there (the healthy-text figure it sits beyond). */

@@ -70,6 +70,8 @@ export class Tokenizer {
   idFlags = new Int32Array(256);
   /** UTF-8 bytes of the text. */
   bytes = 0;
+  /** True once a char that only a broken decode leaves was seen (U+FFFD, a control other than tab, newline and CR): the detector that counts them reads the text only then. */
+  oddSeen = false;
   private readonly words = new WordTable();
   /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
   private readonly asciiSeen = new Uint8Array(128);
@@ -77,7 +79,8 @@ export class Tokenizer {
   private spec = false;
 
   constructor(expectedChars = 0) {
-    this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 4)));
+    // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the buffer
+    this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 3)));
     this.s = {
       pos: 0,
       pendingHigh: -1,
@@ -251,6 +254,7 @@ export class Tokenizer {
   /** A char outside ASCII (or an astral code point, len 2). */
   private other(c: number, cls: number, script: number, len: number): void {
     const s = this.s;
+    if (c <= 0x9f || c === 0xfffd) this.oddSeen = true;
     this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
     if (cls === CH_WORD) {
       if (s.wStart < 0) this.startWord(script === SC_NONE && isDigit(c));
@@ -284,6 +288,7 @@ export class Tokenizer {
 
   private space(c: number): void {
     const s = this.s;
+    if (c === 0x0b || c === 0x0c) this.oddSeen = true;
     if (s.wsLen === 0) s.wsStart = s.pos;
     s.wsLen++;
     s.before |= F_SPACE;
@@ -306,6 +311,7 @@ export class Tokenizer {
   /** A punctuation char: `ascii` is its code when ASCII (its id), else -1. */
   private punct(c: number, ascii: number, len: number): void {
     const s = this.s;
+    if (c < 0x20 || c === 0x7f) this.oddSeen = true;
     this.endSpace();
     markupPunct(s.m, c, s.pos);
     const code = inCode(s.m) || c === 0x60 ? F_CODE : 0;

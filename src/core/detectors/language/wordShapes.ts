@@ -67,7 +67,9 @@ const GLUED_LETTERS = 25;
 const GLUED_ANY = 60;
 
 export function readChunks(t: TokenBuffer, from = 0): Chunks {
-  const cap = Math.max(16, (t.n - from) >> 1);
+  // the buffer's arrays in locals: the loop reads them at every token
+  const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
+  const cap = Math.max(16, (tn - from) >> 1);
   const out: Chunks = {
     n: 0,
     start: new Int32Array(cap),
@@ -121,12 +123,12 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   };
   const close = (breakAfter: boolean, next: number) => {
     // "!" or "?" alone ends a sentence: the next one does not start in lower case
-    if (run === 1 && (runPair === 0x21 || runPair === 0x3f) && next < t.n && (t.info[next]! & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
+    if (run === 1 && (runPair === 0x21 || runPair === 0x3f) && next < tn && (tInfo[next]! & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
       noisy = true;
     endRun();
     // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
     // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
-    if (letters === 0 && loose && !digits && !enclosed && t.end[next - 1]! - start > 1) noisy = true;
+    if (letters === 0 && loose && !digits && !enclosed && tEnd[next - 1]! - start > 1) noisy = true;
     // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
     // them ("///" opening a line is a comment)
     if (letters === 0 && barMax >= 3 && !enclosed && !(flags & C_LINE)) noisy = true;
@@ -177,37 +179,37 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     else if (scriptMask !== 0) scripts.fill(0);
     scriptMask = 0;
   };
-  for (let i = from; i < t.n; i++) {
-    const info = t.info[i]!;
+  for (let i = from; i < tn; i++) {
+    const info = tInfo[i]!;
     if (i > from && info & F_SPACE) {
       line = (info & F_LINE) !== 0;
       close(line, i);
     }
     const k = info & KIND_MASK;
-    if (start < 0) start = t.start[i]!;
+    if (start < 0) start = tStart[i]!;
     if (info & F_CODE || k === K_MARK) code = true;
     if (k === K_PUNCT) {
-      const id = t.id[i]!;
+      const id = tId[i]!;
       if (isSentenceMark(id)) {
-        if (run > 0 && t.start[i] !== lastEnd) endRun();
+        if (run > 0 && tStart[i] !== lastEnd) endRun();
         if (run < 2) runPair = (runPair << 8) | id;
         run++;
         if (id === 0x2e) runDots++;
         else if (id === 0x2c) runCommas++;
         else if (id === 0x3a) runColons++;
-        lastEnd = t.end[i]!;
+        lastEnd = tEnd[i]!;
       } else if (run > 0) endRun();
       if (isBracketOrQuote(id)) enclosed = true;
       if (id === 0x5c || id === 0x2f || id === 0x7c) {
-        barRun = id === barChar && t.start[i] === barEnd ? barRun + 1 : 1;
+        barRun = id === barChar && tStart[i] === barEnd ? barRun + 1 : 1;
         barChar = id;
-        barEnd = t.end[i]!;
+        barEnd = tEnd[i]!;
         if (barRun > barMax) barMax = barRun;
       }
       // a semicolon between words on one line ("jackal; teapot") parts clauses or items, as a comma does
       if (
         isCodePunct(id) &&
-        !(id === 0x3b && i + 1 < t.n && (t.info[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(t.info[i + 1]!))
+        !(id === 0x3b && i + 1 < tn && (tInfo[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(tInfo[i + 1]!))
       )
         flags |= C_CODEISH;
       if (id === 0x2c) commas++;
@@ -216,10 +218,10 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
         letters > 0 &&
         isClausePunct(id) &&
         !(flags & C_CODEISH) &&
-        i + 1 < t.n &&
-        !(t.info[i + 1]! & F_SPACE) &&
-        isLetterToken(t.info[i + 1]!) &&
-        t.start[i + 1] === t.end[i]
+        i + 1 < tn &&
+        !(tInfo[i + 1]! & F_SPACE) &&
+        isLetterToken(tInfo[i + 1]!) &&
+        tStart[i + 1] === tEnd[i]
       )
         flags |= C_MALFORMED;
       // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
@@ -228,13 +230,13 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     }
     if (run > 0) endRun();
     const script = (info >> SCRIPT_SHIFT) & 15;
-    const len = t.end[i]! - t.start[i]!;
+    const len = tEnd[i]! - tStart[i]!;
     if (script === SC_NONE) {
       if (k === K_WORD) digits = true;
       continue;
     }
     flags &= ~C_BREAK;
-    key = Math.imul(key ^ t.id[i]!, 0x01000193);
+    key = Math.imul(key ^ tId[i]!, 0x01000193);
     letters += k === K_SOLO ? 1 : len;
     scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
     scriptMask |= 1 << script;
@@ -246,10 +248,10 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     // with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code
     if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)))))
       flags |= C_MALFORMED;
-    if (prevScript !== SC_NONE && script !== prevScript && t.start[i] === t.end[i - 1]) flags |= C_GLUE;
+    if (prevScript !== SC_NONE && script !== prevScript && tStart[i] === tEnd[i - 1]) flags |= C_GLUE;
     prevScript = script;
   }
-  close(false, t.n);
+  close(false, tn);
   return out;
 }
 
