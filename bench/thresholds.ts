@@ -136,7 +136,12 @@ const STATISTICS: Statistic[] = [
       return l && !l.near && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
     },
   },
-  { threshold: 'gluedFloodChars', what: 'chars of a unit glued to itself at the end', of: (f) => f.glued.chars },
+  {
+    threshold: 'gluedFloodChars',
+    what: 'chars of a unit glued to itself at the end (underscores aside)',
+    of: (f) => (f.glued.rule ? 0 : f.glued.chars),
+  },
+  { threshold: 'gluedRuleChars', what: 'chars of underscores glued at the end', of: (f) => (f.glued.rule ? f.glued.chars : 0) },
   { threshold: 'floodItemShare', what: 'share of 24 words in a row that are one char run 8+ times', of: (f) => f.glued.items },
   { threshold: 'whitespaceRunFail', what: 'longest whitespace run', of: (f) => f.whitespace.longestRun },
   { threshold: 'whitespaceRunEndFail', what: 'whitespace run ending the text', of: (f) => f.whitespace.trailingRun },

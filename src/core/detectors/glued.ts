@@ -18,6 +18,10 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'share of 24 words in a row that are one char run 8+ times ("1111111111", "AAAAAAAA") that fails: a list of floods. Healthy model outputs and the real files reach 0.08 (two in 24: zeros in a table, a test of long integers; npm run bench -- thresholds); "#ffffff" is six chars, and underscores are a rule or a blank to fill in',
   },
+  gluedRuleChars: {
+    value: 160,
+    why: 'chars of underscores glued at the end of the output (a rule, or a blank to fill in) that fail: healthy model outputs end in at most 55 (npm run bench -- thresholds; runs inside them reach 63), the real files in none; the same limit as ruleChars for rules of other marks, about two lines',
+  },
   gluedFloodChars: {
     value: 24,
     why: 'chars of a token whose chars repeat a unit of 1-12 chars (4+ copies) that fail at the end of the output. Healthy texts end in at most 16 such chars (a run of zeros in an address, "hahaha"; npm run bench -- thresholds); the real floods run 31-8,000',
@@ -37,6 +41,8 @@ const ITEM_MIN_WORDS = 8;
 export interface GluedFigures {
   /** Chars at the end of the output covered by a glued unit, the unit and where the run starts (-1 when none). */
   chars: number;
+  /** The unit is underscores: a rule or a blank, judged by its own limit. */
+  rule: boolean;
   unit: string;
   copies: number;
   start: number;
@@ -53,28 +59,31 @@ export const glued = {
   figures(scan: Scan): GluedFigures {
     const t = scan.tokens;
     const { items, itemsAt } = scan.live ? { items: 0, itemsAt: -1 } : floodItems(scan);
-    const none = { chars: 0, unit: '', copies: 0, start: -1, items, itemsAt };
+    const none = { chars: 0, rule: false, unit: '', copies: 0, start: -1, items, itemsAt };
     for (let i = t.n - 1; i >= Math.max(0, t.n - TAIL_TOKENS); i--) {
       if ((t.info[i]! & KIND_MASK) !== K_WORD) continue;
       const len = t.end[i]! - t.start[i]!;
       if (len < MIN_CHARS) continue;
       const text = scan.slice(t.start[i]!, t.end[i]!).toLowerCase();
       const { p, run } = tailPeriod(text, MAX_UNIT);
-      // underscores glued are a rule ("________"), not a flood
-      if (p === 0 || /^_+$/.test(text.slice(len - p))) return none;
-      return { chars: run, unit: text.slice(len - p), copies: run / p, start: t.end[i]! - run, items, itemsAt };
+      if (p === 0) return none;
+      const unit = text.slice(len - p);
+      // underscores glued are a rule or a blank ("________"), which may run a line or two
+      const rule = /^_+$/.test(unit);
+      return { chars: run, rule, unit, copies: run / p, start: t.end[i]! - run, items, itemsAt };
     }
     return none;
   },
   judge(f: GluedFigures, t: Values<typeof THRESHOLDS>): Array<Finding<GluedKind>> {
-    if (f.chars < t.gluedFloodChars) {
+    const limit = f.rule ? t.gluedRuleChars : t.gluedFloodChars;
+    if (f.chars < limit) {
       if (f.items < t.floodItemShare) return [];
       const share = `${fmt(100 * f.items, 0)}% of ${ITEM_WORDS} words in a row`;
       return [finding('char_flood', 'fail', f.itemsAt, `${share} are one char run ${MIN_CHARS}+ times ("1111111111"): a list of floods`)];
     }
     const kind: GluedKind = f.unit.length === 1 ? 'char_flood' : 'word_loop';
     const detail = `"${excerptOf(f.unit, 20)}" glued to itself ${fmt(f.copies, 1)} times at the end (${f.chars} chars)`;
-    return [finding(kind, 'fail', f.start, detail, f.chars >= 4 * t.gluedFloodChars)];
+    return [finding(kind, 'fail', f.start, detail, f.chars >= 4 * limit)];
   },
 } satisfies Detector<GluedFigures, GluedKind, typeof THRESHOLDS>;
 

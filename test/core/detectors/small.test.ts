@@ -27,6 +27,9 @@ describe('glued floods', () => {
     ['a laugh', `${prose} hahahaha`, []],
     ['zeros of an address', `${prose} 0x0000000000000000`, []],
     ['a flood the text moves on from', `${prose} ${'G'.repeat(60)} and then more words.`, []],
+    ['underscores to the end, over two lines of them', `${prose} ${'_'.repeat(400)}`, ['char_flood/fail']],
+    ['underscores past four times their limit are certain', `${prose} ${'_'.repeat(700)}`, ['char_flood/fail!']],
+    ['a blank to fill in and a rule of underscores', `${prose}\n\nSignature: ${'_'.repeat(40)}\n\n${'_'.repeat(80)}`, []],
   ];
   for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('glued', text).findings), want));
 });
