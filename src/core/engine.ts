@@ -100,6 +100,7 @@ export class Engine {
       },
       bytes: tk.bytes,
       oddSeen: tk.oddSeen,
+      markSeen: tk.markSeen,
     };
   }
 }

@@ -28,6 +28,8 @@ export interface Scan {
   readonly bytes: number;
   /** False when the text holds no U+FFFD and no control char but tab, newline and CR. */
   readonly oddSeen: boolean;
+  /** False when the text holds none of U+2581, U+0120, U+010A, U+FF5C (space markers, the full-width bar of special tokens). */
+  readonly markSeen: boolean;
 }
 
 /** One threshold: its default value and why it is there (the healthy-text figure it sits beyond). */

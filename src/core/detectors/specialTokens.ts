@@ -32,10 +32,9 @@ const THRESHOLDS = {
 /** Special tokens of the common chat templates and vocabularies. */
 const SPECIAL =
   /<\|[A-Za-z][\w.:\-\u2581]{0,47}\|>|<\uff5c[^\uff5c<>\n]{1,48}\uff5c>|<\/?(?:s|pad|unk|eos|bos|eot|start_of_turn|end_of_turn|endoftext|extra_id_\d{1,3})>|<0x[0-9A-Fa-f]{2}>|\[\/?(?:PAD|UNK|INST)\](?!\()|\[control_\d{1,4}\]|(?<=[\p{Ll}\p{N}.,;:!?)])[\u2581\u0120\u010a](?=\p{L})|\u2581(?=\p{L}[^\s]*\u2581)/gu;
-/** What every special token or space marker holds: texts without any of these have none. */
-const SPECIAL_MARKS = [
+/** How every special token of ASCII opens, by its first char ('<' or '['): a text without one of these (and without the marker chars Scan.markSeen reports) has none. */
+const ASCII_MARKS = [
   '<|',
-  '<\uff5c',
   '<s>',
   '</s>',
   '<pad',
@@ -53,12 +52,7 @@ const SPECIAL_MARKS = [
   '[INST',
   '[/INST',
   '[control_',
-  '\u2581',
-  '\u0120',
-  '\u010a',
 ];
-/** Any of the marks: one search of the text (a search per mark costs 2.5x). */
-const ANY_MARK = new RegExp(SPECIAL_MARKS.map((m) => m.replace(/[[\]|/\\]/g, '\\$&')).join('|'), 'u');
 /** Broken chars: U+FFFD glued to a letter or to another one, C0/C1 controls but tab, newline and CR. */
 const ODD = /(?<=[\p{L}\ufffd])\ufffd|\ufffd(?=[\p{L}\ufffd])|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/gu;
 /** Tokens that only a broken sampler or decoder emits: padding, unknown, byte fallback. */
@@ -90,7 +84,7 @@ export const specialTokens = {
     const text = scan.text();
     const out: SpecialFigures = { specialTokens: 0, brokenTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
     // the patterns run only on texts that hold one of their marks: most texts hold none
-    const special = ANY_MARK.test(text);
+    const special = scan.markSeen || opensMark(scan, text);
     // the tokenizer saw every char: it says whether any broken one is there (a search of the text costs 1 ms per MB)
     const odd = scan.oddSeen;
     if (!special && !odd) return out;
@@ -126,6 +120,21 @@ export const specialTokens = {
     return out;
   },
 } satisfies Detector<SpecialFigures, SpecialKind, typeof THRESHOLDS>;
+
+/**
+ * Does a '<' or '[' of the text open a special token (ASCII_MARKS)? Each is its own token, so
+ * the tokens say where they are: a look at those few places instead of a search of the text.
+ */
+function opensMark(scan: Scan, text: string): boolean {
+  const { id, start, n } = scan.tokens;
+  for (let i = 0; i < n; i++) {
+    const c = id[i]!;
+    if (c !== 0x3c && c !== 0x5b) continue;
+    const at = start[i]!;
+    for (const m of ASCII_MARKS) if (m.charCodeAt(0) === c && text.startsWith(m, at)) return true;
+  }
+  return false;
+}
 
 /** Is the token at char offset `at` code (or markup)? */
 function inCode(scan: Scan, at: number): boolean {

@@ -72,6 +72,8 @@ export class Tokenizer {
   bytes = 0;
   /** True once a char that only a broken decode leaves was seen (U+FFFD, a control other than tab, newline and CR): the detector that counts them reads the text only then. */
   oddSeen = false;
+  /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
+  markSeen = false;
   private readonly words = new WordTable();
   /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
   private readonly asciiSeen = new Uint8Array(128);
@@ -255,6 +257,7 @@ export class Tokenizer {
   private other(c: number, cls: number, script: number, len: number): void {
     const s = this.s;
     if (c <= 0x9f || c === 0xfffd) this.oddSeen = true;
+    else if (c === 0x2581 || c === 0x120 || c === 0x10a || c === 0xff5c) this.markSeen = true;
     this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
     if (cls === CH_WORD) {
       if (s.wStart < 0) this.startWord(script === SC_NONE && isDigit(c));
