@@ -203,6 +203,14 @@ describe('language switches', () => {
 });
 
 describe('long answers that go back over themselves', () => {
+  const paragraphs = [
+    'The harbour town woke slowly that spring. Fishing boats sat idle along the quay while the nets were mended, and the old ferry made only two crossings a day because the new engine had still not arrived from the mainland.',
+    'Nobody in the town could remember a winter as long as that one. The school closed for a week in February when the road over the hill froze, and the baker sold bread from his back door to anyone who walked down to the harbour.',
+    'When the engine finally came, it came on a barge with a crane and four men from the shipyard. They worked through the night under floodlights, and by morning the ferry was running again, louder than before but on time.',
+    'My grandmother kept a diary of every crossing she made. She wrote down the weather, the names of the people she sat beside and what they talked about, and she never missed a day in forty years of going to the market.',
+    'In the diary there is a page about the storm of the year before. The ferry turned back halfway, the passengers sang to keep their spirits up, and a young doctor delivered a baby in the cabin while the waves broke over the deck.',
+    'That baby grew up to run the ferry himself. He still tells the story to tourists in summer, pointing at the bench in the cabin, and he always ends it the same way, with the words his mother said when they reached the harbour.',
+  ];
   it('a CSV table whose last rows cycle through three of its rows, a count changed now and then', () => {
     const rows = [
       '2024-01-02,north,widget,12,240.00',
@@ -242,14 +250,6 @@ describe('long answers that go back over themselves', () => {
     fails(`${prose}\n\n${[0, 1, 2, 3].map(variant).join('\n\n')}`, /paragraph_loop|line_loop|cycling/);
   });
   it('an answer whose last paragraphs restate earlier ones, reordered, a word changed here and there', () => {
-    const paragraphs = [
-      'The harbour town woke slowly that spring. Fishing boats sat idle along the quay while the nets were mended, and the old ferry made only two crossings a day because the new engine had still not arrived from the mainland.',
-      'Nobody in the town could remember a winter as long as that one. The school closed for a week in February when the road over the hill froze, and the baker sold bread from his back door to anyone who walked down to the harbour.',
-      'When the engine finally came, it came on a barge with a crane and four men from the shipyard. They worked through the night under floodlights, and by morning the ferry was running again, louder than before but on time.',
-      'My grandmother kept a diary of every crossing she made. She wrote down the weather, the names of the people she sat beside and what they talked about, and she never missed a day in forty years of going to the market.',
-      'In the diary there is a page about the storm of the year before. The ferry turned back halfway, the passengers sang to keep their spirits up, and a young doctor delivered a baby in the cabin while the waves broke over the deck.',
-      'That baby grew up to run the ferry himself. He still tells the story to tourists in summer, pointing at the bench in the cabin, and he always ends it the same way, with the words his mother said when they reached the harbour.',
-    ];
     // the end goes back over the six paragraphs in another order each time, one word swapped in some
     const orders = [
       [2, 0, 4],
@@ -264,6 +264,35 @@ describe('long answers that go back over themselves', () => {
       .map((k, i) => (i % 3 === 0 ? paragraphs[k]!.replace(/\bthe\b/, 'that') : paragraphs[k]!))
       .join('\n\n');
     fails(`${prose}\n\n${paragraphs.join('\n\n')}\n\n${end}`, /cycling|paragraph_loop/);
+  });
+  it('an answer that goes back over its paragraphs three times more, their sentences in another order each time, for six seeds', () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const rand = createRng(seed);
+      const shuffled = (p: string) => {
+        const s = p.split(/(?<=\.) /);
+        for (let i = s.length - 1; i > 0; i--) {
+          const j = Math.floor(rand() * (i + 1));
+          [s[i], s[j]] = [s[j]!, s[i]!];
+        }
+        return s.join(' ');
+      };
+      const end = Array.from({ length: 18 }, () => shuffled(paragraphs[Math.floor(rand() * paragraphs.length)]!)).join('\n\n');
+      fails(`${prose}\n\n${paragraphs.join('\n\n')}\n\n${end}`, /cycling/);
+    }
+  });
+  it('a long song that sings its chorus seven times stays ok', () => {
+    const chorus =
+      'So carry me home on the evening train,\nthrough the fields and the towns and the rain,\nand if I should wake before we arrive,\ntell me the river is still alive,\nthe lights on the water, the bells on the hill,\nthe house by the harbour is standing still.';
+    const verses = [
+      'My father built boats with his hands and his pride,\nmy mother kept lanterns lit every night,\nwe ran down the pier when the fishermen came,\nand none of the children would answer their name.',
+      'The winters were long and the summers were brief,\nthe orchard was heavy with apples and leaf,\nI carved both our names in the door of the shed,\nand swore I would stay there, whatever I said.',
+      'The city was loud and the city was kind,\nit gave me a job and it gave me a mind,\nbut under the traffic I heard in my sleep\nthe sound of the anchor chain dropped in the deep.',
+      'I wrote you a letter I never could send,\nI started it over again and again,\nthe ink on the paper ran blue in the cold,\nthe words that I meant were too heavy to hold.',
+      'They tell me the ferry still leaves at nine,\nthe ticket is cheap and the weather is fine,\nthe man at the counter still whistles a tune\nhis father would sing on the first day of June.',
+      'So here is my coat and my suitcase and shoes,\nI have nothing to win and nothing to lose,\nthe station is empty, the platform is wet,\nand I have not forgotten, I will not forget.',
+      'And when I am old and my hair has gone grey,\nI will sit on the bench at the end of the day,\nI will count all the boats as they come in to land,\nwith a cup in my lap and your hand in my hand.',
+    ];
+    ok(verses.map((v) => `${v}\n\n${chorus}`).join('\n\n'));
   });
 });
 
