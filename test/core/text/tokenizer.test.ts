@@ -107,6 +107,7 @@ describe('Tokenizer', () => {
   it('allocates by need: a short text costs a few hundred bytes of token rows', () => {
     const t = new Tokenizer(200);
     t.push('A short answer of a few words.');
-    assert.ok(t.tokens.id.length <= 64, `${t.tokens.id.length} rows`);
+    // room for one token in 3 chars of the 200 expected (67 rows of 16 bytes), not the megabyte a long text takes
+    assert.ok(t.tokens.id.length <= 80, `${t.tokens.id.length} rows`);
   });
 });
