@@ -19,7 +19,7 @@ import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { SlidingShare } from '../slidingShare.js';
 import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
-import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
+import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, gluesLatin, readChunks } from './wordShapes.js';
 
 export const LANGUAGE_KINDS = ['gibberish', 'word_salad', 'script_switch'] as const;
 export type LanguageKind = (typeof LANGUAGE_KINDS)[number];
@@ -528,9 +528,9 @@ function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < c.n; i++) {
     const at = c.start[i]!;
-    const first = text.charCodeAt(at);
-    // most chunks are words in lower case, which the random reading leaves after three letters
-    const code = (!(first >= 0x61 && first <= 0x7a) && readsAsCode(text, at)) || readsAsRandom(text, at);
+    // most chunks are words in lower case: no code, and not random (which takes two capitals)
+    const cased = (c.flags[i]! & C_CASED) !== 0;
+    const code = cased && ((!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || readsAsRandom(text, at));
     window.push(code && !seen.has(c.key[i]!), at);
     if (code) seen.add(c.key[i]!);
   }
@@ -545,6 +545,10 @@ function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
  * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
  * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do.
  */
+function isLower(ch: number): boolean {
+  return ch >= 0x61 && ch <= 0x7a;
+}
+
 function readsAsRandom(text: string, at: number): boolean {
   let len = 0;
   let capitals = 0;

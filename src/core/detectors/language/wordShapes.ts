@@ -38,6 +38,8 @@ export const C_GLUE = 8;
 export const C_CODEISH = 16;
 /** It starts a line. */
 export const C_LINE = 32;
+/** A word of it is not all lower-case letters (a capital or a digit in it): what a random code needs. */
+export const C_CASED = 64;
 
 export interface Chunks {
   n: number;
@@ -241,6 +243,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
     scriptMask |= 1 << script;
     if (info & F_FUNC) flags |= C_FUNC;
+    if (k === K_WORD && !(info & F_LOWER)) flags |= C_CASED;
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels ("npm",
     // "html") are names in code and tech prose: not counted
     if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
