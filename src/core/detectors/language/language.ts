@@ -539,16 +539,16 @@ function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
   f.codeChunksAt = window.bestAt;
 }
 
+function isLower(ch: number): boolean {
+  return ch >= 0x61 && ch <= 0x7a;
+}
+
 /**
  * Is the chunk at `at` (to the next whitespace) 4-24 printable ASCII chars that change class
  * (lower case, capital, digit, mark) at 60% of its chars or more, with two capitals, a lower-case
  * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
  * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do.
  */
-function isLower(ch: number): boolean {
-  return ch >= 0x61 && ch <= 0x7a;
-}
-
 function readsAsRandom(text: string, at: number): boolean {
   let len = 0;
   let capitals = 0;
@@ -562,7 +562,7 @@ function readsAsRandom(text: string, at: number): boolean {
     if (ch <= 0x20) break;
     if (ch >= 0x7f || ++len > 24) return false;
     // its class, named by a char of it: a (lower case), A (capital), 0 (digit) or ! (mark)
-    const lower = ch >= 0x61 && ch <= 0x7a;
+    const lower = isLower(ch);
     const k = lower ? 0x61 : ch >= 0x41 && ch <= 0x5a ? 0x41 : ch >= 0x30 && ch <= 0x39 ? 0x30 : 0x21;
     if (lower) {
       if (++lowerRun >= 3) return false;
