@@ -133,6 +133,23 @@ describe('gibberish of several shapes', () => {
         'Set the key to aB3xQ9 in config.yml, run npm i @types/node, and keep IPv6 ([::1]) and IPv4 (127.0.0.1) both open. ' +
         'XMLHttpRequest and fetch() differ; the iPhone and iPad builds share the SDK. The token dGVzdA== decodes to "test".',
     ));
+  it('a list of generated passwords and a table of example keys stay ok', () => {
+    const keys = [
+      'aB3$kL9!qZ',
+      'Xr7#pQ2@wM',
+      'nT5&vB8*Lc',
+      'Gh4!zR9$eK',
+      'mW2@cX7#Pq',
+      'Jd8*sF3&Ty',
+      'qL6#Hn1!Vb',
+      'Zp9$Ke4@Ru',
+      'Yc3&Mx8*Dw',
+      'Fs7!Wt2#Gj',
+    ];
+    keys.push(...keys.map((k) => [...k].reverse().join('')));
+    ok(`Here are twenty strong passwords:\n\n${keys.map((k, i) => `${i + 1}. ${k}`).join('\n')}\n\nStore them in a password manager.`);
+    ok(`| user | key |\n|---|---|\n${keys.map((k, i) => `| user${i} | ${k} |`).join('\n')}\n`);
+  });
   it('a spec of CARD16 and INT32 fields and a text of CO2 and MP3 stay ok', () => {
     ok(`Each record holds CARD16 type, CARD16 length, CARD32 offset and INT32 value fields, in that order.`);
     ok(`${prose} Plants absorb CO2 and release O2. The MP3 and H264 files are stored on the NAS under RAID6.`);

@@ -40,6 +40,8 @@ export const C_CODEISH = 16;
 export const C_LINE = 32;
 /** A word of it is not all lower-case letters (a capital or a digit in it): what a random code needs. */
 export const C_CASED = 64;
+/** The chunk before it had no letters or was code (a list marker "1.", a table's "|", a brace): it opens an item or a cell. */
+export const C_AFTER = 128;
 
 export interface Chunks {
   n: number;
@@ -94,6 +96,8 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
   let key = 0;
   let line = false;
   let lineOwed = false;
+  // a chunk without letters, or of code, came since the last kept one
+  let afterOwed = false;
   // the run of sentence marks (, . ; : ! ?) going on: its length, its dots, its first two marks
   let run = 0;
   let runDots = 0;
@@ -143,7 +147,9 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     if (start >= 0 && letters > 0 && !code) {
       if (out.n === out.start.length) grow(out);
       if (lineOwed) flags |= C_LINE;
+      if (afterOwed) flags |= C_AFTER;
       lineOwed = false;
+      afterOwed = false;
       let best = SC_NONE;
       if ((scriptMask & (scriptMask - 1)) === 0) best = 31 - Math.clz32(scriptMask);
       else for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
@@ -159,6 +165,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     } else {
       // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
       if (flags & C_LINE) lineOwed = true;
+      if (start >= 0) afterOwed = true;
       if (noisy && !code && start >= 0) {
         if (out.n > 0 && out.noise[out.n - 1]! < 0xfe) out.noise[out.n - 1] = out.noise[out.n - 1]! + 2;
         else if (out.n === 0 && noiseOwed < 0x7f) noiseOwed++;
