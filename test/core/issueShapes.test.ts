@@ -133,6 +133,26 @@ describe('gibberish of several shapes', () => {
         'Set the key to aB3xQ9 in config.yml, run npm i @types/node, and keep IPv6 ([::1]) and IPv4 (127.0.0.1) both open. ' +
         'XMLHttpRequest and fetch() differ; the iPhone and iPad builds share the SDK. The token dGVzdA== decodes to "test".',
     ));
+  it('a list of generated coupon codes stays ok', () => {
+    const codes = [
+      'X7K2P9',
+      'Q4M8ZT',
+      'B9R3WX',
+      'H2J7NC',
+      'T5V1KQ',
+      'M8D4RZ',
+      'P3X9LW',
+      'K6Q2TB',
+      'Z1N7HV',
+      'R4C8MJ',
+      'W9T3XP',
+      'D2K6QN',
+      'F7Z4BR',
+      'L5H1WC',
+      'N8P3ZK',
+    ];
+    ok(`Here are fifteen coupon codes:\n\n${codes.map((c, i) => `${i + 1}. ${c}`).join('\n')}\n\nEach one is valid for 30 days.`);
+  });
   it('a list of generated passwords and a table of example keys stay ok', () => {
     const keys = [
       'aB3$kL9!qZ',

@@ -71,7 +71,7 @@ const THRESHOLDS = {
   },
   codeChunkShare: {
     value: 0.5,
-    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row; not an item or a cell of its own, as a list of passwords is). Healthy model outputs reach 0.17 (chip and memory names in a phone comparison), the real files 0.33 (IPv6 literals in the source of an IP library; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.54-0.83',
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row). Neither counts as an item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": generated coupon codes, passwords). Healthy model outputs reach 0.125, the real files 0.25 (constants in the source of an HTTP parser; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.54-0.79',
   },
   markLineShare: {
     value: 0.5,
@@ -540,12 +540,13 @@ function codeChunks(text: string, c: Chunks, f: LanguageFigures): void {
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < c.n; i++) {
     const at = c.start[i]!;
-    // most chunks are words in lower case: no code, and not random (which takes two capitals); random chars are read
-    // between words on a line, not as an item or a cell of their own (a list of passwords, a table of keys)
+    // most chunks are words in lower case: no code, and not random (which takes two capitals). Neither is read as an
+    // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": a list of coupon codes or passwords, a table of keys), and
+    // random chars only between words on a line
     const fl = c.flags[i]!;
     const code =
-      (fl & C_CASED) !== 0 &&
-      ((!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & (C_LINE | C_AFTER)) === 0 && readsAsRandom(text, at)));
+      (fl & (C_CASED | C_AFTER)) === C_CASED &&
+      ((!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at)));
     window.push(code && !seen.has(c.key[i]!), at);
     if (code) seen.add(c.key[i]!);
   }
