@@ -133,6 +133,12 @@ describe('gibberish of several shapes', () => {
         'Set the key to aB3xQ9 in config.yml, run npm i @types/node, and keep IPv6 ([::1]) and IPv4 (127.0.0.1) both open. ' +
         'XMLHttpRequest and fetch() differ; the iPhone and iPad builds share the SDK. The token dGVzdA== decodes to "test".',
     ));
+  it('lists of chemical formulas in a sentence stay ok', () => {
+    const formulas =
+      'NaCl KCl CaCO3 MgSO4 Fe2O3 CuSO4 KMnO4 H2SO4 HNO3 NH4Cl NaOH Ca(OH)2 AgNO3 BaCl2 ZnSO4 Al2O3 Na2CO3 K2Cr2O7 PbI2 MnO2'.split(' ');
+    ok(`Common compounds in the school lab include ${formulas.join(', ')}.`);
+    ok(`The salts on the shelf are ${formulas.join(' ')} and a few more.`);
+  });
   it('a list of generated coupon codes stays ok', () => {
     const codes = [
       'X7K2P9',
@@ -152,6 +158,7 @@ describe('gibberish of several shapes', () => {
       'N8P3ZK',
     ];
     ok(`Here are fifteen coupon codes:\n\n${codes.map((c, i) => `${i + 1}. ${c}`).join('\n')}\n\nEach one is valid for 30 days.`);
+    ok(`Here are fifteen coupon codes: ${codes.join(', ')}. Each one is valid for 30 days.`);
   });
   it('a list of generated passwords and a table of example keys stay ok', () => {
     const keys = [

@@ -70,8 +70,8 @@ const THRESHOLDS = {
     why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
   },
   codeChunkShare: {
-    value: 0.5,
-    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row). Neither counts as an item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": generated coupon codes, passwords). Healthy model outputs reach 0.125, the real files 0.25 (constants in the source of an HTTP parser; npm run bench -- thresholds); a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.54-0.79',
+    value: 0.4,
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), so the threshold is about twice that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.79',
   },
   markLineShare: {
     value: 0.5,
@@ -563,7 +563,9 @@ function isLower(ch: number): boolean {
  * Is the chunk at `at` (to the next whitespace) 4-24 printable ASCII chars that change class
  * (lower case, capital, digit, mark) at 60% of its chars or more, with two capitals, a lower-case
  * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
- * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do.
+ * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do. Not a chemical
+ * formula ("KMnO4", "Ca(OH)2", "Fe2O3."), whose lower-case letters each follow a capital, and not
+ * an item of a list in a sentence (a comma or semicolon after it).
  */
 function readsAsRandom(text: string, at: number): boolean {
   let len = 0;
@@ -573,24 +575,34 @@ function readsAsRandom(text: string, at: number): boolean {
   let runs = 0;
   let prev = -1;
   let lowerRun = 0;
+  let last = 0;
+  // a formula: element symbols (a capital, maybe one lower-case letter), counts and brackets, marks only at its end
+  const first = text.charCodeAt(at);
+  let formula = !isLower(first);
+  let marksAtEnd = false;
   for (let i = at; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch <= 0x20) break;
     if (ch >= 0x7f || ++len > 24) return false;
+    last = ch;
     // its class, named by a char of it: a (lower case), A (capital), 0 (digit) or ! (mark)
     const lower = isLower(ch);
     const k = lower ? 0x61 : ch >= 0x41 && ch <= 0x5a ? 0x41 : ch >= 0x30 && ch <= 0x39 ? 0x30 : 0x21;
     if (lower) {
       if (++lowerRun >= 3) return false;
       lowers++;
+      if (prev !== 0x41 || lowerRun > 1) formula = false;
     } else {
       lowerRun = 0;
       if (k === 0x41) capitals++;
       else others++;
     }
+    if (k === 0x21 && ch !== 0x28 && ch !== 0x29) marksAtEnd = true;
+    else if (marksAtEnd) formula = false;
     if (k !== prev) runs++;
     prev = k;
   }
+  if (formula || last === 0x2c || last === 0x3b) return false;
   return len >= 4 && capitals >= 2 && lowers >= 1 && others >= 1 && runs >= 0.6 * len;
 }
 
@@ -612,9 +624,11 @@ function readsAsCode(text: string, at: number): boolean {
     } else break;
     if (++len > 8) return false;
   }
-  // marks after it, then whitespace or the end
-  while (i < text.length && isMarkChar(text.charCodeAt(i))) i++;
-  if (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE) return false;
+  // marks after it, then whitespace or the end; a comma or semicolon makes it an item of a list in a sentence ("codes X7K2P9, Q4M8ZT")
+  let item = false;
+  for (; i < text.length && isMarkChar(text.charCodeAt(i)); i++)
+    if (text.charCodeAt(i) === 0x2c || text.charCodeAt(i) === 0x3b) item = true;
+  if (item || (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE)) return false;
   return len >= 3 && capitals >= 2 && digits >= 1 && !hex;
 }
 
