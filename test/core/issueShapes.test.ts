@@ -133,6 +133,10 @@ describe('gibberish of several shapes', () => {
         'Set the key to aB3xQ9 in config.yml, run npm i @types/node, and keep IPv6 ([::1]) and IPv4 (127.0.0.1) both open. ' +
         'XMLHttpRequest and fetch() differ; the iPhone and iPad builds share the SDK. The token dGVzdA== decodes to "test".',
     ));
+  it('gene and product names of letters then a number, in a sentence, stay ok', () => {
+    ok('The panel reads BRCA1 BRCA2 TP53 CHEK2 PALB2 CDH1 STK11 RAD51C RAD51D BARD1 MLH1 MSH2 in one run.');
+    ok('The lineup covers RTX4090 RTX4080 RTX4070 RX7900 RX7800 RX7600 A770 A750 H100 A100 L40S and GH200 cards for every budget.');
+  });
   it('lists of chemical formulas in a sentence stay ok', () => {
     const formulas =
       'NaCl KCl CaCO3 MgSO4 Fe2O3 CuSO4 KMnO4 H2SO4 HNO3 NH4Cl NaOH Ca(OH)2 AgNO3 BaCl2 ZnSO4 Al2O3 Na2CO3 K2Cr2O7 PbI2 MnO2'.split(' ');

@@ -71,7 +71,7 @@ const THRESHOLDS = {
   },
   codeChunkShare: {
     value: 0.4,
-    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), so the threshold is about twice that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.79',
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), so the threshold is about twice that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.79',
   },
   markLineShare: {
     value: 0.5,
@@ -606,7 +606,7 @@ function readsAsRandom(text: string, at: number): boolean {
   return len >= 4 && capitals >= 2 && lowers >= 1 && others >= 1 && runs >= 0.6 * len;
 }
 
-/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits, two capitals and a digit at least, not hex, marks around it aside? */
+/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits mixed (opening with a digit, or three runs of them at least: not a name such as "BRCA1"), two capitals and a digit at least, not hex, marks around it aside? */
 function readsAsCode(text: string, at: number): boolean {
   let i = at;
   // marks before it
@@ -615,13 +615,21 @@ function readsAsCode(text: string, at: number): boolean {
   let capitals = 0;
   let digits = 0;
   let hex = true;
+  // runs of capitals and of digits: a name is letters then a number ("BRCA1", "RTX4090", "HTTP2"); a random code mixes
+  // them more, or opens with a digit
+  const digitFirst = text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39;
+  let runs = 0;
+  let wasDigit = false;
   for (; i < text.length; i++) {
     const ch = text.charCodeAt(i);
-    if (ch >= 0x30 && ch <= 0x39) digits++;
+    const digit = ch >= 0x30 && ch <= 0x39;
+    if (digit) digits++;
     else if (ch >= 0x41 && ch <= 0x5a) {
       capitals++;
       if (ch > 0x46) hex = false;
     } else break;
+    if (len === 0 || digit !== wasDigit) runs++;
+    wasDigit = digit;
     if (++len > 8) return false;
   }
   // marks after it, then whitespace or the end; a comma or semicolon makes it an item of a list in a sentence ("codes X7K2P9, Q4M8ZT")
@@ -629,7 +637,7 @@ function readsAsCode(text: string, at: number): boolean {
   for (; i < text.length && isMarkChar(text.charCodeAt(i)); i++)
     if (text.charCodeAt(i) === 0x2c || text.charCodeAt(i) === 0x3b) item = true;
   if (item || (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE)) return false;
-  return len >= 3 && capitals >= 2 && digits >= 1 && !hex;
+  return len >= 3 && capitals >= 2 && digits >= 1 && !hex && (runs >= 3 || digitFirst);
 }
 
 function isMarkChar(ch: number): boolean {
