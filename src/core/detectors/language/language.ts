@@ -70,8 +70,8 @@ const THRESHOLDS = {
     why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
   },
   codeChunkShare: {
-    value: 0.4,
-    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), so the threshold is about twice that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.79',
+    value: 0.5,
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces (3M8X2 4K9Z1 ...) 0.47, so the threshold stays above that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
   },
   markLineShare: {
     value: 0.5,
