@@ -160,6 +160,11 @@ const STATISTICS: Statistic[] = [
   { threshold: 'oddCharsFail', what: 'broken chars', of: (f) => f.special_tokens.oddChars },
   { threshold: 'malformedShare', what: 'malformed share of a window of prose', of: (f) => f.language.malformed },
   {
+    threshold: 'malformedShare',
+    what: 'malformed share of a window inside fenced code blocks',
+    of: (f) => (f.language.fenced ? f.language.fenced.malformed : null),
+  },
+  {
     threshold: 'noiseShare',
     what: 'share of chunks with punctuation where no language puts it, in a window of prose',
     of: (f) => f.language.noise,
@@ -186,6 +191,14 @@ const STATISTICS: Statistic[] = [
     threshold: 'listItems',
     what: 'items of a run-on line that repeat 40%+',
     of: (f) => (f.language.listItems > 0 && f.language.listRepeats / f.language.listItems >= T.listRepeatShare ? f.language.listItems : 0),
+  },
+  {
+    threshold: 'listItems',
+    what: 'items of a run-on line inside fenced code blocks that repeat 40%+',
+    of: (f) => {
+      const g = f.language.fenced;
+      return g ? (g.listItems > 0 && g.listRepeats / g.listItems >= T.listRepeatShare ? g.listItems : 0) : null;
+    },
   },
   {
     threshold: 'saladEndWords',

@@ -13,6 +13,7 @@ import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMark
 import {
   F_BLANK,
   F_CODE,
+  F_FENCE,
   F_FUNC,
   F_LINE,
   F_MIXSCRIPT,
@@ -57,9 +58,15 @@ interface State {
   wFirstDigit: boolean;
   wNonAscii: boolean;
   wTag: boolean;
-  wCode: boolean;
+  /** F_CODE and F_FENCE as the word started. */
+  wCode: number;
   nextId: number;
   m: MarkupState;
+}
+
+/** The code flags of a token that starts here: F_CODE inside code, markup or an address, and F_FENCE too inside a fenced block. */
+function codeFlags(m: MarkupState): number {
+  return inCode(m) ? (m.fence ? F_CODE | F_FENCE : F_CODE) : 0;
 }
 
 export class Tokenizer {
@@ -99,7 +106,7 @@ export class Tokenizer {
       wFirstDigit: false,
       wNonAscii: false,
       wTag: false,
-      wCode: false,
+      wCode: 0,
       nextId: FIRST_ID,
       m: newMarkup(),
     };
@@ -282,7 +289,7 @@ export class Tokenizer {
     if (cls === CH_SOLO) {
       this.endSpace();
       markupWord(s.m, s.pos);
-      this.token(K_SOLO, c, -1, s.pos, s.pos + len, (script << SCRIPT_SHIFT) | (inCode(s.m) ? F_CODE : 0));
+      this.token(K_SOLO, c, -1, s.pos, s.pos + len, (script << SCRIPT_SHIFT) | codeFlags(s.m));
       s.pos += len;
       return;
     }
@@ -317,7 +324,7 @@ export class Tokenizer {
     if (c < 0x20 || c === 0x7f) this.oddSeen = true;
     this.endSpace();
     markupPunct(s.m, c, s.pos);
-    const code = inCode(s.m) || c === 0x60 ? F_CODE : 0;
+    const code = codeFlags(s.m) | (c === 0x60 ? F_CODE : 0);
     this.token(K_PUNCT, ascii >= 0 ? -1 : c, ascii, s.pos, s.pos + len, code);
     s.pos += len;
   }
@@ -335,7 +342,7 @@ export class Tokenizer {
     s.wFirstDigit = digit;
     s.wNonAscii = false;
     s.wTag = s.m.tag === 2;
-    s.wCode = inCode(s.m);
+    s.wCode = codeFlags(s.m);
   }
 
   private finishWord(): void {
@@ -344,7 +351,7 @@ export class Tokenizer {
     const end = s.pos;
     s.wStart = -1;
     const len = end - start;
-    let flags = s.wCode ? F_CODE : 0;
+    let flags = s.wCode;
     if (s.wDigits > 0) flags |= s.wLetters > 0 ? F_ALNUM : 0;
     if (s.wFirstDigit) flags |= F_NUM;
     if (s.wUppers === 0 && s.wDigits === 0 && s.wLetters === end - start) flags |= F_LOWER;

@@ -25,6 +25,8 @@ export const F_LINE = 1 << 3;
 export const F_BLANK = 1 << 4;
 /** Inside code (a fenced block or an inline span), a URL, an HTML comment or a tag. */
 export const F_CODE = 1 << 5;
+/** Inside a fenced code block (F_CODE too): what a fence holds is read apart, as code or as the words it turned into. */
+export const F_FENCE = 1 << 9;
 /** The first occurrence of this token (case folded) in the text. */
 export const F_NEW = 1 << 6;
 /** A word that starts with a digit. */

@@ -119,6 +119,25 @@ const SOUP_BREAKS = 0.25;
 /** Fewest chunks judged for word salad. */
 const SALAD_MIN_CHUNKS = 6;
 
+/**
+ * What fenced code blocks hold, read as the prose is (fields as in LanguageFigures): the worst
+ * malformed window, and the longest run-on line of words with its repeats. Not the salad of
+ * windows without function words: an install line or a keyword list in a block is one.
+ */
+export interface FencedFigures {
+  malformed: number;
+  malformedAt: number;
+  listItems: number;
+  listRepeats: number;
+  listAt: number;
+}
+
+/** The window readings (readWindows). */
+type WindowFigures = Pick<
+  LanguageFigures,
+  'windows' | 'malformed' | 'malformedAt' | 'noise' | 'noiseAt' | 'func' | 'funcAt' | 'saladFunction' | 'saladBreaks' | 'saladAt'
+>;
+
 export interface LanguageFigures {
   /** Windows judged, and the worst one for each reading: its share and where it starts (-1 when none). */
   windows: number;
@@ -128,6 +147,8 @@ export interface LanguageFigures {
   saladFunction: number;
   saladBreaks: number;
   saladAt: number;
+  /** The same readings of what fenced code blocks hold (null when the text has none). */
+  fenced: FencedFigures | null;
   /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
   noise: number;
   noiseAt: number;
@@ -172,6 +193,7 @@ export const language = {
       saladFunction: 1,
       saladBreaks: 1,
       saladAt: -1,
+      fenced: null,
       noise: 0,
       noiseAt: -1,
       func: 0,
@@ -194,70 +216,20 @@ export const language = {
       variantAt: -1,
     };
     // the windows cover every chunk: whether any is Chinese (then the variant is read)
-    let cjk = false;
-    const sums = new Int32Array(SUMS);
-    const judgeWindow = (w: Int32Array) => {
-      const n = w[S.N]!;
-      const weight = w[S.WEIGHT]!;
-      let malformed = w[S.MALFORMED]!;
-      let glued = w[S.GLUED]!;
-      const func = w[S.FUNC]!;
-      const breaks = w[S.BREAKS]!;
-      const spaced = w[S.SPACED]!;
-      const noisy = w[S.NOISY]!;
-      const letterless = w[S.LETTERLESS]!;
-      if (w[S.SCRIPTS + SC_CJK]! > 0) cjk = true;
-      // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
-      if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
-        malformed += w[S.GLUED_MALFORMED]!;
-        glued = 0;
-      } else malformed += glued;
-      f.windows++;
-      // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either, and
-      // the words between them are prose (words run together inside a JSON string left open)
-      const code = w[S.CODEISH]! >= 0.3 * weight;
-      const prose = weight - w[S.CODEISH]!;
-      const share = code ? Math.max(glued / weight, prose >= PROSE_IN_CODE ? w[S.MALFORMED]! / prose : 0) : malformed / weight;
-      const at = c.start[w[S.FROM]!]!;
-      if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
-        f.noise = noisy / (n + letterless);
-        f.noiseAt = at;
-      }
-      if (share > f.malformed) {
-        f.malformed = share;
-        f.malformedAt = at;
-      }
-      if (!code && spaced >= 0.8 * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
-        f.func = func / n;
-        f.funcAt = at;
-      }
-      if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
-        const fs = func / n;
-        const bs = breaks / n;
-        if (bs <= 0.1 && fs < f.saladFunction) {
-          f.saladFunction = fs;
-          f.saladBreaks = bs;
-          f.saladAt = at;
-        }
-      }
-    };
-    if (c.n < WINDOW) {
-      if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
-    } else {
-      // the windows overlap by half: each half is summed once, a window is two halves
-      const half = WINDOW / 2;
-      const prev = new Int32Array(SUMS);
-      chunkSums(c, 0, half, prev);
-      let a = 0;
-      for (; a + WINDOW <= c.n; a += half) {
-        const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
-        for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
-        prev[S.FROM] = a;
-        judgeWindow(prev);
-        prev.set(next);
-      }
-      // the end of the text is a window too, however the windows fell
-      if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
+    const cjk = readWindows(c, f);
+    // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
+    if (c.fenced) {
+      const fc = readChunks(scan.tokens, 0, true);
+      const g = { ...f, windows: 0, malformed: 0, malformedAt: -1, listItems: 0, listRepeats: 0, listAt: -1 };
+      readWindows(fc, g);
+      runOnList(fc, g);
+      f.fenced = {
+        malformed: g.malformed,
+        malformedAt: g.malformedAt,
+        listItems: g.listItems,
+        listRepeats: g.listRepeats,
+        listAt: g.listAt,
+      };
     }
     foreignRun(c, main, f);
     if (cjk) {
@@ -361,6 +333,27 @@ export const language = {
           'fail',
           f.variantAt,
           `${f.variantRun} characters in a row of ${f.variant === 'simplified' ? 'traditional' : 'simplified'} Chinese in a ${f.variant} text`,
+        ),
+      );
+    // inside a fenced code block: code is read as code (its identifiers are no malformed words), but a block that turned
+    // into noise, or into a line of words drawn from a few, is judged as prose is, by the same thresholds
+    const g = f.fenced;
+    if (g && g.malformed >= t.malformedShare && !out.some((x) => x.kind === 'gibberish'))
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          g.malformedAt,
+          `${fmt(100 * g.malformed, 0)}% of the words of a stretch inside a code block are no word of any language (case flipping inside, scripts glued, no vowel)`,
+        ),
+      );
+    if (g && g.listItems >= t.listItems && g.listRepeats / g.listItems >= t.listRepeatShare && !out.some((x) => x.kind === 'word_salad'))
+      out.push(
+        finding(
+          'word_salad',
+          'fail',
+          g.listAt,
+          `a line of ${g.listItems} words in a row inside a code block, ${fmt((100 * g.listRepeats) / g.listItems, 0)}% of them said before in it, nearly none a function word`,
         ),
       );
     return out;
@@ -486,7 +479,7 @@ function dominant(letters: Int32Array): number {
  * A function word ends a run as a line does: a sentence that runs on into a list of words is
  * read from where the list starts, and the words of a sentence make runs of a few.
  */
-function runOnList(c: Chunks, f: LanguageFigures): void {
+function runOnList(c: Chunks, f: Pick<LanguageFigures, 'listItems' | 'listRepeats' | 'listAt'>): void {
   let items = 0;
   let at = -1;
   let from = 0;
@@ -746,4 +739,74 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
       f.switchAt = runAt;
     }
   }
+}
+
+/** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) into f; true when a window holds Chinese. */
+function readWindows(c: Chunks, f: WindowFigures): boolean {
+  let cjk = false;
+  const sums = new Int32Array(SUMS);
+  const judgeWindow = (w: Int32Array) => {
+    const n = w[S.N]!;
+    const weight = w[S.WEIGHT]!;
+    let malformed = w[S.MALFORMED]!;
+    let glued = w[S.GLUED]!;
+    const func = w[S.FUNC]!;
+    const breaks = w[S.BREAKS]!;
+    const spaced = w[S.SPACED]!;
+    const noisy = w[S.NOISY]!;
+    const letterless = w[S.LETTERLESS]!;
+    if (w[S.SCRIPTS + SC_CJK]! > 0) cjk = true;
+    // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
+    if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
+      malformed += w[S.GLUED_MALFORMED]!;
+      glued = 0;
+    } else malformed += glued;
+    f.windows++;
+    // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either, and
+    // the words between them are prose (words run together inside a JSON string left open)
+    const code = w[S.CODEISH]! >= 0.3 * weight;
+    const prose = weight - w[S.CODEISH]!;
+    const share = code ? Math.max(glued / weight, prose >= PROSE_IN_CODE ? w[S.MALFORMED]! / prose : 0) : malformed / weight;
+    const at = c.start[w[S.FROM]!]!;
+    if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
+      f.noise = noisy / (n + letterless);
+      f.noiseAt = at;
+    }
+    if (share > f.malformed) {
+      f.malformed = share;
+      f.malformedAt = at;
+    }
+    if (!code && spaced >= 0.8 * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
+      f.func = func / n;
+      f.funcAt = at;
+    }
+    if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
+      const fs = func / n;
+      const bs = breaks / n;
+      if (bs <= 0.1 && fs < f.saladFunction) {
+        f.saladFunction = fs;
+        f.saladBreaks = bs;
+        f.saladAt = at;
+      }
+    }
+  };
+  if (c.n < WINDOW) {
+    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
+  } else {
+    // the windows overlap by half: each half is summed once, a window is two halves
+    const half = WINDOW / 2;
+    const prev = new Int32Array(SUMS);
+    chunkSums(c, 0, half, prev);
+    let a = 0;
+    for (; a + WINDOW <= c.n; a += half) {
+      const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
+      for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
+      prev[S.FROM] = a;
+      judgeWindow(prev);
+      prev.set(next);
+    }
+    // the end of the text is a window too, however the windows fell
+    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
+  }
+  return cjk;
 }

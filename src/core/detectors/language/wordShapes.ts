@@ -11,6 +11,7 @@
 import { F_ALNUM, F_LOWER } from '../../text/tokenizer.js';
 import {
   F_CODE,
+  F_FENCE,
   F_FUNC,
   F_LINE,
   F_MIXSCRIPT,
@@ -64,13 +65,19 @@ export interface Chunks {
    * many letterless chunks of it follow.
    */
   noise: Uint8Array;
+  /** A token inside a fenced code block was met and left out (the prose reading): the fenced reading is worth making. */
+  fenced: boolean;
 }
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
 const GLUED_ANY = 60;
 
-export function readChunks(t: TokenBuffer, from = 0): Chunks {
+export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
+  // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
+  // alone does not make them code (a URL, a tag or a comment inside the block still does)
+  const codeOf = fenced ? F_CODE | F_FENCE : F_CODE;
+  const keepOnly = fenced ? F_FENCE : 0;
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
   const cap = Math.max(16, (tn - from) >> 1);
@@ -83,11 +90,13 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     scriptLetters: new Int32Array(cap),
     key: new Int32Array(cap),
     noise: new Uint8Array(cap),
+    fenced: false,
   };
   let flags = 0;
   let letters = 0;
   let start = -1;
   let code = false;
+  let sawFence = false;
   let prevScript = SC_NONE;
   const scripts = new Int32Array(16);
   // the scripts the chunk has letters of, one bit each: most chunks have one
@@ -194,9 +203,19 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       line = (info & F_LINE) !== 0;
       close(line, i);
     }
+    if (keepOnly !== 0 && !(info & F_FENCE)) {
+      // outside every fenced block: skipped to the next fenced token, as one chunk of code (dropped)
+      if (start < 0) start = tStart[i]!;
+      code = true;
+      while (i + 1 < tn && !(tInfo[i + 1]! & F_FENCE)) i++;
+      continue;
+    }
     const k = info & KIND_MASK;
     if (start < 0) start = tStart[i]!;
-    if (info & F_CODE || k === K_MARK) code = true;
+    if ((info & codeOf) === F_CODE || k === K_MARK) {
+      code = true;
+      if (info & F_FENCE) sawFence = true;
+    }
     if (k === K_PUNCT) {
       const id = tId[i]!;
       if (isSentenceMark(id)) {
@@ -218,18 +237,19 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
       // a semicolon between words on one line ("jackal; teapot") parts clauses or items, as a comma does
       if (
         isCodePunct(id) &&
-        !(id === 0x3b && i + 1 < tn && (tInfo[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(tInfo[i + 1]!))
+        !(id === 0x3b && i + 1 < tn && (tInfo[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(tInfo[i + 1]!, codeOf))
       )
         flags |= C_CODEISH;
       if (id === 0x2c) commas++;
-      // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word
+      // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
+      // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"')
       if (
         letters > 0 &&
         isClausePunct(id) &&
         !(flags & C_CODEISH) &&
         i + 1 < tn &&
         !(tInfo[i + 1]! & F_SPACE) &&
-        isLetterToken(tInfo[i + 1]!) &&
+        isLetterToken(tInfo[i + 1]!, F_CODE) &&
         tStart[i + 1] === tEnd[i]
       )
         flags |= C_MALFORMED;
@@ -262,6 +282,7 @@ export function readChunks(t: TokenBuffer, from = 0): Chunks {
     prevScript = script;
   }
   close(false, tn);
+  out.fenced = sawFence;
   return out;
 }
 
@@ -296,8 +317,9 @@ function isClausePunct(id: number): boolean {
   return id === 0x2c || id === 0x3b || id === 0x22 || id === 0x21 || id === 0x3f;
 }
 
-function isLetterToken(info: number): boolean {
-  return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && !(info & F_CODE);
+/** A word of letters that is not code for the reading (codeOf: the code flags readChunks counts). */
+function isLetterToken(info: number, codeOf: number): boolean {
+  return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && (info & codeOf) !== F_CODE;
 }
 
 /** Chars of code, markup, paths and anchors: { } ( ) [ ] ; = < > | \ # / @ $ % & * ^ ~ ` */
