@@ -59,5 +59,6 @@ describe('collapses grafted onto the real healthy outputs', () => {
       falseFails.map((j) => `${j.s.name.slice(0, 60)}: ${j.a.reasons[0]}`).join('; '),
     );
   });
-  it('judges both seeds on the same number of texts', () => assert.equal(samples.length, SEEDS.length * (60 + 12 * DEGENERATE_KINDS.length + healthy.length)));
+  it('judges both seeds on the same number of texts', () =>
+    assert.equal(samples.length, SEEDS.length * (60 + 12 * DEGENERATE_KINDS.length + healthy.length)));
 });
