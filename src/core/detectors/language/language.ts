@@ -12,6 +12,8 @@
  *   text's script is the one most of its letters are in; Latin terms, names and references
  *   inside Chinese, Japanese or Korean prose are normal, so a switch into Latin must run far
  *   longer than a switch out of it.
+ * What fenced code blocks hold is read apart (readChunks' fenced reading): code stays code, but
+ * a block that turned into noise or into a line of strung words fails as the prose would.
  */
 import { CH_SPACE, classOf, SC_CJK, SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
