@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SPACED } from '../src/core/detectors/language/language.js';
+import { SPACED, saladUnder } from '../src/core/detectors/language/language.js';
 import type { Figures } from '../src/core/detectors/registry.js';
 import { Engine } from '../src/core/engine.js';
 import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE } from '../src/core/thresholds.js';
@@ -185,7 +185,7 @@ const STATISTICS: Statistic[] = [
     threshold: 'saladFunctionShare',
     what: 'function words in a run-on window (lowest)',
     lowIsBad: true,
-    of: (f) => (f.language.saladAt >= 0 && f.language.saladBreaks <= T.saladBreakShare ? f.language.saladFunction : null),
+    of: (f) => saladUnder(f.language.salad, T.saladBreakShare)?.func ?? null,
   },
   {
     threshold: 'listItems',

@@ -38,6 +38,14 @@ describe('language: does the text read as some language', () => {
     assert.deepEqual(judged('Dungeon Canada fingers Professional Adin pee Swansea TRANS'), ['word_salad/fail']);
     assert.deepEqual(judged('Brazil, Canada, Chile, Denmark, Egypt, France, Ghana, Hungary.'), []);
   });
+  it('saladBreakShare is read as configured: words with a comma every fifth fail only where it allows a fifth of breaks', () => {
+    // 20% of the chunks followed by a comma, no function word: above the default 0.1, under a raised 0.3
+    const strung =
+      'harbour crane ledger copper lantern, orchard violet tundra pebble marble, ribbon glacier falcon meadow cobalt, canyon saddle willow ember quartz, thistle beacon';
+    assert.deepEqual(judged(strung), []);
+    const raised = verdicts(detect('language', strung, { thresholds: { saladBreakShare: 0.3 } }).findings);
+    assert.deepEqual(raised, ['word_salad/fail']);
+  });
   it('a stretch of function words and hardly anything else is word salad; a list of stop words is not', () => {
     const soup = 'and the of the and the of in the and to the of a the and the in of the and the of the to and the of the in the';
     assert.deepEqual(judged(`${prose} ${soup}`), ['word_salad/fail']);

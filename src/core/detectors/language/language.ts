@@ -135,20 +135,26 @@ export interface FencedFigures {
 }
 
 /** The window readings (readWindows). */
-type WindowFigures = Pick<
-  LanguageFigures,
-  'windows' | 'malformed' | 'malformedAt' | 'noise' | 'noiseAt' | 'func' | 'funcAt' | 'saladFunction' | 'saladBreaks' | 'saladAt'
->;
+type WindowFigures = Pick<LanguageFigures, 'windows' | 'malformed' | 'malformedAt' | 'noise' | 'noiseAt' | 'func' | 'funcAt' | 'salad'>;
+
+/** A window of Latin or Cyrillic prose read for word salad: its function-word share, its break share, where it starts. */
+export interface SaladPoint {
+  func: number;
+  breaks: number;
+  at: number;
+}
 
 export interface LanguageFigures {
   /** Windows judged, and the worst one for each reading: its share and where it starts (-1 when none). */
   windows: number;
   malformed: number;
   malformedAt: number;
-  /** Windows of Latin or Cyrillic prose: the lowest function-word share among those with few breaks. */
-  saladFunction: number;
-  saladBreaks: number;
-  saladAt: number;
+  /**
+   * Windows of Latin or Cyrillic prose that no other window beats on both counts (fewer function words and
+   * fewer breaks), by break share rising, function-word share falling: the judge reads the one with the fewest
+   * function words under its saladBreakShare, whatever that threshold is set to.
+   */
+  salad: SaladPoint[];
   /** The same readings of what fenced code blocks hold (null when the text has none). */
   fenced: FencedFigures | null;
   /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
@@ -192,9 +198,7 @@ export const language = {
       windows: 0,
       malformed: 0,
       malformedAt: -1,
-      saladFunction: 1,
-      saladBreaks: 1,
-      saladAt: -1,
+      salad: [],
       fenced: null,
       noise: 0,
       noiseAt: -1,
@@ -222,7 +226,7 @@ export const language = {
     // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
     if (c.fenced) {
       const fc = readChunks(scan.tokens, 0, true);
-      const g = { ...f, windows: 0, malformed: 0, malformedAt: -1, listItems: 0, listRepeats: 0, listAt: -1 };
+      const g = { ...f, windows: 0, malformed: 0, malformedAt: -1, salad: [], listItems: 0, listRepeats: 0, listAt: -1 };
       readWindows(fc, g);
       runOnList(fc, g);
       f.fenced = {
@@ -284,13 +288,14 @@ export const language = {
           `${fmt(100 * f.markLines, 0)}% of ${MARK_LINES} lines in a row hold marks alone ("**", ".", ","): the text fell apart into fragments`,
         ),
       );
-    if (f.saladAt >= 0 && f.saladFunction <= t.saladFunctionShare && f.saladBreaks <= t.saladBreakShare)
+    const salad = saladUnder(f.salad, t.saladBreakShare);
+    if (salad && salad.func <= t.saladFunctionShare)
       out.push(
         finding(
           'word_salad',
           'fail',
-          f.saladAt,
-          `a stretch of words with ${fmt(100 * f.saladFunction, 0)}% function words and hardly a break between them`,
+          salad.at,
+          `a stretch of words with ${fmt(100 * salad.func, 0)}% function words and hardly a break between them`,
         ),
       );
     if (f.endWords >= t.saladEndWords)
@@ -743,6 +748,28 @@ function foreignRun(c: Chunks, main: number, f: LanguageFigures): void {
   }
 }
 
+/** The window with the fewest function words among those of at most `maxBreaks` break share, or null. */
+export function saladUnder(front: readonly SaladPoint[], maxBreaks: number): SaladPoint | null {
+  let best: SaladPoint | null = null;
+  // by break share rising, function-word share falling: the last one under the bound has the fewest function words
+  for (const p of front) {
+    if (p.breaks > maxBreaks) break;
+    best = p;
+  }
+  return best;
+}
+
+/** Adds a window to the front unless an earlier one has no more function words and no more breaks; drops those it beats. */
+function addSaladPoint(front: SaladPoint[], p: SaladPoint): void {
+  if (front.some((q) => q.breaks <= p.breaks && q.func <= p.func)) return;
+  let k = 0;
+  for (const q of front) if (!(q.breaks >= p.breaks && q.func >= p.func)) front[k++] = q;
+  front.length = k;
+  let i = 0;
+  while (i < front.length && front[i]!.breaks < p.breaks) i++;
+  front.splice(i, 0, p);
+}
+
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) into f; true when a window holds Chinese. */
 function readWindows(c: Chunks, f: WindowFigures): boolean {
   let cjk = false;
@@ -785,11 +812,7 @@ function readWindows(c: Chunks, f: WindowFigures): boolean {
     if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
       const fs = func / n;
       const bs = breaks / n;
-      if (bs <= 0.1 && fs < f.saladFunction) {
-        f.saladFunction = fs;
-        f.saladBreaks = bs;
-        f.saladAt = at;
-      }
+      addSaladPoint(f.salad, { func: fs, breaks: bs, at });
     }
   };
   if (c.n < WINDOW) {
