@@ -26,7 +26,7 @@ export interface Scan {
   counts(): Int32Array;
   /** UTF-8 bytes of the text. */
   readonly bytes: number;
-  /** False when the text holds no U+FFFD and no control char but tab, newline and CR. */
+  /** False when the text holds no U+FFFD and no control char but whitespace (tab, newline, vertical tab, form feed, CR). */
   readonly oddSeen: boolean;
   /** False when the text holds none of U+2581, U+0120, U+010A, U+FF5C (space markers, the full-width bar of special tokens). */
   readonly markSeen: boolean;

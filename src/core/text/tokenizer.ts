@@ -77,7 +77,7 @@ export class Tokenizer {
   idFlags = new Int32Array(256);
   /** UTF-8 bytes of the text. */
   bytes = 0;
-  /** True once a char that only a broken decode leaves was seen (U+FFFD, a control other than tab, newline and CR): the detector that counts them reads the text only then. */
+  /** True once a char that only a broken decode leaves was seen (U+FFFD, a control other than whitespace): the detector that counts them reads the text only then. */
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
   markSeen = false;
@@ -298,7 +298,6 @@ export class Tokenizer {
 
   private space(c: number): void {
     const s = this.s;
-    if (c === 0x0b || c === 0x0c) this.oddSeen = true;
     if (s.wsLen === 0) s.wsStart = s.pos;
     s.wsLen++;
     s.before |= F_SPACE;

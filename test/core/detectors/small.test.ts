@@ -77,6 +77,11 @@ describe('special tokens', () => {
     ['a pad token glued in', ';7?!22=4C%<｜▁pad▁｜>-QX', ['special_tokens/fail']],
     ['control markers', 'We can [control_12] ing [control_88] resul [control_301] ts', ['special_tokens/fail']],
     ['broken decoding', `${prose} caf\ufffd\ufffd cr\ufffdme br\ufffdl\ufffde`, ['gibberish/fail']],
+    ['controls left by a broken decode, three in a line', `${prose} the\x01 cat\x02 sat\x03 down`, ['gibberish/fail']],
+    // form feed and vertical tab are whitespace: page breaks of a licence text
+    ['page breaks of a licence text', `${prose}\n\f\n${prose}\n\f\n${prose}\f\x0b\f\n`, []],
+    // a stray control every few pages of a long document is no broken decode: they are counted within ODD_SPAN chars
+    ['a stray control every 2,000 chars', Array.from({ length: 12 }, () => `${healthyProse(2000, 7)}\x07`).join('\n'), []],
   ];
   for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('special_tokens', text).findings), want));
 });
