@@ -8,6 +8,7 @@
 import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } from '../charClass.js';
 import { FUNCTION_WORDS } from '../functionWords.js';
 import { TextStore } from '../textStore.js';
+import { isReferenceChar, isWhitespaceReference, MAX_REFERENCE } from './charReference.js';
 import { WordTable } from '../wordTable.js';
 import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMarkup } from './markup.js';
 import {
@@ -42,6 +43,8 @@ const MAX_KEY = 64;
 interface State {
   pos: number;
   pendingHigh: number;
+  /** A character reference being read (`&` and what followed it, not yet tokenized; '' when none): of whitespace, it is whitespace. */
+  ref: string;
   /** A '.', ',' or ':' after the digits of a number, held until the next char says whether the number goes on ("2009.06.11", "1,000", "12:30"); -1 when none. */
   sep: number;
   /** Flags the next token takes from the whitespace before it. */
@@ -86,6 +89,8 @@ export class Tokenizer {
   private readonly asciiSeen = new Uint8Array(128);
   private s: State;
   private spec = false;
+  /** True while the chars of a reference that is none are tokenized: its '&' opens none again. */
+  private replaying = false;
 
   constructor(expectedChars = 0) {
     // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the buffer
@@ -93,6 +98,7 @@ export class Tokenizer {
     this.s = {
       pos: 0,
       pendingHigh: -1,
+      ref: '',
       sep: -1,
       before: 0,
       wsStart: 0,
@@ -153,6 +159,7 @@ export class Tokenizer {
     this.spec = true;
     try {
       const s = this.s;
+      if (s.ref !== '') this.replayReference();
       if (s.pendingHigh >= 0) this.other(s.pendingHigh, CH_PUNCT, SC_NONE, 1);
       if (s.sep >= 0) this.endNumber();
       if (s.wStart >= 0) this.finishWord();
@@ -173,6 +180,7 @@ export class Tokenizer {
     const s = this.s;
     for (let i = from; i < n; i++) {
       const c = str.charCodeAt(i);
+      if (s.ref !== '' && this.reference(c)) continue;
       if (s.sep >= 0) {
         if (c >= 0x30 && c <= 0x39) {
           // the number goes on past its separator
@@ -222,6 +230,11 @@ export class Tokenizer {
           }
           this.finishWord();
         }
+        if (c === 0x26 && !this.replaying) {
+          // '&' may open a reference of whitespace: held until its ';' says
+          s.ref = '&';
+          continue;
+        }
         this.bytes++;
         if (a === A_SPACE) this.space(c);
         else this.punct(c, c, 1);
@@ -242,6 +255,40 @@ export class Tokenizer {
       }
       const cls = classOf(c);
       this.other(c, cls, cls === CH_WORD || cls === CH_SOLO ? scriptOfCode(c) : SC_NONE, 1);
+    }
+  }
+
+  /**
+   * A char after an open reference: true when the reference took it (a char of its name, or
+   * the ';' that ends a reference of whitespace, which then is whitespace); false when the
+   * reference was none, its chars were tokenized as they are and `c` is still to be.
+   */
+  private reference(c: number): boolean {
+    const s = this.s;
+    if (c === 0x3b && isWhitespaceReference(s.ref.slice(1))) {
+      const len = s.ref.length + 1;
+      s.ref = '';
+      this.bytes += len;
+      for (let k = 0; k < len; k++) this.space(0x20);
+      return true;
+    }
+    if (c !== 0x3b && isReferenceChar(c) && s.ref.length < MAX_REFERENCE - 1) {
+      s.ref += String.fromCharCode(c);
+      return true;
+    }
+    this.replayReference();
+    return false;
+  }
+
+  /** The chars of an open reference that is none, tokenized as they are. */
+  private replayReference(): void {
+    const held = this.s.ref;
+    this.s.ref = '';
+    this.replaying = true;
+    try {
+      this.scan(held, 0);
+    } finally {
+      this.replaying = false;
     }
   }
 

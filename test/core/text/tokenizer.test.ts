@@ -50,6 +50,7 @@ const TEXTS = [
   'Code:\n```js\nconst x = f(1, 2);\n```\nand `inline` and https://example.com/a?b=c then <div class="x">text</div> <!-- note -->.',
   '中文句子，没有空格。日本語の文も。Emoji 😀🎈 and a lone surrogate \ud83d and more.',
   'Blank\n\n\nlines\t\tand   spaces ' + ' '.repeat(40) + 'end 1,000,000 12:30:15 1..2',
+  '&ensp;&ensp;A poem&nbsp;line, AT&amp;T &lt;b&gt; &#160;x&#x2003;y &unknown; & ; &&nbsp; 5&#32;6 &#xZZ; &ensp',
 ];
 
 describe('Tokenizer', () => {
@@ -59,6 +60,19 @@ describe('Tokenizer', () => {
       for (const seed of [1, 2, 3, 4]) assert.deepEqual(tokens(randomSplit(text, seed, 1 + seed * 3)), whole, `seed ${seed}`);
       assert.deepEqual(tokens([...text], 3), whole, 'one char at a time, with snapshots');
     }
+  });
+
+  it('reads character references of whitespace as whitespace, other references as they are', () => {
+    const words = (text: string) => read(text).map((t) => t.text);
+    // the same tokens at the same places as spaces would give
+    assert.deepEqual(words('&ensp;&ensp;The rose&nbsp;is red,&#160;&#x2003;the sky'), ['The', 'rose', 'is', 'red', ',', 'the', 'sky']);
+    assert.deepEqual(words('AT&amp;T &lt;b&gt;'), ['AT', '&', 'amp', ';', 'T', '&', 'lt', ';', 'b', '&', 'gt', ';']);
+    // a reference that is none (unknown, not closed, not whitespace by its number) is tokenized as written
+    assert.deepEqual(words('&unknown; &ensp x &#65;'), ['&', 'unknown', ';', '&', 'ensp', 'x', '&', '#', '65', ';']);
+    assert.deepEqual(words('a&&nbsp;b'), ['a', '&', 'b']);
+    const t = new Tokenizer();
+    t.push('one&ensp;&ensp;two');
+    t.snapshot(() => assert.equal(t.spaces.total, 12));
   });
 
   it('reads numbers with their separators as one token, and a full stop after them as punctuation', () => {
