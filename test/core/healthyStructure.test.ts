@@ -24,12 +24,56 @@ function indented(reference: string, k: number): string {
   return POEM.map((l, i) => `${reference.repeat(i % 4 === 3 ? 2 * k : k)}${l}<br>`).join('\n');
 }
 
+/**
+ * CSV tables of bills in one template, each column drawing from a few values of a shared pool
+ * and a running line number: rows that return to the same material again and again, as data does.
+ */
+function billTables(count: number): string[] {
+  let seed = 3;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(next() * a.length)]!;
+  const pool = ['Pasta', 'Pizza', 'Salad', 'Wine', 'Water', 'Soup', 'Cake', 'Tea', 'Cash', 'Card', 'Lunch', 'Dinner'];
+  const tables: string[] = [];
+  for (let n = 0; n < count; n++) {
+    const k = 2 + Math.floor(next() * 6);
+    const columns = Array.from({ length: 4 + Math.floor(next() * 4) }, (_, c) =>
+      Array.from({ length: k }, (_, v) =>
+        c === 0 ? `Bill ${v}` : pick([...pool, (next() * 50).toFixed(2), String(Math.floor(next() * 9))]),
+      ),
+    );
+    const rows = [columns.map((_, c) => `col${c}`).join(',')];
+    const count = 20 + Math.floor(next() * 60);
+    for (let i = 0; i < count; i++) rows.push(columns.map((values, c) => (c === 1 ? String(i + 1) : pick(values))).join(','));
+    tables.push(rows.join('\n'));
+  }
+  return tables;
+}
+
+const bills = billTables(120);
+
 const licence = [healthyProse(1500, 21), healthyProse(1500, 22), healthyProse(1500, 23)].join('\n\f\n');
 
 const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]> = [
   ['a poem indented with &ensp;', `Here is the poem:\n\n${indented('&ensp;', 12)}\n`, 'ok', 'references of whitespace are whitespace'],
   ['a poem indented with &#x2003;', `Here is the poem:\n\n${indented('&#x2003;', 8)}\n`, 'ok', 'numeric references too'],
   ['a licence with form-feed page breaks', licence, 'ok', 'form feed is whitespace'],
+  ...bills.map((t, i): [string, string, 'ok', string] => [
+    `CSV of bills ${i} (${t.split('\n').length} rows)`,
+    t,
+    'ok',
+    'rows of a delimited table are data',
+  ]),
+  ['a CSV of bills as a markdown table', bills[13]!.replace(/^|$/gm, '|').replaceAll(',', ' | '), 'ok', 'pipes delimit too'],
+  ['a CSV of bills tab-separated', bills[13]!.replaceAll(',', '\t'), 'ok', 'tabs delimit too'],
+  [
+    'one bill row said 40 times',
+    `${bills[0]!.split('\n').slice(0, 4).join('\n')}\n${'Bill 0,4,Soup,Tea,Lunch,Card,Cake\n'.repeat(40)}`,
+    /line_loop/,
+    'copies of a row are a loop',
+  ],
   ['a flood of &nbsp; at the end', `${healthyProse(600, 4)}${'&nbsp;'.repeat(400)}`, /whitespace_flood/, 'read as the whitespace it is'],
   [
     'a flood of &amp; at the end',

@@ -19,6 +19,7 @@
  */
 import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
+import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
@@ -139,6 +140,8 @@ export interface Loop {
   wordCycle: number;
   /** For the loop at the end: the unit is words (two in five of its tokens words with letters, code punctuation under 1%), prose, not code or markup with a comment in it (false for other loops). */
   words: boolean;
+  /** For the loop at the end: what its region returns over is rows of a delimited table (delimitedTable.ts): data, no list that runs away (false for other loops). */
+  table: boolean;
 }
 
 export interface RepetitionFigures {
@@ -220,7 +223,7 @@ export const repetition = {
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
       if (loopFails) {
         out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`));
-      } else if (!structural && l.returns >= needReturns) {
+      } else if (!structural && !l.table && l.returns >= needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(
           finding(
@@ -230,7 +233,7 @@ export const repetition = {
             `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`,
           ),
         );
-      } else if (!structural && !newThings && l.wordCycle >= t.wholeCycleCoverage && l.returns >= t.wholeCycleReturns) {
+      } else if (!structural && !l.table && !newThings && l.wordCycle >= t.wholeCycleCoverage && l.returns >= t.wholeCycleReturns) {
         out.push(
           finding(
             'cycling',
@@ -241,7 +244,7 @@ export const repetition = {
         );
       } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
-      } else if (!structural && l.returns >= WARN_SHARE * needReturns) {
+      } else if (!structural && !l.table && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(
           finding(
@@ -468,6 +471,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       wordCycle: 0,
       // judged for the loop at the end only (a loop the text moves on from is judged by its copies' similarity)
       words: atEnd && isWordRegion(t, unitFrom, unitTo),
+      table: false,
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
@@ -495,6 +499,11 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const tailRepeats = tailRegion ?? tailStretch;
   if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats.from, tailRepeats.to))
     tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
+  // rows of a table return to their template by design
+  if (tail && tailRepeats)
+    tail.table = isDelimitedTable(
+      scan.slice(t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!, t.end[tailRepeats.to - 1]!),
+    );
   let recovered: Loop | null = null;
   for (const r of stretches) {
     // three copies at least: two periods of repeats
