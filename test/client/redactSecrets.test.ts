@@ -90,3 +90,9 @@ test('redaction is linear: 1 MB with the key spread through it takes well under 
   assertNoPiece(out.slice(0, 10_000));
   assert.ok(ms < 1000, `${ms} ms`);
 });
+
+test('a secret with characters outside the BMP is matched by code units', () => {
+  const odd = ['key-🙂🙂-0123456789'];
+  assert.equal(redactText(`x key-🙂🙂-0123 y`, odd), `x ${REDACTED} y`);
+  assert.equal(redactText('x 🙂-0123456 y', odd), `x ${REDACTED} y`);
+});
