@@ -129,15 +129,18 @@ function listen(server: Server): Promise<number> {
   );
 }
 
-/** Milliseconds of redactText over `chars` characters of prose with pieces of a 40-character key spread through it. */
+/** Milliseconds of redactText over `chars` characters of prose with pieces of a 40-character key spread through it (the best of 3). */
 function redactMs(chars: number): number {
   const secrets = secretsOf({ authorization: `Bearer ${KEY}` });
   const line = `${'The harbour wakes before the town does. '.repeat(25)}${KEY.slice(3, 28)} `;
   const text = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
-  redactText(text.slice(0, 10_000), secrets);
-  const t0 = performance.now();
-  redactText(text, secrets);
-  return performance.now() - t0;
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    redactText(text, secrets);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
 }
 
 export async function secretsCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
@@ -255,7 +258,8 @@ probes:
         async () => {
           const one = redactMs(1_000_000);
           const eight = redactMs(8_000_000);
-          check(eight < one * 16, `8 MB took ${eight.toFixed(0)} ms, 1 MB ${one.toFixed(0)} ms`);
+          // linear is 8 times; quadratic would be 64 times (the machine is shared: room for noise)
+          check(eight < one * 32, `8 MB took ${eight.toFixed(0)} ms, 1 MB ${one.toFixed(0)} ms`);
           return `1 MB ${one.toFixed(1)} ms, 8 MB ${eight.toFixed(1)} ms`;
         },
       ],
