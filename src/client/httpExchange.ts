@@ -31,6 +31,11 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Monotonic clock in ms; default performance.now(). */
   now?: () => number;
+  /**
+   * The target's credentials, redacted besides those the request carries: a request sent
+   * without the key (the conformance auth check) must not give out a key the server echoes.
+   */
+  secrets?: readonly string[];
 }
 
 /** A read of the body: its text (UTF-8, split characters joined to the next read) and when it arrived. */
@@ -92,7 +97,7 @@ export const httpExchange: HttpFn = async (req, options) => {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const since = () => now() - started;
-  const secrets = secretsOf(req.headers);
+  const secrets = [...new Set([...secretsOf(req.headers), ...(options.secrets ?? [])])];
   const redact = (text: string) => redactText(text, secrets);
   // A credential the server echoes may be split across two reads: the redactor holds the end
   // of each read back until the next one shows whether a piece of a secret goes on.
