@@ -45,7 +45,14 @@ export function secretsOf(headers: Record<string, string>): string[] {
       continue;
     }
     const scheme = /auth/i.test(name) ? AUTH_SCHEME.exec(v) : null;
-    add(scheme ? (scheme[1] as string) : v);
+    const credential = scheme ? (scheme[1] as string) : v;
+    add(credential);
+    // Basic: a server may echo the decoded "user:password"; the password is the secret
+    if (scheme && /^basic\s/i.test(v)) {
+      const decoded = Buffer.from(credential, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      if (colon >= 0) add(decoded.slice(colon + 1));
+    }
   }
   return [...out].sort((a, b) => b.length - a.length);
 }

@@ -19,6 +19,8 @@ test('secretsOf takes the credential without its auth scheme, and every credenti
   assert.deepEqual(secretsOf({ 'X-Api-Key': 'xk-0123456789', accept: 'application/json-and-more' }), ['xk-0123456789']);
   assert.deepEqual(secretsOf({ cookie: 'session=abcdef123456; theme=dark' }), ['abcdef123456', 'dark']);
   assert.deepEqual(secretsOf({ 'api-key': 'abc' }), [], 'a value under 4 characters is no secret');
+  const basic = Buffer.from('alice:pa55-w0rd-xyz').toString('base64');
+  assert.deepEqual(secretsOf({ Authorization: `Basic ${basic}` }), [basic, 'pa55-w0rd-xyz']);
   // the scheme word is not redacted elsewhere
   assert.equal(redactText('Bearer tokens are sent as Bearer xyz', secrets), 'Bearer tokens are sent as Bearer xyz');
 });
