@@ -40,8 +40,12 @@ export function secretsOf(headers: Record<string, string>): string[] {
     if (typeof value !== 'string' || !SECRET_HEADER.test(name)) continue;
     const v = value.trim();
     if (/cookie/i.test(name)) {
-      // each cookie's value; the names ("session=") are no secret
-      for (const pair of v.split(';')) add(pair.slice(pair.indexOf('=') + 1));
+      // each cookie's value long enough to be a token; the names ("session=") and short
+      // values ("theme=dark") are no secret, and redacting them would eat ordinary words
+      for (const pair of v.split(';')) {
+        const value = pair.slice(pair.indexOf('=') + 1).trim();
+        if (value.length >= FRAGMENT_CHARS) add(value);
+      }
       continue;
     }
     const scheme = /auth/i.test(name) ? AUTH_SCHEME.exec(v) : null;
