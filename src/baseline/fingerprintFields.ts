@@ -1,5 +1,5 @@
 import type { Fingerprint as TargetFingerprint } from '../fingerprint/normalizeFingerprint.js';
-import { redactText } from '../client/redactText.js';
+import { redactText } from '../client/redactSecrets.js';
 import type { Fingerprint } from './baselineFormat.js';
 
 /** Fingerprint fields a baseline keeps but a comparison does not list: `hash` sums the others, `unavailable` says which reads failed. */

@@ -1,8 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
-import { redactText } from './redactText.js';
-import { secretsOf } from './streamChat.js';
+import { redactText, secretsOf, StreamRedactor } from './redactSecrets.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
 
 /**
@@ -32,6 +31,11 @@ export interface HttpOptions {
   dispatcher?: Dispatcher;
   /** Monotonic clock in ms; default performance.now(). */
   now?: () => number;
+  /**
+   * The target's credentials, redacted besides those the request carries: a request sent
+   * without the key (the conformance auth check) must not give out a key the server echoes.
+   */
+  secrets?: readonly string[];
 }
 
 /** A read of the body: its text (UTF-8, split characters joined to the next read) and when it arrived. */
@@ -93,17 +97,14 @@ export const httpExchange: HttpFn = async (req, options) => {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const since = () => now() - started;
-  const secrets = secretsOf(req.headers);
+  const secrets = [...new Set([...secretsOf(req.headers), ...(options.secrets ?? [])])];
   const redact = (text: string) => redactText(text, secrets);
-  // A credential the server echoes may be split across two reads: the last (longest - 1)
-  // characters wait for the next read, so any whole one is redacted before a piece is kept.
-  const holdBack = Math.max(0, ...secrets.map((s) => s.length - 1));
-  let pending = '';
+  // A credential the server echoes may be split across two reads: the redactor holds the end
+  // of each read back until the next one shows whether a piece of a secret goes on.
+  const redactor = new StreamRedactor(secrets);
   const keep = (atMs: number, text: string, last: boolean) => {
-    pending = redact(pending + text);
-    const cut = last ? pending.length : Math.max(0, pending.length - holdBack);
-    if (cut > 0) out.pieces.push({ atMs, text: pending.slice(0, cut) });
-    pending = pending.slice(cut);
+    const clean = redactor.push(text) + (last ? redactor.end() : '');
+    if (clean !== '') out.pieces.push({ atMs, text: clean });
   };
   const out: HttpExchange = { status: null, contentType: '', body: '', pieces: [], headersAtMs: null, endedAtMs: 0, error: null };
   const { timeouts } = options;
@@ -142,7 +143,9 @@ export const httpExchange: HttpFn = async (req, options) => {
     });
     out.status = res.statusCode;
     out.headersAtMs = since();
-    out.identityHeaders = identityHeaders(res.headers);
+    out.identityHeaders = Object.fromEntries(
+      Object.entries(identityHeaders(res.headers)).map(([name, value]) => [redact(name), redact(value)]),
+    );
     const ct = res.headers['content-type'];
     out.contentType = (Array.isArray(ct) ? ct.join(', ') : (ct ?? '')).toLowerCase();
     const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
@@ -194,7 +197,8 @@ export const httpExchange: HttpFn = async (req, options) => {
     if (timer) clearTimeout(timer);
     if (idleTimer) clearTimeout(idleTimer);
   }
-  if (pending !== '') keep(out.pieces.at(-1)?.atMs ?? since(), '', true);
+  const rest = redactor.end();
+  if (rest !== '') out.pieces.push({ atMs: out.pieces.at(-1)?.atMs ?? since(), text: rest });
   out.body = out.pieces.map((p) => p.text).join('');
   out.endedAtMs = since();
   return out;

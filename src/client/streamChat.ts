@@ -12,7 +12,10 @@ import {
 } from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
 import { identityHeaders } from './identityHeaders.js';
-import { REDACTED, redactText } from './redactText.js';
+import { redactText, secretsOf } from './redactSecrets.js';
+
+// The redaction lives in redactSecrets.ts; these stay importable from here.
+export { redactBytes, secretsOf } from './redactSecrets.js';
 
 /**
  * Defaults sized for 5k–10k-token generations:
@@ -117,48 +120,6 @@ export async function closeStreamDispatchers(): Promise<void> {
 
 type Phase = 'connecting' | 'waiting' | 'body' | 'settled';
 type BodyMode = 'sse' | 'sniff' | 'buffer' | 'error_status';
-
-/**
- * Bytes with every secret replaced by "[redacted]", compared as UTF-8 bytes so that a capture
- * keeps every other byte as it came (a server that echoes the key must not put it on disk).
- */
-export function redactBytes(bytes: Buffer, secrets: readonly string[]): Buffer {
-  let out = bytes;
-  for (const secret of secrets) {
-    const needle = Buffer.from(secret, 'utf8');
-    let at = out.indexOf(needle);
-    if (at < 0) continue;
-    const parts: Buffer[] = [];
-    let from = 0;
-    while (at >= 0) {
-      parts.push(out.subarray(from, at), REDACTED_BYTES);
-      from = at + needle.length;
-      at = out.indexOf(needle, from);
-    }
-    parts.push(out.subarray(from));
-    out = Buffer.concat(parts);
-  }
-  return out;
-}
-
-const REDACTED_BYTES = Buffer.from(REDACTED);
-
-/** Header names whose values are credentials (Authorization, Azure's api-key, x-api-key, cookies…). */
-const SECRET_HEADER = /auth|key|token|secret|cookie|password|signature/i;
-
-export function secretsOf(headers: Record<string, string>): string[] {
-  const out: string[] = [];
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value !== 'string' || !SECRET_HEADER.test(name)) continue;
-    const v = value.trim();
-    if (v.length >= 4) out.push(v);
-    // "Bearer sk-…": the bare token too, as servers quote it without the scheme.
-    const space = v.indexOf(' ');
-    if (space > 0 && v.length - space > 4) out.push(v.slice(space + 1).trim());
-  }
-  // Longest first, so a value is redacted before its own suffix.
-  return out.sort((a, b) => b.length - a.length);
-}
 
 function statusLabel(status: number): string {
   if (status === 401 || status === 403) return ' (auth)';

@@ -59,9 +59,11 @@ export function failedReads(err: Error): IdentityReads {
 
 /**
  * The fingerprint of a target's reads and of what its successful responses said (`served`);
- * the headers of /models stand in when no response of the run succeeded.
+ * the headers of /models stand in when no response of the run succeeded. `secrets` are the
+ * credentials of the target's requests (secretsOf of its headers): none of them may pass
+ * into the record, whatever the target echoed.
  */
-export function fingerprintOfReads(served: readonly ServedFields[], reads: IdentityReads): Fingerprint {
+export function fingerprintOfReads(served: readonly ServedFields[], reads: IdentityReads, secrets: readonly string[]): Fingerprint {
   const fromModels = Object.keys(reads.headers).length > 0 ? [{ model: null, systemFingerprint: null, headers: reads.headers }] : [];
   return normalizeFingerprint({
     served: served.length > 0 ? served : fromModels,
@@ -69,6 +71,7 @@ export function fingerprintOfReads(served: readonly ServedFields[], reads: Ident
     info: reads.info,
     ollamaShow: reads.ollamaShow,
     unavailable: reads.unavailable,
+    secrets,
   });
 }
 

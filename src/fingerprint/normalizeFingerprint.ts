@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { redactText } from '../client/redactSecrets.js';
 
 /**
  * A target's fingerprint: what it says about itself, normalized into a small record with a
@@ -8,6 +9,11 @@ import { createHash } from 'node:crypto';
  * answered names it), else from the `server` header. `created` of a /models entry is kept for
  * people but is not part of the identity: vLLM and the simulator stamp it with the time of
  * each request.
+ *
+ * Everything here comes from the target, and a hostile or careless one echoes the key it was
+ * sent (in its `server` header, its system_fingerprint, a model name). Every string is redacted
+ * with the target's secrets (redactSecrets.ts) as the record is built, before the hash: the
+ * record is what the pages, the JSON, the stored runs, the log lines and the info series show.
  */
 
 /** The entry of the target's model in GET {baseUrl}/models. */
@@ -53,6 +59,8 @@ export interface FingerprintInput {
   ollamaShow?: Record<string, unknown> | null;
   /** Reads that failed, one line each ("/v1/models: HTTP 401"). */
   unavailable: readonly string[];
+  /** The credentials the target's requests carried (secretsOf): redacted from every string of the record. */
+  secrets?: readonly string[];
 }
 
 /** The fields that make the identity, in the order changes are listed. */
@@ -226,16 +234,20 @@ export function normalizeFingerprint(input: FingerprintInput): Fingerprint {
   const info = input.info;
   const fromInfo = info ? infoFields(info) : null;
   const entry = input.modelEntry;
+  const secrets = input.secrets ?? [];
+  const clean = (v: string | null): string | null => (v === null ? null : redactText(v, secrets));
+  const cleanAll = (r: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [redactText(k, secrets), redactText(v, secrets)]));
   const record = {
     server: info ? (INFO_ENDPOINTS.find((e) => e.path === info.path)?.server ?? null) : null,
-    version: fromInfo?.version ?? null,
-    model: model ?? entry?.id ?? null,
-    modelRevision: fromInfo?.modelRevision ?? entry?.root ?? null,
-    systemFingerprint,
+    version: clean(fromInfo?.version ?? null),
+    model: clean(model ?? entry?.id ?? null),
+    modelRevision: clean(fromInfo?.modelRevision ?? entry?.root ?? null),
+    systemFingerprint: clean(systemFingerprint),
     maxModelLen: entry?.maxModelLen ?? fromInfo?.maxModelLen ?? null,
-    ownedBy: entry?.ownedBy ?? null,
-    settings: settingsOf(info?.body, input.ollamaShow),
-    headers: sorted(headers),
+    ownedBy: clean(entry?.ownedBy ?? null),
+    settings: cleanAll(settingsOf(info?.body, input.ollamaShow)),
+    headers: sorted(cleanAll(headers)),
   };
   const sources = [
     ...(input.served.length > 0 ? ['responses'] : []),
@@ -243,7 +255,13 @@ export function normalizeFingerprint(input: FingerprintInput): Fingerprint {
     ...(info ? [info.path] : []),
     ...(input.ollamaShow ? ['/api/show'] : []),
   ];
-  return { ...record, created: entry?.created ?? null, sources, unavailable: [...input.unavailable], hash: fingerprintHash(record) };
+  return {
+    ...record,
+    created: entry?.created ?? null,
+    sources,
+    unavailable: input.unavailable.map((u) => redactText(u, secrets)),
+    hash: fingerprintHash(record),
+  };
 }
 
 /** One field that differs between two fingerprints. */

@@ -1,5 +1,5 @@
 import type { HttpFn, HttpOptions } from '../client/httpExchange.js';
-import { secretsOf } from '../client/streamChat.js';
+import { secretsOf } from '../client/redactSecrets.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { TargetConfig } from '../config/types.js';
 import { failedReads, fetchIdentity, fingerprintOfReads, type IdentityReads } from '../fingerprint/fetchIdentity.js';
@@ -55,7 +55,7 @@ export async function identifyTargets(
       } catch (err) {
         reads = failedReads(err as Error);
       }
-      const fingerprint = fingerprintOfReads(seen, reads);
+      const fingerprint = fingerprintOfReads(seen, reads, secrets);
       return [target.name, { fingerprint, secrets }];
     }),
   );

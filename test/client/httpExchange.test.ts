@@ -50,7 +50,22 @@ describe('httpExchange', { timeout: 20_000 }, () => {
     assert.equal(x.status, 401);
     assert.ok(!x.body.includes(KEY.slice(0, 12)), x.body);
     assert.ok(!x.pieces.some((p) => p.text.includes(KEY.slice(4, 14))), JSON.stringify(x.pieces));
-    assert.match(x.body, /bad key \[redacted\] \(\[redacted\]\)/);
+    // the scheme word is no secret: only the key goes
+    assert.match(x.body, /bad key \[redacted\] \(Bearer \[redacted\]\)/);
+  });
+
+  it('redacts a prefix of the key in any case, split across reads, and in the identity headers', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json', server: `srv-${KEY.toLowerCase()}` });
+      res.write(`{"error":"key ${KEY.slice(0, 5).toUpperCase()}`);
+      setTimeout(() => res.end(`${KEY.slice(5, 20).toUpperCase()}… is wrong"}`), 50);
+    });
+    const x = await httpExchange(
+      { method: 'GET', url: s.url, headers: { authorization: `Bearer ${KEY}` } },
+      { timeouts: T, maxBytes: 1 << 20 },
+    );
+    assert.equal(x.body, '{"error":"key [redacted]… is wrong"}');
+    assert.deepEqual(x.identityHeaders, { server: 'srv-[redacted]' });
   });
 
   it('does not follow a redirect', async () => {

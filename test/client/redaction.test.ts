@@ -50,9 +50,9 @@ for (const path of ['/status', '/garbage', '/html', '/event']) {
 }
 
 test('redactBytes replaces every secret in raw bytes and keeps every other byte', async () => {
-  const { redactBytes } = await import('../../src/client/streamChat.js');
+  const { redactBytes, secretsOf } = await import('../../src/client/streamChat.js');
   const raw = Buffer.concat([Buffer.from('data: {"echo":"Bearer sk-canary-1234 and sk-canary-1234"}\n\n'), Buffer.from([0xff, 0xfe])]);
-  const out = redactBytes(raw, ['Bearer sk-canary-1234', 'sk-canary-1234']);
+  const out = redactBytes(raw, secretsOf({ authorization: 'Bearer sk-canary-1234' }));
   assert.equal(out.includes(Buffer.from('sk-canary')), false);
-  assert.equal(out.toString('latin1'), 'data: {"echo":"[redacted] and [redacted]"}\n\n\xff\xfe');
+  assert.equal(out.toString('latin1'), 'data: {"echo":"Bearer [redacted] and [redacted]"}\n\n\xff\xfe');
 });

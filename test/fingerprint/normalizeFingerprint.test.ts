@@ -183,3 +183,36 @@ describe('mergeFingerprint and diffFingerprints', () => {
     );
   });
 });
+
+describe('normalizeFingerprint redacts the target secrets', () => {
+  const KEY = 'sk-fpCanary0123456789abcdefABCDEF';
+  const echoing = input({
+    served: [
+      {
+        model: `m-${KEY}`,
+        systemFingerprint: `fp-${KEY.slice(0, 20)}`,
+        headers: { server: `srv-${KEY.toLowerCase()}`, [`x-${KEY.toLowerCase()}-version`]: '1' },
+      },
+    ],
+    modelEntry: { id: 'm', root: `/models/${KEY}`, ownedBy: KEY.toUpperCase(), maxModelLen: 32768, created: 1 },
+    info: { path: '/get_server_info', body: { version: KEY.slice(4, 30), model_path: 'org/m', kv_cache_dtype: `fp8-${KEY}` } },
+    unavailable: [`/models: HTTP 401 ${KEY.slice(3, 12)}`],
+    secrets: [KEY],
+  });
+
+  test('no 8-character piece of the key is in any field, and the hash is of the redacted record', () => {
+    const fp = normalizeFingerprint(echoing);
+    const text = JSON.stringify(fp).toLowerCase();
+    for (let i = 0; i + 8 <= KEY.length; i++) assert.ok(!text.includes(KEY.slice(i, i + 8).toLowerCase()), text);
+    assert.equal(fp.headers['server'], 'srv-[redacted]');
+    assert.equal(fp.systemFingerprint, 'fp-[redacted]');
+    assert.equal(displayedServer({ ...fp, server: null }), 'srv-[redacted]');
+    const { hash, sources: _s, unavailable: _u, created: _c, ...record } = fp;
+    assert.equal(hash, fingerprintHash(record));
+  });
+
+  test('without secrets the record is as the target said it', () => {
+    const fp = normalizeFingerprint({ ...echoing, secrets: [] });
+    assert.equal(fp.systemFingerprint, `fp-${KEY.slice(0, 20)}`);
+  });
+});

@@ -122,7 +122,7 @@ describe('probe command', { timeout: 120_000 }, () => {
       assert.ok(r.code === 0 || r.code === 1, r.stderr);
       const where = join(dir, 'cli', 'probe', 'sample-0');
       const capture = readFileSync(join(where, 'capture.sse'), 'utf8');
-      assert.match(capture, /you sent \[redacted\]/);
+      assert.match(capture, /you sent Bearer \[redacted\]/);
       for (const f of ['output.txt', 'result.json', 'capture.sse'])
         assert.ok(!readFileSync(join(where, f), 'utf8').includes(KEY), `${f} holds the key`);
       assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY), 'the key in the command output');

@@ -1,4 +1,5 @@
 import type { HttpExchange, HttpFn } from '../../client/httpExchange.js';
+import { secretsOf } from '../../client/redactSecrets.js';
 import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.js';
 import { VERSION } from '../../version.js';
 import { adaptToRefusal, currentShape, effectiveTimeouts, type RequestShape } from '../buildChatRequest.js';
@@ -69,6 +70,8 @@ export function createCheckContext(
   const dispatcher = deps.dispatcherFor?.(target);
   const baseHeaders: Record<string, string> = { 'user-agent': `coherency-exporter/${VERSION}`, ...target.headers };
   if (apiKey) baseHeaders['authorization'] = `Bearer ${apiKey}`;
+  // redacted from every answer, also of the requests the auth check sends without them
+  const secrets = secretsOf(baseHeaders);
 
   const chatBody = (
     messages: ChatMessage[],
@@ -95,6 +98,7 @@ export function createCheckContext(
       {
         timeouts: effectiveTimeouts(target, probe),
         maxBytes: responseByteCap(probe),
+        secrets,
         ...(signal ? { signal } : {}),
         ...(dispatcher ? { dispatcher } : {}),
       },

@@ -1,0 +1,281 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { redactText, secretsOf } from '../../src/client/redactSecrets.js';
+import { freePort, stopChild, waitOk } from '../childProcess.js';
+
+/**
+ * Issue 34: the fault cases of a target that echoes its credentials in what it says about
+ * itself: its `server` and version headers, system_fingerprint and the model in every chunk,
+ * its /models entry, its info endpoint (read without the key: it echoes the one it learned),
+ * an error body; whole, lower-cased, upper-cased, or as a 20-character prefix. One daemon with
+ * a bearer-key target and an X-Api-Key target, then the CLI. A case holds when no 8-character
+ * piece of a key, in any case, is in what it looked at.
+ */
+
+const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
+const KEY = 'sk-Zq81xCanaryA1b2C3d4E5f6G7h8I9j0K1L2';
+const HEADER_KEY = 'hk-Wv27yCanaryQ9w8E7r6T5y4U3i2';
+
+class NotHeld extends Error {}
+function check(ok: boolean, what: string): void {
+  if (!ok) throw new NotHeld(what);
+}
+
+/** The first 8-character piece of a canary (any case) in `text`, or null. */
+function pieceIn(text: string): string | null {
+  const lower = text.toLowerCase();
+  for (const key of [KEY, HEADER_KEY])
+    for (let i = 0; i + 8 <= key.length; i++) if (lower.includes(key.slice(i, i + 8).toLowerCase())) return key.slice(i, i + 8);
+  return null;
+}
+
+function clean(where: Array<[string, string]>): string {
+  const dirty = where.map(([w, t]) => [w, pieceIn(t)] as const).filter(([, p]) => p !== null);
+  check(dirty.length === 0, `the key is in ${dirty.map(([w, p]) => `${w} ("${p}")`).join(', ')}`);
+  return `${where.length} outputs, none holds a piece`;
+}
+
+const variant = (key: string, n: number) => [key, key.toLowerCase(), key.toUpperCase(), key.slice(0, 20)][n % 4] as string;
+
+/** An upstream that learns the key of each request and echoes it in everything it says about itself (with `info`, in /version too). */
+function echoingUpstream(info: boolean): Server {
+  let learned = 'none-yet';
+  let n = 0;
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    const key = String(req.headers['authorization'] ?? '').replace(/^Bearer /, '') || String(req.headers['x-api-key'] ?? '');
+    if (key) learned = key;
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      const v = variant(learned, n);
+      const identity = { server: `srv${n}-${v}`, 'x-engine-version': `v-${v}` };
+      const path = (req.url ?? '').split('?')[0];
+      if (path === '/v1/models') {
+        res.writeHead(200, { 'content-type': 'application/json', ...identity });
+        res.end(JSON.stringify({ data: [{ id: 'm', root: `/models/${v}`, owned_by: v, max_model_len: 4096 }] }));
+      } else if (path === '/version' && info) {
+        res.writeHead(200, { 'content-type': 'application/json', ...identity });
+        res.end(JSON.stringify({ version: `0.6.${n}-${v}` }));
+      } else if (path === '/v1/chat/completions') {
+        n++;
+        const w = variant(learned, n);
+        if ((JSON.parse(body || '{}') as { model?: string }).model === 'broken') {
+          res.writeHead(401, { 'content-type': 'application/json', ...identity });
+          res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${learned.slice(0, 20)}****` } }));
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/event-stream', server: `srv${n}-${w}`, 'x-engine-version': `v-${w}` });
+        const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+          `data: ${JSON.stringify({ model: `m-${w}`, system_fingerprint: `fp${n}-${w}`, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+        let out = '';
+        for (let i = 0; i < 40; i++) out += chunk({ content: `Your key is ${w}. ` });
+        res.end(`${out}${chunk({}, 'stop')}data: [DONE]\n\n`);
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+  });
+}
+
+interface Daemon {
+  url: string;
+  child: ChildProcess;
+  lines: string[];
+}
+
+async function startDaemon(configPath: string, port: number, env: Record<string, string>): Promise<Daemon> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', ...env },
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    stream.setEncoding('utf8');
+    stream.on('data', (c: string) => lines.push(c));
+  }
+  const url = `http://127.0.0.1:${port}`;
+  await waitOk(`${url}/-/ready`, child, 20_000);
+  return { url, child, lines };
+}
+
+async function get(url: string, timeoutMs = 30_000): Promise<string> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  return res.text();
+}
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : 0);
+    }),
+  );
+}
+
+/** Milliseconds of redactText over `chars` characters of prose with pieces of a 40-character key spread through it (the best of 3). */
+function redactMs(chars: number): number {
+  const secrets = secretsOf({ authorization: `Bearer ${KEY}` });
+  const line = `${'The harbour wakes before the town does. '.repeat(25)}${KEY.slice(3, 28)} `;
+  const text = line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    redactText(text, secrets);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+export async function secretsCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
+  const bearerUp = echoingUpstream(true);
+  const headerUp = echoingUpstream(false);
+  const bearerPort = await listen(bearerUp);
+  const headerPort = await listen(headerUp);
+  const storage = join(root, 'secrets-runs');
+  const configPath = join(root, 'secrets.yaml');
+  writeFileSync(
+    configPath,
+    `storage: { dir: ${JSON.stringify(storage)} }
+targets:
+  - { name: bearer, baseUrl: "http://127.0.0.1:${bearerPort}/v1", model: m, apiKeyEnv: SECRETS_CANARY_KEY, probes: [p] }
+  - { name: header, baseUrl: "http://127.0.0.1:${headerPort}/v1", model: m, headers: { X-Api-Key: ${HEADER_KEY} }, probes: [p] }
+  - { name: broken, baseUrl: "http://127.0.0.1:${bearerPort}/v1", model: broken, apiKeyEnv: SECRETS_CANARY_KEY, probes: [p] }
+probes:
+  - { name: p, prompt: "Write about the sea.", maxTokens: 400 }
+`,
+  );
+  const env = { SECRETS_CANARY_KEY: KEY };
+  const cases: Array<[string, () => Promise<string>]> = [];
+  let d: Daemon | null = null;
+  try {
+    d = await startDaemon(configPath, await freePort(), env);
+    const daemon = d;
+    const answers: Array<[string, string]> = [];
+    const probe = async (target: string) => {
+      const body = await get(`${daemon.url}/probe?target=${target}&probe=p`, 60_000);
+      answers.push([`/probe ${target}`, body]);
+      return JSON.parse(body) as { id: string; verdict: string; fingerprint?: Record<string, unknown> };
+    };
+    cases.push(
+      [
+        'API key echoed in server header, system_fingerprint, model, /models, /version: not in /probe or /runs/ID',
+        async () => {
+          const ids: string[] = [];
+          for (let round = 0; round < 3; round++) ids.push((await probe('bearer')).id);
+          for (const id of ids) {
+            answers.push([`/runs/${id}`, await get(`${daemon.url}/runs/${id}`)]);
+            answers.push([`/runs/${id} page`, await get(`${daemon.url}/runs/${id}?format=html`)]);
+          }
+          return clean(answers);
+        },
+      ],
+      [
+        'X-Api-Key header echoed the same way: not in /probe or /runs/ID',
+        async () => {
+          const out: Array<[string, string]> = [];
+          for (let round = 0; round < 3; round++) {
+            const r = await probe('header');
+            out.push(
+              [`/probe header #${round}`, JSON.stringify(r)],
+              [`/runs/${r.id} page`, await get(`${daemon.url}/runs/${r.id}?format=html`)],
+            );
+          }
+          return clean(out);
+        },
+      ],
+      [
+        'a 20-character key prefix in an error body: not in /probe',
+        async () => clean([['/probe broken', JSON.stringify(await probe('broken'))]]),
+      ],
+      [
+        'the echo in /metrics (coherency_target_info labels), /runs, the index change line',
+        async () => {
+          const metrics = await get(`${daemon.url}/metrics`);
+          const info = metrics.split('\n').filter((l) => l.startsWith('coherency_target_info{'));
+          check(info.length >= 2, `${info.length} coherency_target_info series`);
+          const index = await get(`${daemon.url}/`);
+          check(index.includes('since the change'), 'no change line on the index (the case did not exercise it)');
+          return `${clean([
+            ['/metrics', metrics],
+            ['/runs', await get(`${daemon.url}/runs`)],
+            ['/runs page', await get(`${daemon.url}/runs?format=html`)],
+            ['/', index],
+          ])}; ${info.find((l) => l.includes('target="header"')) ?? info[0]}`;
+        },
+      ],
+      [
+        'the echo in stored run files and log lines (the change warn line included)',
+        async () => {
+          const files = readdirSync(storage).map((f) => [f, readFileSync(join(storage, f), 'latin1')] as [string, string]);
+          check(files.length > 0, 'no stored run (the case did not exercise storage)');
+          const log = daemon.lines.join('');
+          check(/changed: /.test(log), 'no change was logged (the case did not exercise the warn line)');
+          return clean([...files, ['the log', log]]);
+        },
+      ],
+    );
+    await runCases(cases, results);
+  } finally {
+    if (d) await stopChild(d.child, 5000);
+  }
+
+  await runCases(
+    [
+      [
+        'CLI probe --json and --save-baseline with the echoing targets',
+        async () => {
+          const baseline = join(root, 'secrets-baseline.json');
+          const args = ['probe', '--config', configPath, '--target', 'bearer', '--target', 'header', '--target', 'broken'];
+          const first = await run([...args, '--json', '--save-baseline', baseline], env);
+          check(first.code === 1 || first.code === 3, `exit ${first.code}: ${first.out.slice(0, 300)}`);
+          const second = await run([...args, '--baseline', baseline], env);
+          return clean([
+            ['probe --json', first.out],
+            ['the baseline file', readFileSync(baseline, 'utf8')],
+            ['probe --baseline', second.out],
+          ]);
+        },
+      ],
+      [
+        'redaction of 1 MB and 8 MB of text with a 40-character key stays linear',
+        async () => {
+          const one = redactMs(1_000_000);
+          const eight = redactMs(8_000_000);
+          // linear is 8 times; quadratic would be 64 times (the machine is shared: room for noise)
+          check(eight < one * 32, `8 MB took ${eight.toFixed(0)} ms, 1 MB ${one.toFixed(0)} ms`);
+          return `1 MB ${one.toFixed(1)} ms, 8 MB ${eight.toFixed(1)} ms`;
+        },
+      ],
+    ],
+    results,
+  );
+  await new Promise<void>((r) => bearerUp.close(() => r()));
+  await new Promise<void>((r) => headerUp.close(() => r()));
+}
+
+async function runCases(cases: Array<[string, () => Promise<string>]>, results: Array<[string, boolean, string]>): Promise<void> {
+  for (const [name, fn] of cases) {
+    try {
+      results.push([name, true, await fn()]);
+    } catch (err) {
+      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
+    }
+  }
+}
