@@ -49,7 +49,12 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
     // the first run includes the JIT warming up on a fresh daemon; a daemon runs for days
     for (let i = 0; i < 6; i++) {
       const t0 = performance.now();
-      const res = await fetch(`http://127.0.0.1:${port}/probe?target=sim&probe=huge`, { signal: AbortSignal.timeout(600_000) });
+      const res = await fetch(`http://127.0.0.1:${port}/probe?target=sim&probe=huge`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(600_000),
+      });
       const body = (await res.json()) as ProbeAnswer;
       const seconds = (performance.now() - t0) / 1000;
       const s = body.samples[0];

@@ -10,6 +10,7 @@ import { hostAllowed, hostName, hostRule, type HostRule } from './allowedHosts.j
 import { AuthLimiter, type LimiterReport } from './authLimiter.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
 import { crossOriginRefusal } from './browserBoundary.js';
+import { CsrfTokens } from './csrfToken.js';
 import { messagePage, PAGE_HEADERS } from './htmlPage.js';
 import { toJson } from './jsonReply.js';
 import { prefersHtml } from './prefersHtml.js';
@@ -18,8 +19,10 @@ import { renderLogin, safeNext } from './renderLogin.js';
 import { sharedRendering } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
 import { renderRuns } from './renderRuns.js';
+import { renderProbeGet } from './renderProbeGet.js';
+import { curlExample, runRefusal } from './runRequest.js';
 import { runListItem, runView } from './runView.js';
-import { clearedSessionCookie, SessionStore, sessionCookie } from './sessions.js';
+import { clearedSessionCookie, cookieValue, SESSION_COOKIE, SessionStore, sessionCookie } from './sessions.js';
 
 export interface AppDeps {
   service: ProbeService;
@@ -90,10 +93,11 @@ function memo<K, V>(key: () => K, compute: (k: K) => V): () => V {
 
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
 
-/** Parameters of /probe, in the query string (GET, POST) or the body (POST: JSON or a form). */
+/** Parameters of /probe, in the query string (GET, POST) or the body (POST: JSON, or the page's form with its csrf field). */
 interface ProbeParams {
   target?: string;
   probe?: string;
+  csrf?: string;
 }
 const NAME = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const FORMAT = { type: 'string', enum: ['html', 'json'] } as const;
@@ -152,6 +156,8 @@ export function buildApp(deps: AppDeps) {
   let manualInFlight = 0;
   const exposition = sharedRendering(deps.registry);
   const sessions = new SessionStore();
+  const csrf = new CsrfTokens();
+  const sessionOf = (req: FastifyRequest) => cookieValue(req.headers.cookie, SESSION_COOKIE);
   const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE });
   const logLimiter = (report: LimiterReport | null) => {
     if (report)
@@ -238,7 +244,7 @@ export function buildApp(deps: AppDeps) {
     void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
   });
 
-  app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
+  app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (req, reply) => {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
       recentRuns: (target, probe, n) => deps.history.list({ target, probe, limit: n }),
       running: (target, probe) => deps.service.isRunning(target, probe),
@@ -246,6 +252,7 @@ export function buildApp(deps: AppDeps) {
       nowMs: Date.now(),
       session: server().authToken !== null,
       comparison: (target, probe) => deps.service.comparison(target, probe),
+      csrf: csrf.token(sessionOf(req)),
     });
     return sendPage(reply, 200, page);
   });
@@ -303,9 +310,10 @@ export function buildApp(deps: AppDeps) {
       .send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
   });
 
-  // GET and POST run the same way; POST is what the index page's button sends. The request
-  // names a configured target and probe, nothing else: no URL, host or request field of it
-  // reaches the target.
+  // A run costs tokens, so it starts only on a request no web page can send by itself
+  // (runRequest.ts): the bearer token, a JSON POST, or the index page's form with its CSRF
+  // token. The request names a configured target and probe, nothing else: no URL, host or
+  // request field of it reaches the target.
   const runProbeRoute = async (
     req: FastifyRequest<{ Querystring: ProbeParams & { format?: string }; Body?: ProbeParams }>,
     reply: FastifyReply,
@@ -329,6 +337,30 @@ export function buildApp(deps: AppDeps) {
         return refuse(400, 'BAD_REQUEST', `missing parameter ${key}: give target and probe in the query string or the body`);
       }
       names[key] = value;
+    }
+    const { authToken } = server();
+    const refusal = runRefusal({
+      method: req.method,
+      contentType: req.headers['content-type'],
+      bearer: authToken !== null && bearerMatches(req.headers.authorization, authToken),
+      csrf: csrf.valid(body.csrf, sessionOf(req)),
+    });
+    if (refusal) {
+      // A GET names what it would run (unknown names get their 404 first), and says how to start it.
+      try {
+        deps.service.resolve(names.target, names.probe);
+      } catch (err) {
+        if (err instanceof ProbeLookupError) return refuse(STATUS_BY_CODE[err.code], err.code, err.message);
+        throw err;
+      }
+      const origin = `${req.protocol}://${req.host}`;
+      const curl = curlExample(origin, names.target, names.probe);
+      if (refusal.status === 405) reply.header('allow', 'POST');
+      if (html && refusal.status === 405) {
+        return sendPage(reply, 405, renderProbeGet(names.target, names.probe, curl, csrf.token(sessionOf(req))));
+      }
+      if (html) return refuse(refusal.status, refusal.code, refusal.message);
+      return reply.status(refusal.status).send({ error: { code: refusal.code, message: refusal.message, curl } });
     }
     const maxManual = server().maxConcurrentManualRuns;
     if (manualInFlight >= maxManual) {
@@ -362,7 +394,17 @@ export function buildApp(deps: AppDeps) {
     '/probe',
     {
       config: { auth: 'always', boundary: 'run' } satisfies RouteAuth,
-      schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
+      // A body of another type (text/plain, none) is refused before the body schema would call it malformed.
+      preValidation: async (req, reply) => {
+        const { authToken } = server();
+        const bearer = authToken !== null && bearerMatches(req.headers.authorization, authToken);
+        const refusal = runRefusal({ method: 'POST', contentType: req.headers['content-type'], bearer, csrf: true });
+        if (refusal) return reply.status(refusal.status).send({ error: { code: refusal.code, message: refusal.message } });
+      },
+      schema: {
+        querystring: probeQuery,
+        body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME, csrf: { type: 'string', maxLength: 100 } } },
+      },
     },
     runProbeRoute,
   );

@@ -39,7 +39,7 @@ const counter = async (t: ReturnType<typeof setup>, name: 'authFailures' | 'auth
   Object.fromEntries((await t.metrics[name].get()).values.map((v) => [v.labels['method'], v.value]));
 
 describe('the browser boundary', () => {
-  test('GET /probe as an image, script or frame is refused, from another site or our own; as a page or a client it runs', async () => {
+  test('GET /probe as an image, script or frame is refused, from another site or our own; typed in the address bar it only names the run', async () => {
     const t = setup();
     const embedded = [
       { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
@@ -56,9 +56,10 @@ describe('the browser boundary', () => {
     const head = await t.app.inject({ method: 'HEAD', url: '/probe?target=good&probe=short', headers: embedded[1] });
     assert.equal(head.statusCode, 403, 'HEAD runs the GET route: refused the same way');
     assert.equal(t.stream.requests.length, 0, 'nothing ran');
-    assert.equal((await t.app.inject('/probe?target=good&probe=short')).statusCode, 200, 'curl');
+    assert.equal((await t.app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} })).statusCode, 200, 'curl');
     const typed = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
-    assert.equal((await t.app.inject({ url: '/probe?target=good&probe=short', headers: typed })).statusCode, 200, 'the address bar');
+    assert.equal((await t.app.inject({ url: '/probe?target=good&probe=short', headers: typed })).statusCode, 405, 'the address bar');
+    assert.equal(t.stream.requests.length, 1, 'only the POST ran');
   });
 
   test('POST /probe, /-/reload, /-/login and /-/logout: only same-origin, none or no browser headers; Origin and Referer when Sec-Fetch is absent', async () => {
