@@ -8,6 +8,7 @@ import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.j
 import type { RunFilter, RunHistory } from '../state/runHistory.js';
 import { hostAllowed, hostName, hostRule, type HostRule } from './allowedHosts.js';
 import { AuthLimiter, type LimiterReport } from './authLimiter.js';
+import { LogGate, loggedUrl } from './logGate.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
 import { crossOriginRefusal } from './browserBoundary.js';
 import { CsrfTokens } from './csrfToken.js';
@@ -62,6 +63,13 @@ interface RouteAuth {
  * 3,703 a second before.
  */
 export const AUTH_FAILURES_PER_MINUTE = 10;
+
+/**
+ * Failed credentials allowed for all client addresses together per minute: rotating addresses
+ * (or X-Forwarded-For through a trusted proxy) got 10,215 answers a second against the
+ * per-address bucket alone. Ten people mistyping at once stay under it.
+ */
+export const AUTH_FAILURES_PER_MINUTE_ALL = 100;
 
 /** An IPv4 address as Node reports it on a dual-stack socket ("::ffff:10.0.0.1") is matched as IPv4. */
 const plainAddress = (a: string) => (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a);
@@ -140,17 +148,29 @@ export function buildApp(deps: AppDeps) {
       return list?.check(a, isIP(a) === 6 ? 'ipv6' : 'ipv4') ?? false;
     },
   });
+  // Any client can make 4xx answers as fast as it sends (a page of another site too, from an
+  // <img> loop): their warn lines pass a gate of one line a minute per status and route, with
+  // the count held back, and every URL is cut to LOGGED_URL_CHARS. With a handful of statuses
+  // and a dozen routes that is a few lines a minute at most whatever the load (docs/security.md).
+  const requestLog = new LogGate();
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode;
     // A wrong token (401) or a throttled one (429 of the limiter) has its own line, at most one a
-    // minute per address: a warn line per guess would let a guesser fill the log again.
+    // minute for all addresses: a warn line per guess would let a guesser fill the log again.
     const limited = status === 401 || (status === 429 && reply.getHeader('retry-after') !== undefined);
     const level = status >= 500 || (status >= 400 && !quiet(req.url) && !limited) ? 'warn' : quiet(req.url) ? null : 'debug';
     if (level === null) return;
+    let held = 0;
+    if (level === 'warn') {
+      const pass = requestLog.pass(`${status} ${req.routeOptions.url ?? '(no route)'}`, now());
+      if (pass === null) return;
+      held = pass;
+    }
     const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const url = loggedUrl(req.url);
     reply.log[level](
-      { method: req.method, url: req.url, statusCode: status, responseTime: ms },
-      `${req.method} ${req.url} ${status} (${ms} ms)`,
+      { method: req.method, url, statusCode: status, responseTime: ms, ...(held > 0 ? { heldBack: held } : {}) },
+      `${req.method.slice(0, 16)} ${url} ${status} (${ms} ms)${held > 0 ? `; ${held} more like it since the last line (one a minute per status and route)` : ''}`,
     );
   });
   let manualInFlight = 0;
@@ -158,27 +178,27 @@ export function buildApp(deps: AppDeps) {
   const sessions = new SessionStore();
   const csrf = new CsrfTokens();
   const sessionOf = (req: FastifyRequest) => cookieValue(req.headers.cookie, SESSION_COOKIE);
-  const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE });
+  const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE, globalPerMinute: AUTH_FAILURES_PER_MINUTE_ALL });
   const logLimiter = (report: LimiterReport | null) => {
     if (report)
       deps.logger.warn(
-        { ip: report.address, failures: report.failures, refused: report.refused },
-        'wrong credentials from this address (one line a minute at most per address; failures and 429s since the last line)',
+        { ip: report.address, failures: report.failures, refused: report.refused, addresses: report.addresses },
+        'wrong credentials (one line a minute at most; failures and 429s since the last line, from this many addresses, the newest being ip)',
       );
   };
-  /** A wrong token: counted, and logged at most once a minute per address. */
+  /** A wrong token: counted, and logged at most once a minute. */
   const failed = (req: FastifyRequest, method: 'bearer' | 'login') => {
     deps.metrics?.authFailures.inc({ method });
     logLimiter(limiter.fail(req.ip, now()));
   };
-  /** 429 when this address has used up its failures, else null. */
+  /** For a wrong token: 429 when this address, or all of them together, have used up their failures, else null. */
   const throttle = (req: FastifyRequest, reply: FastifyReply, method: 'bearer' | 'login') => {
     const wait = limiter.retryAfterSeconds(req.ip, now());
     if (wait === 0) return null;
     deps.metrics?.authThrottled.inc({ method });
     logLimiter(limiter.refuse(req.ip, now()));
     reply.header('retry-after', String(wait));
-    const message = `too many wrong tokens from this address (${AUTH_FAILURES_PER_MINUTE} a minute); try again in ${wait} s`;
+    const message = `too many wrong tokens (${AUTH_FAILURES_PER_MINUTE} a minute from one address, ${AUTH_FAILURES_PER_MINUTE_ALL} from all); try again in ${wait} s`;
     if (wantsHtml(req)) return sendPage(reply, 429, messagePage('429: too many attempts', message));
     return reply.status(429).send({ error: { code: 'TOO_MANY_AUTH_FAILURES', message } });
   };
@@ -202,8 +222,12 @@ export function buildApp(deps: AppDeps) {
   // (POST /-/login) and sends the session cookie instead. A browser asking for a page
   // without either gets the login form. Wrong tokens are limited per client address.
   app.addHook('onRequest', async (req, reply) => {
-    if (!hostAllowed(req.host, allowed())) {
-      const message = `this server does not answer to "${hostName(req.host).slice(0, 100)}" (server.allowedHosts lists the names it does; IP addresses always work)`;
+    // The Host the client sent must pass, whoever sent it: X-Forwarded-Host (req.host when the
+    // peer is in server.trustProxy) is checked as well, never instead. Before, a rebound page on a
+    // browser whose own address trustProxy covered passed with X-Forwarded-Host: localhost.
+    const badHost = [req.headers.host, req.host].find((h) => !hostAllowed(h, allowed()));
+    if (badHost !== undefined) {
+      const message = `this server does not answer to "${hostName(badHost).slice(0, 100)}" (server.allowedHosts lists the names it does; IP addresses always work)`;
       return reply.status(421).send({ error: { code: 'HOST_NOT_ALLOWED', message } });
     }
     const route = (req.routeOptions.config ?? {}) as RouteAuth;
@@ -224,9 +248,10 @@ export function buildApp(deps: AppDeps) {
     const guard = route.auth;
     if (!guard || (guard === 'metrics' && !metricsAuth)) return;
     if (req.headers.authorization !== undefined) {
+      // The right token first: the limiter never refuses it (authLimiter.ts says why that is safe).
+      if (bearerMatches(req.headers.authorization, authToken)) return;
       const refused = throttle(req, reply, 'bearer');
       if (refused) return refused;
-      if (bearerMatches(req.headers.authorization, authToken)) return;
       failed(req, 'bearer');
     } else if (sessions.valid(req.headers.cookie, authToken, now())) {
       return;
@@ -238,9 +263,12 @@ export function buildApp(deps: AppDeps) {
       .send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
   });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-    if (status >= 500) deps.logger.error({ err }, 'request failed');
+    if (status >= 500) {
+      const held = requestLog.pass(`error ${req.routeOptions.url ?? '(no route)'}`, now());
+      if (held !== null) deps.logger.error({ err, ...(held > 0 ? { heldBack: held } : {}) }, 'request failed');
+    }
     void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
   });
 
@@ -267,9 +295,9 @@ export function buildApp(deps: AppDeps) {
     const next = safeNext(body.next);
     const { authToken } = server();
     if (!authToken) return reply.redirect(next, 303);
-    const refused = throttle(req, reply, 'login');
-    if (refused) return refused;
     if (typeof body.token !== 'string' || !tokenMatches(body.token, authToken)) {
+      const refused = throttle(req, reply, 'login');
+      if (refused) return refused;
       failed(req, 'login');
       reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
       return sendPage(reply, 401, renderLogin(next, true));
