@@ -7,7 +7,7 @@ import { freePort, stopChild, waitOk } from './childProcess.js';
 
 /**
  * Issue 9, "a 200k-token probe reads whole": the daemon (`serve`) and the simulator
- * (`simulate --tokens-per-second 0`) as two processes, as a user runs them; one GET /probe
+ * (`simulate --tokens-per-second 0`) as two processes, as a user runs them; one POST /probe
  * of a healthy 200,000-token stream, timed from outside. The figure is what a user waits for;
  * the simulator's own cost is on another core.
  */
@@ -73,7 +73,7 @@ probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: $
       rates.sort((a, b) => a - b);
       const median = rates[Math.floor(rates.length / 2)]!;
       console.log(
-        `200k-token healthy probe through GET /probe (serve and simulate as processes): median of runs 2-6 ${Math.round(median).toLocaleString('en-US')} tokens/s` +
+        `200k-token healthy probe through POST /probe (serve and simulate as processes): median of runs 2-6 ${Math.round(median).toLocaleString('en-US')} tokens/s` +
           ` — target >= ${TARGET_TOKENS_PER_SECOND.toLocaleString('en-US')}: ${median >= TARGET_TOKENS_PER_SECOND ? 'met' : 'NOT met'}`,
       );
     }
