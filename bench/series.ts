@@ -54,7 +54,11 @@ probes:
   const daemon = await startDaemon({ config: parsed.config, configPath: null, logger: pino({ level: 'silent' }), env: {} });
   try {
     for (const target of ['plain', 'thinking']) {
-      const res = await fetch(`${daemon.url}/probe?target=${target}&probe=article`, { method: 'POST' });
+      const res = await fetch(`${daemon.url}/probe?target=${target}&probe=article`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       const run = (await res.json()) as { verdict?: string };
       if (res.status !== 200 || run.verdict !== 'ok')
         throw new Error(`${target}: HTTP ${res.status}, ${JSON.stringify(run).slice(0, 300)}`);

@@ -140,7 +140,7 @@ export const CONFIG_SPEC = {
         minimum: L.maxConcurrentManualRunsMin,
         maximum: L.maxConcurrentManualRunsMax,
         default: DEFAULTS.server.maxConcurrentManualRuns,
-        description: 'Manual runs (GET /probe) in flight at once; beyond it 429',
+        description: 'Manual runs (POST /probe) in flight at once; beyond it 429',
       },
       maxConcurrentSamples: {
         type: 'integer',

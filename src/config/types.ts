@@ -24,7 +24,7 @@ export interface ServerConfig {
   authToken: string | null;
   /** When true, /metrics also requires the token. */
   metricsAuth: boolean;
-  /** Manual runs (GET /probe) in flight at once across all targets; more get 429. */
+  /** Manual runs (POST /probe) in flight at once across all targets; more get 429. */
   maxConcurrentManualRuns: number;
   /** Samples streaming at once across all targets and probes (scheduled and manual); more wait for a slot. */
   maxConcurrentSamples: number;

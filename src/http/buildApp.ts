@@ -8,8 +8,10 @@ import { ProbeLookupError, type ProbeService } from '../scheduler/probeService.j
 import type { RunFilter, RunHistory } from '../state/runHistory.js';
 import { hostAllowed, hostName, hostRule, type HostRule } from './allowedHosts.js';
 import { AuthLimiter, type LimiterReport } from './authLimiter.js';
+import { LogGate, loggedUrl } from './logGate.js';
 import { bearerMatches, tokenMatches } from './bearerAuth.js';
 import { crossOriginRefusal } from './browserBoundary.js';
+import { CsrfTokens } from './csrfToken.js';
 import { messagePage, PAGE_HEADERS } from './htmlPage.js';
 import { toJson } from './jsonReply.js';
 import { prefersHtml } from './prefersHtml.js';
@@ -18,8 +20,10 @@ import { renderLogin, safeNext } from './renderLogin.js';
 import { sharedRendering } from './renderMetrics.js';
 import { renderRun } from './renderRun.js';
 import { renderRuns } from './renderRuns.js';
+import { renderProbeGet } from './renderProbeGet.js';
+import { curlExample, runRefusal } from './runRequest.js';
 import { runListItem, runView } from './runView.js';
-import { clearedSessionCookie, SessionStore, sessionCookie } from './sessions.js';
+import { clearedSessionCookie, cookieValue, SESSION_COOKIE, SessionStore, sessionCookie } from './sessions.js';
 
 export interface AppDeps {
   service: ProbeService;
@@ -60,6 +64,13 @@ interface RouteAuth {
  */
 export const AUTH_FAILURES_PER_MINUTE = 10;
 
+/**
+ * Failed credentials allowed for all client addresses together per minute: rotating addresses
+ * (or X-Forwarded-For through a trusted proxy) got 10,215 answers a second against the
+ * per-address bucket alone. Ten people mistyping at once stay under it.
+ */
+export const AUTH_FAILURES_PER_MINUTE_ALL = 100;
+
 /** An IPv4 address as Node reports it on a dual-stack socket ("::ffff:10.0.0.1") is matched as IPv4. */
 const plainAddress = (a: string) => (a.startsWith('::ffff:') && isIP(a.slice(7)) === 4 ? a.slice(7) : a);
 
@@ -90,10 +101,11 @@ function memo<K, V>(key: () => K, compute: (k: K) => V): () => V {
 
 const STATUS_BY_CODE = { UNKNOWN_TARGET: 404, UNKNOWN_PROBE: 404, PROBE_NOT_ON_TARGET: 404, ALREADY_RUNNING: 409 } as const;
 
-/** Parameters of /probe, in the query string (GET, POST) or the body (POST: JSON or a form). */
+/** Parameters of /probe, in the query string (GET, POST) or the body (POST: JSON, or the page's form with its csrf field). */
 interface ProbeParams {
   target?: string;
   probe?: string;
+  csrf?: string;
 }
 const NAME = { type: 'string', minLength: 1, maxLength: 256 } as const;
 const FORMAT = { type: 'string', enum: ['html', 'json'] } as const;
@@ -136,43 +148,57 @@ export function buildApp(deps: AppDeps) {
       return list?.check(a, isIP(a) === 6 ? 'ipv6' : 'ipv4') ?? false;
     },
   });
+  // Any client can make 4xx answers as fast as it sends (a page of another site too, from an
+  // <img> loop): their warn lines pass a gate of one line a minute per status and route, with
+  // the count held back, and every URL is cut to LOGGED_URL_CHARS. With a handful of statuses
+  // and a dozen routes that is a few lines a minute at most whatever the load (docs/security.md).
+  const requestLog = new LogGate();
   app.addHook('onResponse', async (req, reply) => {
     const status = reply.statusCode;
     // A wrong token (401) or a throttled one (429 of the limiter) has its own line, at most one a
-    // minute per address: a warn line per guess would let a guesser fill the log again.
+    // minute for all addresses: a warn line per guess would let a guesser fill the log again.
     const limited = status === 401 || (status === 429 && reply.getHeader('retry-after') !== undefined);
     const level = status >= 500 || (status >= 400 && !quiet(req.url) && !limited) ? 'warn' : quiet(req.url) ? null : 'debug';
     if (level === null) return;
+    let held = 0;
+    if (level === 'warn') {
+      const pass = requestLog.pass(`${status} ${req.routeOptions.url ?? '(no route)'}`, now());
+      if (pass === null) return;
+      held = pass;
+    }
     const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const url = loggedUrl(req.url);
     reply.log[level](
-      { method: req.method, url: req.url, statusCode: status, responseTime: ms },
-      `${req.method} ${req.url} ${status} (${ms} ms)`,
+      { method: req.method, url, statusCode: status, responseTime: ms, ...(held > 0 ? { heldBack: held } : {}) },
+      `${req.method.slice(0, 16)} ${url} ${status} (${ms} ms)${held > 0 ? `; ${held} more like it since the last line (one a minute per status and route)` : ''}`,
     );
   });
   let manualInFlight = 0;
   const exposition = sharedRendering(deps.registry);
   const sessions = new SessionStore();
-  const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE });
+  const csrf = new CsrfTokens();
+  const sessionOf = (req: FastifyRequest) => cookieValue(req.headers.cookie, SESSION_COOKIE);
+  const limiter = new AuthLimiter({ perMinute: AUTH_FAILURES_PER_MINUTE, globalPerMinute: AUTH_FAILURES_PER_MINUTE_ALL });
   const logLimiter = (report: LimiterReport | null) => {
     if (report)
       deps.logger.warn(
-        { ip: report.address, failures: report.failures, refused: report.refused },
-        'wrong credentials from this address (one line a minute at most per address; failures and 429s since the last line)',
+        { ip: report.address, failures: report.failures, refused: report.refused, addresses: report.addresses },
+        'wrong credentials (one line a minute at most; failures and 429s since the last line, from this many addresses, the newest being ip)',
       );
   };
-  /** A wrong token: counted, and logged at most once a minute per address. */
+  /** A wrong token: counted, and logged at most once a minute. */
   const failed = (req: FastifyRequest, method: 'bearer' | 'login') => {
     deps.metrics?.authFailures.inc({ method });
     logLimiter(limiter.fail(req.ip, now()));
   };
-  /** 429 when this address has used up its failures, else null. */
+  /** For a wrong token: 429 when this address, or all of them together, have used up their failures, else null. */
   const throttle = (req: FastifyRequest, reply: FastifyReply, method: 'bearer' | 'login') => {
     const wait = limiter.retryAfterSeconds(req.ip, now());
     if (wait === 0) return null;
     deps.metrics?.authThrottled.inc({ method });
     logLimiter(limiter.refuse(req.ip, now()));
     reply.header('retry-after', String(wait));
-    const message = `too many wrong tokens from this address (${AUTH_FAILURES_PER_MINUTE} a minute); try again in ${wait} s`;
+    const message = `too many wrong tokens (${AUTH_FAILURES_PER_MINUTE} a minute from one address, ${AUTH_FAILURES_PER_MINUTE_ALL} from all); try again in ${wait} s`;
     if (wantsHtml(req)) return sendPage(reply, 429, messagePage('429: too many attempts', message));
     return reply.status(429).send({ error: { code: 'TOO_MANY_AUTH_FAILURES', message } });
   };
@@ -196,8 +222,12 @@ export function buildApp(deps: AppDeps) {
   // (POST /-/login) and sends the session cookie instead. A browser asking for a page
   // without either gets the login form. Wrong tokens are limited per client address.
   app.addHook('onRequest', async (req, reply) => {
-    if (!hostAllowed(req.host, allowed())) {
-      const message = `this server does not answer to "${hostName(req.host).slice(0, 100)}" (server.allowedHosts lists the names it does; IP addresses always work)`;
+    // The Host the client sent must pass, whoever sent it: X-Forwarded-Host (req.host when the
+    // peer is in server.trustProxy) is checked as well, never instead. Before, a rebound page on a
+    // browser whose own address trustProxy covered passed with X-Forwarded-Host: localhost.
+    const badHost = [req.headers.host, req.host].find((h) => !hostAllowed(h, allowed()));
+    if (badHost !== undefined) {
+      const message = `this server does not answer to "${hostName(badHost).slice(0, 100)}" (server.allowedHosts lists the names it does; IP addresses always work)`;
       return reply.status(421).send({ error: { code: 'HOST_NOT_ALLOWED', message } });
     }
     const route = (req.routeOptions.config ?? {}) as RouteAuth;
@@ -218,9 +248,10 @@ export function buildApp(deps: AppDeps) {
     const guard = route.auth;
     if (!guard || (guard === 'metrics' && !metricsAuth)) return;
     if (req.headers.authorization !== undefined) {
+      // The right token first: the limiter never refuses it (authLimiter.ts says why that is safe).
+      if (bearerMatches(req.headers.authorization, authToken)) return;
       const refused = throttle(req, reply, 'bearer');
       if (refused) return refused;
-      if (bearerMatches(req.headers.authorization, authToken)) return;
       failed(req, 'bearer');
     } else if (sessions.valid(req.headers.cookie, authToken, now())) {
       return;
@@ -232,13 +263,16 @@ export function buildApp(deps: AppDeps) {
       .send({ error: { code: 'UNAUTHORIZED', message: 'this endpoint needs Authorization: Bearer <server.authToken>' } });
   });
 
-  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, _req, reply) => {
+  app.setErrorHandler((err: Error & { statusCode?: number; code?: string; validation?: unknown }, req, reply) => {
     const status = err.statusCode && err.statusCode >= 400 ? err.statusCode : 500;
-    if (status >= 500) deps.logger.error({ err }, 'request failed');
+    if (status >= 500) {
+      const held = requestLog.pass(`error ${req.routeOptions.url ?? '(no route)'}`, now());
+      if (held !== null) deps.logger.error({ err, ...(held > 0 ? { heldBack: held } : {}) }, 'request failed');
+    }
     void reply.status(status).send({ error: { code: err.validation ? 'BAD_REQUEST' : (err.code ?? 'INTERNAL'), message: err.message } });
   });
 
-  app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (_req, reply) => {
+  app.get('/', { config: { auth: 'always' } satisfies RouteAuth }, async (req, reply) => {
     const page = renderIndex(deps.service.currentConfig, deps.version, {
       recentRuns: (target, probe, n) => deps.history.list({ target, probe, limit: n }),
       running: (target, probe) => deps.service.isRunning(target, probe),
@@ -246,6 +280,7 @@ export function buildApp(deps: AppDeps) {
       nowMs: Date.now(),
       session: server().authToken !== null,
       comparison: (target, probe) => deps.service.comparison(target, probe),
+      csrf: csrf.token(sessionOf(req)),
     });
     return sendPage(reply, 200, page);
   });
@@ -260,9 +295,9 @@ export function buildApp(deps: AppDeps) {
     const next = safeNext(body.next);
     const { authToken } = server();
     if (!authToken) return reply.redirect(next, 303);
-    const refused = throttle(req, reply, 'login');
-    if (refused) return refused;
     if (typeof body.token !== 'string' || !tokenMatches(body.token, authToken)) {
+      const refused = throttle(req, reply, 'login');
+      if (refused) return refused;
       failed(req, 'login');
       reply.header('www-authenticate', 'Bearer realm="coherency-exporter"');
       return sendPage(reply, 401, renderLogin(next, true));
@@ -303,9 +338,10 @@ export function buildApp(deps: AppDeps) {
       .send({ error: { code: 'INVALID_CONFIG', message: 'config not reloaded: the running config stays', errors: result.errors } });
   });
 
-  // GET and POST run the same way; POST is what the index page's button sends. The request
-  // names a configured target and probe, nothing else: no URL, host or request field of it
-  // reaches the target.
+  // A run costs tokens, so it starts only on a request no web page can send by itself
+  // (runRequest.ts): the bearer token, a JSON POST, or the index page's form with its CSRF
+  // token. The request names a configured target and probe, nothing else: no URL, host or
+  // request field of it reaches the target.
   const runProbeRoute = async (
     req: FastifyRequest<{ Querystring: ProbeParams & { format?: string }; Body?: ProbeParams }>,
     reply: FastifyReply,
@@ -329,6 +365,30 @@ export function buildApp(deps: AppDeps) {
         return refuse(400, 'BAD_REQUEST', `missing parameter ${key}: give target and probe in the query string or the body`);
       }
       names[key] = value;
+    }
+    const { authToken } = server();
+    const refusal = runRefusal({
+      method: req.method,
+      contentType: req.headers['content-type'],
+      bearer: authToken !== null && bearerMatches(req.headers.authorization, authToken),
+      csrf: csrf.valid(body.csrf, sessionOf(req)),
+    });
+    if (refusal) {
+      // A GET names what it would run (unknown names get their 404 first), and says how to start it.
+      try {
+        deps.service.resolve(names.target, names.probe);
+      } catch (err) {
+        if (err instanceof ProbeLookupError) return refuse(STATUS_BY_CODE[err.code], err.code, err.message);
+        throw err;
+      }
+      const origin = `${req.protocol}://${req.host}`;
+      const curl = curlExample(origin, names.target, names.probe);
+      if (refusal.status === 405) reply.header('allow', 'POST');
+      if (html && refusal.status === 405) {
+        return sendPage(reply, 405, renderProbeGet(names.target, names.probe, curl, csrf.token(sessionOf(req))));
+      }
+      if (html) return refuse(refusal.status, refusal.code, refusal.message);
+      return reply.status(refusal.status).send({ error: { code: refusal.code, message: refusal.message, curl } });
     }
     const maxManual = server().maxConcurrentManualRuns;
     if (manualInFlight >= maxManual) {
@@ -362,7 +422,17 @@ export function buildApp(deps: AppDeps) {
     '/probe',
     {
       config: { auth: 'always', boundary: 'run' } satisfies RouteAuth,
-      schema: { querystring: probeQuery, body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME } } },
+      // A body of another type (text/plain, none) is refused before the body schema would call it malformed.
+      preValidation: async (req, reply) => {
+        const { authToken } = server();
+        const bearer = authToken !== null && bearerMatches(req.headers.authorization, authToken);
+        const refusal = runRefusal({ method: 'POST', contentType: req.headers['content-type'], bearer, csrf: true });
+        if (refusal) return reply.status(refusal.status).send({ error: { code: refusal.code, message: refusal.message } });
+      },
+      schema: {
+        querystring: probeQuery,
+        body: { type: ['object', 'null'], properties: { target: NAME, probe: NAME, csrf: { type: 'string', maxLength: 100 } } },
+      },
     },
     runProbeRoute,
   );

@@ -4,6 +4,7 @@ import { formatAge, formatIn } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import type { Comparison } from '../state/changeComparison.js';
 import { comparisonHtml } from './renderChange.js';
+import { renderRunButton } from './renderRunButton.js';
 
 export interface IndexState {
   /** The newest runs of a target/probe in history, at most n, newest first. */
@@ -17,6 +18,8 @@ export interface IndexState {
   session: boolean;
   /** The pair's figures across its target's last change; null before one (absent: none shown). */
   comparison?(target: string, probe: string): Comparison | null;
+  /** The CSRF token the run buttons carry (csrfToken.ts): a form post without it starts nothing. */
+  csrf: string;
 }
 
 /** Runs of each pair the index shows as a strip of coloured cells, oldest on the left. */
@@ -34,7 +37,7 @@ function cellTitle(r: RunResult): string {
 
 /**
  * The landing page: every target x probe with its last verdict, how long ago, a link to that
- * run, and a button that POSTs /probe (the answer redirects to the new run's page).
+ * run, and a button that POSTs /probe with the page's CSRF token (the answer redirects to the new run's page).
  */
 export function renderIndex(config: Config, version: string, state: IndexState): string {
   const rows = config.targets
@@ -63,9 +66,7 @@ export function renderIndex(config: Config, version: string, state: IndexState):
               })
               .join('')}</span>`
           : '';
-        const button = state.running(t.name, p)
-          ? '<span class="muted">running…</span>'
-          : `<form class="inline" method="post" action="/probe"><input type="hidden" name="target" value="${esc(t.name)}"><input type="hidden" name="probe" value="${esc(p)}"><button type="submit">run now</button></form>`;
+        const button = state.running(t.name, p) ? '<span class="muted">running…</span>' : renderRunButton(t.name, p, state.csrf);
         const change = state.comparison?.(t.name, p);
         const changeRow = change
           ? `\n<tr class="change-row" data-target="${esc(t.name)}" data-probe="${esc(p)}"><td></td><td colspan="9">${comparisonHtml(change, state.nowMs)}</td></tr>`

@@ -35,7 +35,11 @@ probes: [{ name: p, prompt: "Write about caches.", maxTokens: 50 }]
 
 /** The target the running config has, read from the 404 that names the known targets. */
 async function runningTarget(d: Daemon): Promise<string> {
-  const res = await fetch(`${d.url}/probe?target=none&probe=p`);
+  const res = await fetch(`${d.url}/probe?target=none&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const { error } = (await res.json()) as { error: { message: string } };
   return /known: ([^)]*)\)/.exec(error.message)?.[1] ?? error.message;
 }

@@ -30,7 +30,11 @@ probes: [{ name: p, prompt: "Write.", maxTokens: 100000 }]
   const loaded = await loadConfig(file, {});
   assert.ok(loaded.ok);
   const daemon = await startDaemon({ config: loaded.config, configPath: file, logger: silentLogger, env: {} });
-  const inFlight = fetch(`${daemon.url}/probe?target=forever&probe=p`).then(
+  const inFlight = fetch(`${daemon.url}/probe?target=forever&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  }).then(
     (r) => r.json(),
     () => null,
   );

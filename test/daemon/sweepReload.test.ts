@@ -38,7 +38,17 @@ test('a reload that changes temperatures forgets the old temperatures series of 
   const loaded = await loadConfig(path, {});
   assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
   daemon = await startDaemon({ config: loaded.config, configPath: path, logger: captureLogger().logger, env: {} });
-  for (const probe of ['sweep', 'steady']) assert.equal((await fetch(`${daemon.url}/probe?target=t&probe=${probe}`)).status, 200);
+  for (const probe of ['sweep', 'steady'])
+    assert.equal(
+      (
+        await fetch(`${daemon.url}/probe?target=t&probe=${probe}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+      200,
+    );
   const beforeReload = await runsSeries(daemon);
   assert.ok(
     beforeReload.some((l) => l.includes('probe="sweep"') && l.includes('temperature="0.6"') && l.endsWith(' 1')),
@@ -54,7 +64,16 @@ test('a reload that changes temperatures forgets the old temperatures series of 
     afterReload.some((l) => l.includes('probe="steady"') && l.includes('temperature="0.5"') && l.endsWith(' 1')),
     afterReload.join('\n'),
   );
-  assert.equal((await fetch(`${daemon.url}/probe?target=t&probe=sweep`)).status, 200);
+  assert.equal(
+    (
+      await fetch(`${daemon.url}/probe?target=t&probe=sweep`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+    ).status,
+    200,
+  );
   const afterRun = await runsSeries(daemon);
   assert.ok(
     afterRun.some((l) => l.includes('probe="sweep"') && l.includes('temperature="1"') && l.endsWith(' 1')),

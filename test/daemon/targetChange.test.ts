@@ -40,7 +40,11 @@ probes:
   - { name: p, prompt: "Write a long article about storage engines.", maxTokens: 900, minTokens: 0, samples: 2 }
 `);
   const run = async () => {
-    const res = await fetch(`${daemon.url}/probe?target=t&probe=p`);
+    const res = await fetch(`${daemon.url}/probe?target=t&probe=p`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(res.status, 200);
     return (await res.json()) as { id: string; verdict: string; fingerprint?: { hash: string; version: string | null } };
   };
@@ -135,7 +139,11 @@ probes:
 `,
     { KEY: 'sk-never-elsewhere' },
   );
-  const res = await fetch(`${daemon.url}/probe?target=r&probe=p`);
+  const res = await fetch(`${daemon.url}/probe?target=r&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const body = (await res.json()) as { verdict: string; fingerprint?: { unavailable: string[] } };
   assert.equal(body.verdict, 'error');
   assert.equal(elsewhere.requests.length, 0, 'the host the redirects point to got nothing');
@@ -172,7 +180,17 @@ probes:
   assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
   const daemon = await startDaemon({ config: loaded.config, configPath: path, logger: captureLogger().logger, env: {} });
   open.push(daemon);
-  for (const target of ['t', 't', 'gone']) assert.equal((await fetch(`${daemon.url}/probe?target=${target}&probe=p`)).status, 200);
+  for (const target of ['t', 't', 'gone'])
+    assert.equal(
+      (
+        await fetch(`${daemon.url}/probe?target=${target}&probe=p`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+        })
+      ).status,
+      200,
+    );
   assert.ok((await metricLines(daemon, 'coherency_target_changes_total')).includes('coherency_target_changes_total{target="t"} 1'));
   assert.equal((await metricLines(daemon, 'coherency_change_samples')).length, 2);
 
@@ -181,7 +199,11 @@ probes:
   assert.deepEqual(await metricLines(daemon, 'coherency_change_samples'), [], 'the comparison of the old server is gone');
   assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [], 'neither the old info series nor the removed target');
   assert.equal((await (await fetch(`${daemon.url}/`)).text()).includes('since the change'), false);
-  assert.equal((await fetch(`${daemon.url}/probe?target=t&probe=p`)).status, 200);
+  assert.equal(
+    (await fetch(`${daemon.url}/probe?target=t&probe=p`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+      .status,
+    200,
+  );
   assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [
     'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1"} 1',
   ]);

@@ -46,7 +46,11 @@ probes:
 
 /** The sample's error type, or 'none' when the stream was read (its verdict does not matter here). */
 async function probe(target: string): Promise<string> {
-  const res = await fetch(`${daemon!.url}/probe?target=${target}&probe=p`);
+  const res = await fetch(`${daemon!.url}/probe?target=${target}&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   assert.equal(res.status, 200);
   const body = (await res.json()) as { samples: { verdict: string; error?: { type: string } | null }[] };
   return body.samples[0]!.error?.type ?? 'none';

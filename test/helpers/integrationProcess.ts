@@ -334,7 +334,10 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   return found[0]?.value;
 }
 
-export async function fetchText(url: string, timeoutMs = 10_000): Promise<{ status: number; body: string }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+/** What starts a run on /probe without the token: a POST with a JSON body (names in the query string or the body). */
+export const RUN_PROBE = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' } as const;
+
+export async function fetchText(url: string, timeoutMs = 10_000, init: RequestInit = {}): Promise<{ status: number; body: string }> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   return { status: res.status, body: await res.text() };
 }

@@ -44,10 +44,10 @@ const sample = async (registry: Registry, name: string, labels: Record<string, s
   return v?.value;
 };
 
-describe('GET /probe', () => {
+describe('POST /probe (JSON)', () => {
   test('a healthy stream is ok and moves the counters and gauges', async () => {
     const { app, registry } = setup();
-    const res = await app.inject('/probe?target=good&probe=short');
+    const res = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     assert.equal(res.statusCode, 200);
     const body = res.json();
     assert.equal(body.verdict, 'ok', JSON.stringify(body.samples[0].reasons));
@@ -72,7 +72,7 @@ describe('GET /probe', () => {
 
   test('a stream that collapses into a repeated sentence fails', async () => {
     const { app, registry } = setup();
-    const body = (await app.inject('/probe?target=bad&probe=long')).json();
+    const body = (await app.inject({ method: 'POST', url: '/probe?target=bad&probe=long', payload: {} })).json();
     assert.equal(body.verdict, 'fail');
     assert.ok(body.samples[0].reasons.length > 0);
     const f = body.samples[0].findings.find((x: { severity: string }) => x.severity === 'fail');
@@ -92,13 +92,13 @@ describe('GET /probe', () => {
 
   test('whitespace-only output fails', async () => {
     const { app } = setup();
-    const body = (await app.inject('/probe?target=blank&probe=short')).json();
+    const body = (await app.inject({ method: 'POST', url: '/probe?target=blank&probe=short', payload: {} })).json();
     assert.equal(body.verdict, 'fail');
   });
 
   test('a connect error is an error sample with its type counted', async () => {
     const { app, registry } = setup();
-    const body = (await app.inject('/probe?target=down&probe=short')).json();
+    const body = (await app.inject({ method: 'POST', url: '/probe?target=down&probe=short', payload: {} })).json();
     assert.equal(body.verdict, 'error');
     assert.equal(body.samples[0].error.type, 'connect');
     assert.equal(await sample(registry, 'coherency_probe_errors_total', { target: 'down', type: 'connect' }), 1);
@@ -107,13 +107,13 @@ describe('GET /probe', () => {
 
   test('unknown target or probe is 404 naming the known ones; missing parameter is 400', async () => {
     const { app } = setup();
-    const t = await app.inject('/probe?target=nope&probe=short');
+    const t = await app.inject({ method: 'POST', url: '/probe?target=nope&probe=short', payload: {} });
     assert.equal(t.statusCode, 404);
     assert.match(t.json().error.message, /unknown target "nope" \(known: good, bad, blank, down\)/);
-    const p = await app.inject('/probe?target=good&probe=nope');
+    const p = await app.inject({ method: 'POST', url: '/probe?target=good&probe=nope', payload: {} });
     assert.equal(p.statusCode, 404);
     assert.match(p.json().error.message, /known: short, long/);
-    const q = await app.inject('/probe?target=good');
+    const q = await app.inject({ method: 'POST', url: '/probe?target=good', payload: {} });
     assert.equal(q.statusCode, 400);
     assert.match(q.json().error.message, /probe/);
   });
@@ -121,21 +121,21 @@ describe('GET /probe', () => {
   test('the same target+probe already running is 409; another pair still runs', async () => {
     const { app, stream } = setup();
     stream.hold();
-    const first = app.inject('/probe?target=good&probe=short');
+    const first = app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     await new Promise((r) => setTimeout(r, 20));
-    const second = await app.inject('/probe?target=good&probe=short');
+    const second = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     assert.equal(second.statusCode, 409);
     stream.release();
     assert.equal((await first).statusCode, 200);
-    assert.equal((await app.inject('/probe?target=good&probe=short')).statusCode, 200);
+    assert.equal((await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} })).statusCode, 200);
   });
 
   test('beyond maxConcurrentManualRuns, another pair gets 429', async () => {
     const { app, stream } = setup(1);
     stream.hold();
-    const first = app.inject('/probe?target=good&probe=short');
+    const first = app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     await new Promise((r) => setTimeout(r, 20));
-    const second = await app.inject('/probe?target=bad&probe=short');
+    const second = await app.inject({ method: 'POST', url: '/probe?target=bad&probe=short', payload: {} });
     assert.equal(second.statusCode, 429);
     assert.match(second.json().error.message, /limit 1/);
     stream.release();
@@ -146,8 +146,8 @@ describe('GET /probe', () => {
 test('a run that finishes after a reload removed its target records no series', async () => {
   const { app, stream, service, registry, metrics } = setup();
   stream.hold();
-  const running = app.inject('/probe?target=bad&probe=short');
-  await new Promise((r) => setTimeout(r, 20));
+  const running = app.inject({ method: 'POST', url: '/probe?target=bad&probe=short', payload: {} });
+  for (let i = 0; i < 200 && stream.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
   const config = service.currentConfig;
   // What the daemon's reload does: swap the config, then delete the removed pairs' series.
   service.setConfig({ ...config, targets: config.targets.filter((t) => t.name !== 'bad') });
@@ -161,7 +161,7 @@ test('a run that finishes after a reload removed its target records no series', 
 describe('other routes', () => {
   test('/metrics serves the exposition format with the documented metrics', async () => {
     const { app } = setup();
-    await app.inject('/probe?target=good&probe=short');
+    await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     const res = await app.inject('/metrics');
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /text\/plain/);
@@ -182,8 +182,8 @@ describe('other routes', () => {
 
   test('/runs lists runs newest first and /runs/:id returns the text', async () => {
     const { app } = setup();
-    await app.inject('/probe?target=good&probe=short');
-    await app.inject('/probe?target=bad&probe=short');
+    await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
+    await app.inject({ method: 'POST', url: '/probe?target=bad&probe=short', payload: {} });
     const list = (await app.inject('/runs')).json().runs;
     assert.deepEqual(
       list.map((r: { target: string }) => r.target),

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Config } from '../../src/config/types.js';
-import { AUTH_FAILURES_PER_MINUTE } from '../../src/http/buildApp.js';
+import { AUTH_FAILURES_PER_MINUTE, AUTH_FAILURES_PER_MINUTE_ALL } from '../../src/http/buildApp.js';
 import { captureLogger } from '../helpers/captureLogger.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { testApp } from '../helpers/testApp.js';
@@ -39,7 +39,7 @@ const counter = async (t: ReturnType<typeof setup>, name: 'authFailures' | 'auth
   Object.fromEntries((await t.metrics[name].get()).values.map((v) => [v.labels['method'], v.value]));
 
 describe('the browser boundary', () => {
-  test('GET /probe as an image, script or frame is refused, from another site or our own; as a page or a client it runs', async () => {
+  test('GET /probe as an image, script or frame is refused, from another site or our own; typed in the address bar it only names the run', async () => {
     const t = setup();
     const embedded = [
       { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' },
@@ -56,9 +56,10 @@ describe('the browser boundary', () => {
     const head = await t.app.inject({ method: 'HEAD', url: '/probe?target=good&probe=short', headers: embedded[1] });
     assert.equal(head.statusCode, 403, 'HEAD runs the GET route: refused the same way');
     assert.equal(t.stream.requests.length, 0, 'nothing ran');
-    assert.equal((await t.app.inject('/probe?target=good&probe=short')).statusCode, 200, 'curl');
+    assert.equal((await t.app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} })).statusCode, 200, 'curl');
     const typed = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
-    assert.equal((await t.app.inject({ url: '/probe?target=good&probe=short', headers: typed })).statusCode, 200, 'the address bar');
+    assert.equal((await t.app.inject({ url: '/probe?target=good&probe=short', headers: typed })).statusCode, 405, 'the address bar');
+    assert.equal(t.stream.requests.length, 1, 'only the POST ran');
   });
 
   test('POST /probe, /-/reload, /-/login and /-/logout: only same-origin, none or no browser headers; Origin and Referer when Sec-Fetch is absent', async () => {
@@ -128,6 +129,21 @@ describe('server.allowedHosts', () => {
     }
   });
 
+  test('X-Forwarded-Host is checked beside Host, never instead of it, and only from a trusted proxy', async () => {
+    // trustProxy covers the browser's own address (inject comes from 127.0.0.1)
+    const t = setup({ trustProxy: ['127.0.0.0/8'] });
+    const status = async (headers: Record<string, string>) => (await t.app.inject({ url: '/-/healthy', headers })).statusCode;
+    assert.equal(await status({ host: 'rebind.attacker.example:9464', 'x-forwarded-host': 'localhost:9464' }), 421, 'a rebound page');
+    assert.equal(await status({ host: 'localhost:9464', 'x-forwarded-host': 'rebind.attacker.example' }), 421);
+    assert.equal(await status({ host: '10.0.0.7:9464', 'x-forwarded-host': 'box1' }), 200, 'a proxy passing the public name');
+    const untrusted = setup();
+    const res = await untrusted.app.inject({
+      url: '/-/healthy',
+      headers: { host: 'localhost', 'x-forwarded-host': 'rebind.attacker.example' },
+    });
+    assert.equal(res.statusCode, 200, 'ignored from an address not in trustProxy');
+  });
+
   test('a list replaces the default names; [*] turns the check off; a reload applies at once', async () => {
     const t = setup({ allowedHosts: ['coherency.example.com', '*.svc.cluster.local'] });
     const status = async (host: string) => (await t.app.inject({ url: '/-/healthy', headers: { host } })).statusCode;
@@ -142,7 +158,7 @@ describe('server.allowedHosts', () => {
 });
 
 describe('wrong tokens', () => {
-  test('1,000 wrong bearer tokens in a loop: 401 up to the limit, then 429 with Retry-After, even for the right token; a few log lines', async () => {
+  test('1,000 wrong bearer tokens in a loop: 401 up to the limit, then 429 with Retry-After; the right token still passes; a few log lines', async () => {
     const t = setup({ authToken: TOKEN });
     const statuses = new Map<number, number>();
     let retryAfter = '';
@@ -154,7 +170,7 @@ describe('wrong tokens', () => {
     assert.deepEqual(Object.fromEntries(statuses), { 401: AUTH_FAILURES_PER_MINUTE, 429: 1000 - AUTH_FAILURES_PER_MINUTE });
     assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After ${retryAfter}`);
     const right = await t.app.inject({ url: '/runs', headers: { authorization: `Bearer ${TOKEN}` } });
-    assert.equal(right.statusCode, 429, 'a limited address cannot tell a right guess from a wrong one');
+    assert.equal(right.statusCode, 200, 'the right token is never refused (a guesser sharing the address kept Prometheus out)');
     const lines = t.log
       .text()
       .trim()
@@ -163,7 +179,7 @@ describe('wrong tokens', () => {
     assert.equal(lines.length, 1, 'one line for the minute');
     assert.match(lines[0]!, /"failures":1,"refused":0/);
     assert.deepEqual(await counter(t, 'authFailures'), { bearer: AUTH_FAILURES_PER_MINUTE });
-    assert.deepEqual(await counter(t, 'authThrottled'), { bearer: 1000 - AUTH_FAILURES_PER_MINUTE + 1 });
+    assert.deepEqual(await counter(t, 'authThrottled'), { bearer: 1000 - AUTH_FAILURES_PER_MINUTE });
 
     // a minute later the address may try again, and the next line sums up the minute
     t.advance(60_000);
@@ -175,7 +191,49 @@ describe('wrong tokens', () => {
       .split('\n')
       .filter((l) => /wrong credentials/.test(l));
     assert.equal(later.length, 2);
-    assert.match(later[1]!, /"failures":10,"refused":991/);
+    assert.match(later[1]!, /"failures":10,"refused":990,"addresses":1/);
+  });
+
+  test('rotating addresses: all of them together get AUTH_FAILURES_PER_MINUTE_ALL answers of 401 a minute, one log line; the right token passes', async () => {
+    const t = setup({ authToken: TOKEN });
+    const statuses = new Map<number, number>();
+    for (let a = 0; a < 50; a++) {
+      for (let i = 0; i < AUTH_FAILURES_PER_MINUTE; i++) {
+        const res = await t.app.inject({
+          url: '/runs',
+          remoteAddress: `198.51.100.${a}`,
+          headers: { authorization: `Bearer wrong-${a}-${i}-0123456789` },
+        });
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+      }
+    }
+    assert.deepEqual(Object.fromEntries(statuses), {
+      401: AUTH_FAILURES_PER_MINUTE_ALL,
+      429: 50 * AUTH_FAILURES_PER_MINUTE - AUTH_FAILURES_PER_MINUTE_ALL,
+    });
+    const fresh = await t.app.inject({
+      url: '/runs',
+      remoteAddress: '203.0.113.1',
+      headers: { authorization: 'Bearer wrong-fresh-0123456789' },
+    });
+    assert.equal(fresh.statusCode, 429, 'a new address is limited too while the shared bucket is empty');
+    for (const remoteAddress of ['203.0.113.1', '198.51.100.0']) {
+      const right = await t.app.inject({ url: '/runs', remoteAddress, headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(right.statusCode, 200, remoteAddress);
+    }
+    const lines = t.log
+      .text()
+      .split('\n')
+      .filter((l) => /wrong credentials/.test(l));
+    assert.equal(lines.length, 1, 'one line for the minute, whatever the number of addresses');
+    // A minute refills the shared bucket.
+    t.advance(60_000);
+    const later = await t.app.inject({
+      url: '/runs',
+      remoteAddress: '203.0.113.2',
+      headers: { authorization: 'Bearer wrong-later-0123456789' },
+    });
+    assert.equal(later.statusCode, 401);
   });
 
   test('the login form is limited the same way, per client address', async () => {
@@ -186,8 +244,8 @@ describe('wrong tokens', () => {
     const limited = await login('wrong-again-0123456789');
     assert.equal(limited.statusCode, 429);
     assert.ok(limited.headers['retry-after']);
-    assert.equal((await login(TOKEN)).statusCode, 429);
-    assert.equal((await login(TOKEN, '192.0.2.8')).statusCode, 303, 'another address is not limited');
+    assert.equal((await login(TOKEN)).statusCode, 303, 'the right token still logs in');
+    assert.equal((await login('wrong-again-0123456789', '192.0.2.8')).statusCode, 401, 'another address is not limited');
   });
 });
 
@@ -234,6 +292,11 @@ describe('sessions', () => {
       url: '/runs',
       headers: { authorization: `Bearer ${TOKEN}`, 'x-forwarded-for': '198.51.100.4' },
     });
-    assert.equal(same.statusCode, 429);
+    assert.equal(same.statusCode, 200, 'the right token passes even from the limited address');
+    const wrong = await proxied.app.inject({
+      url: '/runs',
+      headers: { authorization: 'Bearer wrong-0123456789abcdef', 'x-forwarded-for': '198.51.100.4' },
+    });
+    assert.equal(wrong.statusCode, 429);
   });
 });

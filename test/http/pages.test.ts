@@ -16,6 +16,17 @@ const HOSTILE_UNIT = 'Loop <script>globalThis.pwned=1</script><img src=x onerror
 const COLLAPSED = `${healthyProse(900, 3)}\n\n${HOSTILE_UNIT.repeat(120)}`;
 const HUGE_LOOP = `${healthyProse(900, 4)}\n\n${'Same line again.\n'.repeat(20_000)}`;
 
+/** The CSRF token of the index page's run buttons, as the browser holding `cookie` is served it. */
+async function csrfOf(
+  app: { inject: (o: { url: string; headers: Record<string, string> }) => Promise<{ body: string }> },
+  cookie?: string,
+) {
+  const page = await app.inject({ url: '/', headers: cookie ? { cookie } : {} });
+  const m = /name="csrf" value="([^"]+)"/.exec(page.body);
+  assert.ok(m, 'the index page has a run button with its csrf field');
+  return m[1]!;
+}
+
 function setup(authToken: string | null = null) {
   const stream = fakeStream({
     healthy: { content: HEALTHY, ttftSeconds: 0.0028309250000002066, durationSeconds: 2.0000000000000004 },
@@ -45,9 +56,9 @@ function setup(authToken: string | null = null) {
 }
 
 describe('POST /probe', () => {
-  test('takes target and probe from the query string, a JSON body or a form, like GET', async () => {
+  test("takes target and probe from the query string with a JSON body, a JSON body, or the page's form with its CSRF token", async () => {
     const { app, stream } = setup();
-    const viaQuery = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short' });
+    const viaQuery = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     assert.equal(viaQuery.statusCode, 200, viaQuery.body);
     assert.equal(viaQuery.json().verdict, 'ok');
     const viaJson = await app.inject({ method: 'POST', url: '/probe', payload: { target: 'good', probe: 'long' } });
@@ -56,7 +67,7 @@ describe('POST /probe', () => {
     const viaForm = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=bad%3Ci%3E&probe=short',
+      payload: `target=bad%3Ci%3E&probe=short&csrf=${await csrfOf(app)}`,
       headers: { 'content-type': FORM },
     });
     assert.equal(viaForm.statusCode, 200, viaForm.body);
@@ -65,7 +76,45 @@ describe('POST /probe', () => {
     const mixed = await app.inject({ method: 'POST', url: '/probe?target=good', payload: { probe: 'short' } });
     assert.equal(mixed.statusCode, 200, mixed.body);
     assert.equal(stream.requests.length, 4);
-    assert.equal((await app.inject('/probe?target=good&probe=short')).statusCode, 200, 'GET still runs');
+  });
+
+  test('what a page of another site can send without a preflight starts nothing: GET, a form without the CSRF token, text/plain, no body', async () => {
+    const { app, stream } = setup();
+    const get = await app.inject('/probe?target=good&probe=short');
+    assert.equal(get.statusCode, 405);
+    assert.equal(get.headers.allow, 'POST');
+    assert.equal(get.json().error.code, 'USE_POST');
+    assert.match(
+      get.json().error.curl,
+      /^curl -X POST -H 'content-type: application\/json' -d '\{"target":"good","probe":"short"\}' http:\/\/localhost:80\/probe$/,
+    );
+    const head = await app.inject({ method: 'HEAD', url: '/probe?target=good&probe=short' });
+    assert.equal(head.statusCode, 405);
+    // A browser gets a page naming the run, with the button (and its token) and the curl line.
+    const page = await app.inject({ url: '/probe?target=bad%3Ci%3E&probe=short', headers: { accept: BROWSER } });
+    assert.equal(page.statusCode, 405);
+    assert.match(page.body, /Run probe short on target bad&#60;i&#62;\?/);
+    assert.match(page.body, /name="csrf" value="[^"]+"/);
+    assert.match(page.body, /curl -X POST/);
+    // Unknown names are still named as such (a 404 before the 405).
+    assert.equal((await app.inject('/probe?target=nope&probe=short')).statusCode, 404);
+    const forms = [
+      { payload: 'target=good&probe=short', headers: { 'content-type': FORM } },
+      { payload: 'target=good&probe=short&csrf=forged', headers: { 'content-type': FORM } },
+      { payload: '{"target":"good","probe":"short"}', headers: { 'content-type': 'text/plain' } },
+      { payload: '', headers: {} },
+    ];
+    const statuses = [];
+    for (const f of forms) statuses.push((await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', ...f })).statusCode);
+    assert.deepEqual(statuses, [403, 403, 415, 415]);
+    // A CORS preflight gets no allow headers: the JSON POST of another origin never leaves the browser.
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/probe',
+      headers: { origin: 'http://evil.test', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
+    assert.ok(!Object.keys(preflight.headers).some((h) => h.startsWith('access-control-')), JSON.stringify(preflight.headers));
+    assert.equal(stream.requests.length, 0, 'nothing ran');
   });
 
   test('missing, conflicting or unknown names are refused with what is wrong', async () => {
@@ -107,7 +156,7 @@ describe('POST /probe', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=good&probe=short',
+      payload: `target=good&probe=short&csrf=${await csrfOf(app)}`,
       headers: { 'content-type': FORM, accept: BROWSER },
     });
     assert.equal(res.statusCode, 303);
@@ -116,7 +165,7 @@ describe('POST /probe', () => {
     const unknown = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=nope&probe=short',
+      payload: `target=nope&probe=short&csrf=${await csrfOf(app)}`,
       headers: { 'content-type': FORM, accept: BROWSER },
     });
     assert.equal(unknown.statusCode, 404);
@@ -129,7 +178,7 @@ describe('POST /probe', () => {
     const res = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=good&probe=short',
+      payload: `target=good&probe=short&csrf=${await csrfOf(app)}`,
       headers: { 'content-type': FORM, 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
     });
     assert.equal(res.statusCode, 403);
@@ -137,7 +186,7 @@ describe('POST /probe', () => {
     const same = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=good&probe=short',
+      payload: `target=good&probe=short&csrf=${await csrfOf(app)}`,
       headers: { 'content-type': FORM, 'sec-fetch-site': 'same-origin' },
     });
     assert.equal(same.statusCode, 200);
@@ -145,7 +194,7 @@ describe('POST /probe', () => {
 
   test('times in the JSON carry no float noise', async () => {
     const { app } = setup();
-    const res = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short' });
+    const res = await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} });
     const noisy: number[] = [];
     JSON.parse(res.body, (_k, v: unknown) => {
       if (typeof v === 'number' && !Number.isInteger(v) && Number(v.toPrecision(6)) !== v) noisy.push(v);
@@ -259,7 +308,7 @@ describe('the index page', () => {
     assert.match(bad, new RegExp(`<a href="/runs/${run.id}">last run</a>`));
     assert.match(
       bad,
-      /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="bad&#60;i&#62;"><input type="hidden" name="probe" value="short"><button type="submit">run now<\/button><\/form>/,
+      /<form class="inline" method="post" action="\/probe"><input type="hidden" name="target" value="bad&#60;i&#62;"><input type="hidden" name="probe" value="short"><input type="hidden" name="csrf" value="[\w-]{43}"><button type="submit">run now<\/button><\/form>/,
     );
     assert.match(row('good', 'short'), /v-none">none<.*never/);
     assert.equal(row('huge', 'long'), '', 'only the probes a target runs');
@@ -325,10 +374,19 @@ describe('with server.authToken set', () => {
     const posted = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=good&probe=short',
+      payload: `target=good&probe=short&csrf=${await csrfOf(app, cookie)}`,
       headers: { cookie, 'content-type': FORM, accept: BROWSER },
     });
     assert.equal(posted.statusCode, 303);
+    // A token of the right shape that is not this session's starts nothing.
+    const stale = await app.inject({
+      method: 'POST',
+      url: '/probe',
+      payload: `target=good&probe=short&csrf=${'A'.repeat(43)}`,
+      headers: { cookie, 'content-type': FORM },
+    });
+    assert.equal(stale.statusCode, 403);
+    assert.equal(stale.json().error.code, 'CSRF_TOKEN_REQUIRED');
     const page = await app.inject({ url: posted.headers.location as string, headers: { cookie, accept: BROWSER } });
     assert.equal(page.statusCode, 200);
     assert.match(page.body, /<span class="v v-ok">ok<\/span>/);
@@ -336,7 +394,7 @@ describe('with server.authToken set', () => {
     const cross = await app.inject({
       method: 'POST',
       url: '/probe',
-      payload: 'target=good&probe=short',
+      payload: `target=good&probe=short&csrf=${await csrfOf(app, cookie)}`,
       headers: { cookie, 'content-type': FORM, 'sec-fetch-site': 'cross-site' },
     });
     assert.equal(cross.statusCode, 403);

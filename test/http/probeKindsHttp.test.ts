@@ -37,7 +37,7 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
     let metrics = (await app.inject({ url: '/metrics' })).body;
     assert.match(metrics, /^coherency_contamination_detected_total\{target="leaky",probe="mixing"\} 0$/m);
 
-    const mixing = (await app.inject({ url: '/probe?target=leaky&probe=mixing' })).json();
+    const mixing = (await app.inject({ method: 'POST', url: '/probe?target=leaky&probe=mixing', payload: {} })).json();
     assert.equal(mixing.verdict, 'fail');
     assert.equal(mixing.samples.length, 3);
     const leaks = mixing.samples.filter((s: { contamination: { leakedFrom: number[] } }) => s.contamination.leakedFrom.length > 0);
@@ -47,7 +47,7 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
       /^contamination: request \d's code word [A-Z]+-[A-Z]+-\d{4} \(topic: .*\) appeared in the answer to request \d/m,
     );
 
-    const recall = (await app.inject({ url: '/probe?target=leaky&probe=recall' })).json();
+    const recall = (await app.inject({ method: 'POST', url: '/probe?target=leaky&probe=recall', payload: {} })).json();
     assert.equal(recall.verdict, 'fail');
     assert.equal(recall.samples[0].recall.ratio, 0);
     assert.deepEqual(recall.samples[0].recall.byPosition, { start: { planted: 2, recalled: 0 }, end: { planted: 1, recalled: 0 } });

@@ -78,9 +78,9 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
   });
   const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true });
   try {
-    assert.equal((await app.inject('/probe?target=bad&probe=short')).json().verdict, 'fail'); // run-1, stored
-    assert.equal((await app.inject('/probe?target=good&probe=short')).json().verdict, 'ok'); // run-2 pushes run-1 out of memory
-    await app.inject('/probe?target=good&probe=short'); // run-3 pushes run-2 out: it was not stored
+    assert.equal((await app.inject({ method: 'POST', url: '/probe?target=bad&probe=short', payload: {} })).json().verdict, 'fail'); // run-1, stored
+    assert.equal((await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} })).json().verdict, 'ok'); // run-2 pushes run-1 out of memory
+    await app.inject({ method: 'POST', url: '/probe?target=good&probe=short', payload: {} }); // run-3 pushes run-2 out: it was not stored
     await store.flush();
     assert.equal(history.size, 1);
 

@@ -10,6 +10,7 @@ import { demoConfig } from '../helpers/demoConfig.js';
 import {
   ensureBuilt,
   fetchText,
+  RUN_PROBE,
   freePort,
   makeTempDir,
   parseExposition,
@@ -82,8 +83,8 @@ describe('serve logs', { timeout: 60_000 }, () => {
     const serve = startServe(['--config', file, '--port', String(port), '--log-level', 'warn', '--log-format', 'json']);
     children.push(serve);
     await waitReady(serve, base);
-    assert.equal((await fetchText(`${base}/probe?target=collapse&probe=short`, 30_000)).status, 200);
-    assert.equal((await fetchText(`${base}/probe?target=down&probe=short`, 30_000)).status, 200);
+    assert.equal((await fetchText(`${base}/probe?target=collapse&probe=short`, 30_000, RUN_PROBE)).status, 200);
+    assert.equal((await fetchText(`${base}/probe?target=down&probe=short`, 30_000, RUN_PROBE)).status, 200);
     const lines = await waitFor('two sample lines', () => {
       const ls = jsonLines(serve.stdout()).filter((l) => l.msg === 'sample finished');
       return ls.length >= 2 ? ls : undefined;

@@ -9,6 +9,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import {
   ensureBuilt,
   fetchText,
+  RUN_PROBE,
   freePort,
   isListening,
   makeTempDir,
@@ -99,7 +100,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
 
   it('GET /probe on a healthy 3000-token stream answers ok and moves the ok counter and success gauge', async () => {
     const prior = await metrics();
-    const { status, body } = await fetchText(`${base}/probe?target=healthy&probe=${PROBE}`, 30_000);
+    const { status, body } = await fetchText(`${base}/probe?target=healthy&probe=${PROBE}`, 30_000, RUN_PROBE);
     assert.equal(status, 200, body);
     const run = JSON.parse(body) as ProbeBody;
     assert.equal(run.target, 'healthy');
@@ -119,7 +120,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
 
   it('GET /probe on a stream that collapses into a repeated sentence answers fail and moves the fail counter', async () => {
     const prior = await metrics();
-    const { status, body } = await fetchText(`${base}/probe?target=collapse&probe=${PROBE}`, 30_000);
+    const { status, body } = await fetchText(`${base}/probe?target=collapse&probe=${PROBE}`, 30_000, RUN_PROBE);
     assert.equal(status, 200, body);
     const run = JSON.parse(body) as ProbeBody;
     assert.equal(run.verdict, 'fail', body.slice(0, 2000));
@@ -152,7 +153,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
   it('promtool check metrics finds no problem in /metrics (a failed conformance checklist among them)', async (t) => {
     const tool = requireTool('promtool');
     if (tool.skip !== null) return t.skip(tool.skip);
-    const checklist = await fetchText(`${base}/probe?target=gateway&probe=checklist`, 30_000);
+    const checklist = await fetchText(`${base}/probe?target=gateway&probe=checklist`, 30_000, RUN_PROBE);
     assert.equal((JSON.parse(checklist.body) as ProbeBody).verdict, 'fail', checklist.body.slice(0, 500));
     const { body } = await fetchText(`${base}/metrics`);
     assert.match(
@@ -172,7 +173,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
     const sim = slow;
     const abandon = new AbortController();
     // Not awaited: the run streams forever until the daemon aborts it.
-    const inFlight = fetch(`${base}/probe?target=forever&probe=${PROBE}`, { signal: abandon.signal }).then(
+    const inFlight = fetch(`${base}/probe?target=forever&probe=${PROBE}`, { ...RUN_PROBE, signal: abandon.signal }).then(
       (res) => res.text(),
       () => '',
     );

@@ -257,12 +257,14 @@ test('end to end through /probe and /metrics: a sweeping probe and a plain one o
       probes: [testProbe({ name: 'sweep', samples: 2, temperatures: [0, 0.6] }), testProbe({ name: 'plain' })],
     });
     const { app } = testApp(config, streamChat);
-    const body = (await app.inject('/probe?target=local&probe=sweep')).json() as { samples: { temperature: number }[] };
+    const body = (await app.inject({ method: 'POST', url: '/probe?target=local&probe=sweep', payload: {} })).json() as {
+      samples: { temperature: number }[];
+    };
     assert.deepEqual(
       body.samples.map((x) => x.temperature),
       [0, 0.6, 0, 0.6],
     );
-    await app.inject('/probe?target=local&probe=plain');
+    await app.inject({ method: 'POST', url: '/probe?target=local&probe=plain', payload: {} });
     assert.equal(lb.requests.length, 5);
     const text = (await app.inject('/metrics')).body;
     const withTemp = text.split('\n').filter((l) => l.startsWith('coherency_') && l.includes('temperature='));
