@@ -16,8 +16,8 @@ export class FileRefused extends Error {
   constructor(
     message: string,
     readonly code: FileRefusedCode,
-    /** The file's size, when it was refused for it. */
-    readonly size?: number,
+    /** The file's size when it was refused for it; the system's error code when open failed otherwise. */
+    readonly detail: { size?: number; errno?: string } = {},
   ) {
     super(message);
     this.name = 'FileRefused';
@@ -43,7 +43,8 @@ const KINDS: ReadonlyArray<[(s: import('node:fs').Stats) => boolean, string]> = 
 export function fileProblem(stat: import('node:fs').Stats, maxBytes: number): FileRefused | null {
   for (const [is, why] of KINDS) if (is(stat)) return new FileRefused(why, why.startsWith('is a directory') ? 'EISDIR' : 'NOT_REGULAR');
   if (!stat.isFile()) return new FileRefused('is not a regular file', 'NOT_REGULAR');
-  if (stat.size > maxBytes) return new FileRefused(`is ${stat.size} bytes, more than the ${maxBytes} read at most`, 'TOO_LARGE', stat.size);
+  if (stat.size > maxBytes)
+    return new FileRefused(`is ${stat.size} bytes, more than the ${maxBytes} read at most`, 'TOO_LARGE', { size: stat.size });
   return null;
 }
 
@@ -69,7 +70,7 @@ export function openFailure(err: unknown): FileRefused {
       // opening a socket, or a FIFO for writing with no reader
       return new FileRefused('is not a regular file (a socket or a device)', 'NOT_REGULAR');
     default:
-      return new FileRefused(`cannot be read (${code ?? (err as Error).message})`, 'UNREADABLE');
+      return new FileRefused(`cannot be read (${code ?? (err as Error).message})`, 'UNREADABLE', { errno: code ?? (err as Error).message });
   }
 }
 

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
+import { readBoundedFile } from '../files/readBoundedFile.js';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
 import { comparisonTable } from '../baseline/comparisonTable.js';
@@ -12,6 +12,9 @@ import { plainProgress, ttyProgress } from './progressView.js';
 import { runOneShot } from './runOneShot.js';
 import { sampleReport } from './sampleReport.js';
 import { saveSample } from './saveSample.js';
+
+/** Largest --prompt-file read: a million-token context is about 4 MB of text. */
+export const PROMPT_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface ProbeCommandIO {
   stdout: (s: string) => void;
@@ -68,9 +71,10 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     const promptFile = values['prompt-file'];
     if (typeof promptFile === 'string') {
       try {
-        promptText = await readFile(promptFile, 'utf8');
+        // bounded and non-blocking: a FIFO or /dev/zero is refused at once, never read without end
+        promptText = (await readBoundedFile(promptFile, { maxBytes: PROMPT_FILE_MAX_BYTES })).toString('utf8');
       } catch (err) {
-        return usage(`--prompt-file: cannot read ${promptFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return usage(`--prompt-file: cannot read ${promptFile}: ${(err as Error).message}`);
       }
     }
     result = configFromFlags(values, io.env, promptText);

@@ -279,7 +279,7 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       opened = openBoundedFileSync(join(dir, name), { maxBytes: options.maxBytes, noFollow: true });
     } catch (err) {
       if (!(err instanceof FileRefused)) throw err;
-      if (err.code === 'TOO_LARGE') throw new Skipped('oversize', `larger than storage.maxBytes (${err.size} bytes)`);
+      if (err.code === 'TOO_LARGE') throw new Skipped('oversize', `larger than storage.maxBytes (${err.detail.size} bytes)`);
       if (err.code === 'NOT_REGULAR' || err.code === 'ELOOP' || err.code === 'EISDIR') throw new Skipped('not_regular', err.message);
       throw err;
     }
