@@ -9,6 +9,7 @@ import type { Config } from './config/types.js';
 import type { LogFormat } from './logging/createLogger.js';
 import { withoutQuery } from './config/withoutQuery.js';
 import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
+import { terminalSafeWriter } from './oneShot/terminalSafe.js';
 import { VERSION } from './version.js';
 
 /** Where a command writes; swapped in tests. */
@@ -21,6 +22,11 @@ export interface CliIO {
   earlySignals?: EarlySignals;
   /** Whether stderr is a terminal (probe's live progress); default: process.stderr.isTTY. */
   stderrIsTTY?: boolean;
+  /**
+   * stderr as given, for the live progress view's own cursor movements (it makes each line it
+   * draws terminal-safe itself); main() makes stdout and stderr terminal-safe.
+   */
+  rawStderr?: (s: string) => void;
 }
 
 const defaultIO: CliIO = {
@@ -545,6 +551,9 @@ Run 'coherency-exporter COMMAND --help' for a command's options.
  */
 export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?: EarlySignals): Promise<number | 'running'> {
   if (earlySignals) io = { ...io, earlySignals };
+  // Everything printed can hold text a target chose (its /version, model names, error messages,
+  // output excerpts): control characters and bidi controls are shown escaped, never obeyed.
+  io = { ...io, stdout: terminalSafeWriter(io.stdout), stderr: terminalSafeWriter(io.stderr), rawStderr: io.rawStderr ?? io.stderr };
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout(usage());

@@ -22,6 +22,8 @@ export interface ProbeCommandIO {
   env: Record<string, string | undefined>;
   /** stderr is a terminal: the progress view redraws in place. */
   stderrIsTTY: boolean;
+  /** stderr without the escaping of control characters, for the TTY progress view's cursor movements. */
+  rawStderr?: (s: string) => void;
   columns?: number;
 }
 
@@ -96,7 +98,11 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const quiet = values['quiet'] === true;
   const json = values['json'] === true;
   const saveDir = typeof values['save'] === 'string' ? values['save'] : null;
-  const view = quiet ? plainProgress(() => {}) : io.stderrIsTTY ? ttyProgress(io.stderr, io.columns) : plainProgress(io.stderr);
+  const view = quiet
+    ? plainProgress(() => {})
+    : io.stderrIsTTY
+      ? ttyProgress(io.rawStderr ?? io.stderr, io.columns)
+      : plainProgress(io.stderr);
   const savedTo = new Map<string, string>();
   const saveErrors: string[] = [];
   // A config that starts the built-in simulator (the demo) gets it here too, as serve would.
