@@ -1,4 +1,4 @@
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, constants, readSync } from 'node:fs';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
@@ -207,7 +207,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   async function writeAtomic(file: string, data: string): Promise<void> {
     const tmp = `${file}.tmp-${process.pid}`;
     try {
-      const handle = await open(tmp, 'w', 0o600);
+      // Made new, never opened through what is already there: a link or a FIFO put at this
+      // name is replaced, not written through or waited on.
+      await unlink(tmp).catch(() => undefined);
+      const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         await handle.writeFile(data, 'utf8');
         await handle.sync();

@@ -388,3 +388,18 @@ test('a stored run swapped for a FIFO or a link after start-up is not read when 
     assert.match(loaded.samples[0]!.notes.join(' '), /could not be read again \((is a named pipe|is a symbolic link)/);
   }
 });
+
+test('a save never writes through a link or into a FIFO put at its temp file name', async () => {
+  const dir = await tempDir();
+  const outside = join(await tempDir(), 'victim.txt');
+  await writeFile(outside, 'untouched');
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: silentLogger });
+  await store.open();
+  await symlink(outside, join(dir, `${fileNameFor(run(1, 'fail'))}.tmp-${process.pid}`));
+  assert.equal(spawnSync('mkfifo', [join(dir, `${fileNameFor(run(2, 'fail'))}.tmp-${process.pid}`)]).status, 0);
+  const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('a save waited on a FIFO')), 3000).unref());
+  await Promise.race([Promise.all([store.save(run(1, 'fail')), store.save(run(2, 'fail'))]), deadline]);
+  assert.equal(await readFile(outside, 'utf8'), 'untouched');
+  assert.deepEqual(ids(store.heads()), ['run-2', 'run-1']);
+  assert.ok((await lstat(join(dir, fileNameFor(run(1, 'fail'))))).isFile());
+});
