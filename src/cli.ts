@@ -2,7 +2,6 @@
 // runs (the analyzer, the config validator, the simulator, pino, the daemon's HTTP stack), so
 // `--help` and `analyze` do not pay for what they never use.
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { Logger } from 'pino';
@@ -10,6 +9,7 @@ import type { Config } from './config/types.js';
 import type { LogFormat } from './logging/createLogger.js';
 import { withoutQuery } from './config/withoutQuery.js';
 import { releaseEarlySignals, SignalGate, type EarlySignals } from './signalGate.js';
+import { terminalSafeWriter } from './oneShot/terminalSafe.js';
 import { VERSION } from './version.js';
 
 /** Where a command writes; swapped in tests. */
@@ -22,6 +22,11 @@ export interface CliIO {
   earlySignals?: EarlySignals;
   /** Whether stderr is a terminal (probe's live progress); default: process.stderr.isTTY. */
   stderrIsTTY?: boolean;
+  /**
+   * stderr as given, for the live progress view's own cursor movements (it makes each line it
+   * draws terminal-safe itself); main() makes stdout and stderr terminal-safe.
+   */
+  rawStderr?: (s: string) => void;
 }
 
 const defaultIO: CliIO = {
@@ -226,18 +231,14 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
       const file = positionals[0] ?? '-';
       let text: string;
       try {
-        const bytes = file === '-' ? await (io.readStdin ?? readStdin)() : await readFile(file);
+        // bounded and non-blocking: a FIFO or /dev/zero given as FILE is refused, not read without end
+        const { readBoundedFile } = await import('./files/readBoundedFile.js');
+        const bytes = file === '-' ? await (io.readStdin ?? readStdin)() : await readBoundedFile(file, { maxBytes: ANALYZE_MAX_BYTES });
+        if (bytes.length > ANALYZE_MAX_BYTES) throw new Error(`more than ${ANALYZE_MAX_BYTES} bytes`);
         text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        const why =
-          e.code === 'ENOENT'
-            ? 'no such file'
-            : e.code === 'EISDIR'
-              ? 'is a directory'
-              : e instanceof TypeError
-                ? 'not UTF-8 text'
-                : e.message;
+        const why = e.code === 'TOO_LARGE' ? `more than ${ANALYZE_MAX_BYTES} bytes` : e instanceof TypeError ? 'not UTF-8 text' : e.message;
         io.stderr(`error: cannot read ${file === '-' ? 'standard input' : file}: ${why}\n`);
         return EXIT.USAGE;
       }
@@ -550,6 +551,9 @@ Run 'coherency-exporter COMMAND --help' for a command's options.
  */
 export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?: EarlySignals): Promise<number | 'running'> {
   if (earlySignals) io = { ...io, earlySignals };
+  // Everything printed can hold text a target chose (its /version, model names, error messages,
+  // output excerpts): control characters and bidi controls are shown escaped, never obeyed.
+  io = { ...io, stdout: terminalSafeWriter(io.stdout), stderr: terminalSafeWriter(io.stderr), rawStderr: io.rawStderr ?? io.stderr };
   const first = argv[0];
   if (first === '--help' || first === '-h' || first === 'help') {
     io.stdout(usage());
@@ -685,9 +689,18 @@ function relativeToCwd(path: string): string {
   return path.startsWith(cwd) ? path.slice(cwd.length) : path;
 }
 
+/** Largest text `analyze` reads, from a file or standard input: a generation of a million tokens fits several times. */
+const ANALYZE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Standard input up to one byte past ANALYZE_MAX_BYTES (the caller refuses more): `< /dev/zero` ends. */
 async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > ANALYZE_MAX_BYTES) break;
+  }
   return Buffer.concat(chunks);
 }
 

@@ -156,14 +156,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     : null;
   if (store) {
     for (const outcome of ['stored_without_text', 'not_stored'] as const) metrics.storeOversized.inc({ outcome }, 0);
-    // The head of each stored run, then retention over those it read; a run's text is read on GET /runs/:id.
-    // Not awaited: the index is built while the server already answers (in batches, so health
-    // checks are not held); /runs and /runs/:id wait for it, saves queue behind it.
-    void store.open().then(
-      (runs) => logger.info({ dir: storage.dir, runs }, 'stored runs indexed'),
-      (err: Error) =>
-        logger.error({ dir: storage.dir, err: err.message }, 'could not index the stored runs: /runs lists the runs in memory only'),
-    );
   }
   const history = new RunHistory({ maxRuns: storage.historySize, maxBytes: storage.historyMaxBytes }, store);
 
@@ -296,6 +288,18 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
+  if (store) {
+    // Only once listening: a second daemon that cannot bind must leave the folder it shares as
+    // it found it (opening applies retention, which deletes). The head of each stored run, then
+    // retention over those it read; a run's text is read on GET /runs/:id. Not awaited: the
+    // index is built while the server already answers (in batches, so health checks are not
+    // held); /runs and /runs/:id wait for it, saves queue behind it.
+    void store.open().then(
+      (runs) => logger.info({ dir: storage.dir, runs }, 'stored runs indexed'),
+      (err: Error) =>
+        logger.error({ dir: storage.dir, err: err.message }, 'could not index the stored runs: /runs lists the runs in memory only'),
+    );
+  }
   scheduler.apply(config);
   metrics.reloadSuccessful.set(1);
   metrics.reloadSuccessTimestamp.set(Date.now() / 1000);

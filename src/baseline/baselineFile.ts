@@ -1,31 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { readBoundedFile } from '../files/readBoundedFile.js';
 import type { Baseline } from './baselineFormat.js';
 import { parseBaseline, type ParsedBaseline } from './parseBaseline.js';
 
 /** Largest baseline read: 20 samples × 20k tokens of a few probes fit many times over. */
 export const MAX_BASELINE_BYTES = 64 * 1024 * 1024;
 
-/** Reads and checks a baseline file; an unreadable one is an error naming why (no such file, a directory, too large). */
+/**
+ * Reads and checks a baseline file; an unreadable one is an error naming why (no such file, a
+ * directory, a FIFO or device, too large). The size is checked on the opened file before a
+ * byte is read, and no more than MAX_BASELINE_BYTES is ever read (/dev/zero has no end).
+ */
 export async function readBaselineFile(path: string): Promise<ParsedBaseline> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await readBoundedFile(path, { maxBytes: MAX_BASELINE_BYTES });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (code ?? (err as Error).message);
-    return { ok: false, kind: 'corrupt', error: `cannot read it: ${why}` };
+    if ((err as { code?: string }).code === 'TOO_LARGE')
+      return { ok: false, kind: 'corrupt', error: `larger than ${MAX_BASELINE_BYTES} bytes: not a baseline` };
+    return { ok: false, kind: 'corrupt', error: `cannot read it: ${(err as Error).message}` };
   }
-  if (bytes.length > MAX_BASELINE_BYTES)
-    return { ok: false, kind: 'corrupt', error: `larger than ${MAX_BASELINE_BYTES} bytes: not a baseline` };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

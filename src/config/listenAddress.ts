@@ -1,6 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { parse } from 'yaml';
+import { readBoundedFile } from '../files/readBoundedFile.js';
 import { DEFAULTS } from './defaults.js';
+import { CONFIG_MAX_BYTES } from './configMaxBytes.js';
 import type { ConfigSource } from './loadConfig.js';
 
 export interface ListenAddress {
@@ -18,7 +19,7 @@ export interface ListenAddress {
  */
 export async function listenAddress(
   source: ConfigSource,
-  read: (path: string) => Promise<string> = (p) => readFile(p, 'utf8'),
+  read: (path: string) => Promise<string> = async (p) => (await readBoundedFile(p, { maxBytes: CONFIG_MAX_BYTES })).toString('utf8'),
 ): Promise<ListenAddress> {
   const fallback = { host: DEFAULTS.server.host, port: DEFAULTS.server.port };
   if (source.kind !== 'file') return { ...fallback, from: 'defaults (config from the environment)' };

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type FileRefused, readBoundedFile } from '../files/readBoundedFile.js';
+import { CONFIG_MAX_BYTES } from './configMaxBytes.js';
 import { configFromEnv } from './configFromEnv.js';
 import { DEFAULTS } from './defaults.js';
 import { parseConfig } from './parseConfig.js';
@@ -74,7 +75,8 @@ export async function loadConfig(path: string, env: ConfigEnv = process.env, opt
   if (path.trim() === '') return { ok: false, errors: ['config file path is empty'] };
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // bounded and non-blocking: a FIFO or /dev/zero given as --config ends in an error, not a hang
+    text = (await readBoundedFile(path, { maxBytes: CONFIG_MAX_BYTES })).toString('utf8');
   } catch (err) {
     return { ok: false, errors: [`${path}: ${readFailure(err)}`] };
   }
@@ -93,10 +95,17 @@ export async function loadConfigFromSource(
 function readFailure(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   switch (code) {
+    case 'NOT_REGULAR':
+    case 'ELOOP':
+      return `${(err as Error).message}: not a config file`;
+    case 'TOO_LARGE':
+      return `larger than ${CONFIG_MAX_BYTES} bytes: not a config file`;
     case 'ENOENT':
       return 'config file not found';
     case 'EISDIR':
       return 'is a directory, not a config file';
+    case 'UNREADABLE':
+      return `cannot read config file (${(err as FileRefused).detail.errno})`;
     case 'EACCES':
     case 'EPERM':
       return 'cannot read config file (permission denied)';

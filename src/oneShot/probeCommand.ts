@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
+import { readBoundedFile } from '../files/readBoundedFile.js';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
 import { comparisonTable } from '../baseline/comparisonTable.js';
@@ -13,12 +13,17 @@ import { runOneShot } from './runOneShot.js';
 import { sampleReport } from './sampleReport.js';
 import { saveSample } from './saveSample.js';
 
+/** Largest --prompt-file read: a million-token context is about 4 MB of text. */
+export const PROMPT_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
 export interface ProbeCommandIO {
   stdout: (s: string) => void;
   stderr: (s: string) => void;
   env: Record<string, string | undefined>;
   /** stderr is a terminal: the progress view redraws in place. */
   stderrIsTTY: boolean;
+  /** stderr without the escaping of control characters, for the TTY progress view's cursor movements. */
+  rawStderr?: (s: string) => void;
   columns?: number;
 }
 
@@ -68,9 +73,10 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     const promptFile = values['prompt-file'];
     if (typeof promptFile === 'string') {
       try {
-        promptText = await readFile(promptFile, 'utf8');
+        // bounded and non-blocking: a FIFO or /dev/zero is refused at once, never read without end
+        promptText = (await readBoundedFile(promptFile, { maxBytes: PROMPT_FILE_MAX_BYTES })).toString('utf8');
       } catch (err) {
-        return usage(`--prompt-file: cannot read ${promptFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        return usage(`--prompt-file: cannot read ${promptFile}: ${(err as Error).message}`);
       }
     }
     result = configFromFlags(values, io.env, promptText);
@@ -92,7 +98,11 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const quiet = values['quiet'] === true;
   const json = values['json'] === true;
   const saveDir = typeof values['save'] === 'string' ? values['save'] : null;
-  const view = quiet ? plainProgress(() => {}) : io.stderrIsTTY ? ttyProgress(io.stderr, io.columns) : plainProgress(io.stderr);
+  const view = quiet
+    ? plainProgress(() => {})
+    : io.stderrIsTTY
+      ? ttyProgress(io.rawStderr ?? io.stderr, io.columns)
+      : plainProgress(io.stderr);
   const savedTo = new Map<string, string>();
   const saveErrors: string[] = [];
   // A config that starts the built-in simulator (the demo) gets it here too, as serve would.

@@ -1,6 +1,7 @@
 import type { SampleResult } from '../probe/probeTypes.js';
 import type { LiveState } from '../probe/runProbe.js';
 import { sampleEndLine, sampleLabel } from './sampleReport.js';
+import { terminalSafe } from './terminalSafe.js';
 
 /** What the one-shot runner tells the person watching. */
 export interface ProgressView {
@@ -49,17 +50,21 @@ export const REDRAW_MS = 100;
 /**
  * On a TTY: one live line per running sample (tokens so far of max, tokens/s, elapsed, state),
  * redrawn in place with plain ANSI (cursor up, erase line); an ended sample's line is printed
- * once above the live ones.
+ * once above the live ones. `write` is the terminal itself (the cursor movements must reach
+ * it), so each line drawn is made terminal-safe here: it can hold a target's error message.
  */
 export function ttyProgress(write: (s: string) => void, columns = 100): ProgressView {
   const live = new Map<string, Live>();
   let drawn = 0;
   let dirty = false;
-  const fit = (s: string) => (s.length > columns - 1 ? s.slice(0, columns - 2) + '…' : s);
+  const fit = (s: string) => {
+    const safe = terminalSafe(s);
+    return safe.length > columns - 1 ? safe.slice(0, columns - 2) + '…' : safe;
+  };
   const redraw = (above = '') => {
     let out = drawn ? `\x1b[${drawn}A` : '';
     const aboveLines = above.split('\n').filter(Boolean);
-    out += aboveLines.map((l) => `\r\x1b[2K${l}\n`).join('');
+    out += aboveLines.map((l) => `\r\x1b[2K${terminalSafe(l)}\n`).join('');
     for (const l of live.values()) {
       const rate = l.elapsed > 0 ? Math.round(l.tokens / l.elapsed) : 0;
       out += `\r\x1b[2K${fit(`${l.label}  ${l.tokens}/${l.maxTokens} tokens  ${rate} tokens/s  ${l.elapsed.toFixed(1)} s  ${l.state}`)}\n`;

@@ -1,7 +1,8 @@
-import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, constants, readSync } from 'node:fs';
+import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { FileRefused, openBoundedFileSync, readAtMostSync, readBoundedFile } from '../files/readBoundedFile.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import type { StoredRuns } from './runHistory.js';
 import { looksLikeRun, repairRun } from './storedRunShape.js';
@@ -25,10 +26,12 @@ export type OversizedOutcome = 'stored_without_text' | 'not_stored';
 export interface RunStore extends StoredRuns {
   /**
    * Start-up: removes the temp files of an interrupted write, reads the head of each stored run
-   * (never its text), then applies retention to the runs it could read. A file that is not a
-   * stored run (unreadable, a first line over HEAD_MAX_BYTES, larger than maxBytes) is logged,
-   * left in place and not counted: retention never deletes what it did not read. Files of the
-   * one-line format of 0.1 are read whole once and rewritten in the current format.
+   * (never its text), then applies retention to the runs it could read. Only regular files are
+   * read: a FIFO, socket, device, directory or symbolic link named like a run (even a link to a
+   * run in the same folder) is skipped, as is a file that is not a stored run (unreadable, a
+   * first line over HEAD_MAX_BYTES, larger than maxBytes). What is skipped is logged once with
+   * a count, left in place and not counted: retention never deletes what it did not read. Files
+   * of the one-line format of 0.1 are read whole once and rewritten in the current format.
    * Resolves to the number of runs indexed.
    */
   open(): Promise<number>;
@@ -143,6 +146,30 @@ interface Indexed {
   bytes: number;
 }
 
+/** Why start-up skipped a file named like a stored run. */
+type SkipKind = 'not_regular' | 'oversize' | 'unreadable';
+
+class Skipped extends Error {
+  constructor(
+    readonly kind: SkipKind,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Files named in the one line that reports what start-up skipped. */
+const SKIPPED_NAMED = 10;
+
+function entryKind(e: import('node:fs').Dirent): string {
+  if (e.isSymbolicLink()) return 'is a symbolic link (not followed in storage.dir)';
+  if (e.isDirectory()) return 'is a directory';
+  if (e.isFIFO()) return 'is a named pipe (FIFO)';
+  if (e.isSocket()) return 'is a socket';
+  if (e.isCharacterDevice() || e.isBlockDevice()) return 'is a device';
+  return 'is not a regular file';
+}
+
 const byName = (a: { name: string }, b: { name: string }) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /** Failing runs with their full output text, as one file each in `dir`; only their heads are kept in memory. */
@@ -180,7 +207,10 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   async function writeAtomic(file: string, data: string): Promise<void> {
     const tmp = `${file}.tmp-${process.pid}`;
     try {
-      const handle = await open(tmp, 'w', 0o600);
+      // Made new, never opened through what is already there: a link or a FIFO put at this
+      // name is replaced, not written through or waited on.
+      await unlink(tmp).catch(() => undefined);
+      const handle = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         await handle.writeFile(data, 'utf8');
         await handle.sync();
@@ -223,42 +253,57 @@ export function createRunStore(options: RunStoreOptions): RunStore {
    * the thread pool cost several times more than the reads themselves, and the bound keeps
    * each file to a millisecond or so.
    */
-  function readFirstLine(file: string): { line: string; whole: boolean } | null {
-    const fd = openSync(file, 'r');
-    try {
-      const blocks: Buffer[] = [];
-      let position = 0;
-      while (position < HEAD_MAX_BYTES) {
-        const block = Buffer.allocUnsafe(HEAD_READ_BYTES);
-        const bytesRead = readSync(fd, block, 0, HEAD_READ_BYTES, position);
-        if (bytesRead === 0) return { line: Buffer.concat(blocks).toString('utf8'), whole: true };
-        const end = block.subarray(0, bytesRead).indexOf(0x0a);
-        if (end >= 0) {
-          blocks.push(block.subarray(0, end));
-          return { line: Buffer.concat(blocks).toString('utf8'), whole: false };
-        }
-        blocks.push(block.subarray(0, bytesRead));
-        position += bytesRead;
+  function readFirstLine(fd: number): { line: string; whole: boolean } | null {
+    const blocks: Buffer[] = [];
+    let position = 0;
+    while (position < HEAD_MAX_BYTES) {
+      const block = Buffer.allocUnsafe(HEAD_READ_BYTES);
+      const bytesRead = readSync(fd, block, 0, HEAD_READ_BYTES, position);
+      if (bytesRead === 0) return { line: Buffer.concat(blocks).toString('utf8'), whole: true };
+      const end = block.subarray(0, bytesRead).indexOf(0x0a);
+      if (end >= 0) {
+        blocks.push(block.subarray(0, end));
+        return { line: Buffer.concat(blocks).toString('utf8'), whole: false };
       }
-      return null;
+      blocks.push(block.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return null;
+  }
+
+  /**
+   * The head of a stored run and the bytes of its file. The file is opened without following
+   * a link and without blocking, and the descriptor is checked before a byte is read: whatever
+   * was put in the file's place since readdir is refused, never waited on or read without end.
+   */
+  async function readHead(name: string): Promise<{ head: RunResult; bytes: number }> {
+    let opened: { fd: number; size: number };
+    try {
+      opened = openBoundedFileSync(join(dir, name), { maxBytes: options.maxBytes, noFollow: true });
+    } catch (err) {
+      if (!(err instanceof FileRefused)) throw err;
+      if (err.code === 'TOO_LARGE') throw new Skipped('oversize', `larger than storage.maxBytes (${err.detail.size} bytes)`);
+      if (err.code === 'NOT_REGULAR' || err.code === 'ELOOP' || err.code === 'EISDIR') throw new Skipped('not_regular', err.message);
+      throw err;
+    }
+    const { fd, size: bytes } = opened;
+    let data: string;
+    try {
+      const first = readFirstLine(fd);
+      if (first !== null) {
+        const head = decodeHead(first.line);
+        if (head) return { head, bytes };
+        if (!first.whole) throw new Error('not a stored run');
+        data = first.line;
+      } else {
+        // no line break early on: 0.1's one-line format if it is small enough to parse, else not a run
+        if (bytes > OLD_FORMAT_MAX_BYTES) throw new Error(`no line break in its first ${HEAD_MAX_BYTES} bytes`);
+        data = readAtMostSync(fd, 0, OLD_FORMAT_MAX_BYTES).toString('utf8');
+      }
     } finally {
       closeSync(fd);
     }
-  }
-
-  async function readHead(name: string, bytes: number): Promise<RunResult> {
-    const file = join(dir, name);
-    if (bytes > options.maxBytes) throw new Error(`larger than storage.maxBytes (${bytes} bytes)`);
-    const first = readFirstLine(file);
-    if (first === null) {
-      // no line break early on: 0.1's one-line format if it is small enough to parse, else not a run
-      if (bytes > OLD_FORMAT_MAX_BYTES) throw new Error(`no line break in its first ${HEAD_MAX_BYTES} bytes`);
-      return upgradeOldFormat(name, await readFile(file, 'utf8'));
-    }
-    const head = decodeHead(first.line);
-    if (head) return head;
-    if (!first.whole) throw new Error('not a stored run');
-    return upgradeOldFormat(name, first.line);
+    return { head: await upgradeOldFormat(name, data), bytes };
   }
 
   /** 0.1's one-line format: read whole this once, then stored again in the current format (when that fails, the file is read whole at each start). */
@@ -280,11 +325,19 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     return done;
   };
 
-  const skip = (name: string, why: string) =>
+  /**
+   * What start-up skipped, logged as one line with counts and the first few files: a folder
+   * filled with thousands of strays must not fill the log too.
+   */
+  const logSkipped = (skipped: { file: string; why: string; kind: SkipKind }[]) => {
+    if (skipped.length === 0) return;
+    const counts: Record<SkipKind, number> = { not_regular: 0, oversize: 0, unreadable: 0 };
+    for (const s of skipped) counts[s.kind]++;
     logger.warn(
-      { file: name, err: why },
-      'skipping unreadable stored run: left in place, not listed, not counted against storage.maxBytes',
+      { dir, skipped: skipped.length, ...counts, files: skipped.slice(0, SKIPPED_NAMED).map((s) => ({ file: s.file, err: s.why })) },
+      `skipping ${skipped.length} file${skipped.length === 1 ? '' : 's'} named like stored runs that ${skipped.length === 1 ? 'is' : 'are'} not (not a regular file: ${counts.not_regular}, larger than storage.maxBytes: ${counts.oversize}, unreadable: ${counts.unreadable}): left in place, not listed, not counted against storage.maxBytes`,
     );
+  };
 
   async function save(run: RunResult): Promise<void> {
     try {
@@ -322,23 +375,31 @@ export function createRunStore(options: RunStoreOptions): RunStore {
     open() {
       opened = enqueue(async () => {
         await ensureDir();
-        const all = await readdir(dir);
-        for (const temp of all.filter((n) => TEMP_RE.test(n))) await unlink(join(dir, temp)).catch(() => undefined);
-        const names = all.filter((n) => FILE_RE.test(n)).sort();
+        // The entry types come with the names (no stat per file): what is not a regular file is
+        // never opened, and a temp file is deleted only when it is one (unlink never follows a link).
+        const all = await readdir(dir, { withFileTypes: true });
+        for (const temp of all.filter((e) => e.isFile() && TEMP_RE.test(e.name))) await unlink(join(dir, temp.name)).catch(() => undefined);
+        const entries = all.filter((e) => FILE_RE.test(e.name)).sort(byName);
         index = [];
         byId.clear();
-        for (let i = 0; i < names.length; i++) {
-          const name = names[i]!;
+        const skipped: { file: string; why: string; kind: SkipKind }[] = [];
+        for (let i = 0; i < entries.length; i++) {
+          const entry = entries[i]!;
           // the reads are synchronous (cheaper than through the thread pool): let the event loop
           // answer health checks and scrapes between batches when the daemon indexes after listening
           if (i > 0 && i % INDEX_BATCH === 0) await new Promise((r) => setImmediate(r));
+          if (!entry.isFile()) {
+            skipped.push({ file: entry.name, why: entryKind(entry), kind: 'not_regular' });
+            continue;
+          }
           try {
-            const { size } = await stat(join(dir, name));
-            remember({ name, head: await readHead(name, size), bytes: size });
+            const { head, bytes } = await readHead(entry.name);
+            remember({ name: entry.name, head, bytes });
           } catch (err) {
-            skip(name, (err as Error).message);
+            skipped.push({ file: entry.name, why: (err as Error).message, kind: err instanceof Skipped ? err.kind : 'unreadable' });
           }
         }
+        logSkipped(skipped);
         const deleted = await applyRetention();
         if (deleted.size > 0)
           logger.info({ dir, deleted: deleted.size }, 'stored runs beyond storage.maxRuns or storage.maxBytes deleted, oldest first');
@@ -365,7 +426,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
       const entry = byId.get(id);
       if (!entry) return null;
       try {
-        return decodeBody(await readFile(join(dir, entry.name), 'utf8'));
+        // read as at start-up: never a link, never blocking, never more than storage.maxBytes
+        const data = await readBoundedFile(join(dir, entry.name), { maxBytes: options.maxBytes, noFollow: true });
+        return decodeBody(data.toString('utf8'));
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // removed by retention meanwhile
         // the head read at start-up is what /runs listed: answer with it rather than a 404

@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { mkdtemp, readdir, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
@@ -73,4 +74,44 @@ probes: [{ name: p, prompt: hi, maxTokens: 100 }]
   assert.match(one.samples[0]!.content, /^output 7 /);
   const text = log.text();
   assert.ok(text.indexOf('stored runs indexed') > text.indexOf('coherency-exporter listening'), 'indexed after listening');
+});
+
+// Issue 34: a second daemon over the same storage.dir whose port is taken used to prune the
+// folder before it failed (2 of 3 runs deleted): it must leave the folder as it found it.
+test('a daemon that cannot bind its port deletes nothing in storage.dir, nor makes it', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'coherency-second-'));
+  const holder = createServer();
+  try {
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = (holder.address() as { port: number }).port;
+    const runsDir = join(base, 'runs');
+    await mkdir(runsDir);
+    for (let i = 0; i < 3; i++) await writeFile(join(runsDir, fileNameFor(storedRun(i))), encodeStoredRun(storedRun(i)));
+    await writeFile(join(runsDir, `${fileNameFor(storedRun(9)).replace('.json', '')}.json.tmp-4242`), '{"half');
+    const before = (await readdir(runsDir)).sort();
+    for (const dirName of ['runs', 'absent']) {
+      const path = join(base, `${dirName}.yaml`);
+      await writeFile(
+        path,
+        `server: { host: 127.0.0.1, port: ${port} }
+storage: { dir: ${JSON.stringify(join(base, dirName))}, maxRuns: 1, maxBytes: 1000000 }
+targets: [{ name: t, baseUrl: "http://127.0.0.1:9/v1", model: m }]
+probes: [{ name: p, prompt: hi, maxTokens: 100 }]
+`,
+      );
+      const loaded = await loadConfig(path, {});
+      assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+      await assert.rejects(
+        startDaemon({ config: loaded.config, configPath: path, logger: captureLogger().logger, env: {} }),
+        (err: Error) => err.name === 'ListenError' && /address already in use/.test(err.message),
+      );
+    }
+    // a store that was opened would delete now, in the background: give it the time to
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual((await readdir(runsDir)).sort(), before, 'no run and no temp file deleted');
+    assert.deepEqual((await readdir(base)).sort(), ['absent.yaml', 'runs', 'runs.yaml'], 'storage.dir not made');
+  } finally {
+    holder.close();
+    await rm(base, { recursive: true, force: true });
+  }
 });

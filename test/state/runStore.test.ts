@@ -1,6 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEAD_MAX_BYTES, createRunStore, encodeStoredRun, fileNameFor, shouldStore } from '../../src/state/runStore.js';
@@ -87,7 +88,7 @@ test('unreadable files are logged and skipped; the temp file of an interrupted w
   const store = createRunStore({ dir, maxRuns: 100, maxBytes: 1_000_000, logger });
   assert.equal(await store.open(), 1);
   assert.deepEqual(ids(store.heads()), ['run-1']);
-  assert.equal(text().match(/skipping unreadable stored run/g)?.length, 2);
+  assert.equal(text().match(/skipping 2 files named like stored runs/g)?.length, 1, 'one line for both');
   assert.equal(
     (await readdir(dir)).some((n) => n.includes('.tmp-')),
     false,
@@ -103,7 +104,7 @@ test('retention deletes only runs it read: corrupt files are skipped, left in pl
   const store = createRunStore({ dir, maxRuns: 4, maxBytes: 1_000_000, logger });
   assert.equal(await store.open(), 4);
   assert.deepEqual(ids(store.heads()), ['run-9', 'run-8', 'run-7', 'run-6'], 'retention counted the good runs only');
-  assert.equal(text().match(/skipping unreadable stored run/g)?.length, 5);
+  assert.equal(text().match(/skipping 5 files named like stored runs/g)?.length, 1, 'one line for all five');
   assert.equal((await readdir(dir)).length, 9, 'the corrupt files stay, the oldest good run went');
 });
 
@@ -230,6 +231,7 @@ test('at start-up a file larger than storage.maxBytes, or with no line break ear
   const store = createRunStore({ dir, maxRuns: 100, maxBytes: 400_000, logger });
   assert.equal(await store.open(), 3);
   assert.match(text(), /"file":"20260101T000010000Z_stray.json","err":"larger than storage.maxBytes \(450000 bytes\)"/);
+  assert.match(text(), /"oversize":1/);
   assert.equal((await readdir(dir)).length, 4, 'nothing deleted');
 
   const wide = await tempDir();
@@ -314,4 +316,90 @@ test('a stored run keeps its fingerprint; a damaged one is repaired or dropped, 
   assert.deepEqual(repaired.sources, ['responses']);
   assert.equal((await store.load('run-3'))!.fingerprint, undefined);
   assert.equal((await store.load('run-4'))!.fingerprint, undefined);
+});
+
+// What another process can put in a shared storage.dir must not stop the daemon (issue 34,
+// part 3): a FIFO blocked a plain open for ever, a link to /dev/zero was read to 512 MB. The
+// store runs in a child process so that a blocked open fails the test instead of hanging it.
+test('only regular files are read: a FIFO, a link to /dev/zero, a directory, a link to a run and an oversize file are skipped, and nothing is deleted', async () => {
+  const dir = await tempDir();
+  for (let i = 0; i < 3; i++) await writeFile(join(dir, fileNameFor(run(i, 'fail'))), encodeStoredRun(run(i, 'fail')));
+  const fifo = spawnSync('mkfifo', [join(dir, '20260101T000010000Z_fifo.json')]);
+  assert.equal(fifo.status, 0, String(fifo.stderr));
+  await symlink('/dev/zero', join(dir, '20260101T000011000Z_zero.json'));
+  await mkdir(join(dir, '20260101T000012000Z_folder.json'));
+  await symlink(join(dir, fileNameFor(run(2, 'fail'))), join(dir, '20260101T000013000Z_link.json'));
+  await writeFile(join(dir, '20260101T000014000Z_big.json'), Buffer.alloc(200_000, 0x41));
+  await symlink('/dev/zero', join(dir, '20260101T000015000Z_cut.json.tmp-77'));
+  const before = (await readdir(dir)).sort();
+  const storeModule = new URL('../../src/state/runStore.js', import.meta.url).href;
+  const script = `
+    import { pino } from 'pino';
+    import { Writable } from 'node:stream';
+    const { createRunStore } = await import(${JSON.stringify(storeModule)});
+    const lines = [];
+    const sink = new Writable({ write(c, _e, done) { lines.push(String(c)); done(); } });
+    const started = performance.now();
+    const store = createRunStore({ dir: ${JSON.stringify(dir)}, maxRuns: 2, maxBytes: 100_000, logger: pino({ level: 'info' }, sink) });
+    const runs = await store.open();
+    const loaded = await store.load('run-2');
+    console.log(JSON.stringify({ runs, ms: performance.now() - started, lines, loaded: loaded?.id ?? null, rss: process.memoryUsage().rss }));
+  `;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 10_000, encoding: 'utf8' });
+  assert.equal(child.signal, null, `the store did not open within 10 s (${child.signal}): a FIFO or device was opened`);
+  assert.equal(child.status, 0, child.stderr);
+  const out = JSON.parse(child.stdout) as { runs: number; ms: number; lines: string[]; loaded: string | null; rss: number };
+  assert.equal(out.runs, 2, 'the good runs are indexed, retention keeps two');
+  assert.equal(out.loaded, 'run-2');
+  assert.ok(out.ms < 5000, `open took ${out.ms} ms`);
+  assert.ok(out.rss < 200 * 1024 * 1024, `rss ${out.rss}`);
+  const skippedLines = out.lines.filter((l) => l.includes('named like stored runs'));
+  assert.equal(skippedLines.length, 1, 'one line, with a count, for all that was skipped');
+  const logged = JSON.parse(skippedLines[0]!) as Record<string, unknown>;
+  assert.equal(logged['skipped'], 5);
+  assert.equal(logged['not_regular'], 4);
+  assert.equal(logged['oversize'], 1);
+  assert.match(skippedLines[0]!, /symbolic link \(not followed in storage.dir\)/);
+  assert.match(skippedLines[0]!, /named pipe/);
+  // retention deleted only the oldest run it read; every stray, the link to a run and the link
+  // named like a temp file are where they were
+  const after = (await readdir(dir)).sort();
+  assert.deepEqual(
+    after,
+    before.filter((n) => n !== fileNameFor(run(0, 'fail'))),
+  );
+  assert.ok((await lstat(join(dir, '20260101T000013000Z_link.json'))).isSymbolicLink());
+});
+
+test('a stored run swapped for a FIFO or a link after start-up is not read when asked for', async () => {
+  const dir = await tempDir();
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 100_000, logger: silentLogger });
+  await store.open();
+  await store.save(run(1, 'fail'));
+  await store.save(run(2, 'fail'));
+  await rm(join(dir, fileNameFor(run(1, 'fail'))));
+  assert.equal(spawnSync('mkfifo', [join(dir, fileNameFor(run(1, 'fail')))]).status, 0);
+  await rm(join(dir, fileNameFor(run(2, 'fail'))));
+  await symlink('/dev/zero', join(dir, fileNameFor(run(2, 'fail'))));
+  const deadline = (ms: number) => new Promise((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref());
+  for (const id of ['run-1', 'run-2']) {
+    const loaded = (await Promise.race([store.load(id), deadline(3000)])) as RunResult;
+    assert.equal(loaded.id, id, 'answered with its head');
+    assert.match(loaded.samples[0]!.notes.join(' '), /could not be read again \((is a named pipe|is a symbolic link)/);
+  }
+});
+
+test('a save never writes through a link or into a FIFO put at its temp file name', async () => {
+  const dir = await tempDir();
+  const outside = join(await tempDir(), 'victim.txt');
+  await writeFile(outside, 'untouched');
+  const store = createRunStore({ dir, maxRuns: 10, maxBytes: 1_000_000, logger: silentLogger });
+  await store.open();
+  await symlink(outside, join(dir, `${fileNameFor(run(1, 'fail'))}.tmp-${process.pid}`));
+  assert.equal(spawnSync('mkfifo', [join(dir, `${fileNameFor(run(2, 'fail'))}.tmp-${process.pid}`)]).status, 0);
+  const deadline = new Promise((_, reject) => setTimeout(() => reject(new Error('a save waited on a FIFO')), 3000).unref());
+  await Promise.race([Promise.all([store.save(run(1, 'fail')), store.save(run(2, 'fail'))]), deadline]);
+  assert.equal(await readFile(outside, 'utf8'), 'untouched');
+  assert.deepEqual(ids(store.heads()), ['run-2', 'run-1']);
+  assert.ok((await lstat(join(dir, fileNameFor(run(1, 'fail'))))).isFile());
 });
