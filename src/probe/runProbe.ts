@@ -8,6 +8,7 @@ import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import type { RequestShape } from './buildChatRequest.js';
 import type { RunResult, SampleResult } from './probeTypes.js';
 import { PROBE_KINDS } from './kinds/index.js';
+import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
 /**
  * What running a probe needs (ProbeDeps, the stream function, the observer hooks) and runProbe,
@@ -88,15 +89,21 @@ export interface ProbeDeps {
 
 /**
  * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
- * recall, contamination, conformance). Never throws: failures become `error` samples.
+ * recall, contamination, conformance), within the run's deadline (runDeadline.ts): the kind
+ * sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become `error` samples.
  */
-export function runProbe(
+export async function runProbe(
   target: TargetConfig,
   probe: ProbeConfig,
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  return PROBE_KINDS[probe.kind ?? 'generation'](target, probe, deps, trigger);
+  const deadline = startRunDeadline(runDeadlineSeconds(target, probe), deps.signal);
+  try {
+    return await PROBE_KINDS[probe.kind ?? 'generation'](target, probe, { ...deps, signal: deadline.signal }, trigger);
+  } finally {
+    deadline.clear();
+  }
 }
 
 export {

@@ -727,7 +727,7 @@ describe('parseConfig: defaults and normalisation', () => {
         apiKeyFile: null,
         headers: {},
         probes: ['short'],
-        timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800 },
+        timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800, slowSeconds: 60 },
         tls: { caFile: null, insecureSkipVerify: false },
         maxTokensField: null,
         omit: [],
@@ -779,7 +779,7 @@ describe('parseConfig: defaults and normalisation', () => {
     const c = ok(
       `targets:\n  - {name: a, model: m, baseUrl: "http://h", timeouts: {idleSeconds: 5}}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1, timeouts: {totalSeconds: 90}}\n`,
     );
-    assert.deepEqual(c.targets[0]?.timeouts, { connectSeconds: 10, idleSeconds: 5, totalSeconds: 1800 });
+    assert.deepEqual(c.targets[0]?.timeouts, { connectSeconds: 10, idleSeconds: 5, totalSeconds: 1800, slowSeconds: 60 });
     assert.deepEqual(c.probes[0]?.timeouts, { totalSeconds: 90 });
   });
 
