@@ -7,6 +7,7 @@ import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import type { RequestShape } from './buildChatRequest.js';
 import type { RunResult, SampleResult } from './probeTypes.js';
+import { isRunDeadline } from '../client/runDeadline.js';
 import { PROBE_KINDS } from './kinds/index.js';
 import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
@@ -98,9 +99,16 @@ export async function runProbe(
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  const deadline = startRunDeadline(runDeadlineSeconds(target, probe), deps.signal);
+  const seconds = runDeadlineSeconds(target, probe);
+  const deadline = startRunDeadline(seconds, deps.signal);
   try {
-    return await PROBE_KINDS[probe.kind ?? 'generation'](target, probe, { ...deps, signal: deadline.signal }, trigger);
+    const run = await PROBE_KINDS[probe.kind ?? 'generation'](target, probe, { ...deps, signal: deadline.signal }, trigger);
+    // A deadline that passed while the run waited for a slot cut no request: the last sample says why the rest is missing.
+    const last = run.samples.at(-1);
+    if (isRunDeadline(deadline.signal.reason) && last && !run.samples.some((x) => x.error?.type === 'timeout_run')) {
+      last.notes.push(`the run passed its deadline of ${seconds} s (timeouts.runSeconds) before every sample was sent`);
+    }
+    return run;
   } finally {
     deadline.clear();
   }

@@ -84,6 +84,27 @@ describe('the deadline of a whole run', { timeout: 30_000 }, () => {
     assert.equal(s.requests.length, 2);
   });
 
+  it('a deadline that passes while the run waits for a slot sends nothing more, and the last sample says so', async () => {
+    const s = await startLoopback((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end('data: {"choices":[{"index":0,"delta":{"content":"A short answer."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n');
+    });
+    servers.push(s);
+    let acquired = 0;
+    // the second slot comes only after the deadline
+    const slots = {
+      acquire: () => new Promise<() => void>((resolve) => setTimeout(() => resolve(() => {}), acquired++ === 0 ? 0 : 1500)),
+    };
+    const target = testTarget({ baseUrl: `${s.url}/v1`, timeouts: { connectSeconds: 2, idleSeconds: 2, totalSeconds: 5, runSeconds: 1 } });
+    const run = await runProbe(target, testProbe({ samples: 3, maxTokens: 50 }), { ...deps, slots });
+    assert.equal(run.samples.length, 1);
+    assert.equal(s.requests.length, 1);
+    assert.ok(
+      run.samples[0]!.notes.some((n) => /deadline of 1 s \(timeouts\.runSeconds\) before every sample was sent/.test(n)),
+      JSON.stringify(run.samples[0]!.notes),
+    );
+  });
+
   it('by default a run gets totalSeconds for each of its samples, plus one idleSeconds', () => {
     const target = testTarget({ timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800 } });
     assert.equal(runDeadlineSeconds(target, testProbe({ samples: 3 })), 3 * 1800 + 60);
