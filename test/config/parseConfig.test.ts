@@ -460,6 +460,11 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
     ],
   },
   {
+    rule: 'timeouts positive: the run deadline and the output-rate window',
+    yaml: target('timeouts: {slowSeconds: 0, runSeconds: -5}'),
+    expected: ['targets[0].timeouts.slowSeconds: must be a positive number', 'targets[0].timeouts.runSeconds: must be a positive number'],
+  },
+  {
     rule: 'timeouts unknown key',
     yaml: target('timeouts: {connect: 5}'),
     expected: ['targets[0].timeouts.connect: unknown key (did you mean connectSeconds?)'],
