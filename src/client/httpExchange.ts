@@ -1,11 +1,11 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
-import { OutputRate, slowWindowMs } from './outputRate.js';
 import { redactText } from './redactText.js';
-import { isRunDeadline } from './runDeadline.js';
 import { secretsOf } from './streamChat.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
+import { OutputRate, slowWindowMs } from './outputRate.js';
+import { isRunDeadline } from './runDeadline.js';
 
 /**
  * One plain HTTP request with every piece of its answer timed as it arrives: what the
