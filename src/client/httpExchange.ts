@@ -3,6 +3,8 @@ import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
 import { redactText, secretsOf, StreamRedactor } from './redactSecrets.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
+import { OutputRate, slowWindowMs } from './outputRate.js';
+import { isRunDeadline } from './runDeadline.js';
 
 /**
  * One plain HTTP request with every piece of its answer timed as it arrives: what the
@@ -12,7 +14,9 @@ import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
  * daemon connects only to the configured baseUrl); credentials the request carried are
  * replaced by "[redacted]" in everything it returns. Once the headers are in, only output resets
  * the idle timer (outputProgress.ts), as in streamChat: a trickle or a stream of comments ends
- * in `timeout_idle` after idleSeconds, not at the total timeout.
+ * in `timeout_idle` after idleSeconds, not at the total timeout; an event stream whose output
+ * comes slower than the floor of outputRate.ts for a whole slowSeconds ends in `too_slow`; a
+ * request the run's deadline aborts (runDeadline.ts) ends in `timeout_run`.
  */
 
 export interface HttpRequest {
@@ -113,6 +117,9 @@ export const httpExchange: HttpFn = async (req, options) => {
   /** Set when the idle timer of the body (no output for idleSeconds) ended the exchange. */
   let idleOut: OutputProgress | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
+  /** Set when a window of the minimum output rate ended the exchange: the too_slow message. */
+  let slowOut: string | null = null;
+  let slowTimer: NodeJS.Timeout | null = null;
   const totalMs = ms(timeouts.totalSeconds);
   const timer =
     totalMs === null
@@ -161,6 +168,9 @@ export const httpExchange: HttpFn = async (req, options) => {
           local.abort();
         }, idleMs);
       }
+      const slowMs = progress.sse ? slowWindowMs(timeouts.slowSeconds) : null;
+      const rate = new OutputRate((slowMs ?? 0) / 1000);
+      let outputSeen = 0;
       let bytes = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         const atMs = since();
@@ -168,6 +178,15 @@ export const httpExchange: HttpFn = async (req, options) => {
         bytes += chunk.byteLength;
         const text = decoder.decode(chunk.byteLength > room ? chunk.subarray(0, Math.max(0, room)) : chunk, { stream: true });
         if (progress.push(text, chunk.byteLength)) idleTimer?.refresh();
+        if (slowMs !== null && rate.output(progress.outputBytes - outputSeen)) {
+          slowTimer = setInterval(() => {
+            const tooSlow = rate.windowEnded();
+            if (tooSlow === null) return;
+            slowOut = tooSlow;
+            local.abort();
+          }, slowMs);
+        }
+        outputSeen = progress.outputBytes;
         keep(atMs, text, false);
         if (bytes > options.maxBytes) {
           fail('too_large', `the answer passed ${options.maxBytes} bytes`);
@@ -181,14 +200,18 @@ export const httpExchange: HttpFn = async (req, options) => {
     const code = codeOf(err);
     const got = out.status === null ? 'before an answer' : 'while reading the answer';
     const idle = idleOut as OutputProgress | null;
+    const slow = slowOut as string | null;
     if (timedOut) fail('timeout_total', `no complete answer within ${timeouts.totalSeconds} s`);
+    else if (slow !== null) fail('too_slow', slow);
     else if (idle) {
       const meanwhile =
         idle.bytesSinceProgress > 0
           ? ` (${idle.bytesSinceProgress} bytes came meanwhile: comments, keep-alives or events sent a byte at a time)`
           : ' (no data)';
       fail('timeout_idle', `${idle.missing} for ${timeouts.idleSeconds} s ${got}${meanwhile}`);
-    } else if (options.signal?.aborted) fail('aborted', 'aborted by the daemon (shutdown or reload)');
+    } else if (options.signal?.aborted && isRunDeadline(options.signal.reason))
+      fail('timeout_run', `${options.signal.reason.message} ${got}`);
+    else if (options.signal?.aborted) fail('aborted', 'aborted by the daemon (shutdown or reload)');
     else if (code === 'UND_ERR_CONNECT_TIMEOUT') fail('timeout_connect', `no connection within ${timeouts.connectSeconds} s`);
     else if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
       fail('timeout_idle', `nothing received for ${timeouts.idleSeconds} s ${got}`);
@@ -196,6 +219,7 @@ export const httpExchange: HttpFn = async (req, options) => {
   } finally {
     if (timer) clearTimeout(timer);
     if (idleTimer) clearTimeout(idleTimer);
+    if (slowTimer) clearInterval(slowTimer);
   }
   const rest = redactor.end();
   if (rest !== '') out.pieces.push({ atMs: out.pieces.at(-1)?.atMs ?? since(), text: rest });

@@ -11,6 +11,8 @@ import {
   type StreamTimeouts,
 } from './streamTypes.js';
 import { ReadPacer, type PacedReader } from './readPacer.js';
+import { OutputRate, slowWindowMs } from './outputRate.js';
+import { isRunDeadline } from './runDeadline.js';
 import { identityHeaders } from './identityHeaders.js';
 import { redactText, secretsOf } from './redactSecrets.js';
 
@@ -211,8 +213,15 @@ class StreamCall implements PacedReader {
   private connectTimer: NodeJS.Timeout | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
   private totalTimer: NodeJS.Timeout | null = null;
+  /** The minimum output rate (outputRate.ts): its window timer runs from the first output on. */
+  private readonly slowMs: number | null;
+  private readonly rate: OutputRate;
+  private slowTimer: NodeJS.Timeout | null = null;
   private readonly onAbort = (): void => {
-    this.fail('aborted', `aborted by caller${this.reasonText(this.options.signal?.reason)}`);
+    const reason = this.options.signal?.reason;
+    // the run's deadline is the target's error (it held its slot too long), not a shutdown
+    if (isRunDeadline(reason)) this.fail('timeout_run', reason.message);
+    else this.fail('aborted', `aborted by caller${this.reasonText(reason)}`);
   };
 
   constructor(
@@ -226,12 +235,15 @@ class StreamCall implements PacedReader {
     this.pacer = options.pacer ?? defaultPacer;
     // Credentials must never show up in an error message, even if a server echoes them back.
     this.secrets = secretsOf(request.headers);
+    this.slowMs = slowWindowMs(options.timeouts.slowSeconds);
+    this.rate = new OutputRate((this.slowMs ?? 0) / 1000);
   }
 
   start(): void {
     const { signal } = this.options;
     if (signal?.aborted) {
-      this.fail('aborted', `aborted by caller before the request${this.reasonText(signal.reason)}`);
+      if (isRunDeadline(signal.reason)) this.fail('timeout_run', `${signal.reason.message} before the request`);
+      else this.fail('aborted', `aborted by caller before the request${this.reasonText(signal.reason)}`);
       return;
     }
     let url: URL;
@@ -313,6 +325,7 @@ class StreamCall implements PacedReader {
   /** [DONE] means complete: a server (or proxy) that then holds the response open is not waited for. */
   private afterDone(): void {
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
+    this.stopSlowTimer();
     this.idleTimer = setTimeout(() => this.finish(null), DONE_GRACE_MS);
   }
 
@@ -344,6 +357,26 @@ class StreamCall implements PacedReader {
   private progressed(): void {
     this.bytesSinceProgress = 0;
     this.idleTimer?.refresh();
+  }
+
+  /** Output text of an event stream arrived: the first opens the windows of the minimum output rate. */
+  private output(text: string): void {
+    if (this.slowMs === null || text === '') return;
+    if (this.rate.output(Buffer.byteLength(text, 'utf8')) && !this.acc.isDone()) {
+      this.slowTimer = setInterval(() => this.onSlowWindow(), this.slowMs);
+    }
+  }
+
+  private onSlowWindow(): void {
+    // Received but not read yet (the pacer shares the loop between streams): judged with the next window.
+    if (this.backlog.length > 0 || this.acc.isDone()) return;
+    const tooSlow = this.rate.windowEnded();
+    if (tooSlow !== null) this.fail('too_slow', tooSlow);
+  }
+
+  private stopSlowTimer(): void {
+    if (this.slowTimer !== null) clearInterval(this.slowTimer);
+    this.slowTimer = null;
   }
 
   private onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
@@ -503,6 +536,7 @@ class StreamCall implements PacedReader {
     }
     const delta = this.acc.push(bytes, atMs);
     if (delta.tokenChunks > 0) this.progressed();
+    this.output(delta.contentDelta + delta.reasoningDelta);
     if (delta.done) this.afterDone();
     // Deliver what arrived first, so an incremental analyzer sees every delta the result holds.
     const { onProgress } = this.options;
@@ -624,6 +658,7 @@ class StreamCall implements PacedReader {
     this.clearConnectTimer();
     if (this.idleTimer !== null) clearTimeout(this.idleTimer);
     if (this.totalTimer !== null) clearTimeout(this.totalTimer);
+    this.stopSlowTimer();
     this.afterBacklog = null;
     this.backlog = [];
     this.backlogBytes = 0;

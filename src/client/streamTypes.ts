@@ -8,6 +8,10 @@ export type StreamErrorType =
   | 'timeout_connect'
   | 'timeout_idle'
   | 'timeout_total'
+  /** The run's deadline (timeouts.runSeconds) passed while this request ran (client/runDeadline.ts). */
+  | 'timeout_run'
+  /** Output came slower than the floor of client/outputRate.ts for a whole timeouts.slowSeconds. */
+  | 'too_slow'
   | 'truncated'
   | 'malformed'
   | 'server_error_event'
@@ -19,6 +23,8 @@ export interface StreamTimeouts {
   connectSeconds: number;
   idleSeconds: number;
   totalSeconds: number;
+  /** The window of the minimum output rate (client/outputRate.ts); absent: DEFAULT_SLOW_SECONDS. */
+  slowSeconds?: number;
 }
 
 export interface ChatRequest {

@@ -525,6 +525,15 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.target.timeouts.idleSeconds,
       },
       totalSeconds: { ...timeout('the whole request, up to [DONE]'), default: DEFAULTS.target.timeouts.totalSeconds },
+      slowSeconds: {
+        ...timeout(
+          'the window of the minimum output rate: once output has come, a window with under 2 bytes of output a second ends the request with too_slow',
+        ),
+        default: DEFAULTS.target.timeouts.slowSeconds,
+      },
+      runSeconds: timeout(
+        'the whole run of the probe, every request it sends (default: totalSeconds for each sample of the run, plus idleSeconds); past it the run ends with timeout_run',
+      ),
     },
   },
   tls: {

@@ -67,6 +67,8 @@ export const DEFAULTS = {
       connectSeconds: 10,
       idleSeconds: 60,
       totalSeconds: 1800,
+      // A window of the minimum output rate (client/outputRate.ts, which gives the floor's why).
+      slowSeconds: 60,
     },
     tls: {
       caFile: null,

@@ -12,6 +12,13 @@ export interface Timeouts {
   connectSeconds: number;
   idleSeconds: number;
   totalSeconds: number;
+  /**
+   * The window of the minimum output rate: under 2 bytes of output a second over it ends the
+   * request with too_slow. A loaded config always has it; absent (a config built by hand): 60.
+   */
+  slowSeconds?: number;
+  /** The whole run of a probe; absent: totalSeconds for each sample of the run (probe/runDeadline.ts). */
+  runSeconds?: number;
 }
 
 export interface ServerConfig {

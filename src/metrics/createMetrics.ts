@@ -219,7 +219,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     errors: new Counter({
       name: 'coherency_probe_errors_total',
-      help: 'Probe samples that ended in error, by type (connect, http_status, timeout_idle, timeout_total, truncated, malformed, server_error_event, not_streaming, too_large, aborted, ...).',
+      help: 'Probe samples that ended in error, by type (connect, http_status, timeout_idle, timeout_total, timeout_run, too_slow, truncated, malformed, server_error_event, not_streaming, too_large, aborted, ...).',
       labelNames: ['target', 'probe', 'type'] as const,
       registers: reg,
     }),

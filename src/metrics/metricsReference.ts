@@ -14,6 +14,9 @@ export const ERROR_TYPE_MEANINGS: Readonly<Record<SampleErrorType, string>> = {
   timeout_idle:
     'no output token for timeouts.idleSeconds while streaming (SSE comments, keep-alives and a trickle of bytes are no progress)',
   timeout_total: 'the sample ran past timeouts.totalSeconds',
+  timeout_run:
+    'the run passed its deadline (timeouts.runSeconds, by default totalSeconds for each sample of the run): what came before is kept',
+  too_slow: 'output came slower than 2 bytes a second for a whole timeouts.slowSeconds (a trickle, not a generation)',
   truncated: 'the stream ended without finish_reason or [DONE]',
   malformed: 'an event that is not JSON, or not a chat-completion chunk; a body in an encoding that cannot be decoded',
   server_error_event: 'the server sent an error event inside the stream',
@@ -34,6 +37,10 @@ export const ERROR_TYPE_CHECKS: Readonly<Record<SampleErrorType, string>> = {
   timeout_idle:
     'the server stalled mid-answer (overload, a stuck request): its log and load; or raise timeouts.idleSeconds for a slow first token',
   timeout_total: 'a maxTokens the server cannot stream within timeouts.totalSeconds: lower maxTokens or raise totalSeconds',
+  timeout_run:
+    "a server that answers every request of the run slowly (the run's checks and their durations), or a runSeconds set below what the run needs",
+  too_slow:
+    'a server (or proxy) trickling output a character at a time: its load and log; a healthy server streams several tokens a second',
   truncated:
     "a proxy or load balancer cutting long streams (its read timeout), or the server restarting: the server's and the proxy's logs",
   malformed: "a proxy rewriting the stream, or a server that is not OpenAI-compatible: the run's reason quotes the bad event",

@@ -7,7 +7,9 @@ import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import type { RequestShape } from './buildChatRequest.js';
 import type { RunResult, SampleResult } from './probeTypes.js';
+import { isRunDeadline } from '../client/runDeadline.js';
 import { PROBE_KINDS } from './kinds/index.js';
+import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
 /**
  * What running a probe needs (ProbeDeps, the stream function, the observer hooks) and runProbe,
@@ -88,15 +90,28 @@ export interface ProbeDeps {
 
 /**
  * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
- * recall, contamination, conformance). Never throws: failures become `error` samples.
+ * recall, contamination, conformance), within the run's deadline (runDeadline.ts): the kind
+ * sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become `error` samples.
  */
-export function runProbe(
+export async function runProbe(
   target: TargetConfig,
   probe: ProbeConfig,
   deps: ProbeDeps,
   trigger: RunResult['trigger'] = 'schedule',
 ): Promise<RunResult> {
-  return PROBE_KINDS[probe.kind ?? 'generation'](target, probe, deps, trigger);
+  const seconds = runDeadlineSeconds(target, probe);
+  const deadline = startRunDeadline(seconds, deps.signal);
+  try {
+    const run = await PROBE_KINDS[probe.kind ?? 'generation'](target, probe, { ...deps, signal: deadline.signal }, trigger);
+    // A deadline that passed while the run waited for a slot cut no request: the last sample says why the rest is missing.
+    const last = run.samples.at(-1);
+    if (isRunDeadline(deadline.signal.reason) && last && !run.samples.some((x) => x.error?.type === 'timeout_run')) {
+      last.notes.push(`the run passed its deadline of ${seconds} s (timeouts.runSeconds) before every sample was sent`);
+    }
+    return run;
+  } finally {
+    deadline.clear();
+  }
 }
 
 export {

@@ -1,20 +1,26 @@
 // The idle rule of httpExchange (issue 19 §5): only output resets the timer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dataCarriesOutput, OutputProgress } from '../../src/client/outputProgress.js';
+import { dataCarriesOutput, OutputProgress, outputOfData } from '../../src/client/outputProgress.js';
 import { NON_SSE_PROGRESS_BYTES } from '../../src/client/streamChat.js';
 
-test('a data payload carries output when it has a token, a usage or error object, or is [DONE]', () => {
+test('a data payload carries output when its delta has text or it ends the answer; usage, errors and junk do not', () => {
   const cases: Array<[string, boolean]> = [
     ['[DONE]', true],
     ['{"choices":[{"index":0,"delta":{"content":"hi"}}]}', true],
     ['{"choices":[{"index":0,"delta":{"reasoning_content":"hm"}}]}', true],
     ['{"choices":[{"index":0,"delta":{"reasoning":"hm"}}]}', true],
-    ['{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0}]}}]}', true],
+    ['{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"hi"}]}}]}', true],
+    ['{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{"}}]}}]}', true],
     ['{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}', true],
-    ['{"choices":[],"usage":{"completion_tokens":3}}', true],
-    ['{"error":{"message":"overloaded"}}', true],
-    ['not json', true],
+    ['{"choices":[{"index":0,"message":{"content":"whole"}}]}', true],
+    // issue 34: a server sending these every 0.5 s held a conformance request to totalSeconds
+    ['{"choices":[],"usage":{"completion_tokens":3}}', false],
+    ['{"error":{"message":"overloaded"}}', false],
+    ['x', false],
+    ['not json', false],
+    ['42', false],
+    ['{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0}]}}]}', false],
     ['{"choices":[{"index":0,"delta":{"role":"assistant"}}]}', false],
     ['{"choices":[{"index":0,"delta":{"content":""}}]}', false],
     ['{"choices":[]}', false],
@@ -22,6 +28,23 @@ test('a data payload carries output when it has a token, a usage or error object
     ['', false],
   ];
   for (const [payload, carries] of cases) assert.equal(dataCarriesOutput(payload), carries, payload);
+});
+
+test('output bytes are the UTF-8 bytes of the text; an end counts once, usage and junk never', () => {
+  assert.deepEqual(outputOfData('{"choices":[{"delta":{"content":"é中"}}]}'), { bytes: 5, ends: false });
+  assert.deepEqual(outputOfData('{"choices":[{"delta":{"tool_calls":[{"function":{"name":"f","arguments":"{}"}}]}}]}'), {
+    bytes: 3,
+    ends: false,
+  });
+  const p = new OutputProgress(true);
+  assert.equal(p.push('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n', 60), true, 'the first end');
+  assert.equal(p.push('data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n', 60), false, 'not again');
+  assert.equal(p.push('data: [DONE]\n\n', 14), false, 'the answer had ended already');
+  for (const junk of ['data: x', 'data: {"choices":[],"usage":{"completion_tokens":1}}', ': ping', 'data: {"choices":[{"delta":{}}]}'])
+    assert.equal(p.push(`${junk}\n\n`, junk.length + 2), false, junk);
+  assert.equal(p.outputBytes, 0);
+  assert.equal(p.push('data: {"choices":[{"index":0,"delta":{"content":"abc"}}]}\n\n', 60), true);
+  assert.equal(p.outputBytes, 3);
 });
 
 test('an event stream progresses at a complete data event with output, never at comments or half an event', () => {

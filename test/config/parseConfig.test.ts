@@ -460,6 +460,11 @@ const INVALID: { rule: string; yaml: string; expected: string[]; env?: Record<st
     ],
   },
   {
+    rule: 'timeouts positive: the run deadline and the output-rate window',
+    yaml: target('timeouts: {slowSeconds: 0, runSeconds: -5}'),
+    expected: ['targets[0].timeouts.slowSeconds: must be a positive number', 'targets[0].timeouts.runSeconds: must be a positive number'],
+  },
+  {
     rule: 'timeouts unknown key',
     yaml: target('timeouts: {connect: 5}'),
     expected: ['targets[0].timeouts.connect: unknown key (did you mean connectSeconds?)'],
@@ -727,7 +732,7 @@ describe('parseConfig: defaults and normalisation', () => {
         apiKeyFile: null,
         headers: {},
         probes: ['short'],
-        timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800 },
+        timeouts: { connectSeconds: 10, idleSeconds: 60, totalSeconds: 1800, slowSeconds: 60 },
         tls: { caFile: null, insecureSkipVerify: false },
         maxTokensField: null,
         omit: [],
@@ -779,7 +784,7 @@ describe('parseConfig: defaults and normalisation', () => {
     const c = ok(
       `targets:\n  - {name: a, model: m, baseUrl: "http://h", timeouts: {idleSeconds: 5}}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1, timeouts: {totalSeconds: 90}}\n`,
     );
-    assert.deepEqual(c.targets[0]?.timeouts, { connectSeconds: 10, idleSeconds: 5, totalSeconds: 1800 });
+    assert.deepEqual(c.targets[0]?.timeouts, { connectSeconds: 10, idleSeconds: 5, totalSeconds: 1800, slowSeconds: 60 });
     assert.deepEqual(c.probes[0]?.timeouts, { totalSeconds: 90 });
   });
 

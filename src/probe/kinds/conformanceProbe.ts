@@ -1,3 +1,4 @@
+import { isRunDeadline } from '../../client/runDeadline.js';
 import { CONFORMANCE_CHECKS } from '../../config/probeKindTypes.js';
 import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import { apiKeyOf } from '../buildChatRequest.js';
@@ -85,6 +86,13 @@ async function conformanceSample(
   const sample = errorSample(0, 'internal', '');
   sample.durationSeconds = (deps.now() - started) / 1000;
   sample.conformance = outcome(target, checks);
+  if (deps.signal?.aborted && isRunDeadline(deps.signal.reason)) {
+    // the checks done are kept (sample.conformance); the one cut short names timeout_run in its detail
+    const asked = (probe.conformance?.checks ?? CONFORMANCE_CHECKS).length;
+    sample.error = { type: 'timeout_run', message: `${deps.signal.reason.message}: ${checks.length} of ${asked} checks ran` };
+    sample.reasons = [`timeout_run: ${sample.error.message}`];
+    return sample;
+  }
   if (deps.signal?.aborted) {
     sample.error = { type: 'aborted', message: 'the daemon stopped the run (shutdown or reload) before every check ran' };
     sample.reasons = [`aborted: ${sample.error.message}`];
