@@ -20,13 +20,19 @@ import { gzipSync } from 'node:zlib';
 import { encodeStoredRun, fileNameFor } from '../src/state/runStore.js';
 import type { RunResult } from '../src/probe/probeTypes.js';
 import { freePort, stopChild, waitOk } from './childProcess.js';
+import { browserCases } from './faults/browser.js';
+import { deadlineCases } from './faults/deadline.js';
+import { secretsCases } from './faults/secrets.js';
+import { storageCases } from './faults/storage.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
  * case → held / NOT held, so the next person can rerun them (`npm run bench -- faults`).
  * Everything runs on 127.0.0.1: a fault server of this process plays the broken upstreams, the
  * daemon (`serve`, with its simulator in-process) runs as a child process, and every request is
- * bounded by timeouts. About a minute in all.
+ * bounded by timeouts. Issue 34's cases live in bench/faults/ (secrets a target echoes, what a
+ * page of another site can start, request-log floods and login guessing, what storage.dir holds,
+ * deadlines of a whole run and a minimum output rate). About two minutes in all.
  */
 
 const CLI = fileURLToPath(new URL('../../bin/coherency-exporter.js', import.meta.url));
@@ -712,6 +718,10 @@ export async function runFaultsBench(): Promise<void> {
     await mainCases(root, results);
     await reloadCases(root, results);
     await startupCases(root, results);
+    await secretsCases(root, results);
+    await browserCases(root, results);
+    await storageCases(root, results);
+    await deadlineCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

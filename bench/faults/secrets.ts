@@ -106,6 +106,19 @@ async function get(url: string, timeoutMs = 30_000): Promise<string> {
   return res.text();
 }
 
+/** Starts a run as a client does (a JSON POST); anything but 200 is the case failing to run, not a clean answer. */
+async function startRun(url: string, timeoutMs = 60_000): Promise<string> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = await res.text();
+  if (res.status !== 200) throw new Error(`POST ${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  return body;
+}
+
 function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
@@ -169,7 +182,7 @@ probes:
     const daemon = d;
     const answers: Array<[string, string]> = [];
     const probe = async (target: string) => {
-      const body = await get(`${daemon.url}/probe?target=${target}&probe=p`, 60_000);
+      const body = await startRun(`${daemon.url}/probe?target=${target}&probe=p`);
       answers.push([`/probe ${target}`, body]);
       return JSON.parse(body) as { id: string; verdict: string; fingerprint?: Record<string, unknown> };
     };

@@ -13,6 +13,7 @@ import {
   CLI,
   ensureBuilt,
   fetchText,
+  RUN_PROBE,
   freePort,
   makeTempDir,
   runCommand,
@@ -191,7 +192,7 @@ describe('secret canary: a target that echoes its key in what it says about itse
     // three runs each: the second and third see another system_fingerprint and server (a change)
     for (let round = 0; round < 3; round++)
       for (const target of ['bearer', 'header', 'broken']) {
-        const r = await fetchText(`${base}/probe?target=${target}&probe=loop`, 30_000);
+        const r = await fetchText(`${base}/probe?target=${target}&probe=loop`, 30_000, RUN_PROBE);
         assert.equal(r.status, 200, r.body);
         outputs.push([`/probe ${target} #${round}`, r.body]);
         ids.push((JSON.parse(r.body) as { id: string }).id);

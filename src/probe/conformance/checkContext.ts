@@ -1,5 +1,5 @@
 import type { HttpExchange, HttpFn } from '../../client/httpExchange.js';
-import { secretsOf } from '../../client/redactSecrets.js';
+import { SECRET_HEADER, secretsOf } from '../../client/redactSecrets.js';
 import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.js';
 import { VERSION } from '../../version.js';
 import { adaptToRefusal, currentShape, effectiveTimeouts, type RequestShape } from '../buildChatRequest.js';
@@ -50,8 +50,8 @@ export interface CheckContext {
   reasoningModel(): Promise<boolean | null>;
 }
 
-/** Header names that carry credentials (as streamChat redacts them): the auth check takes these out. */
-export const CREDENTIAL_HEADER = /auth|key|token|secret|cookie|password|signature/i;
+/** Header names that carry credentials, the ones redaction treats as secrets: the auth check takes these out. */
+export const CREDENTIAL_HEADER = SECRET_HEADER;
 
 const THINK_TAG = /<\/?(think|thinking|reasoning)>/i;
 
