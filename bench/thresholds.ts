@@ -1,6 +1,6 @@
 /**
  * Where each threshold sits beside what healthy text does: for every statistic a detector
- * judges, its distribution over healthy texts (the ok halves of both real corpora and the
+ * judges, its distribution over healthy texts (the ok halves of the three real corpora and the
  * healthy synthetic texts, "model outputs", and apart from them the real files of this machine
  * that the realworld bench reads), each read whole and cut at random points as a stream may be;
  * the maximum and the 99.9th percentile beside the threshold; and how many of the degenerate
@@ -15,7 +15,7 @@ import type { Figures } from '../src/core/detectors/registry.js';
 import { Engine } from '../src/core/engine.js';
 import { DEFAULT_THRESHOLDS, THRESHOLD_TABLE } from '../src/core/thresholds.js';
 import { freshCorpus, holdoutCorpus, tuningCorpus } from '../test/corpus/generate.js';
-import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
+import { developmentCorpusDirs, loadRealCorpus } from '../test/corpus/realCorpus.js';
 import { repoRoot } from '../test/helpers/repoRoot.js';
 import { realWorldFiles } from './realWorld.js';
 import { PREVIOUS_RELEASE } from './releases.js';
@@ -257,7 +257,9 @@ export async function runThresholdsBench(): Promise<void> {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-  const real = realCorpusDirs().flatMap((d) => (loadRealCorpus(d) ?? []).map((s) => ({ ...s, name: `${d.split('/').pop()}/${s.name}` })));
+  const real = developmentCorpusDirs().flatMap((d) =>
+    (loadRealCorpus(d) ?? []).map((s) => ({ ...s, name: `${d.split('/').pop()}/${s.name}` })),
+  );
   const synthetic = [...tuningCorpus(), ...holdoutCorpus(), ...freshCorpus()].filter((s) => s.label === 'healthy');
   const modelOutputs = [
     ...real.filter((s) => s.label === 'ok').map((s) => ({ name: s.name, text: s.text })),
@@ -285,7 +287,7 @@ export async function runThresholdsBench(): Promise<void> {
   read(files, 'files');
   const degenerate = real.filter((s) => s.label === 'degenerate').map((s) => figuresOf(s.text));
   console.log(
-    `healthy texts: ${modelOutputs.length} model outputs (both real corpora's ok texts, the synthetic healthy sets) and ${files.length} real files of this machine, each whole and cut at ${CUTS} random points; caught = degenerate real texts (${degenerate.length}) the statistic alone puts past its threshold`,
+    `healthy texts: ${modelOutputs.length} model outputs (the three real corpora's ok texts, the synthetic healthy sets) and ${files.length} real files of this machine, each whole and cut at ${CUTS} random points; caught = degenerate real texts (${degenerate.length}) the statistic alone puts past its threshold`,
   );
   const fmtv = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(3));
   for (const [i, s] of STATISTICS.entries()) {

@@ -38,6 +38,22 @@ export function realCorpusDirs(): string[] {
 }
 
 /**
+ * The third development corpus, ../shared/corpus-real3 (override with COHERENCY_REAL_CORPUS3):
+ * real outputs of other sources, with many short healthy answers, CJK, code-heavy and data
+ * answers. Gated apart from the first two (test/core/realCorpus3.test.ts): it came after the
+ * rules were set, and its figures before any change for it are in docs/detection.md.
+ */
+export function realCorpus3Dir(): string {
+  const third = process.env['COHERENCY_REAL_CORPUS3'];
+  return third && third.length > 0 ? third : join(repoRoot(), '..', 'shared', 'corpus-real3');
+}
+
+/** All three development corpora: what a threshold's healthy distribution is measured on. */
+export function developmentCorpusDirs(): string[] {
+  return [...realCorpusDirs(), realCorpus3Dir()];
+}
+
+/**
  * Every labelled text of the real corpus, in labels.tsv order; null when the folder (or its
  * labels.tsv) is absent. Throws on a malformed row or a listed file that is missing, so a
  * broken corpus cannot pass silently as a smaller one.
