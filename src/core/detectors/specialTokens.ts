@@ -2,7 +2,8 @@
  * What belongs to the serving stack, not to the answer: template and vocabulary tokens in
  * the content (`<|im_start|>`, `<｜end▁of▁sentence｜>`, `[PAD]`, `<unk>`, `<0x0A>`,
  * `[control_12]`), space markers of a tokenizer glued into words (`▁the▁cat`, `theĠcat`),
- * and chars a decoder leaves when it breaks (U+FFFD next to a letter, C0/C1 controls, read by
+ * and chars a decoder leaves when it breaks (U+FFFD next to a letter, the glyph ⁇ (U+2047) that
+ * SentencePiece decoders write for an unknown token, C0/C1 controls, read by
  * how many fall within ODD_SPAN chars: a broken decode leaves them in every word, a long healthy
  * document may hold a stray one every few pages; form feed and vertical tab are whitespace). In
  * the content they mean the template, the detokenizer or the decode is wrong. Mentions in
@@ -27,7 +28,7 @@ const THRESHOLDS = {
   },
   oddCharsFail: {
     value: 3,
-    why: 'broken chars (U+FFFD next to a letter or another U+FFFD, controls other than whitespace) within 1,000 chars that fail. No healthy model output holds one (1,089 of the three real corpora and test/corpus); of 1,611 real files of the machine 3 hold 3-4 within 500 chars, all test fixtures of URL, UTF-8 and terminal encoding; the real collapses that hold them hold 3-1,000 per 1,000 chars, the synthetic broken decodes 8 or more. A count over the whole text failed 10 MB of healthy documents for 12 stray controls',
+    why: 'broken chars (U+FFFD next to a letter or another U+FFFD, the unknown-token glyph U+2047, controls other than whitespace) within 1,000 chars that fail. U+2047 is in no healthy text of the three real corpora, test/corpus or the 1,611 real files. No healthy model output holds one (1,089 of the three real corpora and test/corpus); of 1,611 real files of the machine 3 hold 3-4 within 500 chars, all test fixtures of URL, UTF-8 and terminal encoding; the real collapses that hold them hold 3-1,000 per 1,000 chars, the synthetic broken decodes 8 or more. A count over the whole text failed 10 MB of healthy documents for 12 stray controls',
   },
 } as const;
 
@@ -118,14 +119,22 @@ export const specialTokens = {
     else if (f.specialTokens > 0)
       out.push(finding('special_tokens', 'warn', f.firstAt, `${f.specialTokens} template or vocabulary token outside code ("${f.first}")`));
     if (f.oddChars >= t.oddCharsFail)
-      out.push(finding('gibberish', 'fail', f.firstOddAt, `${f.oddChars} broken chars (U+FFFD inside words, control chars)`));
+      out.push(
+        finding(
+          'gibberish',
+          'fail',
+          f.firstOddAt,
+          `${f.oddChars} broken chars (U+FFFD inside words, ⁇ for unknown tokens, control chars) within ${ODD_SPAN} chars`,
+        ),
+      );
     return out;
   },
 } satisfies Detector<SpecialFigures, SpecialKind, typeof THRESHOLDS>;
 
-/** Is the char at `i` one that only a broken decode leaves: U+FFFD next to a letter or another one, a control but whitespace? */
+/** Is the char at `i` one that only a broken decode leaves: U+FFFD next to a letter or another one, ⁇, a control but whitespace? */
 function isOdd(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
+  if (c === 0x2047) return true;
   if (c === 0xfffd) return LETTER_OR_REPLACEMENT.test(text.charAt(i - 1)) || LETTER_OR_REPLACEMENT.test(text.charAt(i + 1));
   // C0 but tab, newline, vertical tab, form feed and CR; DEL and C1
   return c <= 0x08 || (c >= 0x0e && c <= 0x1f) || (c >= 0x7f && c <= 0x9f);
@@ -138,7 +147,7 @@ function densestOdd(text: string, out: SpecialFigures): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     // most chars are neither: one comparison each
-    if (c > 0x9f && c !== 0xfffd) continue;
+    if (c > 0x9f && c !== 0xfffd && c !== 0x2047) continue;
     if (!isOdd(text, i)) continue;
     at.push(i);
     while (i - at[from]! >= ODD_SPAN) from++;

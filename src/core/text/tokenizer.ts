@@ -80,7 +80,7 @@ export class Tokenizer {
   idFlags = new Int32Array(256);
   /** UTF-8 bytes of the text. */
   bytes = 0;
-  /** True once a char that only a broken decode leaves was seen (U+FFFD, a control other than whitespace): the detector that counts them reads the text only then. */
+  /** True once a char that only a broken decode leaves was seen (U+FFFD, the unknown-token glyph U+2047, a control other than whitespace): the detector that counts them reads the text only then. */
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
   markSeen = false;
@@ -310,7 +310,7 @@ export class Tokenizer {
   /** A char outside ASCII (or an astral code point, len 2). */
   private other(c: number, cls: number, script: number, len: number): void {
     const s = this.s;
-    if (c <= 0x9f || c === 0xfffd) this.oddSeen = true;
+    if (c <= 0x9f || c === 0xfffd || c === 0x2047) this.oddSeen = true;
     else if (c === 0x2581 || c === 0x120 || c === 0x10a || c === 0xff5c) this.markSeen = true;
     this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
     if (cls === CH_WORD) {

@@ -77,6 +77,8 @@ describe('special tokens', () => {
     ['a pad token glued in', ';7?!22=4C%<｜▁pad▁｜>-QX', ['special_tokens/fail']],
     ['control markers', 'We can [control_12] ing [control_88] resul [control_301] ts', ['special_tokens/fail']],
     ['broken decoding', `${prose} caf\ufffd\ufffd cr\ufffdme br\ufffdl\ufffde`, ['gibberish/fail']],
+    ['unknown tokens a SentencePiece decoder wrote as ⁇', '# ⁇ ⁇ !!\n## ⁇ ⁇\n!!! ⁇', ['gibberish/fail']],
+    ['one ⁇ in prose (a mention)', `${prose} The glyph ⁇ is U+2047.`, []],
     ['controls left by a broken decode, three in a line', `${prose} the\x01 cat\x02 sat\x03 down`, ['gibberish/fail']],
     // form feed and vertical tab are whitespace: page breaks of a licence text
     ['page breaks of a licence text', `${prose}\n\f\n${prose}\n\f\n${prose}\f\x0b\f\n`, []],
