@@ -67,6 +67,22 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'largeCopiesCoverage',
+    what: 'share of the output that 1.5+ copies of a large unit of words (160+ normalised chars, no table) cover at the end',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.copies >= T.largeCopies && c.unitChars >= T.largeUnitChars && c.words && !c.table ? c.coverage : null;
+    },
+  },
+  {
+    threshold: 'largeCopies',
+    what: 'normalised copies of a large unit of words (160+ chars, no table) covering 60%+ of the output',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.unitChars >= T.largeUnitChars && c.coverage >= T.largeCopiesCoverage && c.words && !c.table ? c.copies : null;
+    },
+  },
+  {
     threshold: 'returnsCopies',
     what: 'returns to the same material at the end, / (1 + novelty/0.07)',
     of: (f) => {

@@ -23,6 +23,7 @@ import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
+import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
@@ -104,6 +105,18 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'share of the last 512 words of prose that repeat an 8-word sequence the text had said twice already, that fails as cycling: an end that goes back over itself, paragraphs reordered and a sentence changed. Healthy model outputs reach 0.1 (npm run bench -- thresholds; 0.3 counting sequences said once before, an answer that quotes its question), the real files read as prose 0 (0.21 counting those: a notice of licences), lyrics written with a chorus of 48-60 words sung 6-8 times 0.38-0.48; the threshold sits 5 times above the healthy maximum and above those lyrics. Read only where the end is prose (a quarter function words, code punctuation under 1% of its tokens)',
   },
+  largeCopies: {
+    value: 1.5,
+    why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of largeUnitChars or more that covers largeCopiesCoverage of the output and is words, not a table: a block said again and cut (1.6 copies), two sentences said 2.2 times and hard-wrapped at other places, items whose counters rise. No healthy text reaches both the unit and the coverage (npm run bench -- thresholds: such copies cover at most 0.29 of a real file, none in the model outputs whole and cut at 4 points; 0.35 of a model output cut at another point). Alone it catches 8 of the 236 degenerate real texts, all caught by other rules too',
+  },
+  largeUnitChars: {
+    value: 160,
+    why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
+  },
+  largeCopiesCoverage: {
+    value: 0.6,
+    why: 'share of the output (from the first copy to the end) that copies of a large unit cover when they fail: the real files read as words reach 0.29, model outputs 0.35 (a healthy answer cut mid-way; npm run bench -- thresholds), the loops of issue 36 0.77-1',
+  },
   recoveredCopies: {
     value: 32,
     why: 'verbatim copies of a loop of prose (its unit has a function word) that the text moves on from, from which it fails wherever it is (a collapse followed by garbage or a new start); from a quarter of it, it warns. Healthy texts repeat a sentence or a block of prose mid-text up to 11 times (npm run bench -- thresholds)',
@@ -152,6 +165,8 @@ export interface RepetitionFigures {
   recovered: Loop | null;
   /** Share of the last words of prose that repeat an 8-word sequence said twice before, and where they start (restated.ts). */
   restated: Restated;
+  /** Copies back to back at the end counted on the normalised chars (whitespace dropped, digits masked, case folded; normalisedCopies.ts). */
+  copies: NormalisedCopies;
   /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
   live: Loop | null;
 }
@@ -193,11 +208,11 @@ export const repetition = {
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
     let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
     if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
-    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live, restated: { share: 0, at: -1 } };
+    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live, restated: { share: 0, at: -1 }, copies: NO_COPIES };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t) };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), copies: copiesAtEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -255,6 +270,26 @@ export const repetition = {
           ),
         );
       }
+    }
+    // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
+    const nc = f.copies;
+    if (
+      nc.copies >= t.largeCopies &&
+      nc.unitChars >= t.largeUnitChars &&
+      nc.coverage >= t.largeCopiesCoverage &&
+      nc.words &&
+      !nc.table &&
+      !out.some((x) => x.severity === 'fail')
+    ) {
+      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'sentence_loop';
+      out.push(
+        finding(
+          kind,
+          'fail',
+          nc.onset,
+          `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
+        ),
+      );
     }
     // an end that restates what came before, its copies not back to back: judged when no loop or cycle was
     if (f.restated.share >= t.restatedShare && !out.some((x) => x.severity === 'fail'))
@@ -512,6 +547,25 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
   }
   return { tail, recovered };
+}
+
+/** Trailing whitespace read past the window before the copies are counted. */
+const TRAILING_SLACK = 1024;
+
+function copiesAtEnd(scan: Scan): NormalisedCopies {
+  const from = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
+  const c = normalisedCopies(scan.slice(from, scan.chars), from);
+  if (c.copies === 0) return c;
+  // the copies' tokens: from the first that ends after the onset
+  const t = scan.tokens;
+  let lo = 0;
+  let hi = t.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t.end[mid]! <= c.onset) lo = mid + 1;
+    else hi = mid;
+  }
+  return { ...c, words: isWordRegion(t, lo, t.n) };
 }
 
 function describe(l: Loop): string {

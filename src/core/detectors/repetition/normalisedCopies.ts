@@ -1,0 +1,140 @@
+/**
+ * Copies back to back at the end of the output, counted on its normalised chars: whitespace
+ * and line breaks dropped, each run of digits one mark, letters case folded. A loop hidden by
+ * wrapping (a copy hard-wrapped at other places, words cut where the width fell), by counters
+ * (items numbered 1, 2, then 3, 4) or by a cut (1.6 copies of a block) is the same loop here.
+ *
+ * The token reading (repeats.ts) counts copies of tokens, and takes a word the text uses at
+ * most twice for something new: a long unit said twice and a part is all new words to it.
+ * This one counts exact copies of chars, so it says nothing of near copies; what it adds is
+ * the large unit said 1.5 to 3 times that the token reading misses.
+ *
+ * Over the reversed normalised tail, the Z function gives for each shift p how many chars
+ * match p chars earlier, read back from the end: copies = 1 + Z[p] / p. The period taken is
+ * the one that covers the most chars (the shortest of those: a loop of a short unit is not
+ * one of its multiples). O(n) over the last WINDOW chars.
+ */
+import { isDelimitedTable } from '../../text/delimitedTable.js';
+
+export interface NormalisedCopies {
+  /** Copies back to back to the end, the first one included (1.6 for a block said again and cut at 60%). */
+  copies: number;
+  /** Normalised chars of the unit (letters, marks and one per run of digits; no whitespace). */
+  unitChars: number;
+  /** Share of the unit's normalised chars that are letters. */
+  letters: number;
+  /** Start of the first copy in the text, and the share of the text (trailing whitespace aside) from it to the end. */
+  onset: number;
+  coverage: number;
+  /** The unit holds a line break, a blank line. */
+  lines: boolean;
+  blank: boolean;
+  /** The copies are words (two in five of their tokens words with letters, code punctuation under 1%), not code or markup; set by the caller, which has the tokens. */
+  words: boolean;
+  /** The copies are rows of a delimited table (delimitedTable.ts): data, read by the table's own rules. */
+  table: boolean;
+}
+
+/** Chars of the text read back from its end (about three copies of the longest unit, MAX_UNIT). */
+export const WINDOW = 12_288;
+/** Longest unit, in normalised chars (about 1,000 words of prose). */
+const MAX_UNIT = 4096;
+
+export const NO_COPIES: NormalisedCopies = {
+  copies: 0,
+  unitChars: 0,
+  letters: 0,
+  onset: -1,
+  coverage: 0,
+  lines: false,
+  blank: false,
+  words: false,
+  table: false,
+};
+
+const LETTER = /\p{L}/u;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * The copies at the end of a text (trailing whitespace aside), or none (copies 0) when it has no
+ * repeat. `text` is the text's end from char `offset` on (the last WINDOW chars suffice).
+ */
+export function normalisedCopies(text: string, offset = 0): NormalisedCopies {
+  let end = text.length;
+  while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
+  const from = Math.max(0, end - WINDOW);
+  const window = text.slice(from, end);
+  // case folded where folding keeps each char one char (it does for nearly every script); else as written
+  const lower = window.toLowerCase();
+  const folded = lower.length === window.length ? lower : window;
+  // the normalised chars, last first, and where each came from in the text
+  const rev = new Int32Array(folded.length);
+  const at = new Int32Array(folded.length);
+  let m = 0;
+  for (let i = folded.length - 1; i >= 0; i--) {
+    const c = folded.charCodeAt(i);
+    if (isSpace(c)) continue;
+    if (isDigit(c)) {
+      // a run of digits is one mark: 9 and 10 are the same counter
+      while (i > 0 && isDigit(folded.charCodeAt(i - 1))) i--;
+      rev[m] = 0x30;
+    } else rev[m] = c;
+    at[m] = from + i;
+    m++;
+  }
+  if (m < 4) return NO_COPIES;
+  const z = zOf(rev, m);
+  // the period that covers the most chars back from the end, the shortest of those
+  let best = 0;
+  let reach = 0;
+  const top = Math.min(MAX_UNIT, Math.floor((2 * m) / 3));
+  for (let p = 1; p <= top; p++) {
+    const r = p + z[p]!;
+    if (z[p]! * 2 >= p && r > reach) {
+      best = p;
+      reach = r;
+    }
+  }
+  if (best === 0) return NO_COPIES;
+  let letters = 0;
+  for (let k = 0; k < best; k++) if (LETTER.test(String.fromCharCode(rev[k]!))) letters++;
+  const onset = at[reach - 1]!;
+  // the unit as the last period holds it (the copy the onset starts may begin with the end of the sentence before)
+  const unit = text.slice(at[best - 1]!, end);
+  return {
+    copies: reach / best,
+    unitChars: best,
+    letters: letters / best,
+    onset: offset + onset,
+    coverage: (end - onset) / (offset + end),
+    lines: unit.includes('\n'),
+    blank: /\n[ \t]*\n/.test(unit),
+    words: false,
+    table: isDelimitedTable(text.slice(onset, end)),
+  };
+}
+
+/** The Z function of a[0, m): z[i] = the longest common prefix of a and a[i..] (z[0] = 0). */
+function zOf(a: Int32Array, m: number): Int32Array {
+  const z = new Int32Array(m);
+  let l = 0;
+  let r = 0;
+  for (let i = 1; i < m; i++) {
+    let k = 0;
+    if (i < r) k = Math.min(r - i, z[i - l]!);
+    while (i + k < m && a[k] === a[i + k]) k++;
+    z[i] = k;
+    if (i + k > r) {
+      l = i;
+      r = i + k;
+    }
+  }
+  return z;
+}

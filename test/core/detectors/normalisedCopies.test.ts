@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../../src/core/analyzeText.js';
+import { normalisedCopies } from '../../../src/core/detectors/repetition/normalisedCopies.js';
+import {
+  alternatingItems,
+  csvTable,
+  cutBlock,
+  distinctList,
+  nounList,
+  poemWithChorus,
+  proseBlockCopies,
+  restatedPerson,
+  storyWithRefrain,
+  wordWrappedSentences,
+  wrappedParagraph,
+  wrappedSentences,
+} from '../../helpers/copyShapes.js';
+import { detect, verdicts } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const judged = (text: string, finishReason: string | null = null) => verdicts(detect('repetition', text, { finishReason }).findings);
+
+describe('normalisedCopies: copies at the end, whitespace, digits and case aside', () => {
+  it('counts copies cut mid-word by a hard wrap as copies', () => {
+    const c = normalisedCopies(wrappedSentences());
+    assert.ok(c.copies > 2.1 && c.copies < 2.3, `copies ${c.copies}`);
+    assert.ok(c.unitChars > 200, `unit ${c.unitChars}`);
+    assert.ok(c.coverage > 0.95);
+  });
+
+  it('masks counters and folds case', () => {
+    const c = normalisedCopies('Step 9: Check The Valve.\nstep 10: check the valve.\nSTEP 11: CHECK THE VALVE.');
+    assert.equal(Math.round(c.copies), 3);
+  });
+
+  it('takes the shortest unit that covers the most, and reports where the copies start', () => {
+    const text = `An opening line of its own. ${'ab cd '.repeat(20)}`;
+    const c = normalisedCopies(text);
+    assert.equal(c.unitChars, 4);
+    assert.equal(text.slice(c.onset, c.onset + 5), 'ab cd');
+  });
+
+  it('finds no copies in text that does not repeat at its end', () => {
+    assert.equal(normalisedCopies('Every sentence here is different from the one before it.').copies, 0);
+    assert.equal(normalisedCopies('').copies, 0);
+  });
+});
+
+describe('repetition: a large unit said 1.5-2.5 times, hidden by wrapping, counters or a cut (issue 36)', () => {
+  const fails: Array<[string, string, RegExp]> = [
+    ['two sentences x2.2, hard-wrapped at 90 chars at other places, words cut', wrappedSentences(), /^line_loop\/fail$/],
+    ['two sentences x2.2, wrapped at spaces at other places', wordWrappedSentences(), /^line_loop\/fail$/],
+    ['a two-line paragraph x2.6, hard-wrapped', wrappedParagraph(), /^paragraph_loop\/fail$/],
+    ['a 24-row block and a second copy cut at 60%', cutBlock(), /_loop\/fail$/],
+    ['1.6 copies of a 1 KB block of prose', proseBlockCopies(), /^paragraph_loop\/fail$/],
+  ];
+  for (const [name, text, want] of fails)
+    it(`${name}: fails`, () => {
+      assert.match(judged(text).join(','), want);
+      assert.equal(analyzeText(text).verdict, 'fail');
+    });
+
+  it('two numbered items alternating while their counters rise fail', () => {
+    assert.equal(analyzeText(alternatingItems()).verdict, 'fail');
+  });
+
+  it('one person restated four times with a growing list fails', () => {
+    assert.equal(analyzeText(restatedPerson()).verdict, 'fail');
+  });
+
+  it('300 lines of "A <noun>." to the token limit fail as a list that runs away', () => {
+    assert.match(judged(nounList(), 'length').join(','), /^list_runaway\/fail/);
+    assert.equal(analyzeText(nounList(), { finishReason: 'length' }).verdict, 'fail');
+    assert.equal(analyzeText(nounList()).verdict, 'fail');
+  });
+
+  const healthy: Array<[string, string]> = [
+    ['a long story with a refrain', storyWithRefrain()],
+    ['a numbered list of similar items with distinct content', distinctList()],
+    ['a CSV table', csvTable()],
+    ['a poem with a chorus', poemWithChorus()],
+  ];
+  for (const [name, text] of healthy)
+    it(`${name}: ok`, () => {
+      assert.deepEqual(judged(text), []);
+      assert.equal(analyzeText(text).verdict, 'ok');
+    });
+
+  it('a CSV table said again and cut stays out of this rule (rows share a template by design)', () => {
+    const rows = csvTable().split('\n').slice(0, 12).join('\n');
+    const c = detect('repetition', `${rows}\n${rows.slice(0, Math.round(0.6 * rows.length))}`).figures.copies;
+    assert.ok(c.table);
+  });
+
+  it('a large unit said twice after a long answer (under 60% of it) does not fail; said twice as most of it, it does', () => {
+    const para = proseBlockCopies().split('\n\n')[0]!;
+    const twice = `${para}\n\n${para}`;
+    assert.ok(!judged(`${healthyProse(1200, 3)}\n\n${twice}`).some((v) => v.endsWith('/fail')));
+    assert.match(judged(`A short note first.\n\n${twice}`).join(','), /_loop\/fail$/);
+  });
+});
