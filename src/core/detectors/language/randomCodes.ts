@@ -16,6 +16,18 @@ export interface CodeFigures {
 /** Chunks over which chunks that read as codes are counted (all of them in a text of fewer, 8 at least). */
 export const CODE_CHUNKS = 24;
 const CODE_MIN_CHUNKS = 8;
+/** Capitals a code or a random chunk holds at least: one capital is a word's first letter or a unit ("5G", "Mb"). */
+const MIN_CAPITALS = 2;
+/** A code of capitals and digits: 3-8 chars (shorter are units and names, "A4", "3D"; longer are hashes and serials the text names). */
+const CODE_MIN_CHARS = 3;
+const CODE_MAX_CHARS = 8;
+/** Runs of capitals and digits a code without a leading digit needs: a name is letters then a number (two runs). */
+const CODE_RUNS = 3;
+/** Chars drawn at random: 4-24 of them, changing class at this share of their chars at least, never this many lower-case letters in a row. */
+const RANDOM_MIN_CHARS = 4;
+const RANDOM_MAX_CHARS = 24;
+const RANDOM_CLASS_CHANGES = 0.6;
+const RANDOM_LOWER_RUN = 3;
 
 /**
  * The highest share, among CODE_CHUNKS chunks in a row, of chunks that read as random codes the
@@ -75,13 +87,13 @@ export function readsAsRandom(text: string, at: number): boolean {
   for (let i = at; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (ch <= 0x20) break;
-    if (ch >= 0x7f || ++len > 24) return false;
+    if (ch >= 0x7f || ++len > RANDOM_MAX_CHARS) return false;
     last = ch;
     // its class, named by a char of it: a (lower case), A (capital), 0 (digit) or ! (mark)
     const lower = isLower(ch);
     const k = lower ? 0x61 : ch >= 0x41 && ch <= 0x5a ? 0x41 : ch >= 0x30 && ch <= 0x39 ? 0x30 : 0x21;
     if (lower) {
-      if (++lowerRun >= 3) return false;
+      if (++lowerRun >= RANDOM_LOWER_RUN) return false;
       lowers++;
       if (prev !== 0x41 || lowerRun > 1) formula = false;
     } else {
@@ -95,7 +107,7 @@ export function readsAsRandom(text: string, at: number): boolean {
     prev = k;
   }
   if (formula || last === 0x2c || last === 0x3b) return false;
-  return len >= 4 && capitals >= 2 && lowers >= 1 && others >= 1 && runs >= 0.6 * len;
+  return len >= RANDOM_MIN_CHARS && capitals >= MIN_CAPITALS && lowers >= 1 && others >= 1 && runs >= RANDOM_CLASS_CHANGES * len;
 }
 
 /** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits mixed (opening with a digit, or three runs of them at least: not a name such as "BRCA1"), two capitals and a digit at least, not hex, marks around it aside? */
@@ -122,14 +134,14 @@ export function readsAsCode(text: string, at: number): boolean {
     } else break;
     if (len === 0 || digit !== wasDigit) runs++;
     wasDigit = digit;
-    if (++len > 8) return false;
+    if (++len > CODE_MAX_CHARS) return false;
   }
   // marks after it, then whitespace or the end; a comma or semicolon makes it an item of a list in a sentence ("codes X7K2P9, Q4M8ZT")
   let item = false;
   for (; i < text.length && isMarkChar(text.charCodeAt(i)); i++)
     if (text.charCodeAt(i) === 0x2c || text.charCodeAt(i) === 0x3b) item = true;
   if (item || (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE)) return false;
-  return len >= 3 && capitals >= 2 && digits >= 1 && !hex && (runs >= 3 || digitFirst);
+  return len >= CODE_MIN_CHARS && capitals >= MIN_CAPITALS && digits >= 1 && !hex && (runs >= CODE_RUNS || digitFirst);
 }
 
 function isMarkChar(ch: number): boolean {

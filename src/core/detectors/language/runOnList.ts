@@ -4,6 +4,9 @@
  */
 import { C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
 
+/** Letters from which a chunk is no item of a list: words glued, a URL or a hash, never one word of a list. */
+const LONG_CHUNK = 30;
+
 export interface ListFigures {
   /** The longest run of one-word items on one line, how many of them repeat earlier items, and where it starts (-1 when none). */
   listItems: number;
@@ -41,8 +44,8 @@ export function readRunOnList(c: Chunks): ListFigures {
     const fl = c.flags[i]!;
     // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
     // words on the same line starts it)
-    if (fl & (C_LINE | C_CODEISH | C_FUNC) || c.letters[i]! > 30) end(i);
-    if (fl & (C_CODEISH | C_FUNC) || c.letters[i]! > 30) continue;
+    if (fl & (C_LINE | C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) end(i);
+    if (fl & (C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) continue;
     if (items === 0) {
       at = c.start[i]!;
       from = i;

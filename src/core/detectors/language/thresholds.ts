@@ -5,7 +5,7 @@
 export const LANGUAGE_THRESHOLDS = {
   malformedShare: {
     value: 0.3,
-    why: 'share of the letters of a window of prose (or of a whole short output) in malformed chunks that fails as gibberish (a chunk weighs its letters, up to 20). Healthy windows reach 0.2 (npm run bench -- thresholds)',
+    why: 'share of the letters of a window of prose (or of a whole short output) in malformed chunks that fails as gibberish (a chunk weighs its letters, up to 100). Healthy windows reach 0.2 (npm run bench -- thresholds)',
   },
   noiseShare: {
     value: 0.3,

@@ -20,6 +20,13 @@ const WEIGHT_CAP = 100;
  * half of the prose judged.
  */
 const PROSE_IN_CODE = 2 * WEIGHT_CAP;
+/**
+ * Share of a window's letters in chunks with code punctuation from which the window is code or
+ * data: only scripts glued, and the prose between the code, are judged there.
+ */
+const CODE_WINDOW = 0.3;
+/** Share of a window's chunks in spaced scripts from which it is read for word salad and soup (CJK and Thai write words together). */
+const SPACED_WINDOW = 0.8;
 /** Prose chunks per window; windows slide by half of it. */
 const WINDOW = 24;
 /** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
@@ -141,7 +148,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     f.windows++;
     // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either, and
     // the words between them are prose (words run together inside a JSON string left open)
-    const code = w[S.CODEISH]! >= 0.3 * weight;
+    const code = w[S.CODEISH]! >= CODE_WINDOW * weight;
     const prose = weight - w[S.CODEISH]!;
     const share = code ? Math.max(glued / weight, prose >= PROSE_IN_CODE ? w[S.MALFORMED]! / prose : 0) : malformed / weight;
     const at = c.start[w[S.FROM]!]!;
@@ -153,11 +160,11 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
       f.malformed = share;
       f.malformedAt = at;
     }
-    if (!code && spaced >= 0.8 * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
+    if (!code && spaced >= SPACED_WINDOW * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
       f.func = func / n;
       f.funcAt = at;
     }
-    if (!code && spaced >= 0.8 * n && n >= SALAD_MIN_CHUNKS) {
+    if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS) {
       const fs = func / n;
       const bs = breaks / n;
       addSaladPoint(f.salad, { func: fs, breaks: bs, at });

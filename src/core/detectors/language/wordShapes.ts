@@ -33,6 +33,12 @@ import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPa
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
 const GLUED_ANY = 60;
+/** Dots in a row that make an ellipsis, not a mark doubled. */
+const ELLIPSIS_DOTS = 3;
+/** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
+const BAR_RUN = 3;
+/** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
+const DATA_COMMAS = 2;
 
 export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
@@ -87,7 +93,7 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   let barEnd = -1;
   let noiseOwed = 0;
   const endRun = () => {
-    const ellipsis = runDots === run && run >= 3;
+    const ellipsis = runDots === run && run >= ELLIPSIS_DOTS;
     // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
     if (run >= 2 && !ellipsis && runColons < run && !(run === 2 && isUsualPair(runPair))) noisy = true;
     if (runCommas > 0 || (runDots > 0 && !ellipsis)) loose = true;
@@ -107,11 +113,11 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
     if (letters === 0 && loose && !digits && !enclosed && tEnd[next - 1]! - start > 1) noisy = true;
     // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
     // them ("///" opening a line is a comment)
-    if (letters === 0 && barMax >= 3 && !enclosed && !(flags & C_LINE)) noisy = true;
+    if (letters === 0 && barMax >= BAR_RUN && !enclosed && !(flags & C_LINE)) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
-    if (commas >= 2) flags |= C_CODEISH;
+    if (commas >= DATA_COMMAS) flags |= C_CODEISH;
     // code and data are not words: only letters of two scripts glued count in them
     if (flags & C_CODEISH) flags &= ~C_MALFORMED;
     if (start >= 0 && letters > 0 && !code) {
