@@ -1,4 +1,7 @@
-/** ASCII marks as the chunk reading sorts them (by char code): sentence marks, clause marks, code punctuation. */
+/**
+ * ASCII marks as the chunk reading sorts them (by char code): sentence marks, clause marks, code
+ * punctuation. The usual pairs are rows of test/core/detectors/languageReadings.test.ts.
+ */
 
 /**
  * Two marks that prose and code write together: "?!" and "!?", an abbreviation's dot before

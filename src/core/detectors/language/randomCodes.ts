@@ -1,7 +1,9 @@
 /**
  * Random codes: chunks that read as codes of capitals and digits or as chars drawn at random,
  * new to the text, counted over a run of chunks. Names and the codes a text keeps using are
- * no such codes; half the words of a stretch being new ones is a sampler gone wild.
+ * no such codes; half the words of a stretch being new ones is a sampler gone wild. The names
+ * and shapes it leaves out (BRCA1, KMnO4, codes as items or cells) are rows of
+ * test/core/detectors/languageReadings.test.ts, each failing without its branch.
  */
 import { CH_SPACE, classOf } from '../../charClass.js';
 import { SlidingShare } from '../slidingShare.js';
