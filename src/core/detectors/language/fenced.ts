@@ -21,5 +21,6 @@ export interface FencedFigures {
 export function readFenced(t: TokenBuffer): FencedFigures {
   const fc = readChunks(t, 0, true);
   const w = readWindows(fc);
-  return { malformed: w.malformed, malformedAt: w.malformedAt, ...readRunOnList(fc) };
+  const l = readRunOnList(fc);
+  return { malformed: w.malformed, malformedAt: w.malformedAt, listItems: l.listItems, listRepeats: l.listRepeats, listAt: l.listAt };
 }

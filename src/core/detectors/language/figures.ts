@@ -34,22 +34,42 @@ export type LanguageFigures = WindowFigures &
 
 export function languageFigures(scan: Scan): LanguageFigures {
   const c = readChunks(scan.tokens);
+  // each reading's figures are copied field by field into one literal: spreading nine objects cost more than the
+  // readings themselves on a short text
+  const w = readWindows(c);
+  const s = readScripts(c);
+  const l = readRunOnList(c);
+  const e = readEndWords(scan.text(), c);
+  const m = readMarkLines(scan.tokens);
+  const k = readCodeChunks(scan.text(), c);
   // the windows cover every chunk: whether any is Chinese (then the variant is read)
-  const { cjk, ...windows } = readWindows(c);
-  let variant: VariantFigures = { variant: '', variantRun: 0, variantAt: -1 };
-  if (cjk) {
-    const v = chineseVariant(scan.tokens, scan.text());
-    variant = { variant: VARIANT_NAMES[v.variant] ?? '', variantRun: v.run, variantAt: v.at };
-  }
+  const v = w.cjk ? chineseVariant(scan.tokens, scan.text()) : null;
   return {
-    ...windows,
+    windows: w.windows,
+    malformed: w.malformed,
+    malformedAt: w.malformedAt,
+    salad: w.salad,
     // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
     fenced: c.fenced ? readFenced(scan.tokens) : null,
-    ...readScripts(c),
-    ...variant,
-    ...readRunOnList(c),
-    ...readEndWords(scan.text(), c),
-    ...readMarkLines(scan.tokens),
-    ...readCodeChunks(scan.text(), c),
+    noise: w.noise,
+    noiseAt: w.noiseAt,
+    func: w.func,
+    funcAt: w.funcAt,
+    codeChunks: k.codeChunks,
+    codeChunksAt: k.codeChunksAt,
+    markLines: m.markLines,
+    markLinesAt: m.markLinesAt,
+    endWords: e.endWords,
+    endWordsAt: e.endWordsAt,
+    listItems: l.listItems,
+    listRepeats: l.listRepeats,
+    listAt: l.listAt,
+    script: s.script,
+    switchScript: s.switchScript,
+    switchLetters: s.switchLetters,
+    switchAt: s.switchAt,
+    variant: v ? (VARIANT_NAMES[v.variant] ?? '') : '',
+    variantRun: v ? v.run : 0,
+    variantAt: v ? v.at : -1,
   };
 }

@@ -24,7 +24,7 @@ export interface ScriptFigures {
 /** The text's script and its longest run of prose in another one. */
 export function readScripts(c: Chunks): ScriptFigures {
   const main = openingScript(c);
-  return { script: SCRIPT_NAMES[main] ?? 'none', ...foreignRun(c, main) };
+  return foreignRun(c, main);
 }
 
 /** The script most of `letters` (one count per script number) are in. */
@@ -72,8 +72,8 @@ function openingScript(c: Chunks): number {
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */
-function foreignRun(c: Chunks, main: number): Omit<ScriptFigures, 'script'> {
-  const f = { switchScript: '', switchLetters: 0, switchAt: -1 };
+function foreignRun(c: Chunks, main: number): ScriptFigures {
+  const f: ScriptFigures = { script: SCRIPT_NAMES[main] ?? 'none', switchScript: '', switchLetters: 0, switchAt: -1 };
   let run = 0;
   let runScript = SC_NONE;
   let runAt = -1;

@@ -126,8 +126,17 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
 
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
 export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
-  const f: WindowFigures = { windows: 0, malformed: 0, malformedAt: -1, noise: 0, noiseAt: -1, func: 0, funcAt: -1, salad: [] };
-  let cjk = false;
+  const f = {
+    windows: 0,
+    malformed: 0,
+    malformedAt: -1,
+    noise: 0,
+    noiseAt: -1,
+    func: 0,
+    funcAt: -1,
+    salad: [] as SaladPoint[],
+    cjk: false,
+  };
   const sums = new Int32Array(SUMS);
   const judgeWindow = (w: Int32Array) => {
     const n = w[S.N]!;
@@ -139,7 +148,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     const spaced = w[S.SPACED]!;
     const noisy = w[S.NOISY]!;
     const letterless = w[S.LETTERLESS]!;
-    if (w[S.SCRIPTS + SC_CJK]! > 0) cjk = true;
+    if (w[S.SCRIPTS + SC_CJK]! > 0) f.cjk = true;
     // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
     if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
       malformed += w[S.GLUED_MALFORMED]!;
@@ -188,5 +197,5 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     // the end of the text is a window too, however the windows fell
     if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
   }
-  return { ...f, cjk };
+  return f;
 }
