@@ -27,7 +27,7 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   out.push(`${options.title ? options.title + ': ' : ''}verdict ${analysis.verdict.toUpperCase()}`);
   if (analysis.findings.length === 0) out.push('  no degeneration found');
   for (const f of analysis.findings) {
-    out.push(`  - ${f.severity}${f.certain ? ' (certain)' : ''} ${f.kind}: ${f.detail}`);
+    out.push(`  - ${f.severity}${f.certain ? ' (certain)' : ''} ${f.kind}: ${f.detail}${f.rule ? ` (rule ${f.rule})` : ''}`);
     if (f.atChar >= 0) out.push(`      at char ${f.atChar}${f.atToken >= 0 ? ` (token ${f.atToken})` : ''}: "${f.excerpt}"`);
   }
   if (Number(m['collapseOnset']) >= 0) {

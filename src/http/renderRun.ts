@@ -50,6 +50,7 @@ function renderSample(s: SampleResult): string {
   const reasons = s.reasons.length
     ? `<ul class="reasons">${s.reasons.map((r) => `<li>${escapeVisible(r)}</li>`).join('')}</ul>`
     : '<p class="muted">no findings</p>';
+  const rules = rulesFired(s.findings);
   const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${escapeVisible(n)}</li>`).join('')}</ul>` : '';
   const error = s.error ? `<p class="error">${esc(s.error.type)}: ${escapeVisible(s.error.message)}</p>` : '';
   const content = channelOutput(s, 'content');
@@ -62,7 +63,7 @@ function renderSample(s: SampleResult): string {
   const openReasoning = reasoning.onset && !content.onset ? ' open' : '';
   return `<section class="sample" id="${prefix}">
 <h2>Sample ${s.index} ${verdictBadge(s.verdict)}</h2>
-<div class="cols"><div><h3>Reasons</h3>${reasons}${error}${notes}${jump}</div>
+<div class="cols"><div><h3>Reasons</h3>${reasons}${rules}${error}${notes}${jump}</div>
 <div><h3>Figures</h3>${figures(s)}</div></div>
 <h3>Content <span class="muted">(${s.contentChars} chars)</span></h3>
 ${s.content ? `<pre class="output" id="${prefix}-content">${content.html}</pre>` : '<p class="muted">no content</p>'}
@@ -73,6 +74,16 @@ ${
     : ''
 }
 </section>`;
+}
+
+/** The rule of the detector's table behind each finding that names one ("content gibberish: codeChunkShare"), '' when none does. */
+function rulesFired(findings: readonly SampleFinding[]): string {
+  const named = findings.filter((f) => typeof f.rule === 'string' && f.rule !== '');
+  if (named.length === 0) return '';
+  const items = named.map(
+    (f) => `<li>${f.channel === 'sample' ? '' : `${esc(f.channel)}: `}${esc(f.kind)}: <code>${esc(f.rule!)}</code></li>`,
+  );
+  return `<h3>Rules that fired</h3><ul class="rules">${items.join('')}</ul>`;
 }
 
 /** A channel's text with its collapse onset and its reported loop marked. */

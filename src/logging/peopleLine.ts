@@ -22,6 +22,7 @@ interface LoggedFinding {
   kind?: unknown;
   severity?: unknown;
   atToken?: unknown;
+  rule?: unknown;
 }
 
 /** Whether the pretty line says `key` of `log` in its message already (so it is not printed again). */
@@ -61,7 +62,7 @@ function sampleSentence(log: LogObject, baseUrl: string | null): string {
       : worst?.kind === 'conformance' && failedChecks(log) !== ''
         ? failedChecks(log)
         : worst && typeof worst.kind === 'string'
-          ? `${worst.kind}${typeof worst.atToken === 'number' && worst.atToken >= 0 ? ` from token ${worst.atToken}` : ''}`
+          ? `${worst.kind}${typeof worst.rule === 'string' ? ` (${worst.rule})` : ''}${typeof worst.atToken === 'number' && worst.atToken >= 0 ? ` from token ${worst.atToken}` : ''}`
           : '';
   const figures = [
     ...(typeof log['temperature'] === 'number' ? [`temperature ${log['temperature']}`] : []),

@@ -69,6 +69,7 @@ export async function runGenerationProbe(
           channel: f.channel,
           atChar: f.atChar,
           atToken: f.atToken,
+          ...(f.rule ? { rule: f.rule } : {}),
         })),
         outputTokens: sample.outputTokens,
         durationSeconds: round3(sample.durationSeconds),

@@ -30,6 +30,11 @@ const finiteOr = <T>(v: unknown, fallback: T): number | T => (typeof v === 'numb
 const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
 const texts = (v: unknown): string[] => (Array.isArray(v) ? v.map(text) : v === undefined || v === null ? [] : [text(v)]);
 
+/** A rule name as detectors write them ("codeChunkShare", "fenced.listItems"): anything else in a stored file is dropped. */
+function isRuleName(v: unknown): v is string {
+  return typeof v === 'string' && /^[A-Za-z][A-Za-z0-9_.]{0,63}$/.test(v);
+}
+
 /** A finding of any stored version: 0.1 stored kinds as strings, a damaged one may lack fields. */
 function repairFinding(f: unknown, verdict: string): SampleFinding {
   const o = (typeof f === 'object' && f !== null ? f : { kind: f }) as Partial<Record<keyof SampleFinding, unknown>>;
@@ -42,6 +47,7 @@ function repairFinding(f: unknown, verdict: string): SampleFinding {
     detail: text(o.detail),
     excerpt: text(o.excerpt),
     channel: o.channel === 'content' || o.channel === 'reasoning' ? o.channel : 'sample',
+    ...(isRuleName(o.rule) ? { rule: o.rule } : {}),
   };
 }
 

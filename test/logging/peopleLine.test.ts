@@ -31,6 +31,11 @@ test('a finished sample reads as one sentence: pair, verdict, what made it, size
       }),
       `sim-collapse/long #0 fail: sentence_loop from token 812 (3000 tokens, 0.75 s) ${URL}/runs/${RUN}`,
     ],
+    // the rule of the detector's table that fired, when it names one
+    [
+      sample({ verdict: 'fail', findings: [{ kind: 'gibberish', severity: 'fail', atToken: 7, rule: 'codeChunkShare' }] }),
+      `sim-collapse/long #0 fail: gibberish (codeChunkShare) from token 7 (3000 tokens, 0.75 s) ${URL}/runs/${RUN}`,
+    ],
     [
       sample({ verdict: 'warn', findings: [{ kind: 'codeword_missing', severity: 'warn', atToken: -1 }] }),
       `sim-collapse/long #0 warn: codeword_missing (3000 tokens, 0.75 s) ${URL}/runs/${RUN}`,

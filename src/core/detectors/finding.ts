@@ -18,6 +18,8 @@ export interface Finding<K extends string = string> {
   detail: string;
   /** Up to 80 chars of the text from atChar, whitespace flattened ('' when none). Filled in by the verdict when left empty. */
   excerpt: string;
+  /** The rule or threshold that made it (a name from the detector's rule table), when the detector names one. */
+  rule?: string;
 }
 
 /** A finding as a detector makes it; the verdict adds the token index and the excerpt. */

@@ -27,51 +27,18 @@ import {
   type TokenBuffer,
 } from '../../text/tokens.js';
 import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
-
-/** Chunk flags. */
-export const C_MALFORMED = 1;
-export const C_FUNC = 2;
-/** Punctuation or a line break right after it: a clause, list item or line ends. */
-export const C_BREAK = 4;
-/** Letters of two scripts glued (counted as malformed only where the prose is in a spaced script). */
-export const C_GLUE = 8;
-/** Code punctuation inside it ({ } ( ) [ ] ; = < > | \ _): a chunk of code or data. */
-export const C_CODEISH = 16;
-/** It starts a line. */
-export const C_LINE = 32;
-/** A word of it is not all lower-case letters (a capital or a digit in it): what a random code needs. */
-export const C_CASED = 64;
-/** The chunk before it had no letters or was code (a list marker "1.", a table's "|", a brace): it opens an item or a cell. */
-export const C_AFTER = 128;
-
-export interface Chunks {
-  n: number;
-  /** Char offset where each chunk starts. */
-  start: Int32Array;
-  flags: Uint8Array;
-  /** Script group of most of its letters (SC_*). */
-  script: Uint8Array;
-  /** Its letters (solo letters count one each), and those of its main script. */
-  letters: Int32Array;
-  scriptLetters: Int32Array;
-  /** A hash of its words (case folded), punctuation aside: the same word is the same key. */
-  key: Int32Array;
-  /**
-   * Punctuation where no language puts it, in it or in the chunks without letters right after
-   * it: marks doubled or mixed (",,", "..", ",.", "!!!"); "!" or "?" before a lower-case word
-   * ("I! can!"); a chunk of punctuation alone with a comma or a dot ("**.") or with a run of
-   * backslashes, slashes or bars. Not an ellipsis, "?!", an abbreviation's dot before a comma
-   * ("etc.,"), an operator ("?:", "??") or colons ("::"). Bit 0: in the chunk; the rest: how
-   * many letterless chunks of it follow.
-   */
-  noise: Uint8Array;
-  /** A token inside a fenced code block was met and left out (the prose reading): the fenced reading is worth making. */
-  fenced: boolean;
-}
+import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
+import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
 const GLUED_ANY = 60;
+/** Dots in a row that make an ellipsis, not a mark doubled. */
+const ELLIPSIS_DOTS = 3;
+/** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
+const BAR_RUN = 3;
+/** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
+const DATA_COMMAS = 2;
 
 export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
@@ -126,7 +93,7 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   let barEnd = -1;
   let noiseOwed = 0;
   const endRun = () => {
-    const ellipsis = runDots === run && run >= 3;
+    const ellipsis = runDots === run && run >= ELLIPSIS_DOTS;
     // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
     if (run >= 2 && !ellipsis && runColons < run && !(run === 2 && isUsualPair(runPair))) noisy = true;
     if (runCommas > 0 || (runDots > 0 && !ellipsis)) loose = true;
@@ -146,11 +113,11 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
     if (letters === 0 && loose && !digits && !enclosed && tEnd[next - 1]! - start > 1) noisy = true;
     // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
     // them ("///" opening a line is a comment)
-    if (letters === 0 && barMax >= 3 && !enclosed && !(flags & C_LINE)) noisy = true;
+    if (letters === 0 && barMax >= BAR_RUN && !enclosed && !(flags & C_LINE)) noisy = true;
     // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
     if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
     // fields glued by commas are data (a CSV row), not words glued by a comma
-    if (commas >= 2) flags |= C_CODEISH;
+    if (commas >= DATA_COMMAS) flags |= C_CODEISH;
     // code and data are not words: only letters of two scripts glued count in them
     if (flags & C_CODEISH) flags &= ~C_MALFORMED;
     if (start >= 0 && letters > 0 && !code) {
@@ -291,57 +258,7 @@ export function gluesLatin(script: number): boolean {
   return script === SC_CJK || script === SC_HANGUL || script === SC_THAI;
 }
 
-/**
- * Two marks that prose and code write together: "?!" and "!?", an abbreviation's dot before
- * , ; or : ("etc.,"), and the operators ?: ?. ?? :: ("name?: string", "a?.b", "a ?? b", "std::vector").
- */
-function isUsualPair(pair: number): boolean {
-  const a = pair >> 8;
-  const b = pair & 0xff;
-  if (a === 0x2e) return b === 0x2c || b === 0x3b || b === 0x3a;
-  if (a === 0x3f) return b === 0x21 || b === 0x3a || b === 0x2e || b === 0x3f;
-  return (a === 0x21 && b === 0x3f) || (a === 0x3a && b === 0x3a);
-}
-
-/** ( ) [ ] { } " ': with one, a chunk of punctuation alone is code or data ("},", "()") or names a mark (","). */
-function isBracketOrQuote(id: number): boolean {
-  return id === 0x28 || id === 0x29 || id === 0x5b || id === 0x5d || id === 0x7b || id === 0x7d || id === 0x22 || id === 0x27;
-}
-
-/** , . ; : ! ? */
-function isSentenceMark(id: number): boolean {
-  return id === 0x2c || id === 0x2e || id === 0x3b || id === 0x3a || id === 0x21 || id === 0x3f;
-}
-
-function isClausePunct(id: number): boolean {
-  return id === 0x2c || id === 0x3b || id === 0x22 || id === 0x21 || id === 0x3f;
-}
-
 /** A word of letters that is not code for the reading (codeOf: the code flags readChunks counts). */
 function isLetterToken(info: number, codeOf: number): boolean {
   return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && (info & codeOf) !== F_CODE;
-}
-
-/** Chars of code, markup, paths and anchors: { } ( ) [ ] ; = < > | \ # / @ $ % & * ^ ~ ` */
-const CODE_PUNCT = new Uint8Array(128);
-for (const c of '{}()[];=<>|\\#/@$%&*^~`') CODE_PUNCT[c.charCodeAt(0)] = 1;
-
-function isCodePunct(id: number): boolean {
-  return id < 128 && CODE_PUNCT[id] === 1;
-}
-
-function grow(c: Chunks): void {
-  const size = c.start.length * 2;
-  c.start = grown(c.start, new Int32Array(size));
-  c.flags = grown(c.flags, new Uint8Array(size));
-  c.script = grown(c.script, new Uint8Array(size));
-  c.letters = grown(c.letters, new Int32Array(size));
-  c.scriptLetters = grown(c.scriptLetters, new Int32Array(size));
-  c.key = grown(c.key, new Int32Array(size));
-  c.noise = grown(c.noise, new Uint8Array(size));
-}
-
-function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
-  to.set(from);
-  return to;
 }

@@ -1,0 +1,58 @@
+/** The chunks of a text as readChunks (wordShapes.ts) leaves them: one entry per chunk, in typed arrays. */
+
+/** Chunk flags. */
+export const C_MALFORMED = 1;
+export const C_FUNC = 2;
+/** Punctuation or a line break right after it: a clause, list item or line ends. */
+export const C_BREAK = 4;
+/** Letters of two scripts glued (counted as malformed only where the prose is in a spaced script). */
+export const C_GLUE = 8;
+/** Code punctuation inside it ({ } ( ) [ ] ; = < > | \ _): a chunk of code or data. */
+export const C_CODEISH = 16;
+/** It starts a line. */
+export const C_LINE = 32;
+/** A word of it is not all lower-case letters (a capital or a digit in it): what a random code needs. */
+export const C_CASED = 64;
+/** The chunk before it had no letters or was code (a list marker "1.", a table's "|", a brace): it opens an item or a cell. */
+export const C_AFTER = 128;
+
+export interface Chunks {
+  n: number;
+  /** Char offset where each chunk starts. */
+  start: Int32Array;
+  flags: Uint8Array;
+  /** Script group of most of its letters (SC_*). */
+  script: Uint8Array;
+  /** Its letters (solo letters count one each), and those of its main script. */
+  letters: Int32Array;
+  scriptLetters: Int32Array;
+  /** A hash of its words (case folded), punctuation aside: the same word is the same key. */
+  key: Int32Array;
+  /**
+   * Punctuation where no language puts it, in it or in the chunks without letters right after
+   * it: marks doubled or mixed (",,", "..", ",.", "!!!"); "!" or "?" before a lower-case word
+   * ("I! can!"); a chunk of punctuation alone with a comma or a dot ("**.") or with a run of
+   * backslashes, slashes or bars. Not an ellipsis, "?!", an abbreviation's dot before a comma
+   * ("etc.,"), an operator ("?:", "??") or colons ("::"). Bit 0: in the chunk; the rest: how
+   * many letterless chunks of it follow.
+   */
+  noise: Uint8Array;
+  /** A token inside a fenced code block was met and left out (the prose reading): the fenced reading is worth making. */
+  fenced: boolean;
+}
+
+export function grow(c: Chunks): void {
+  const size = c.start.length * 2;
+  c.start = grown(c.start, new Int32Array(size));
+  c.flags = grown(c.flags, new Uint8Array(size));
+  c.script = grown(c.script, new Uint8Array(size));
+  c.letters = grown(c.letters, new Int32Array(size));
+  c.scriptLetters = grown(c.scriptLetters, new Int32Array(size));
+  c.key = grown(c.key, new Int32Array(size));
+  c.noise = grown(c.noise, new Uint8Array(size));
+}
+
+function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
+  to.set(from);
+  return to;
+}

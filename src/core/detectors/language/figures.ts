@@ -1,0 +1,75 @@
+/**
+ * The language detector's figures: each reading returns its own, and this puts them side by
+ * side. Readings never see each other's figures; only the variant reading waits on whether a
+ * window held Chinese.
+ */
+import type { Scan } from '../detector.js';
+import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
+import { type CodeFigures, readCodeChunks } from './randomCodes.js';
+import { type EndWordFigures, readEndWords } from './endWords.js';
+import { type FencedFigures, readFenced } from './fenced.js';
+import { type MarkLineFigures, readMarkLines } from './markLines.js';
+import { type ListFigures, readRunOnList } from './runOnList.js';
+import { readScripts, type ScriptFigures } from './scripts.js';
+import { readWindows, type WindowFigures } from './windows.js';
+import { readChunks } from './wordShapes.js';
+
+export interface VariantFigures {
+  /** Chinese: the variant the text opens in ('' when none), and the longest run of the other one's characters. */
+  variant: string;
+  variantRun: number;
+  variantAt: number;
+}
+
+export type LanguageFigures = WindowFigures &
+  ScriptFigures &
+  CodeFigures &
+  MarkLineFigures &
+  EndWordFigures &
+  ListFigures &
+  VariantFigures & {
+    /** The readings of what fenced code blocks hold (null when the text has none). */
+    fenced: FencedFigures | null;
+  };
+
+export function languageFigures(scan: Scan): LanguageFigures {
+  const c = readChunks(scan.tokens);
+  // each reading's figures are copied field by field into one literal: spreading nine objects cost more than the
+  // readings themselves on a short text
+  const w = readWindows(c);
+  const s = readScripts(c);
+  const l = readRunOnList(c);
+  const e = readEndWords(scan.text(), c);
+  const m = readMarkLines(scan.tokens);
+  const k = readCodeChunks(scan.text(), c);
+  // the windows cover every chunk: whether any is Chinese (then the variant is read)
+  const v = w.cjk ? chineseVariant(scan.tokens, scan.text()) : null;
+  return {
+    windows: w.windows,
+    malformed: w.malformed,
+    malformedAt: w.malformedAt,
+    salad: w.salad,
+    // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
+    fenced: c.fenced ? readFenced(scan.tokens) : null,
+    noise: w.noise,
+    noiseAt: w.noiseAt,
+    func: w.func,
+    funcAt: w.funcAt,
+    codeChunks: k.codeChunks,
+    codeChunksAt: k.codeChunksAt,
+    markLines: m.markLines,
+    markLinesAt: m.markLinesAt,
+    endWords: e.endWords,
+    endWordsAt: e.endWordsAt,
+    listItems: l.listItems,
+    listRepeats: l.listRepeats,
+    listAt: l.listAt,
+    script: s.script,
+    switchScript: s.switchScript,
+    switchLetters: s.switchLetters,
+    switchAt: s.switchAt,
+    variant: v ? (VARIANT_NAMES[v.variant] ?? '') : '',
+    variantRun: v ? v.run : 0,
+    variantAt: v ? v.at : -1,
+  };
+}

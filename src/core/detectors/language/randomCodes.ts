@@ -1,0 +1,151 @@
+/**
+ * Random codes: chunks that read as codes of capitals and digits or as chars drawn at random,
+ * new to the text, counted over a run of chunks. Names and the codes a text keeps using are
+ * no such codes; half the words of a stretch being new ones is a sampler gone wild. The names
+ * and shapes it leaves out (BRCA1, KMnO4, codes as items or cells) are rows of
+ * test/core/detectors/languageReadings.test.ts, each failing without its branch.
+ */
+import { CH_SPACE, classOf } from '../../charClass.js';
+import { SlidingShare } from '../slidingShare.js';
+import { C_AFTER, C_CASED, C_LINE, type Chunks } from './chunks.js';
+
+export interface CodeFigures {
+  /** The highest share of chunks that read as new random codes among CODE_CHUNKS in a row, and where those start. */
+  codeChunks: number;
+  codeChunksAt: number;
+}
+
+/** Chunks over which chunks that read as codes are counted (all of them in a text of fewer, 8 at least). */
+export const CODE_CHUNKS = 24;
+const CODE_MIN_CHUNKS = 8;
+/** Capitals a code or a random chunk holds at least: one capital is a word's first letter or a unit ("5G", "Mb"). */
+const MIN_CAPITALS = 2;
+/** A code of capitals and digits: 3-8 chars (shorter are units and names, "A4", "3D"; longer are hashes and serials the text names). */
+const CODE_MIN_CHARS = 3;
+const CODE_MAX_CHARS = 8;
+/** Runs of capitals and digits a code without a leading digit needs: a name is letters then a number (two runs). */
+const CODE_RUNS = 3;
+/** Chars drawn at random: 4-24 of them, changing class at this share of their chars at least, never this many lower-case letters in a row. */
+const RANDOM_MIN_CHARS = 4;
+const RANDOM_MAX_CHARS = 24;
+const RANDOM_CLASS_CHANGES = 0.6;
+const RANDOM_LOWER_RUN = 3;
+
+/**
+ * The highest share, among CODE_CHUNKS chunks in a row, of chunks that read as random codes the
+ * text had not used before: 3 to 8 capital letters and digits mixed, two capitals and a digit at
+ * least, not a hex number ("7QX2", "0PL9W", "XK2Q"), with marks before or after them allowed; or
+ * 4 to 24 chars that change between lower case, capitals, digits and marks at every other char
+ * or more often, with no three lower-case letters in a row ("yDgU7j", "K6so&CJ#P"), as chars
+ * drawn at random do. Names like "CO2", "MP3", "HTTP2", "GitHub's" are such codes, and a spec or
+ * a table repeats its own ("CARD32"); random ones come new each time, and healthy text never has
+ * half its words of them.
+ */
+export function readCodeChunks(text: string, c: Chunks): CodeFigures {
+  // a code the text had used already is a name it goes on using (a field type, a part number), no random one
+  const seen = new Set<number>();
+  const window = new SlidingShare(CODE_CHUNKS);
+  for (let i = 0; i < c.n; i++) {
+    const at = c.start[i]!;
+    // most chunks are words in lower case: no code, and not random (which takes two capitals). Neither is read as an
+    // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": a list of coupon codes or passwords, a table of keys), and
+    // random chars only between words on a line
+    const fl = c.flags[i]!;
+    const code =
+      (fl & (C_CASED | C_AFTER)) === C_CASED &&
+      ((!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at)));
+    window.push(code && !seen.has(c.key[i]!), at);
+    if (code) seen.add(c.key[i]!);
+  }
+  window.finish(CODE_MIN_CHUNKS);
+  return { codeChunks: window.best, codeChunksAt: window.bestAt };
+}
+
+function isLower(ch: number): boolean {
+  return ch >= 0x61 && ch <= 0x7a;
+}
+
+/**
+ * Is the chunk at `at` (to the next whitespace) 4-24 printable ASCII chars that change class
+ * (lower case, capital, digit, mark) at 60% of its chars or more, with two capitals, a lower-case
+ * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
+ * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do. Not a chemical
+ * formula ("KMnO4", "Ca(OH)2", "Fe2O3."), whose lower-case letters each follow a capital, and not
+ * an item of a list in a sentence (a comma or semicolon after it).
+ */
+export function readsAsRandom(text: string, at: number): boolean {
+  let len = 0;
+  let capitals = 0;
+  let lowers = 0;
+  let others = 0;
+  let runs = 0;
+  let prev = -1;
+  let lowerRun = 0;
+  let last = 0;
+  // a formula: element symbols (a capital, maybe one lower-case letter), counts and brackets, marks only at its end
+  const first = text.charCodeAt(at);
+  let formula = !isLower(first);
+  let marksAtEnd = false;
+  for (let i = at; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch <= 0x20) break;
+    if (ch >= 0x7f || ++len > RANDOM_MAX_CHARS) return false;
+    last = ch;
+    // its class, named by a char of it: a (lower case), A (capital), 0 (digit) or ! (mark)
+    const lower = isLower(ch);
+    const k = lower ? 0x61 : ch >= 0x41 && ch <= 0x5a ? 0x41 : ch >= 0x30 && ch <= 0x39 ? 0x30 : 0x21;
+    if (lower) {
+      if (++lowerRun >= RANDOM_LOWER_RUN) return false;
+      lowers++;
+      if (prev !== 0x41 || lowerRun > 1) formula = false;
+    } else {
+      lowerRun = 0;
+      if (k === 0x41) capitals++;
+      else others++;
+    }
+    if (k === 0x21 && ch !== 0x28 && ch !== 0x29) marksAtEnd = true;
+    else if (marksAtEnd) formula = false;
+    if (k !== prev) runs++;
+    prev = k;
+  }
+  if (formula || last === 0x2c || last === 0x3b) return false;
+  return len >= RANDOM_MIN_CHARS && capitals >= MIN_CAPITALS && lowers >= 1 && others >= 1 && runs >= RANDOM_CLASS_CHANGES * len;
+}
+
+/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits mixed (opening with a digit, or three runs of them at least: not a name such as "BRCA1"), two capitals and a digit at least, not hex, marks around it aside? */
+export function readsAsCode(text: string, at: number): boolean {
+  let i = at;
+  // marks before it
+  while (i < text.length && isMarkChar(text.charCodeAt(i))) i++;
+  let len = 0;
+  let capitals = 0;
+  let digits = 0;
+  let hex = true;
+  // runs of capitals and of digits: a name is letters then a number ("BRCA1", "RTX4090", "HTTP2"); a random code mixes
+  // them more, or opens with a digit
+  const digitFirst = text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39;
+  let runs = 0;
+  let wasDigit = false;
+  for (; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    const digit = ch >= 0x30 && ch <= 0x39;
+    if (digit) digits++;
+    else if (ch >= 0x41 && ch <= 0x5a) {
+      capitals++;
+      if (ch > 0x46) hex = false;
+    } else break;
+    if (len === 0 || digit !== wasDigit) runs++;
+    wasDigit = digit;
+    if (++len > CODE_MAX_CHARS) return false;
+  }
+  // marks after it, then whitespace or the end; a comma or semicolon makes it an item of a list in a sentence ("codes X7K2P9, Q4M8ZT")
+  let item = false;
+  for (; i < text.length && isMarkChar(text.charCodeAt(i)); i++)
+    if (text.charCodeAt(i) === 0x2c || text.charCodeAt(i) === 0x3b) item = true;
+  if (item || (i < text.length && classOf(text.charCodeAt(i)) !== CH_SPACE)) return false;
+  return len >= CODE_MIN_CHARS && capitals >= MIN_CAPITALS && digits >= 1 && !hex && (runs >= CODE_RUNS || digitFirst);
+}
+
+function isMarkChar(ch: number): boolean {
+  return ch < 0x80 && ch > 0x20 && !((ch >= 0x30 && ch <= 0x39) || (ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a));
+}

@@ -1,0 +1,57 @@
+/**
+ * Run-on lists: words strung on one line, none a function word, drawn from a few and said
+ * again and again (word salad that a sentence ran into, or that fills a line alone).
+ */
+import { C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
+
+/** Letters from which a chunk is no item of a list: words glued, a URL or a hash, never one word of a list. */
+const LONG_CHUNK = 30;
+
+export interface ListFigures {
+  /** The longest run of one-word items on one line, how many of them repeat earlier items, and where it starts (-1 when none). */
+  listItems: number;
+  listRepeats: number;
+  listAt: number;
+}
+
+/**
+ * The longest run of chunks on one line, each one word and no function word (a comma or
+ * semicolon after it allowed), and how many of them repeat a word said before in the run.
+ * A function word ends a run as a line does: a sentence that runs on into a list of words is
+ * read from where the list starts, and the words of a sentence make runs of a few.
+ */
+export function readRunOnList(c: Chunks): ListFigures {
+  const f: ListFigures = { listItems: 0, listRepeats: 0, listAt: -1 };
+  let items = 0;
+  let at = -1;
+  let from = 0;
+  // a run is counted for repeats only when it would be the longest so far (rarely)
+  const end = (to: number) => {
+    if (items > f.listItems) {
+      const seen = new Set<number>();
+      let repeats = 0;
+      for (let k = from; k < to; k++) {
+        if (seen.has(c.key[k]!)) repeats++;
+        else seen.add(c.key[k]!);
+      }
+      f.listItems = items;
+      f.listRepeats = repeats;
+      f.listAt = at;
+    }
+    items = 0;
+  };
+  for (let i = 0; i < c.n; i++) {
+    const fl = c.flags[i]!;
+    // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
+    // words on the same line starts it)
+    if (fl & (C_LINE | C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) end(i);
+    if (fl & (C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) continue;
+    if (items === 0) {
+      at = c.start[i]!;
+      from = i;
+    }
+    items++;
+  }
+  end(c.n);
+  return f;
+}

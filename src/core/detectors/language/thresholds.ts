@@ -1,0 +1,64 @@
+/**
+ * The language detector's thresholds: each with its default and the healthy-text figure it
+ * sits beyond (npm run bench -- thresholds). The rule table (rules.ts) names the one that fired.
+ */
+export const LANGUAGE_THRESHOLDS = {
+  malformedShare: {
+    value: 0.3,
+    why: 'share of the letters of a window of prose (or of a whole short output) in malformed chunks that fails as gibberish (a chunk weighs its letters, up to 100). Healthy windows reach 0.2 (npm run bench -- thresholds)',
+  },
+  noiseShare: {
+    value: 0.3,
+    why: 'share of the chunks of a window of prose (8+ chunks) with punctuation where no language puts it (marks doubled or mixed, "!" before a lower-case word, punctuation alone with a dot or comma) that fails as gibberish. Healthy model outputs reach 0.11, the real files 0.2 (SQL placeholders; npm run bench -- thresholds)',
+  },
+  saladFunctionShare: {
+    value: 0.05,
+    why: 'share of chunks that are function words under which a window of Latin or Cyrillic prose, run on without breaks, is word salad. Prose has 0.3-0.55',
+  },
+  soupFunctionShare: {
+    value: 0.9,
+    why: 'share of function words in a full window of prose with few breaks (a quarter of its chunks at most) from which it fails as word salad: "and the of the and the". Prose keeps a content word in every four or five chunks: healthy model outputs reach 0.79, the real files 0.83 (npm run bench -- thresholds)',
+  },
+  saladBreakShare: {
+    value: 0.1,
+    why: '...with at most this share of chunks followed by punctuation or a line break: lists, titles, tables and keyword lines break every 1-3 chunks',
+  },
+  saladEndWords: {
+    value: 6,
+    why: 'words that end the text after a sentence, the first in lower case, none a function word and no punctuation or line break between them, that fail as word salad: a fluent answer whose last words are strung keywords ("... this spring. hotel flight cheap deal booking tram"). A sentence in a script with capitals starts with one: no healthy model output ends so, the real files in 2 such words at most (6 readings of 8,055, whole and cut; npm run bench -- thresholds)',
+  },
+  listItems: {
+    value: 40,
+    why: 'items in a row on one line, each a word and none a function word (commas, semicolons or spaces between them), that fail when listRepeatShare of them repeat an earlier item: a run-on list drawn from a few words, alone on its line or after a sentence that ran into it. Healthy model outputs reach 14 such items, the real files 45 (a package.json keyword list) at a p99.9 of 18 (npm run bench -- thresholds)',
+  },
+  listRepeatShare: {
+    value: 0.4,
+    why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
+  },
+  codeChunkShare: {
+    value: 0.5,
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces (3M8X2 4K9Z1 ...) 0.47, so the threshold stays above that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
+  },
+  markLineShare: {
+    value: 0.5,
+    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
+  },
+  switchLetters: {
+    value: 12,
+    why: "letters of prose in one run in another script than the text's own (out of Latin) that fail: a sentence. Healthy texts quote at most 6 (a word in another language; npm run bench -- thresholds)",
+  },
+  switchLettersAlphabet: {
+    value: 200,
+    why: 'the same between two alphabets written with spaces (Latin, Greek, Cyrillic, Hebrew, Arabic...), where quoted examples of another language run a phrase or two: healthy texts reach 33 (Greek examples in an English grammar quiz)',
+  },
+  variantSwitchMarks: {
+    value: 12,
+    why: 'characters in a row written the way of the other Chinese variant (simplified or traditional) than the text opens in, none of its own between them, that fail as a switch: a sentence or two. A quoted title or name has 1-3; the healthy texts here hold few Chinese texts (one model output and two READMEs, longest run 1), so this is set from how Chinese is written more than measured',
+  },
+  switchLettersIntoLatin: {
+    value: 600,
+    why: 'the same for a run of Latin prose in a text written in Chinese, Japanese or Korean, where Latin terms, names and references are normal: healthy texts reach 420 (a list of references)',
+  },
+} as const;
+
+export type LanguageThresholds = typeof LANGUAGE_THRESHOLDS;

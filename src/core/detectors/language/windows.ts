@@ -1,0 +1,201 @@
+/**
+ * The window readings: prose chunks read 24 at a time, windows sliding by half, each judged
+ * for the share of malformed chunks (gibberish), of punctuation where no language puts it
+ * (noise), of function words (soup) and for word salad (few function words, few breaks).
+ * Code and data in a window are judged apart: their chunks are not the writer's words.
+ */
+import { SC_CJK } from '../../charClass.js';
+import { C_BREAK, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
+import { addSaladPoint, type SaladPoint } from './salad.js';
+import { dominant } from './scripts.js';
+import { gluesLatin } from './wordShapes.js';
+
+/** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
+const WEIGHT_CAP = 100;
+/**
+ * Letters of prose chunks in a window of code or data from which they are judged apart: no
+ * healthy reading has a malformed one in such a window (none in the 280 readings of the real
+ * files that have such a window, whole and cut; model outputs keep their code in blocks), so
+ * the floor only keeps one long identifier in a comment (up to WEIGHT_CAP letters) from being
+ * half of the prose judged.
+ */
+const PROSE_IN_CODE = 2 * WEIGHT_CAP;
+/**
+ * Share of a window's letters in chunks with code punctuation from which the window is code or
+ * data: only scripts glued, and the prose between the code, are judged there.
+ */
+const CODE_WINDOW = 0.3;
+/** Share of a window's chunks in spaced scripts from which it is read for word salad and soup (CJK and Thai write words together). */
+const SPACED_WINDOW = 0.8;
+/** Prose chunks per window; windows slide by half of it. */
+const WINDOW = 24;
+/** Fewest chunks judged for gibberish: a whole output of one glued word of 25+ letters is judged too. */
+const MIN_CHUNKS = 1;
+/** Fewest chunks judged for punctuation noise. */
+const NOISE_MIN_CHUNKS = 8;
+/** Share of a window's chunks with a break after them under which it is judged for function-word soup: a list of stop words is not. */
+const SOUP_BREAKS = 0.25;
+/** Fewest chunks judged for word salad. */
+const SALAD_MIN_CHUNKS = 6;
+
+export interface WindowFigures {
+  /** Windows judged, and the worst one for each reading: its share and where it starts (-1 when none). */
+  windows: number;
+  malformed: number;
+  malformedAt: number;
+  /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
+  noise: number;
+  noiseAt: number;
+  /** The highest share of function words among full windows of spaced prose with few breaks, and where. */
+  func: number;
+  funcAt: number;
+  /**
+   * Windows of Latin or Cyrillic prose that no other window beats on both counts (fewer function words and
+   * fewer breaks), by break share rising, function-word share falling: the judge reads the one with the fewest
+   * function words under its saladBreakShare, whatever that threshold is set to.
+   */
+  salad: SaladPoint[];
+}
+
+/** Sums over a stretch of chunks: their offsets in an Int32Array of SUMS (SCRIPTS: letters per script, 16 of them). */
+const S = {
+  N: 0,
+  WEIGHT: 1,
+  MALFORMED: 2,
+  /** Weight of chunks gluing two scripts (their own not one that glues Latin terms), and of those malformed besides. */
+  GLUED: 3,
+  GLUED_MALFORMED: 4,
+  FUNC: 5,
+  BREAKS: 6,
+  CODEISH: 7,
+  SPACED: 8,
+  NOISY: 9,
+  LETTERLESS: 10,
+  /** The first chunk of the stretch. */
+  FROM: 11,
+  SCRIPTS: 12,
+} as const;
+const SUMS = S.SCRIPTS + 16;
+
+/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
+function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
+  let weight = 0;
+  let malformed = 0;
+  let glued = 0;
+  let gluedMalformed = 0;
+  let func = 0;
+  let breaks = 0;
+  let codeish = 0;
+  let spaced = 0;
+  let noisy = 0;
+  let letterless = 0;
+  for (let i = a; i < b; i++) {
+    const fl = c.flags[i]!;
+    const s = c.script[i]!;
+    const ns = c.noise[i]!;
+    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + c.scriptLetters[i]!;
+    if (ns & 1 && !(fl & C_CODEISH)) noisy++;
+    noisy += ns >> 1;
+    letterless += ns >> 1;
+    const wt = Math.min(c.letters[i]!, WEIGHT_CAP);
+    weight += wt;
+    if (fl & C_CODEISH) codeish += wt;
+    if (fl & C_BREAK) breaks++;
+    if (fl & C_FUNC) func++;
+    const own = gluesLatin(s);
+    if (!own) spaced++;
+    if (fl & C_GLUE && !own) {
+      glued += wt;
+      if (fl & C_MALFORMED) gluedMalformed += wt;
+    } else if (fl & C_MALFORMED) malformed += wt;
+  }
+  w[S.N] = b - a;
+  w[S.WEIGHT] = weight;
+  w[S.MALFORMED] = malformed;
+  w[S.GLUED] = glued;
+  w[S.GLUED_MALFORMED] = gluedMalformed;
+  w[S.FUNC] = func;
+  w[S.BREAKS] = breaks;
+  w[S.CODEISH] = codeish;
+  w[S.SPACED] = spaced;
+  w[S.NOISY] = noisy;
+  w[S.LETTERLESS] = letterless;
+  w[S.FROM] = a;
+  return w;
+}
+
+/** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
+export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
+  const f = {
+    windows: 0,
+    malformed: 0,
+    malformedAt: -1,
+    noise: 0,
+    noiseAt: -1,
+    func: 0,
+    funcAt: -1,
+    salad: [] as SaladPoint[],
+    cjk: false,
+  };
+  const sums = new Int32Array(SUMS);
+  const judgeWindow = (w: Int32Array) => {
+    const n = w[S.N]!;
+    const weight = w[S.WEIGHT]!;
+    let malformed = w[S.MALFORMED]!;
+    let glued = w[S.GLUED]!;
+    const func = w[S.FUNC]!;
+    const breaks = w[S.BREAKS]!;
+    const spaced = w[S.SPACED]!;
+    const noisy = w[S.NOISY]!;
+    const letterless = w[S.LETTERLESS]!;
+    if (w[S.SCRIPTS + SC_CJK]! > 0) f.cjk = true;
+    // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
+    if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
+      malformed += w[S.GLUED_MALFORMED]!;
+      glued = 0;
+    } else malformed += glued;
+    f.windows++;
+    // code and data: their chunks are not the writer's words, but letters of two scripts glued are no code either, and
+    // the words between them are prose (words run together inside a JSON string left open)
+    const code = w[S.CODEISH]! >= CODE_WINDOW * weight;
+    const prose = weight - w[S.CODEISH]!;
+    const share = code ? Math.max(glued / weight, prose >= PROSE_IN_CODE ? w[S.MALFORMED]! / prose : 0) : malformed / weight;
+    const at = c.start[w[S.FROM]!]!;
+    if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
+      f.noise = noisy / (n + letterless);
+      f.noiseAt = at;
+    }
+    if (share > f.malformed) {
+      f.malformed = share;
+      f.malformedAt = at;
+    }
+    if (!code && spaced >= SPACED_WINDOW * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
+      f.func = func / n;
+      f.funcAt = at;
+    }
+    if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS) {
+      const fs = func / n;
+      const bs = breaks / n;
+      addSaladPoint(f.salad, { func: fs, breaks: bs, at });
+    }
+  };
+  if (c.n < WINDOW) {
+    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
+  } else {
+    // the windows overlap by half: each half is summed once, a window is two halves
+    const half = WINDOW / 2;
+    const prev = new Int32Array(SUMS);
+    chunkSums(c, 0, half, prev);
+    let a = 0;
+    for (; a + WINDOW <= c.n; a += half) {
+      const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
+      for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
+      prev[S.FROM] = a;
+      judgeWindow(prev);
+      prev.set(next);
+    }
+    // the end of the text is a window too, however the windows fell
+    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
+  }
+  return f;
+}

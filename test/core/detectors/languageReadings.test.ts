@@ -1,0 +1,121 @@
+/**
+ * The language readings' named cases as table rows: each row [text, expected reading, why]
+ * pins a shape a reading must read the way it does (a name is no random code, a JSDoc star is
+ * no lone mark). A future exception is a row here, never a branch without one.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LanguageFigures } from '../../../src/core/detectors/language/figures.js';
+import { detect } from '../../helpers/detectorHarness.js';
+
+type Row = [text: string, expected: Partial<LanguageFigures>, why: string];
+
+const figures = (text: string) => detect('language', text).figures;
+
+/** The figures of `text` named in `expected`, rounded to 3 decimals. */
+function reading(text: string, expected: Partial<LanguageFigures>): Partial<LanguageFigures> {
+  const f = figures(text) as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(expected).map((k) => [k, typeof f[k] === 'number' ? Math.round((f[k] as number) * 1000) / 1000 : f[k]]),
+  ) as Partial<LanguageFigures>;
+}
+
+function table(name: string, rows: readonly Row[]): void {
+  describe(name, () => {
+    for (const [text, expected, why] of rows) it(why, () => assert.deepEqual(reading(text, expected), expected));
+  });
+}
+
+const CODES = ['X7K2P9', 'Q4M8ZT', '7QX2', '0PL9W', 'XK2Q9', '3M8X2'];
+
+table('random codes (randomCodes.ts): codeChunks', [
+  [
+    'We compared 7QX2 0PL9W XK2Q9 3M8X2 4K9Z1 Q4M8ZT R2D2X 9XKQ2 Z8K3M 5TQX9 W3RK7 P9X2M in the lab today and wrote it all down for the team.',
+    { codeChunks: 0.5 },
+    'new codes of capitals and digits mixed, half the words of a stretch: what the reading is for',
+  ],
+  [
+    'In the lab we used yDgU7j K6so&CJ#P aB3xQ9 Zq8#Lm pW4!Tx Gh7$Rk mN2%Vb Xy5^Jc Qe9*Ud Rt3@Fs Lk6~Hw Pd1+Mz and more of them later today.',
+    { codeChunks: 0.522 },
+    'chars drawn at random between words on a line: what the reading is for',
+  ],
+  [
+    'We compared BRCA1 BRCA2 RTX4090 GTX1080 HTTP2 HTTP3 SHA256 IPV6 USB3 DDR5 CUDA12 TLS13 in the lab today and wrote it all down for the team.',
+    { codeChunks: 0 },
+    'letters then a number (BRCA1, RTX4090, HTTP2) is a name: a code opens with a digit or mixes three runs',
+  ],
+  [
+    'In the lab we used KMnO4 Fe2O3 NaHCO3 CuSO4 MgCl2 AgNO3 ZnCl2 PbI2 Na2CO3 Ca(OH)2 CaCl2 FeCl3 and more of them later today.',
+    { codeChunks: 0 },
+    'a chemical formula (KMnO4, Ca(OH)2) is element symbols and counts: each lower-case letter follows a capital',
+  ],
+  [
+    `The field Q4M8ZT holds a Q4M8ZT, then ${'Q4M8ZT '.repeat(12)}in each row of it.`,
+    { codeChunks: 0.042 },
+    'a code the text goes on using (a field type such as an X11 CARD32, a part number) counts once: random codes come new',
+  ],
+  [
+    Array.from({ length: 30 }, (_, i) => `${i + 1}. ${CODES[i % 6]}${i}`).join('\n'),
+    { codeChunks: 0 },
+    'codes as the items of a numbered list (generated coupon codes) are asked for, not drawn at random',
+  ],
+  [
+    `| key | value |\n|---|---|\n${Array.from({ length: 30 }, (_, i) => `| aB3xQ${i} | ${CODES[i % 4]}${i} |`).join('\n')}`,
+    { codeChunks: 0 },
+    'codes and passwords as the cells of a table are data',
+  ],
+  [
+    'Your codes are X7K2P9, Q4M8ZT, 7QX2W, 0PL9W, XK2Q9, 3M8X2, 4K9Z1, R2D2X, 9XKQ2, Z8K3M, 5TQX9, W3RK7, P9X2M and Q8X2K; use one per order.',
+    { codeChunks: 0.045 },
+    'codes as the items of a list in a sentence (a comma after each) are asked for',
+  ],
+  [
+    'Pick one of the passwords yDgU7j, K6so&CJ#P, aB3xQ9, Zq8#Lm, pW4!Tx, Gh7$Rk, mN2%Vb, Xy5^Jc, Qe9*Ud, Rt3@Fs, Lk6~Hw or Pd1+Mz; keep it safe.',
+    { codeChunks: 0.048 },
+    'chars drawn at random as the items of a list in a sentence (generated passwords) are asked for',
+  ],
+  [
+    'Call getElementById or querySelectorAll on McDonald’s pages, then XMLHttpRequest and innerHTML as the IntersectionObserver fires. '.repeat(
+      4,
+    ),
+    { codeChunks: 0 },
+    'identifiers and names with case flips have runs of lower-case letters: no chars drawn at random',
+  ],
+]);
+
+table('mark-only lines (markLines.ts): markLines', [
+  [
+    Array.from({ length: 40 }, (_, i) => (i % 2 ? '**' : `Line ${i} of the text says something.`)).join('\n'),
+    { markLines: 0.5 },
+    'every other line a lone "**": a text fallen apart into fragments, what the reading is for',
+  ],
+  [
+    `/**\n${Array.from({ length: 20 }, (_, i) => ` * Line ${i} of the comment says what the function does.\n *`).join('\n')}\n */\nfunction f() {}\n`,
+    { markLines: 0 },
+    'a lone "*" is a blank line of a JSDoc comment',
+  ],
+]);
+
+table('punctuation noise (wordShapes.ts, windows.ts): noise', [
+  ['Sure,!! I! can! do!!!! that. Where! should! we!!! start! today!?!', { noise: 0.9 }, 'marks doubled and "!" before lower-case words'],
+  [
+    'What?! Really!? Use std::vector::size and a::b then go. '.repeat(6),
+    { noise: 0 },
+    '"?!" and "!?" end a sentence, "::" is a scope in code: usual pairs of marks',
+  ],
+  [
+    'The server listens on :::8080 and on ::1, the log reads ::: between fields, and the banner draws :::@@# in a row. '.repeat(4),
+    { noise: 0 },
+    'colons alone in a run are addresses, code and drawings ("::1", ":::8080"), never prose',
+  ],
+  [
+    'Well... I think so... and then... maybe not... we will see... '.repeat(4),
+    { noise: 0 },
+    'an ellipsis is three dots or more, no mark doubled',
+  ],
+  [
+    'Bring pens, paper, etc., and the rest, e.g., a ruler; i.e., what you need. '.repeat(4),
+    { noise: 0 },
+    'an abbreviation’s dot before a comma ("etc.,") is usual',
+  ],
+]);

@@ -1,0 +1,125 @@
+/** The language detector's rule table: each rule alone, in order, and the name each finding carries. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Values } from '../../../src/core/detectors/detector.js';
+import type { LanguageFigures } from '../../../src/core/detectors/language/figures.js';
+import { judgeLanguage, LANGUAGE_RULES } from '../../../src/core/detectors/language/rules.js';
+import { LANGUAGE_THRESHOLDS, type LanguageThresholds } from '../../../src/core/detectors/language/thresholds.js';
+import { analyzeText } from '../../../src/core/analyzeText.js';
+import { formatReport } from '../../../src/core/formatReport.js';
+import { detect } from '../../helpers/detectorHarness.js';
+import { healthyProse } from '../../helpers/texts.js';
+
+const T = Object.fromEntries(Object.entries(LANGUAGE_THRESHOLDS).map(([k, v]) => [k, v.value])) as Values<LanguageThresholds>;
+
+/** Figures of a text with nothing to say: every reading at rest. */
+const calm: LanguageFigures = {
+  windows: 4,
+  malformed: 0,
+  malformedAt: -1,
+  noise: 0,
+  noiseAt: -1,
+  func: 0.4,
+  funcAt: 0,
+  salad: [{ func: 0.4, breaks: 0.05, at: 0 }],
+  fenced: null,
+  script: 'latin',
+  switchScript: '',
+  switchLetters: 0,
+  switchAt: -1,
+  codeChunks: 0,
+  codeChunksAt: -1,
+  markLines: 0,
+  markLinesAt: -1,
+  endWords: 0,
+  endWordsAt: -1,
+  listItems: 0,
+  listRepeats: 0,
+  listAt: -1,
+  variant: '',
+  variantRun: 0,
+  variantAt: -1,
+};
+
+const fenced = { malformed: 0, malformedAt: -1, listItems: 0, listRepeats: 0, listAt: -1 };
+
+/** [rule, figures that cross only its threshold, kind it reports] */
+const ROWS: Array<[string, Partial<LanguageFigures>, string]> = [
+  ['malformedShare', { malformed: 0.3, malformedAt: 5 }, 'gibberish'],
+  ['noiseShare', { noise: 0.31, noiseAt: 5 }, 'gibberish'],
+  ['codeChunkShare', { codeChunks: 0.5, codeChunksAt: 5 }, 'gibberish'],
+  ['markLineShare', { markLines: 0.6, markLinesAt: 5 }, 'gibberish'],
+  ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5 }] }, 'word_salad'],
+  ['saladEndWords', { endWords: 6, endWordsAt: 5 }, 'word_salad'],
+  ['soupFunctionShare', { func: 0.92, funcAt: 5 }, 'word_salad'],
+  ['listItems', { listItems: 40, listRepeats: 20, listAt: 5 }, 'word_salad'],
+  ['switchLettersIntoLatin', { script: 'cjk', switchScript: 'latin', switchLetters: 600, switchAt: 5 }, 'script_switch'],
+  ['switchLettersAlphabet', { script: 'latin', switchScript: 'greek', switchLetters: 200, switchAt: 5 }, 'script_switch'],
+  ['switchLetters', { script: 'latin', switchScript: 'cjk', switchLetters: 12, switchAt: 5 }, 'script_switch'],
+  ['variantSwitchMarks', { variant: 'simplified', variantRun: 12, variantAt: 5 }, 'script_switch'],
+  ['fenced.malformedShare', { fenced: { ...fenced, malformed: 0.5, malformedAt: 5 } }, 'gibberish'],
+  ['fenced.listItems', { fenced: { ...fenced, listItems: 50, listRepeats: 40, listAt: 5 } }, 'word_salad'],
+];
+
+describe('language rules: an ordered table, each rule alone', () => {
+  it('a text at rest meets no rule', () => assert.deepEqual(judgeLanguage(calm, T), []));
+
+  it('the table has one row here per rule, each name once', () => {
+    const names = LANGUAGE_RULES.map((r) => r.name);
+    assert.equal(new Set(names).size, names.length);
+    assert.deepEqual(
+      ROWS.map((r) => r[0]),
+      names,
+    );
+  });
+
+  for (const [name, over, kind] of ROWS) {
+    it(`${name} fires alone, names itself and places its finding`, () => {
+      const found = judgeLanguage({ ...calm, ...over }, T);
+      assert.deepEqual(
+        found.map((f) => [f.rule, f.kind, f.severity, f.atChar]),
+        [[name, kind, 'fail', 5]],
+      );
+      assert.ok(found[0]!.detail.length > 0);
+    });
+  }
+
+  it('the switch thresholds part the cases: 12 letters of Greek in English are quoted examples, 12 of Chinese a sentence', () => {
+    assert.deepEqual(judgeLanguage({ ...calm, switchScript: 'greek', switchLetters: 12, switchAt: 5 }, T), []);
+    assert.deepEqual(
+      judgeLanguage({ ...calm, switchScript: 'cjk', switchLetters: 12, switchAt: 5 }, T).map((f) => f.rule),
+      ['switchLetters'],
+    );
+    assert.deepEqual(judgeLanguage({ ...calm, script: 'hangul', switchScript: 'latin', switchLetters: 420, switchAt: 5 }, T), []);
+  });
+
+  it('a code block that failed as the prose did adds nothing: the prose rule came first', () => {
+    const both = { ...calm, malformed: 0.4, malformedAt: 1, fenced: { ...fenced, malformed: 0.5, malformedAt: 9 } };
+    assert.deepEqual(
+      judgeLanguage(both, T).map((f) => f.rule),
+      ['malformedShare'],
+    );
+  });
+
+  it('saladBreakShare is read as configured: the front is searched under it', () => {
+    const front = { ...calm, salad: [{ func: 0.04, breaks: 0.2, at: 5 }] };
+    assert.deepEqual(judgeLanguage(front, T), []);
+    assert.deepEqual(
+      judgeLanguage(front, { ...T, saladBreakShare: 0.2 }).map((f) => f.rule),
+      ['saladFunctionShare'],
+    );
+  });
+
+  it('a real text: the finding names its rule, and the text report shows it', () => {
+    const codes = Array.from({ length: 30 }, (_, i) => `${'QXZKPW'[i % 6]}${i % 10}${'MRTB'[i % 4]}${(i * 7) % 10}${'LNVY'[i % 4]}`).join(
+      ' ',
+    );
+    const text = `${healthyProse(300, 3)} ${codes}`;
+    // the codes are words without function words too: the salad rule fires after the codes' own
+    assert.deepEqual(
+      detect('language', text).findings.map((f) => f.rule),
+      ['codeChunkShare', 'saladFunctionShare'],
+    );
+    assert.match(formatReport(analyzeText(text)), /- fail gibberish: .* \(rule codeChunkShare\)\n/);
+  });
+});
