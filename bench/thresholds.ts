@@ -191,6 +191,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => f.language.codeChunks,
   },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
+  {
+    threshold: 'shortMarkLineShare',
+    what: 'share of the lines of a text of 3-39 lines that hold marks alone (no letter, digit or bracket)',
+    of: (f) => (f.language.shortLines >= 3 ? f.language.shortMarkOnly : null),
+  },
   { threshold: 'soupFunctionShare', what: 'function-word share of a full window of prose with few breaks', of: (f) => f.language.func },
   {
     threshold: 'variantSwitchMarks',

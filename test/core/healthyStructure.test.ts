@@ -74,6 +74,11 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
     /line_loop/,
     'copies of a row are a loop',
   ],
+  ['a short JSON answer: brackets on their own lines', '[\n  {\n    "a": 1\n  }\n]', 'ok', 'brackets are structure, not marks'],
+  ['an answer with rules between its lines', 'Sure.\n\n---\n\nDone.\n\n***', 'ok', 'lines with words dilute the rules'],
+  ['a one-line code answer', '```js\nconst a = 1;\n```', 'ok', 'a code block'],
+  ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
+  ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],
   ['a flood of &nbsp; at the end', `${healthyProse(600, 4)}${'&nbsp;'.repeat(400)}`, /whitespace_flood/, 'read as the whitespace it is'],
   [
     'a flood of &amp; at the end',

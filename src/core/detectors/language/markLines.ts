@@ -10,13 +10,27 @@ export interface MarkLineFigures {
   /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */
   markLines: number;
   markLinesAt: number;
+  /**
+   * A text of fewer than MARK_LINES lines is judged whole (no window fills): its lines (blank
+   * ones aside) and the share of them that hold no letter, no digit and no bracket, marks alone
+   * ("#", "```", "!!", "⁇"). 0 and 0 for a longer text.
+   */
+  shortLines: number;
+  shortMarkOnly: number;
+  /** Where the first of those lines starts (-1 when none). */
+  shortMarkAt: number;
 }
 
 /** Lines (blank ones aside) over which marks-alone lines are counted. */
 export const MARK_LINES = 40;
+/** Fewest lines of a short output judged whole for marks alone: one or two lines of marks are an answer ("?", "{ }"). */
+export const SHORT_MARK_LINES = 3;
 /** * _ . , ; : ! ? : emphasis and sentence marks, which alone on a line say nothing. */
 const LONE_MARKS = new Uint8Array(128);
 for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
+/** Brackets: a line of them alone is the structure of code or data ("{", "},", "]"), not a mark said for nothing. */
+const BRACKETS = new Uint8Array(128);
+for (const c of '{}[]()<>') BRACKETS[c.charCodeAt(0)] = 1;
 
 /**
  * The highest share, among MARK_LINES lines in a row, of lines that hold sentence or emphasis
@@ -25,29 +39,46 @@ for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
 export function readMarkLines(t: TokenBuffer): MarkLineFigures {
   const window = new SlidingShare(MARK_LINES);
   let only = true;
+  let marksOnly = true;
   let tokens = 0;
   let star = false;
   let start = -1;
+  let lines = 0;
+  let markOnlyLines = 0;
+  let firstMarkOnly = -1;
   const endLine = () => {
-    if (tokens > 0) window.push(only && !(tokens === 1 && star), start);
+    if (tokens === 0) return;
+    window.push(only && !(tokens === 1 && star), start);
+    lines++;
+    if (marksOnly && markOnlyLines++ === 0) firstMarkOnly = start;
   };
   const info = t.info;
   for (let i = 0; i < t.n; i++) {
     if (i > 0 && info[i]! & F_LINE) {
       endLine();
       only = true;
+      marksOnly = true;
       tokens = 0;
     }
     if (tokens === 0) start = t.start[i]!;
     tokens++;
     const id = t.id[i]!;
     star = id === 0x2a;
-    if ((info[i]! & KIND_MASK) !== K_PUNCT || id >= 128 || LONE_MARKS[id] === 0) {
+    const mark = (info[i]! & KIND_MASK) === K_PUNCT;
+    if (!mark || id >= 128 || LONE_MARKS[id] === 0) {
       only = false;
-      // the rest of the line says nothing more: on to its end
-      while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
+      if (!mark || (id < 128 && BRACKETS[id] === 1)) marksOnly = false;
+      // a word: the rest of the line says nothing more, on to its end
+      if (!marksOnly) while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
     }
   }
   endLine();
-  return { markLines: window.best, markLinesAt: window.bestAt };
+  const short = lines < MARK_LINES;
+  return {
+    markLines: window.best,
+    markLinesAt: window.bestAt,
+    shortLines: short ? lines : 0,
+    shortMarkOnly: short && lines > 0 ? markOnlyLines / lines : 0,
+    shortMarkAt: short ? firstMarkOnly : -1,
+  };
 }

@@ -7,7 +7,7 @@
 import type { Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import type { LanguageFigures } from './figures.js';
-import { MARK_LINES } from './markLines.js';
+import { MARK_LINES, SHORT_MARK_LINES } from './markLines.js';
 import { CODE_CHUNKS } from './randomCodes.js';
 import { saladUnder } from './salad.js';
 import { SPACED } from './scripts.js';
@@ -95,6 +95,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
             'fail',
             f.markLinesAt,
             `${fmt(100 * f.markLines, 0)}% of ${MARK_LINES} lines in a row hold marks alone ("**", ".", ","): the text fell apart into fragments`,
+          )
+        : null,
+  },
+  {
+    name: 'shortMarkLineShare',
+    why: 'a short output judged whole: its lines hold marks and nothing else',
+    judge: (f, t) =>
+      f.shortLines >= SHORT_MARK_LINES && f.shortMarkOnly >= t.shortMarkLineShare
+        ? finding(
+            'gibberish',
+            'fail',
+            f.shortMarkAt,
+            `${fmt(100 * f.shortMarkOnly, 0)}% of the ${f.shortLines} lines of the output hold marks alone, no letter, digit or bracket ("#", "\`\`\`", "!!")`,
           )
         : null,
   },

@@ -39,6 +39,10 @@ export const LANGUAGE_THRESHOLDS = {
     value: 0.5,
     why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces (3M8X2 4K9Z1 ...) 0.47, so the threshold stays above that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
   },
+  shortMarkLineShare: {
+    value: 0.8,
+    why: 'share of the lines of a short output (3 to 39 lines, blank ones aside: judged whole, as no window of markLineShare fills) that hold no letter, no digit and no bracket, marks alone ("#", "```", "!!"), from which it fails as gibberish: an output of nothing but marks. Lines of brackets are the structure of code and data. Healthy outputs of the three real corpora judged so (185) reach 0.33, the synthetic ones 0, the real files 0.08 whole and 0.67 cut after 3 to 39 lines (8,584 cuts: a comment opener and closer); npm run bench -- thresholds',
+  },
   markLineShare: {
     value: 0.5,
     why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
