@@ -17,18 +17,40 @@ export const TABLE_ROWS = 4;
 /** Share of the rows that hold the common count of the delimiter (a quoted field with a comma in it changes one row's count). */
 export const TABLE_ROW_SHARE = 0.8;
 
-/** Are the non-blank lines of `text` (TABLE_ROWS or more) rows of one delimited table? */
+/** Rows read, back from the end of the text: a table is judged on its last rows, whatever its length. */
+export const TABLE_ROWS_READ = 256;
+/** Most delimiters of one kind counted on a row (a row of more columns counts as this many). */
+const MOST_COLUMNS = 63;
+
+/** Are the non-blank lines of `text` (TABLE_ROWS or more; the last TABLE_ROWS_READ read) rows of one delimited table? */
 export function isDelimitedTable(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.length < TABLE_ROWS) return false;
-  for (const [code, fewest] of DELIMITERS) {
-    const counts = new Map<number, number>();
-    for (const line of lines) {
-      let k = 0;
-      for (let i = 0; i < line.length; i++) if (line.charCodeAt(i) === code) k++;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
+  // per delimiter, how many rows hold each count of it: one pass of char codes back from the end
+  const rows = new Int32Array(DELIMITERS.length * (MOST_COLUMNS + 1));
+  const counts = new Int32Array(DELIMITERS.length);
+  let lines = 0;
+  let blank = true;
+  const endRow = () => {
+    if (!blank) {
+      lines++;
+      for (let d = 0; d < DELIMITERS.length; d++) rows[d * (MOST_COLUMNS + 1) + Math.min(counts[d]!, MOST_COLUMNS)]!++;
     }
-    for (const [k, rows] of counts) if (k >= fewest && rows >= TABLE_ROW_SHARE * lines.length) return true;
+    counts.fill(0);
+    blank = true;
+  };
+  for (let i = text.length - 1; i >= 0 && lines < TABLE_ROWS_READ; i--) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) {
+      endRow();
+      continue;
+    }
+    if (c !== 0x20 && c !== 0x0d && c !== 0x09) blank = false;
+    for (let d = 0; d < DELIMITERS.length; d++) if (DELIMITERS[d]![0] === c) counts[d]!++;
+  }
+  if (lines < TABLE_ROWS_READ) endRow();
+  if (lines < TABLE_ROWS) return false;
+  for (let d = 0; d < DELIMITERS.length; d++) {
+    const fewest = DELIMITERS[d]![1];
+    for (let k = fewest; k <= MOST_COLUMNS; k++) if (rows[d * (MOST_COLUMNS + 1) + k]! >= TABLE_ROW_SHARE * lines) return true;
   }
   return false;
 }

@@ -534,11 +534,12 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const tailRepeats = tailRegion ?? tailStretch;
   if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats.from, tailRepeats.to))
     tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
-  // rows of a table return to their template by design
-  if (tail && tailRepeats)
-    tail.table = isDelimitedTable(
-      scan.slice(t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!, t.end[tailRepeats.to - 1]!),
-    );
+  // rows of a table return to their template by design (judged on the region's last rows: its last TABLE_CHARS chars)
+  if (tail && tailRepeats) {
+    const regionEnd = t.end[tailRepeats.to - 1]!;
+    const regionStart = t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!;
+    tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
+  }
   let recovered: Loop | null = null;
   for (const r of stretches) {
     // three copies at least: two periods of repeats
@@ -548,6 +549,9 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   }
   return { tail, recovered };
 }
+
+/** Chars of a region's end read for the rows of a table: TABLE_ROWS_READ rows of 256 chars. */
+const TABLE_CHARS = 65_536;
 
 /** Trailing whitespace read past the window before the copies are counted. */
 const TRAILING_SLACK = 1024;
