@@ -17,6 +17,12 @@ export const TABLE_ROWS = 4;
 /** Share of the rows that hold the common count of the delimiter (a quoted field with a comma in it changes one row's count). */
 export const TABLE_ROW_SHARE = 0.8;
 
+/** For each ASCII char, the index of the delimiter it is in DELIMITERS, or -1. */
+const DELIMITER_INDEX = new Int8Array(128).fill(-1);
+DELIMITERS.forEach(([code], d) => {
+  DELIMITER_INDEX[code] = d;
+});
+
 /** Rows read, back from the end of the text: a table is judged on its last rows, whatever its length. */
 export const TABLE_ROWS_READ = 256;
 /** Most delimiters of one kind counted on a row (a row of more columns counts as this many). */
@@ -44,7 +50,10 @@ export function isDelimitedTable(text: string): boolean {
       continue;
     }
     if (c !== 0x20 && c !== 0x0d && c !== 0x09) blank = false;
-    for (let d = 0; d < DELIMITERS.length; d++) if (DELIMITERS[d]![0] === c) counts[d]!++;
+    if (c < 128) {
+      const d = DELIMITER_INDEX[c]!;
+      if (d >= 0) counts[d]!++;
+    }
   }
   if (lines < TABLE_ROWS_READ) endRow();
   if (lines < TABLE_ROWS) return false;
