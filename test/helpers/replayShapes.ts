@@ -7,12 +7,13 @@ import { healthyProse } from './texts.js';
 /** Words swapped into a replayed sentence, one per sentence. */
 const SWAPS = ['quiet', 'distant', 'golden', 'narrow', 'bright', 'silent', 'heavy', 'gentle'];
 
-/** Sentences of healthy prose (the generator's), in order. */
+/** Sentences of healthy prose (the generator's), in order; its semicolons made commas and its sentences with code marks left out, so that it reads as words (code punctuation under 1%). */
 function sentences(words: number, seed: number): string[] {
   return healthyProse(words, seed)
     .replace(/\s+/g, ' ')
+    .replace(/;/g, ',')
     .split(/(?<=[.!?])\s+/)
-    .filter((s) => s.split(' ').length >= 6);
+    .filter((s) => s.split(' ').length >= 6 && !/[`()[\]{}<>=|]/.test(s));
 }
 
 /** Sentence `s` with one word (the one at the middle) changed. */
@@ -71,8 +72,8 @@ export function longStoryWithRefrain(chars = 16_384, seed = 5): string {
   return out.join('\n\n');
 }
 
-/** A long answer of about `chars` chars: sections under the same headings, each with prose and a code block in one shape (healthy). */
-export function longAnswerWithHeadings(chars = 16_384, seed = 7): string {
+/** A long answer of about `chars` chars: sections under the same headings, each with prose and (when `code`) a code block in one shape (healthy). */
+export function longAnswerWithHeadings(chars = 16_384, seed = 7, code = true): string {
   const ss = sentences(Math.ceil(chars / 5), seed);
   const services = [
     'billing',
@@ -98,9 +99,9 @@ export function longAnswerWithHeadings(chars = 16_384, seed = 7): string {
       '### What it does',
       prose,
       '### Configuration',
-      '```yaml',
-      `service:\n  name: ${name}\n  replicas: ${(i % 3) + 2}\n  port: ${8000 + i}\n  healthcheck:\n    path: /healthz\n    interval: 10s`,
-      '```',
+      code
+        ? `\`\`\`yaml\nservice:\n  name: ${name}\n  replicas: ${(i % 3) + 2}\n  port: ${8000 + i}\n  healthcheck:\n    path: /healthz\n    interval: 10s\n\`\`\``
+        : `Set the ${name} service to run ${(i % 3) + 2} replicas on port ${8000 + i}, with its health check every ten seconds.`,
       '### Check it',
       `Run the check below and make sure the ${name} service answers before you go on.`,
     ].join('\n\n');

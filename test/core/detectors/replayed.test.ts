@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../../src/core/analyzeText.js';
 import { replayed } from '../../../src/core/detectors/repetition/replayed.js';
+import { DEFAULT_THRESHOLDS } from '../../../src/core/thresholds.js';
 import { detect } from '../../helpers/detectorHarness.js';
 import { longAnswerWithHeadings, longStoryWithRefrain, replayedStory } from '../../helpers/replayShapes.js';
 import { healthyProse } from '../../helpers/texts.js';
@@ -33,10 +34,23 @@ describe('replayed: the last part of a long output replays what it said before, 
   });
 
   it('leaves a long story with a refrain and a long answer with repeated headings and code ok', () => {
-    for (const text of [longStoryWithRefrain(), longAnswerWithHeadings(), healthyProse(3000, 9)]) {
+    for (const text of [
+      longStoryWithRefrain(),
+      longAnswerWithHeadings(),
+      longAnswerWithHeadings(16_384, 7, false),
+      healthyProse(3000, 9),
+    ]) {
       assert.ok(text.length > 10_000);
       const a = analyzeText(text);
       assert.equal(a.verdict, 'ok', `${a.reasons.join('; ')} (replay ${detect('repetition', text).figures.replay.share})`);
+    }
+  });
+
+  it('reads the prose counterparts, and finds them under the threshold', () => {
+    for (const text of [longStoryWithRefrain(), longAnswerWithHeadings(16_384, 7, false)]) {
+      const r = detect('repetition', text).figures.replay;
+      assert.ok(r.words && !r.table, 'read as words');
+      assert.ok(r.share < DEFAULT_THRESHOLDS.replayShare, `replay ${r.share}`);
     }
   });
 
