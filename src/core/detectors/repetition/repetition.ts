@@ -108,7 +108,7 @@ const THRESHOLDS = {
   },
   replayShare: {
     value: 0.45,
-    why: 'share of the last third (at most 8,192) of the normalised chars (whitespace dropped, digits masked, case folded) of an output of replayMinChars or more that lie in a 32-char shingle the output had said before, that fails as cycling: a long story or answer whose last part replays its scenes or paragraphs with a word changed per sentence (0.52-0.80 in the 4 such real texts the other rules miss). Read only where the last part is words and no table. Healthy texts of 8,000 chars or more reach 0.32 (model outputs) and 0.36 (real files), whole and cut at 4 points (npm run bench -- thresholds); shorter ones reach 0.78 (an answer of 4.7 KB restating its sections, a patent application whose conclusion repeats its summary), hence the minimum length',
+    why: 'share of the last third (at most 8,192) of the normalised chars (whitespace dropped, digits masked, case folded) of an output of replayMinChars or more that lie in a 32-char shingle the output had said before, that fails as cycling: a long story or answer whose last part replays its scenes or paragraphs with a word changed per sentence (0.52-0.80 in the 4 such real texts the other rules miss). Read only where the last part is words and no table, and over its prose lines only (rows of data and lines of code say their template again by design). Healthy texts of 8,000 chars or more reach 0.41 (model outputs) and 0.42 (real files), whole, cut at 4 random points (npm run bench -- thresholds) and every 500 chars from 8,000; shorter ones reach 0.78 (an answer of 4.7 KB restating its sections, a patent application whose conclusion repeats its summary), hence the minimum length',
   },
   replayMinChars: {
     value: 8000,

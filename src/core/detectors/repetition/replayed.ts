@@ -45,6 +45,39 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/** Normalised chars of prose lines the last part needs to be read. */
+const MIN_PROSE = 1024;
+
+/**
+ * Is the line that starts at `i` prose, neither a row of data (a tab, two pipes, or two commas or
+ * semicolons with fewer spaces than them) nor code (two code marks or more)? Rows of a table and
+ * lines of code say their template again by design; they are left out of the share.
+ */
+function isProseLine(s: string, i: number): boolean {
+  let tabs = 0;
+  let pipes = 0;
+  let commas = 0;
+  let semis = 0;
+  let spaces = 0;
+  let code = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a) break;
+    if (c === 0x09) tabs++;
+    else if (c === 0x20) spaces++;
+    else if (c === 0x2c) commas++;
+    else if (c === 0x3b) semis++;
+    if (c === 0x7c) pipes++;
+    if (c < 128 && CODE[c] === 1) code++;
+  }
+  if (tabs > 0 || pipes >= 2 || (commas >= 2 && spaces < commas) || (semis >= 2 && spaces < semis)) return false;
+  return code < 2;
+}
+
+/** Code marks: { } ( ) [ ] ; = < > | \ ` */
+const CODE = new Uint8Array(128);
+for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
+
 /** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
 const BASE = 0x01000193;
 let OUT_POW = 1;
@@ -62,10 +95,14 @@ export function replayed(text: string, offset = 0): Replayed {
   const folded = lower.length === window.length ? lower : window;
   const norm = new Int32Array(folded.length);
   const at = new Int32Array(folded.length);
+  const prose = new Uint8Array(folded.length);
   let m = 0;
+  let lineProse = true;
   for (let i = 0; i < folded.length; i++) {
     const c = folded.charCodeAt(i);
+    if (i === 0 || folded.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(folded, i);
     if (isSpace(c)) continue;
+    prose[m] = lineProse ? 1 : 0;
     at[m] = from + i;
     if (isDigit(c)) {
       // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
@@ -76,6 +113,9 @@ export function replayed(text: string, offset = 0): Replayed {
   const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
   if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
   const tailFrom = m - tail;
+  let proseChars = 0;
+  for (let j = tailFrom; j < m; j++) proseChars += prose[j]!;
+  if (proseChars < MIN_PROSE) return NOT_REPLAYED;
   let size = 64;
   while (size < 2 * m) size <<= 1;
   const mask = size - 1;
@@ -94,15 +134,13 @@ export function replayed(text: string, offset = 0): Replayed {
     let slot = x & mask;
     while (used[slot] && keys[slot] !== x) slot = (slot + 1) & mask;
     if (used[slot]) {
-      if (i + 1 > coveredTo) {
-        covered += i + 1 - Math.max(coveredTo, i - SHINGLE + 1);
-        coveredTo = i + 1;
-      }
+      for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j]!;
+      if (i + 1 > coveredTo) coveredTo = i + 1;
     } else {
       used[slot] = 1;
       keys[slot] = x;
     }
   }
   const start = at[tailFrom]!;
-  return { share: covered / tail, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
+  return { share: covered / proseChars, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
 }
