@@ -107,6 +107,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'replayShare',
+    what: 'share of the prose lines of the last third of an output of 8,000+ chars of words (no table) in 32-char normalised shingles said before',
+    of: (f) => {
+      const r = f.repetition.replay;
+      return r.at >= 0 && f.repetition.chars >= T.replayMinChars && r.words && !r.table ? r.share : null;
+    },
+  },
+  {
     threshold: 'restatedShare',
     what: 'share of the last 512 words of prose that repeat an 8-word sequence said twice before',
     of: (f) => (f.repetition.restated.at >= 0 ? f.repetition.restated.share : null),

@@ -8,8 +8,13 @@ import { readTexts } from '../corpus/paths.js';
 const healthy = readTexts('healthy');
 const raft = healthy.find((t) => t.name === 'prose-raft')!.text;
 const kitchen = healthy.find((t) => t.name === 'prose-kitchen')!.text;
-/** A few thousand words of healthy prose. */
-const longProse = raft + '\n\n' + kitchen + '\n\n' + raft.replace(/Raft/g, 'the protocol') + '\n\n' + kitchen.replace(/dough/g, 'paste');
+const printing = healthy.find((t) => t.name === 'prose-printing')!.text;
+const story = healthy.find((t) => t.name === 'prose-story')!.text;
+/** A few thousand words of healthy prose: four articles. */
+const longProse = raft + '\n\n' + kitchen + '\n\n' + printing + '\n\n' + story;
+/** Two articles, then both again with a word swapped throughout: the second half replays the first (issue 36). */
+const replayedProse =
+  raft + '\n\n' + kitchen + '\n\n' + raft.replace(/Raft/g, 'the protocol') + '\n\n' + kitchen.replace(/dough/g, 'paste');
 
 function collapseAt(text: string, share: number, unit: string, copies: number): string {
   return text.slice(0, Math.floor(text.length * share)) + unit.repeat(copies);
@@ -30,6 +35,7 @@ const cases: Array<{ name: string; text: string; verdict: 'ok' | 'warn' | 'fail'
   { name: 'healthy technical prose', text: raft, verdict: 'ok' },
   { name: 'healthy long prose (4 articles)', text: longProse, verdict: 'ok' },
   { name: 'healthy prose, short', text: kitchen.slice(0, 600), verdict: 'ok' },
+  { name: 'two articles said again with a word swapped', text: replayedProse, verdict: 'fail', kind: 'cycling' },
   { name: 'sentence repeated 50x after 60%', text: collapseAt(longProse, 0.6, sentence, 50), verdict: 'fail', kind: 'sentence_loop' },
   { name: 'sentence repeated 20x at the end', text: longProse + sentence.repeat(20), verdict: 'fail', kind: 'sentence_loop' },
   { name: '"the the the"', text: 'the '.repeat(500), verdict: 'fail', kind: 'word_loop' },

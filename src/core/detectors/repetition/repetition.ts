@@ -24,6 +24,7 @@ import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
+import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
@@ -105,6 +106,14 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'share of the last 512 words of prose that repeat an 8-word sequence the text had said twice already, that fails as cycling: an end that goes back over itself, paragraphs reordered and a sentence changed. Healthy model outputs reach 0.1 (npm run bench -- thresholds; 0.3 counting sequences said once before, an answer that quotes its question), the real files read as prose 0 (0.21 counting those: a notice of licences), lyrics written with a chorus of 48-60 words sung 6-8 times 0.38-0.48; the threshold sits 5 times above the healthy maximum and above those lyrics. Read only where the end is prose (a quarter function words, code punctuation under 1% of its tokens)',
   },
+  replayShare: {
+    value: 0.45,
+    why: 'share of the last third (at most 8,192) of the normalised chars (whitespace dropped, digits masked, case folded) of an output of replayMinChars or more that lie in a 32-char shingle the output had said before, that fails as cycling: a long story or answer whose last part replays its scenes or paragraphs with a word changed per sentence (0.52-0.80 in the 4 such real texts the other rules miss). Read only where the last part is words and no table, and over its prose lines only (rows of data and lines of code say their template again by design). Healthy texts of 8,000 chars or more reach 0.41 (model outputs) and 0.42 (real files), whole, cut at 4 random points (npm run bench -- thresholds) and every 500 chars from 8,000; shorter ones reach 0.78 (an answer of 4.7 KB restating its sections, a patent application whose conclusion repeats its summary), hence the minimum length',
+  },
+  replayMinChars: {
+    value: 8000,
+    why: 'chars from which an output is long enough to read its replay share: under this, healthy answers restate their summary or sections in most of their last third (up to 0.78)',
+  },
   largeCopies: {
     value: 1.5,
     why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of largeUnitChars or more that covers largeCopiesCoverage of the output and is words, not a table: a block said again and cut (1.6 copies), two sentences said 2.2 times and hard-wrapped at other places, items whose counters rise. No healthy text reaches both the unit and the coverage (npm run bench -- thresholds: such copies cover at most 0.29 of a real file, none in the model outputs whole and cut at 4 points; 0.35 of a model output cut at another point). Alone it catches 8 of the 236 degenerate real texts, all caught by other rules too',
@@ -167,6 +176,8 @@ export interface RepetitionFigures {
   restated: Restated;
   /** Copies back to back at the end counted on the normalised chars (whitespace dropped, digits masked, case folded; normalisedCopies.ts). */
   copies: NormalisedCopies;
+  /** Share of the last part's normalised chars inside a shingle said earlier in the output (replayed.ts). */
+  replay: Replayed;
   /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
   live: Loop | null;
 }
@@ -208,11 +219,20 @@ export const repetition = {
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
     let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
     if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
-    if (scan.live) return { chars: scan.chars, tail: live, recovered: null, live, restated: { share: 0, at: -1 }, copies: NO_COPIES };
+    if (scan.live)
+      return {
+        chars: scan.chars,
+        tail: live,
+        recovered: null,
+        live,
+        restated: { share: 0, at: -1 },
+        copies: NO_COPIES,
+        replay: NOT_REPLAYED,
+      };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t), copies: copiesAtEnd(scan) };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), copies: copiesAtEnd(scan), replay: replayAtEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -291,6 +311,24 @@ export const repetition = {
         ),
       );
     }
+    // a long last part that replays the output with edits: most of its shingles were said before
+    const rp = f.replay;
+    if (
+      rp.at >= 0 &&
+      f.chars >= t.replayMinChars &&
+      rp.share >= t.replayShare &&
+      rp.words &&
+      !rp.table &&
+      !out.some((x) => x.severity === 'fail')
+    )
+      out.push(
+        finding(
+          'cycling',
+          'fail',
+          rp.at,
+          `the last part replays what the output said before: ${fmt(100 * rp.share, 0)}% of it lies in pieces of ${SHINGLE} chars said earlier (whitespace, digits and case aside)`,
+        ),
+      );
     // an end that restates what came before, its copies not back to back: judged when no loop or cycle was
     if (f.restated.share >= t.restatedShare && !out.some((x) => x.severity === 'fail'))
       out.push(
@@ -570,6 +608,21 @@ function copiesAtEnd(scan: Scan): NormalisedCopies {
     else hi = mid;
   }
   return { ...c, words: isWordRegion(t, lo, t.n) };
+}
+
+function replayAtEnd(scan: Scan): Replayed {
+  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
+  const r = replayed(scan.slice(from, scan.chars), from);
+  if (r.at < 0) return r;
+  const t = scan.tokens;
+  let lo = 0;
+  let hi = t.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t.end[mid]! <= r.at) lo = mid + 1;
+    else hi = mid;
+  }
+  return { ...r, words: isWordRegion(t, lo, t.n) };
 }
 
 function describe(l: Loop): string {

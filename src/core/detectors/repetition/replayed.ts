@@ -1,0 +1,146 @@
+/**
+ * Does the last part of a long output replay what it said before, with edits? The share of the
+ * last part's normalised chars (whitespace dropped, each run of digits one mark, letters case
+ * folded) that lie in a shingle of SHINGLE chars the output had already said once. A model that
+ * replays its scenes or paragraphs with a word changed per sentence keeps most of each
+ * sentence's shingles: only those across the changed word are new. Its copies need not run
+ * back to back nor be exact, so the copy readings (normalisedCopies.ts, repeats.ts) miss it,
+ * and one word changed in every eight breaks the 8-word sequences of restated.ts.
+ *
+ * Healthy long answers reuse some shingles too (headings, a refrain, a name with its title);
+ * code and tables reuse theirs by design, so the caller reads this only where the last part is
+ * words and no table. Each shingle is a rolling hash over the normalised chars, kept in an
+ * open-addressed table: O(n) over the last WINDOW chars of the text.
+ */
+import { isDelimitedTable } from '../../text/delimitedTable.js';
+
+export interface Replayed {
+  /** Share of the last part's normalised chars inside a shingle said earlier in the output (0 when not read). */
+  share: number;
+  /** Char offset where the last part starts (-1 when not read). */
+  at: number;
+  /** Normalised chars read (the window, not the last part alone). */
+  chars: number;
+  /** The last part is words (two in five of its tokens words with letters, code punctuation under 1%), not code or markup; set by the caller, which has the tokens. */
+  words: boolean;
+  /** The last part is rows of a delimited table (delimitedTable.ts). */
+  table: boolean;
+}
+
+export const NOT_REPLAYED: Replayed = { share: 0, at: -1, chars: 0, words: false, table: false };
+
+/** Normalised chars per shingle: about seven words of prose, so a word changed per sentence leaves most shingles whole. */
+export const SHINGLE = 32;
+/** Chars of the text read back from its end. */
+export const REPLAY_WINDOW = 65_536;
+/** The last part: this share of the normalised chars read, at most TAIL_MAX of them. */
+const TAIL_SHARE = 1 / 3;
+const TAIL_MAX = 8192;
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Normalised chars of prose lines the last part needs to be read. */
+const MIN_PROSE = 1024;
+
+/**
+ * Is the line that starts at `i` prose, neither a row of data (a tab, two pipes, or two commas or
+ * semicolons with fewer spaces than them) nor code (two code marks or more)? Rows of a table and
+ * lines of code say their template again by design; they are left out of the share.
+ */
+function isProseLine(s: string, i: number): boolean {
+  let tabs = 0;
+  let pipes = 0;
+  let commas = 0;
+  let semis = 0;
+  let spaces = 0;
+  let code = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x0a) break;
+    if (c === 0x09) tabs++;
+    else if (c === 0x20) spaces++;
+    else if (c === 0x2c) commas++;
+    else if (c === 0x3b) semis++;
+    if (c === 0x7c) pipes++;
+    if (c < 128 && CODE[c] === 1) code++;
+  }
+  if (tabs > 0 || pipes >= 2 || (commas >= 2 && spaces < commas) || (semis >= 2 && spaces < semis)) return false;
+  return code < 2;
+}
+
+/** Code marks: { } ( ) [ ] ; = < > | \ ` */
+const CODE = new Uint8Array(128);
+for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
+
+/** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
+const BASE = 0x01000193;
+let OUT_POW = 1;
+for (let k = 0; k < SHINGLE - 1; k++) OUT_POW = Math.imul(OUT_POW, BASE);
+
+/**
+ * The replay share of the end of a text. `text` is the text's end from char `offset` on (the
+ * last REPLAY_WINDOW chars suffice).
+ */
+export function replayed(text: string, offset = 0): Replayed {
+  const from = Math.max(0, text.length - REPLAY_WINDOW);
+  const window = text.slice(from);
+  // case folded where folding keeps each char one char (it does for nearly every script); else as written
+  const lower = window.toLowerCase();
+  const folded = lower.length === window.length ? lower : window;
+  const norm = new Int32Array(folded.length);
+  const at = new Int32Array(folded.length);
+  const prose = new Uint8Array(folded.length);
+  let m = 0;
+  let lineProse = true;
+  for (let i = 0; i < folded.length; i++) {
+    const c = folded.charCodeAt(i);
+    if (i === 0 || folded.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(folded, i);
+    if (isSpace(c)) continue;
+    prose[m] = lineProse ? 1 : 0;
+    at[m] = from + i;
+    if (isDigit(c)) {
+      // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
+      while (i + 1 < folded.length && isDigit(folded.charCodeAt(i + 1))) i++;
+      norm[m++] = 0x30;
+    } else norm[m++] = c;
+  }
+  const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
+  if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
+  const tailFrom = m - tail;
+  let proseChars = 0;
+  for (let j = tailFrom; j < m; j++) proseChars += prose[j]!;
+  if (proseChars < MIN_PROSE) return NOT_REPLAYED;
+  let size = 64;
+  while (size < 2 * m) size <<= 1;
+  const mask = size - 1;
+  const keys = new Int32Array(size);
+  const used = new Uint8Array(size);
+  let h = 0;
+  let coveredTo = tailFrom;
+  let covered = 0;
+  for (let i = 0; i < m; i++) {
+    if (i >= SHINGLE) h = (h - Math.imul(norm[i - SHINGLE]!, OUT_POW)) | 0;
+    h = (Math.imul(h, BASE) + norm[i]!) | 0;
+    if (i < SHINGLE - 1) continue;
+    // the shingle [i - SHINGLE + 1, i]: mixed before it is looked up, so that nearby hashes spread over the table
+    let x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+    x ^= x >>> 12;
+    let slot = x & mask;
+    while (used[slot] && keys[slot] !== x) slot = (slot + 1) & mask;
+    if (used[slot]) {
+      for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j]!;
+      if (i + 1 > coveredTo) coveredTo = i + 1;
+    } else {
+      used[slot] = 1;
+      keys[slot] = x;
+    }
+  }
+  const start = at[tailFrom]!;
+  return { share: covered / proseChars, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
+}
