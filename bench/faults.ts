@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import {
   closeSync,
   mkdirSync,
@@ -11,18 +11,17 @@ import {
   writeFileSync,
   ftruncateSync,
 } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { encodeStoredRun, fileNameFor } from '../src/state/runStore.js';
 import type { RunResult } from '../src/probe/probeTypes.js';
-import { freePort, stopChild, waitOk } from './childProcess.js';
+import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { secretsCases } from './faults/secrets.js';
+import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
 
 /**
@@ -35,7 +34,6 @@ import { storageCases } from './faults/storage.js';
  * deadlines of a whole run and a minimum output rate). About two minutes in all.
  */
 
-const CLI = fileURLToPath(new URL('../../bin/coherency-exporter.js', import.meta.url));
 const TOKEN = 'faults-bench-token-0123456789';
 const CANARY = 'sk-faults-canary-7f3a9c1e5b2d';
 /** Per-sample timeouts of the fault targets: every fault ends within seconds. */
@@ -69,11 +67,6 @@ function call(
     req.on('error', reject);
     req.end(options.body);
   });
-}
-
-class NotHeld extends Error {}
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new NotHeld(what);
 }
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
@@ -161,28 +154,6 @@ const FAULTS: Record<string, (req: IncomingMessage, res: ServerResponse) => void
 let otherPort = 0;
 let otherHits = 0;
 
-function startServer(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer(handler);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, sockets });
-    }),
-  );
-}
-
-async function closeServer(s: { server: Server; sockets: Set<Socket> }): Promise<void> {
-  for (const socket of s.sockets) socket.destroy();
-  await new Promise<void>((r) => s.server.close(() => r()));
-}
-
 /** A daemon as a child process, its JSON log lines kept. */
 interface Daemon {
   url: string;
@@ -192,23 +163,7 @@ interface Daemon {
 }
 
 async function startDaemon(configPath: string, port: number, env: Record<string, string> = {}): Promise<Daemon> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...env },
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => {
-      const parts = (rest + c).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts.filter((l) => l.trim() !== ''));
-    });
-  }
-  const url = `http://127.0.0.1:${port}`;
-  await waitOk(`${url}/-/ready`, child, 20_000);
-  return { url, child, lines, configPath };
+  return { ...(await serveDaemon(configPath, port, { env })), configPath };
 }
 
 interface Sample {
@@ -286,18 +241,6 @@ function seedStorage(dir: string): void {
   writeFileSync(join(dir, fileNameFor(storedRun(20, ''))), cut.slice(0, cut.length - 12));
   const odd = storedRun(21, 'some text', { reasons: 'content: sentence_loop', metrics: { content: { collapseOnset: 'x' } } });
   writeFileSync(join(dir, fileNameFor(odd)), encodeStoredRun(odd));
-}
-
-type Case = [name: string, run: () => Promise<string>];
-
-async function runCases(cases: Case[], results: Array<[string, boolean, string]>): Promise<void> {
-  for (const [name, run] of cases) {
-    try {
-      results.push([name, true, await run()]);
-    } catch (err) {
-      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
-    }
-  }
 }
 
 /** The cases against one daemon with the fault targets, auth, trustProxy and a seeded storage.dir. */

@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { freePort, stopChild } from '../childProcess.js';
+import { check, runCases, serveDaemon } from './shared.js';
 
 /**
  * Issue 34, parts 2 and 4 and the limiter, as fault cases (`npm run bench -- faults`): a page of
@@ -13,7 +13,6 @@ import { freePort, stopChild, waitOk } from '../childProcess.js';
  * the simulator in-process, everything on loopback and bounded in time; about 20 s.
  */
 
-const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
 const TOKEN = 'browser-bench-token-0123456789';
 
 interface Answer {
@@ -50,11 +49,6 @@ function call(
   });
 }
 
-class NotHeld extends Error {}
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new NotHeld(what);
-}
-
 interface Daemon {
   url: string;
   port: number;
@@ -77,41 +71,13 @@ probes:
   - { name: p, prompt: "Write a short article about harbours.", maxTokens: 200 }
 `,
   );
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json' },
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let rest = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => {
-      const parts = (rest + c).split('\n');
-      rest = parts.pop() ?? '';
-      lines.push(...parts.filter((l) => l.trim() !== ''));
-    });
-  }
-  const url = `http://127.0.0.1:${port}`;
-  await waitOk(`${url}/-/ready`, child, 20_000);
-  return { url, port, child, lines };
+  return { ...(await serveDaemon(configPath, port)), port };
 }
 
 /** The daemon's resident memory in MB (Linux /proc). */
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : Number.NaN;
-}
-
-type Case = [name: string, run: () => Promise<string>];
-
-async function runCases(cases: Case[], results: Array<[string, boolean, string]>): Promise<void> {
-  for (const [name, run] of cases) {
-    try {
-      results.push([name, true, await run()]);
-    } catch (err) {
-      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
-    }
-  }
 }
 
 /** Sends `next(i)` from `clients` concurrent loops for `ms`; returns the statuses counted. */

@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { CLI, check, runCases, startServer } from './shared.js';
 
 /**
  * Issue 34 (part 5 and the trickle item): a trickling upstream cannot hold a sample slot. A
@@ -15,17 +14,11 @@ import { freePort, stopChild, waitOk } from '../childProcess.js';
  * too_slow one slowSeconds window after its first token. About 20 s.
  */
 
-const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
 const TOKEN = 'deadline-bench-token-0123456789';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 /** The stated windows of this bench's targets. */
 const RUN_SECONDS = 4;
 const SLOW_SECONDS = 3;
-
-class NotHeld extends Error {}
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new NotHeld(what);
-}
 
 interface Answer {
   status: number;
@@ -62,21 +55,6 @@ function drip(req: IncomingMessage, res: ServerResponse): void {
   res.on('close', () => clearInterval(t));
 }
 
-function startServer(): Promise<{ server: Server; port: number; sockets: Set<Socket> }> {
-  const sockets = new Set<Socket>();
-  const server = createServer(drip);
-  server.on('connection', (s) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, sockets });
-    }),
-  );
-}
-
 interface RunAnswer {
   verdict: string;
   /** The run itself; the answer to /probe comes after the target's fingerprint read too (bounded at 3 s, no slot held). */
@@ -87,7 +65,7 @@ interface RunAnswer {
 type Case = [name: string, run: () => Promise<string>];
 
 export async function deadlineCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
-  const upstream = await startServer();
+  const upstream = await startServer(drip);
   const port = await freePort();
   const simPort = await freePort();
   const configPath = join(root, 'deadline.yaml');
@@ -159,13 +137,7 @@ probes:
   ];
   try {
     await waitOk(`${url}/-/ready`, child, 20_000);
-    for (const [name, run] of cases) {
-      try {
-        results.push([name, true, await run()]);
-      } catch (err) {
-        results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
-      }
-    }
+    await runCases(cases, results);
   } finally {
     await stopChild(child);
     for (const socket of upstream.sockets) socket.destroy();

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { redactText, secretsOf } from '../../src/client/redactSecrets.js';
-import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { freePort, stopChild } from '../childProcess.js';
+import { CLI, check, runCases, serveDaemon } from './shared.js';
 
 /**
  * Issue 34: the fault cases of a target that echoes its credentials in what it says about
@@ -15,14 +15,8 @@ import { freePort, stopChild, waitOk } from '../childProcess.js';
  * piece of a key, in any case, is in what it looked at.
  */
 
-const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
 const KEY = 'sk-Zq81xCanaryA1b2C3d4E5f6G7h8I9j0K1L2';
 const HEADER_KEY = 'hk-Wv27yCanaryQ9w8E7r6T5y4U3i2';
-
-class NotHeld extends Error {}
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new NotHeld(what);
-}
 
 /** The first 8-character piece of a canary (any case) in `text`, or null. */
 function pieceIn(text: string): string | null {
@@ -87,18 +81,7 @@ interface Daemon {
 }
 
 async function startDaemon(configPath: string, port: number, env: Record<string, string>): Promise<Daemon> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath, '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'debug', LOG_FORMAT: 'json', ...env },
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout!, child.stderr!]) {
-    stream.setEncoding('utf8');
-    stream.on('data', (c: string) => lines.push(c));
-  }
-  const url = `http://127.0.0.1:${port}`;
-  await waitOk(`${url}/-/ready`, child, 20_000);
-  return { url, child, lines };
+  return serveDaemon(configPath, port, { env: { LOG_LEVEL: 'debug', ...env }, args: ['--port', String(port)] });
 }
 
 async function get(url: string, timeoutMs = 30_000): Promise<string> {
@@ -281,14 +264,4 @@ probes:
   );
   await new Promise<void>((r) => bearerUp.close(() => r()));
   await new Promise<void>((r) => headerUp.close(() => r()));
-}
-
-async function runCases(cases: Array<[string, () => Promise<string>]>, results: Array<[string, boolean, string]>): Promise<void> {
-  for (const [name, fn] of cases) {
-    try {
-      results.push([name, true, await fn()]);
-    } catch (err) {
-      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
-    }
-  }
 }

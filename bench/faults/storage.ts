@@ -2,10 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../../src/probe/probeTypes.js';
 import { encodeStoredRun, fileNameFor } from '../../src/state/runStore.js';
 import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { CLI, check, NotHeld, runCases } from './shared.js';
 
 /**
  * Issue 34, parts 3 and 6: what another process can put in a shared storage.dir (a FIFO, a
@@ -14,14 +14,8 @@ import { freePort, stopChild, waitOk } from '../childProcess.js';
  * line is read bounded. The daemon and the CLI run as child processes, every step bounded.
  */
 
-const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
 /** Prints the child's peak RSS (KiB) on its standard error as it exits. */
 const PEAK = `data:text/javascript,process.on('exit',()=>process.stderr.write('\\npeak-rss-kib='+process.resourceUsage().maxRSS+'\\n'))`;
-
-class NotHeld extends Error {}
-function check(ok: boolean, what: string): void {
-  if (!ok) throw new NotHeld(what);
-}
 
 function storedRun(i: number): RunResult {
   return {
@@ -166,11 +160,5 @@ export async function storageCases(root: string, results: Array<[string, boolean
       },
     ],
   ];
-  for (const [name, run] of cases) {
-    try {
-      results.push([name, true, await run()]);
-    } catch (err) {
-      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
-    }
-  }
+  await runCases(cases, results);
 }

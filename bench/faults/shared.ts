@@ -1,0 +1,92 @@
+/**
+ * What every table of fault cases (bench/faults.ts and bench/faults/*.ts) shares: the command
+ * line it starts daemons with, a case that does not hold, a run of the cases into the results,
+ * an HTTP server of this process on 127.0.0.1, and a daemon as a child process with its log
+ * lines kept.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { waitOk } from '../childProcess.js';
+
+export const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
+
+/** A case that did not hold: its message is the detail of the row. */
+export class NotHeld extends Error {}
+
+export function check(ok: boolean, what: string): void {
+  if (!ok) throw new NotHeld(what);
+}
+
+export type Case = [name: string, run: () => Promise<string>];
+
+/** Runs each case in turn into `results`: held with its detail, NOT held with why, or crashed. */
+export async function runCases(cases: readonly Case[], results: Array<[string, boolean, string]>): Promise<void> {
+  for (const [name, run] of cases) {
+    try {
+      results.push([name, true, await run()]);
+    } catch (err) {
+      results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
+    }
+  }
+}
+
+export interface TestServer {
+  server: Server;
+  port: number;
+  sockets: Set<Socket>;
+}
+
+/** An HTTP server on 127.0.0.1 at a free port, its sockets tracked so that closing it ends them. */
+export function startServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<TestServer> {
+  const sockets = new Set<Socket>();
+  const server = createServer(handler);
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, port: typeof address === 'object' && address ? address.port : 0, sockets });
+    }),
+  );
+}
+
+export async function closeServer(s: { server: Server; sockets: Set<Socket> }): Promise<void> {
+  for (const socket of s.sockets) socket.destroy();
+  await new Promise<void>((r) => s.server.close(() => r()));
+}
+
+export interface ServedDaemon {
+  url: string;
+  child: ChildProcess;
+  /** The daemon's output, a line each (blank ones aside). */
+  lines: string[];
+}
+
+/** `serve --config FILE` (more `args` after it) as a child process, once /-/ready answers on `port`. */
+export async function serveDaemon(
+  configPath: string,
+  port: number,
+  options: { env?: Record<string, string>; args?: readonly string[] } = {},
+): Promise<ServedDaemon> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath, ...(options.args ?? [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...options.env },
+  });
+  const lines: string[] = [];
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let rest = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (c: string) => {
+      const parts = (rest + c).split('\n');
+      rest = parts.pop() ?? '';
+      lines.push(...parts.filter((l) => l.trim() !== ''));
+    });
+  }
+  const url = `http://127.0.0.1:${port}`;
+  await waitOk(`${url}/-/ready`, child, 20_000);
+  return { url, child, lines };
+}
