@@ -163,9 +163,11 @@ export class Asides {
         continue;
       }
       if (ch !== 0x20 && ch !== 0x09 && ch !== 0x0d) this.lineBlank = false;
-      if (ch === 0x22) this.straight = !this.straight;
-      else if (OPENERS.includes(ch)) this.depth++;
-      else if (CLOSERS.includes(ch) && this.depth > 0) this.depth--;
+      const m = ch < ASIDE_MARKS.length ? ASIDE_MARKS[ch]! : 0;
+      if (m === 0) continue;
+      if (m === STRAIGHT) this.straight = !this.straight;
+      else if (m === OPENER) this.depth++;
+      else if (this.depth > 0) this.depth--;
     }
     if (to > this.pos) this.pos = to;
   }
@@ -190,13 +192,21 @@ export class Asides {
   }
 }
 
-/** Quotes and brackets that open an aside, and those that close one. */
+/** Quotes and brackets that open an aside, and those that close one: ( [ “ « 「 『 （ 【 and ) ] ” » 」 』 ） 】. */
 const OPENERS = [0x28, 0x5b, 0x201c, 0xab, 0x300c, 0x300e, 0xff08, 0x3010];
 const CLOSERS = [0x29, 0x5d, 0x201d, 0xbb, 0x300d, 0x300f, 0xff09, 0x3011];
+const OPENER = 1;
+const CLOSER = 2;
+const STRAIGHT = 3;
+/** By char code (up to the last of them): OPENER, CLOSER, STRAIGHT for '"', 0 for any other char. */
+const ASIDE_MARKS = new Uint8Array(0xff0a);
+for (const c of OPENERS) ASIDE_MARKS[c] = OPENER;
+for (const c of CLOSERS) ASIDE_MARKS[c] = CLOSER;
+ASIDE_MARKS[0x22] = STRAIGHT;
 
-/** A letter or digit (any char past ASCII counts: the chunk's letters start there). */
+/** A letter or digit (any char past ASCII but a quote or bracket counts: the chunk's letters start there). */
 function isWordChar(ch: number): boolean {
-  if (ch >= 0x80) return !OPENERS.includes(ch) && !CLOSERS.includes(ch);
+  if (ch >= 0x80) return ch >= ASIDE_MARKS.length || ASIDE_MARKS[ch] === 0;
   return ((ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x7a) || (ch >= 0x30 && ch <= 0x39);
 }
 
