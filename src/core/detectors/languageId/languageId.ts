@@ -1,0 +1,148 @@
+/**
+ * Language per paragraph: a model that drifts into another language (an English answer that
+ * ends in German, a Korean answer whose last paragraph is Chinese). The script test cannot see
+ * a switch inside one script, nor one between two CJK languages. Each prose unit (see
+ * proseUnits) goes to eld, a synchronous n-gram language identifier with its data as a module
+ * import; the statistic is "the last confident units are in another language than the answer's
+ * own", the answer's own being the language most of its confident letters are in and the one it
+ * opened in. A switch into another Latin-script language needs more (2 units or 100 letters),
+ * and one that opens under a title of its own is a new section, not a drift. Measured on every
+ * labelled corpus in docs/detection.md ("Language per paragraph").
+ */
+import { eld } from 'eld/small';
+import type { Detector, Scan, Values } from '../detector.js';
+import { type Finding, finding } from '../finding.js';
+import { type ProseUnit, proseUnits } from './proseUnits.js';
+
+export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
+export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];
+
+const THRESHOLDS = {
+  languageConfidence: {
+    value: 0.7,
+    why: "eld's score for a unit's language, from which the unit counts as confident. With the rule as it stands, healthy texts (the three real corpora, test/corpus, 555 real files) stop firing from 0.6 up (at 0.55, 8 do: mixes of English and Spanish documents, a French locale page); 0.8 is too strict for CJK units and loses the catches",
+  },
+  languageUnitLetters: {
+    value: 40,
+    why: 'letters a prose unit needs before its language counts: shorter pieces (a name, a heading, a list item) are too short for an n-gram identifier to be sure',
+  },
+  latinSwitchLetters: {
+    value: 100,
+    why: 'letters of a tail in another Latin-script language that fail when it is a single unit (two units fail whatever their length): a Latin name or a quoted sentence is no switch',
+  },
+} as const;
+
+/** Units read from the end, all identified. */
+const TAIL_UNITS = 16;
+/** Units sampled evenly from the rest, for the answer's language: bounds the cost on long texts. */
+const SAMPLE_UNITS = 48;
+
+/** One identified unit. */
+export interface IdentifiedUnit {
+  start: number;
+  /** ISO 639-1 code ('' when eld finds none). */
+  lang: string;
+  /** eld's score for it, 0-1. */
+  score: number;
+  letters: number;
+  /** True when most of its letters are Latin script. */
+  latin: boolean;
+  /** True when it is a title, or the unit right before it is one: it opens a section. */
+  opensSection: boolean;
+}
+
+export interface LanguageIdFigures {
+  /** Prose units in the text, and those identified (the last ones and a sample of the rest). */
+  proseUnits: number;
+  units: IdentifiedUnit[];
+}
+
+/** What the judge read: the answer's language, the tail's, where the tail starts and its size. */
+export interface LanguageSwitch {
+  answer: string;
+  tail: string;
+  onset: number;
+  tailUnits: number;
+  tailLetters: number;
+}
+
+const LATIN = /\p{Script=Latin}/gu;
+
+function identify(u: ProseUnit, prevTitle: boolean): IdentifiedUnit {
+  const r = eld.detect(u.text);
+  const score = Object.values(r.getScores())[0] ?? 0;
+  const latin = (u.text.match(LATIN)?.length ?? 0) * 2 > u.letters;
+  return { start: u.start, lang: r.language, score, letters: u.letters, latin, opensSection: u.title || prevTitle };
+}
+
+/** The indexes of the units to identify: the last TAIL_UNITS and an even sample of the rest. */
+function picked(n: number): number[] {
+  const tailFrom = Math.max(0, n - TAIL_UNITS);
+  const out: number[] = [];
+  const step = Math.max(1, tailFrom / SAMPLE_UNITS);
+  for (let x = 0; x < tailFrom; x += step) out.push(Math.floor(x));
+  for (let i = tailFrom; i < n; i++) out.push(i);
+  return out;
+}
+
+/** The switch the units show at the end, or null. Pure: exported for the tests. */
+export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeof THRESHOLDS>): LanguageSwitch | null {
+  const sure = units.filter((u) => u.lang !== '' && u.letters >= t.languageUnitLetters && u.score >= t.languageConfidence);
+  if (sure.length < 2) return null;
+  const tail = sure[sure.length - 1]!.lang;
+  let i = sure.length;
+  let tailLetters = 0;
+  let latinLetters = 0;
+  while (i > 0 && sure[i - 1]!.lang === tail) {
+    i--;
+    tailLetters += sure[i]!.letters;
+    if (sure[i]!.latin) latinLetters += sure[i]!.letters;
+  }
+  const byLang = new Map<string, number>();
+  for (const u of sure) byLang.set(u.lang, (byLang.get(u.lang) ?? 0) + u.letters);
+  let answer = '';
+  let most = -1;
+  for (const [lang, letters] of byLang) {
+    if (letters > most) {
+      answer = lang;
+      most = letters;
+    }
+  }
+  // a tail in the language the answer opened in is a return to it, not a drift away
+  if (answer === tail || sure[0]!.lang === tail) return null;
+  const tailUnits = sure.length - i;
+  if (latinLetters * 2 > tailLetters) {
+    if (tailUnits < 2 && tailLetters < t.latinSwitchLetters) return null;
+    if (sure[i]!.opensSection) return null;
+  }
+  return { answer, tail, onset: sure[i]!.start, tailUnits, tailLetters };
+}
+
+const NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
+
+function nameOf(code: string): string {
+  try {
+    return NAMES.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+export const languageId = {
+  name: 'languageId' as const,
+  kinds: LANGUAGE_ID_KINDS,
+  thresholds: THRESHOLDS,
+  figures(scan: Scan): LanguageIdFigures {
+    const all = proseUnits(scan.text());
+    const units = picked(all.length).map((k) => identify(all[k]!, k > 0 && all[k - 1]!.title));
+    return { proseUnits: all.length, units };
+  },
+  judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageIdKind>> {
+    const s = languageSwitch(f.units, t);
+    if (!s) return [];
+    const last = s.tailUnits === 1 ? 'the last paragraph is' : `the last ${s.tailUnits} paragraphs are`;
+    return [
+      finding('language_switch', 'fail', s.onset, `${last} in ${nameOf(s.tail)}, the answer's language is ${nameOf(s.answer)}`),
+    ];
+  },
+} satisfies Detector<LanguageIdFigures, LanguageIdKind, typeof THRESHOLDS>;
