@@ -5,8 +5,9 @@
  * proseUnits) goes to eld, a synchronous n-gram language identifier with its data as a module
  * import; the statistic is "the last confident units are in another language than the answer's
  * own", the answer's own being the language most of its confident letters are in and the one it
- * opened in. A switch into another Latin-script language needs more (2 units or 100 letters),
- * and one that opens under a title of its own is a new section, not a drift. Measured on every
+ * opened in. A switch into an alphabetic script (Latin, Cyrillic, ...; not CJK, where one letter is a
+ * syllable or a word) needs more (2 units or 100 letters), and one that opens under a title of its
+ * own is a new section, not a drift. Measured on every
  * labelled corpus in docs/detection.md ("Language per paragraph").
  */
 import { eld } from 'eld/small';
@@ -26,9 +27,9 @@ const THRESHOLDS = {
     value: 40,
     why: 'letters a prose unit needs before its language counts: shorter pieces (a name, a heading, a list item) are too short for an n-gram identifier to be sure',
   },
-  latinSwitchLetters: {
+  alphabeticSwitchLetters: {
     value: 100,
-    why: 'letters of a tail in another Latin-script language that fail when it is a single unit (two units fail whatever their length): a Latin name or a quoted sentence is no switch',
+    why: 'letters of a tail in an alphabetic script that fail when it is a single unit (two units fail whatever their length): a quoted sentence or one reference is no switch. A CJK letter is a syllable or a word, so a CJK tail of one unit (40+ letters) fails',
   },
 } as const;
 
@@ -45,8 +46,8 @@ export interface IdentifiedUnit {
   /** eld's score for it, 0-1. */
   score: number;
   letters: number;
-  /** True when most of its letters are Latin script. */
-  latin: boolean;
+  /** True when most of its letters are of an alphabet (not Han, kana or hangul). */
+  alphabetic: boolean;
   /** True when it is a title, or the unit right before it is one: it opens a section. */
   opensSection: boolean;
 }
@@ -66,13 +67,13 @@ export interface LanguageSwitch {
   tailLetters: number;
 }
 
-const LATIN = /\p{Script=Latin}/gu;
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
 function identify(u: ProseUnit, prevTitle: boolean): IdentifiedUnit {
   const r = eld.detect(u.text);
   const score = Object.values(r.getScores())[0] ?? 0;
-  const latin = (u.text.match(LATIN)?.length ?? 0) * 2 > u.letters;
-  return { start: u.start, lang: r.language, score, letters: u.letters, latin, opensSection: u.title || prevTitle };
+  const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < u.letters;
+  return { start: u.start, lang: r.language, score, letters: u.letters, alphabetic, opensSection: u.title || prevTitle };
 }
 
 /** The indexes of the units to identify: the last TAIL_UNITS and an even sample of the rest. */
@@ -92,11 +93,11 @@ export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeo
   const tail = sure[sure.length - 1]!.lang;
   let i = sure.length;
   let tailLetters = 0;
-  let latinLetters = 0;
+  let alphabeticLetters = 0;
   while (i > 0 && sure[i - 1]!.lang === tail) {
     i--;
     tailLetters += sure[i]!.letters;
-    if (sure[i]!.latin) latinLetters += sure[i]!.letters;
+    if (sure[i]!.alphabetic) alphabeticLetters += sure[i]!.letters;
   }
   const byLang = new Map<string, number>();
   for (const u of sure) byLang.set(u.lang, (byLang.get(u.lang) ?? 0) + u.letters);
@@ -111,8 +112,8 @@ export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeo
   // a tail in the language the answer opened in is a return to it, not a drift away
   if (answer === tail || sure[0]!.lang === tail) return null;
   const tailUnits = sure.length - i;
-  if (latinLetters * 2 > tailLetters) {
-    if (tailUnits < 2 && tailLetters < t.latinSwitchLetters) return null;
+  if (alphabeticLetters * 2 > tailLetters) {
+    if (tailUnits < 2 && tailLetters < t.alphabeticSwitchLetters) return null;
     if (sure[i]!.opensSection) return null;
   }
   return { answer, tail, onset: sure[i]!.start, tailUnits, tailLetters };
@@ -141,8 +142,6 @@ export const languageId = {
     const s = languageSwitch(f.units, t);
     if (!s) return [];
     const last = s.tailUnits === 1 ? 'the last paragraph is' : `the last ${s.tailUnits} paragraphs are`;
-    return [
-      finding('language_switch', 'fail', s.onset, `${last} in ${nameOf(s.tail)}, the answer's language is ${nameOf(s.answer)}`),
-    ];
+    return [finding('language_switch', 'fail', s.onset, `${last} in ${nameOf(s.tail)}, the answer's language is ${nameOf(s.answer)}`)];
   },
 } satisfies Detector<LanguageIdFigures, LanguageIdKind, typeof THRESHOLDS>;

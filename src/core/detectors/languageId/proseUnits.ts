@@ -21,6 +21,8 @@ export const UNIT_CHARS = 200;
 const LETTER_SHARE = 0.6;
 
 const FENCE = /^\s{0,3}(```|~~~)/;
+/** A list item starts a unit of its own: a list of names or references is items, not one paragraph. */
+const LIST_ITEM = /^\s{0,3}(?:[-*+•]|\d{1,3}[.)]|\[\d{1,3}\])\s/;
 const URL = /\b(?:https?:\/\/|www\.)\S+/g;
 const INLINE_CODE = /`[^`\n]*`/g;
 const LETTER = /\p{L}/gu;
@@ -96,6 +98,7 @@ export function proseUnits(text: string): ProseUnit[] {
       const prose = proseOf(line);
       if (prose === null) flush();
       else {
+        if (LIST_ITEM.test(line)) flush();
         if (paraStart < 0) paraStart = pos;
         para = para.length > 0 ? `${para} ${prose}` : prose;
         lines++;
