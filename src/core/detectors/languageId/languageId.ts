@@ -1,19 +1,20 @@
 /**
  * Language per paragraph: a model that drifts into another language (an English answer that
  * ends in German, a Korean answer whose last paragraph is Chinese). The script test cannot see
- * a switch inside one script, nor one between two CJK languages. Each prose unit (see
- * proseUnits) goes to eld, a synchronous n-gram language identifier with its data as a module
- * import; the statistic is "the last confident units are in another language than the answer's
- * own", the answer's own being the language most of its confident letters are in and the one it
- * opened in. A switch into an alphabetic script (Latin, Cyrillic, ...; not CJK, where one letter is a
- * syllable or a word) needs more (2 units or 100 letters), and one that opens under a title of its
- * own is a new section, not a drift. Measured on every
- * labelled corpus in docs/detection.md ("Language per paragraph").
+ * a switch inside one script, nor one between two CJK languages. Prose units (see proseUnits)
+ * go to eld, a synchronous n-gram language identifier; the statistic is "the last confident
+ * units are in another language than the answer's own", the answer's own being the language
+ * most of its confident letters are in and the one it opened in. A switch into an alphabetic
+ * script (Latin, Cyrillic, ...; not CJK, where one letter is a syllable or a word) needs more
+ * (2 units or 100 letters), and one that opens under a title of its own is a new section, not a
+ * drift. The verdict reads the start, the end and the section openers only, so a fixed number of
+ * units is identified whatever the length (FIRST_UNITS, LAST_UNITS, SECTION_OPENERS). Measured
+ * on every labelled corpus in docs/detection.md ("Language per paragraph").
  */
-import { eld } from 'eld/small';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
-import { type ProseUnit, proseUnits } from './proseUnits.js';
+import { eldDetector } from './eldLoader.js';
+import { letterCount, type ProseParagraph, type ProseUnit, paragraphUnits, proseParagraphs } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];
@@ -48,10 +49,24 @@ export interface IdentifiedUnit {
 }
 
 export interface LanguageIdFigures {
-  /** Prose units in the text, each identified. */
-  proseUnits: number;
+  /** Prose paragraphs in the text (all found in one pass). */
+  paragraphs: number;
+  /** The units identified, in text order: the first ones, the last ones and the section openers. */
   units: IdentifiedUnit[];
 }
+
+/** Units identified from the start: enough for the language the answer opens in. */
+const FIRST_UNITS = 8;
+/** Units identified from the end: the tail a drift shows in. */
+const LAST_UNITS = 16;
+/**
+ * Titles (with the unit after each) identified, the last ones first: a section in another
+ * language starts at its title, which the tail must reach wherever it stands (without them
+ * healthy mixes of documents failed: a sample of the units missed the titles).
+ */
+const SECTION_OPENERS = 24;
+/** Letters a unit needs before it is sent to the identifier: below this no unit can count (languageUnitLetters is larger). */
+const MIN_IDENTIFIED_LETTERS = 20;
 
 /** What the judge read: the answer's language, the tail's, where the tail starts and its size. */
 export interface LanguageSwitch {
@@ -64,11 +79,43 @@ export interface LanguageSwitch {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
-function identify(u: ProseUnit, prevTitle: boolean): IdentifiedUnit {
-  const r = eld.detect(u.text);
+function identify(u: ProseUnit, opensSection: boolean, letters: number): IdentifiedUnit {
+  if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection };
+  const r = eldDetector().detect(u.text);
   const score = Object.values(r.getScores())[0] ?? 0;
-  const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < u.letters;
-  return { start: u.start, lang: r.language, score, letters: u.letters, alphabetic, opensSection: u.title || prevTitle };
+  const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < letters;
+  return { start: u.start, lang: r.language, score, letters, alphabetic, opensSection };
+}
+
+/** The units to identify, in text order, each with whether it opens a section: the first, the last and the section openers. */
+export function pickedUnits(paras: readonly ProseParagraph[]): Array<[ProseUnit, boolean]> {
+  // key: paragraph index * 2^20 + unit index within it (a paragraph has far fewer than 2^20 units)
+  const picked = new Map<number, [ProseUnit, boolean]>();
+  const add = (p: number, units: readonly ProseUnit[], from: number) => {
+    for (let k = from; k < units.length; k++)
+      picked.set(p * 2 ** 20 + k, [units[k]!, paras[p]!.title || (k === 0 && p > 0 && paras[p - 1]!.title)]);
+  };
+  let n = 0;
+  for (let p = 0; p < paras.length && n < FIRST_UNITS; p++) {
+    const units = paragraphUnits(paras[p]!, FIRST_UNITS - n);
+    add(p, units, 0);
+    n += units.length;
+  }
+  n = 0;
+  for (let p = paras.length - 1; p >= 0 && n < LAST_UNITS; p--) {
+    const units = paragraphUnits(paras[p]!);
+    const from = Math.max(0, units.length - (LAST_UNITS - n));
+    add(p, units, from);
+    n += units.length - from;
+  }
+  n = 0;
+  for (let p = paras.length - 1; p >= 0 && n < SECTION_OPENERS; p--) {
+    if (!paras[p]!.title) continue;
+    n++;
+    add(p, paragraphUnits(paras[p]!), 0);
+    if (p + 1 < paras.length) add(p + 1, paragraphUnits(paras[p + 1]!, 1), 0);
+  }
+  return [...picked.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 }
 
 /** The switch the units show at the end, or null. Pure: exported for the tests. */
@@ -119,10 +166,11 @@ export const languageId = {
   kinds: LANGUAGE_ID_KINDS,
   thresholds: THRESHOLDS,
   figures(scan: Scan): LanguageIdFigures {
-    const all = proseUnits(scan.text());
-    // every unit is identified: a sample would miss the title that opens a section (measured: mixes of documents then fail)
-    const units = all.map((u, k) => identify(u, k > 0 && all[k - 1]!.title));
-    return { proseUnits: all.length, units };
+    const paras = proseParagraphs(scan.text());
+    const picked = pickedUnits(paras).map(([u, opens]) => ({ u, opens, letters: letterCount(u.text) }));
+    // fewer than two units an identifier could read show no switch: eld (and its data) is not loaded
+    if (picked.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length < 2) return { paragraphs: paras.length, units: [] };
+    return { paragraphs: paras.length, units: picked.map((p) => identify(p.u, p.opens, p.letters)) };
   },
   judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageIdKind>> {
     const s = languageSwitch(f.units, t);
