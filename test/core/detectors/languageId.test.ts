@@ -4,7 +4,9 @@
  * short answers stay ok (one row each: a future exception is a row, never a branch).
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { detect } from '../../helpers/detectorHarness.js';
 
 const EN = [
@@ -83,5 +85,37 @@ describe('languageId: language_switch', () => {
 
   it('a German tail of one short unit is no switch (an alphabet needs 2 units or 100 letters)', () => {
     assert.deepEqual(kinds(`${EN.join('\n\n')}\n\nVielen Dank und viel Erfolg beim Gärtnern im Garten!`), []);
+  });
+
+  it('identifies a bounded number of units however long the text (the first, the last, the section openers)', () => {
+    const many = Array.from({ length: 400 }, (_, k) => `Section ${k + 1}\n\n${EN[k % EN.length]}`).join('\n\n');
+    const { figures, findings } = detect('languageId', `${many}\n\n${DE.join('\n\n')}`);
+    assert.ok(figures.units.length <= 8 + 16 + 32 + 2 * 24, `${figures.units.length} units identified`);
+    assert.deepEqual(
+      findings.map((f) => f.detail),
+      ["the last 2 paragraphs are in German, the answer's language is English"],
+    );
+  });
+
+  it('reaches the title of a long section in another language however far from the end it stands', () => {
+    const de = Array.from({ length: 30 }, (_, k) => DE[k % DE.length]).join('\n\n');
+    const en = Array.from({ length: 40 }, (_, k) => EN[k % EN.length]).join('\n\n');
+    assert.deepEqual(kinds(`${en}\n\nGartenarbeit im Frühling\n\n${de}`), []);
+    assert.deepEqual(kinds(`${en}\n\n${de}`), ['fail language_switch']);
+  });
+
+  it('loads the identifier only when a text has two units to identify', () => {
+    const url = (p: string) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
+    const script = `
+      const { analyzeText } = await import(${JSON.stringify(url('../../../src/core/analyzeText.js'))});
+      const { eldLoaded } = await import(${JSON.stringify(url('../../../src/core/detectors/languageId/eldLoader.js'))});
+      const seen = [eldLoaded()];
+      analyzeText('Hello there. The answer is 42.');
+      seen.push(eldLoaded());
+      analyzeText(${JSON.stringify(EN.join('\n\n'))});
+      seen.push(eldLoaded());
+      console.log(JSON.stringify(seen));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    assert.deepEqual(JSON.parse(out), [false, false, true]);
   });
 });

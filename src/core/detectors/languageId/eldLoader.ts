@@ -30,3 +30,8 @@ export function eldDetector(): LanguageIdentifier {
   loaded = mod.eld;
   return loaded;
 }
+
+/** True once the identifier is loaded (for the test that keeps the load lazy). */
+export function eldLoaded(): boolean {
+  return loaded !== null;
+}

@@ -8,13 +8,22 @@
  * script (Latin, Cyrillic, ...; not CJK, where one letter is a syllable or a word) needs more
  * (2 units or 100 letters), and one that opens under a title of its own is a new section, not a
  * drift. The verdict reads the start, the end and the section openers only, so a fixed number of
- * units is identified whatever the length (FIRST_UNITS, LAST_UNITS, SECTION_OPENERS). Measured
+ * units is identified whatever the length (FIRST_UNITS, LAST_UNITS, SAMPLE_UNITS, SECTION_OPENERS). Measured
  * on every labelled corpus in docs/detection.md ("Language per paragraph").
  */
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
-import { letterCount, type ProseParagraph, type ProseUnit, paragraphUnits, proseParagraphs } from './proseUnits.js';
+import {
+  blockParagraphs,
+  type LineBlock,
+  letterCount,
+  lineBlocks,
+  type ProseParagraph,
+  type ProseUnit,
+  paragraphUnits,
+  UNIT_CHARS,
+} from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];
@@ -46,12 +55,14 @@ export interface IdentifiedUnit {
   alphabetic: boolean;
   /** True when it is a title, or a title stands between it and the unit identified before it: it opens a section. */
   opensSection: boolean;
+  /** True when it counts for the answer's language: every unit in a short text, the even sample's in a long one. */
+  weighs: boolean;
 }
 
 export interface LanguageIdFigures {
-  /** Prose paragraphs in the text (all found in one pass). */
-  paragraphs: number;
-  /** The units identified, in text order: the first ones, the last ones and the section openers. */
+  /** Blocks of lines in the text (all found in one pass over line starts). */
+  blocks: number;
+  /** The units identified, in text order: the first ones, the last ones, a sample between and the section openers. */
   units: IdentifiedUnit[];
 }
 
@@ -59,6 +70,8 @@ export interface LanguageIdFigures {
 const FIRST_UNITS = 8;
 /** Units identified from the end: the tail a drift shows in. */
 const LAST_UNITS = 16;
+/** Units sampled evenly between (the first unit of a block): the answer's language when its tail is longer than its start. */
+const SAMPLE_UNITS = 32;
 /**
  * Titles (with the unit after each) identified, the last ones first: a section in another
  * language starts at its title, which the tail must reach wherever it stands (without them
@@ -79,43 +92,114 @@ export interface LanguageSwitch {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
 
-function identify(u: ProseUnit, opensSection: boolean, letters: number): IdentifiedUnit {
-  if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection };
+function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number): IdentifiedUnit {
+  if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection, weighs };
   const r = eldDetector().detect(u.text);
   const score = Object.values(r.getScores())[0] ?? 0;
   const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < letters;
-  return { start: u.start, lang: r.language, score, letters, alphabetic, opensSection };
+  return { start: u.start, lang: r.language, score, letters, alphabetic, opensSection, weighs };
 }
 
-/** The units to identify, in text order, each with whether it opens a section: the first, the last and the section openers. */
-export function pickedUnits(paras: readonly ProseParagraph[]): Array<[ProseUnit, boolean]> {
-  // key: paragraph index * 2^20 + unit index within it (a paragraph has far fewer than 2^20 units)
-  const picked = new Map<number, [ProseUnit, boolean]>();
-  const add = (p: number, units: readonly ProseUnit[], from: number) => {
-    for (let k = from; k < units.length; k++)
-      picked.set(p * 2 ** 20 + k, [units[k]!, paras[p]!.title || (k === 0 && p > 0 && paras[p - 1]!.title)]);
+/** Blocks read at most around a unit to find the paragraph before or after it (blocks of code or data are skipped over). */
+const NEIGHBOUR_BLOCKS = 16;
+
+/**
+ * The units to identify, in text order, each with whether it opens a section: the first ones,
+ * the last ones, an even sample of those between, and the last titles with the unit after each. Only the blocks these stand in
+ * are read (blockParagraphs); the rest of the text is read for line starts only.
+ */
+export function pickedUnits(text: string, blocks: readonly LineBlock[]): Array<[ProseUnit, boolean, boolean]> {
+  const read = new Map<number, ProseParagraph[]>();
+  const paras = (b: number) => {
+    let p = read.get(b);
+    if (p === undefined) {
+      p = blockParagraphs(text, blocks[b]!);
+      read.set(b, p);
+    }
+    return p;
   };
+  // whether the paragraph before paragraph i of block b is a title
+  const afterTitle = (b: number, i: number): boolean => {
+    if (i > 0) return paras(b)[i - 1]!.title;
+    for (let c = b - 1; c >= 0 && c >= b - NEIGHBOUR_BLOCKS; c--) {
+      const p = paras(c);
+      if (p.length > 0) return p[p.length - 1]!.title;
+    }
+    return false;
+  };
+  // keyed by start: units start at distinct offsets, in text order
+  const picked = new Map<number, [ProseUnit, boolean, boolean]>();
+  const add = (b: number, i: number, units: readonly ProseUnit[], from: number, weighs: boolean) => {
+    const p = paras(b)[i]!;
+    for (let k = from; k < units.length; k++) {
+      const u = units[k]!;
+      picked.set(u.start, [u, p.title || (k === 0 && afterTitle(b, i)), weighs || picked.get(u.start)?.[2] === true]);
+    }
+  };
+  // in a long text the first and last units and the section openers, read all, would outweigh the rest: the answer's
+  // language is the even sample's (measured: a long Spanish start then English sections failed when the start counted)
+  // (a text no longer than the units read, nearly all read, counts whole: measured, a short Korean answer whose one
+  // sampled unit was its Chinese tail passed)
+  const all = blocks.length <= SAMPLE_UNITS || text.length <= (FIRST_UNITS + LAST_UNITS + SAMPLE_UNITS) * UNIT_CHARS;
   let n = 0;
-  for (let p = 0; p < paras.length && n < FIRST_UNITS; p++) {
-    const units = paragraphUnits(paras[p]!, FIRST_UNITS - n);
-    add(p, units, 0);
-    n += units.length;
+  for (let b = 0; b < blocks.length && n < FIRST_UNITS; b++) {
+    const ps = paras(b);
+    for (let i = 0; i < ps.length && n < FIRST_UNITS; i++) {
+      const units = paragraphUnits(ps[i]!, FIRST_UNITS - n);
+      add(b, i, units, 0, all);
+      n += units.length;
+    }
   }
   n = 0;
-  for (let p = paras.length - 1; p >= 0 && n < LAST_UNITS; p--) {
-    const units = paragraphUnits(paras[p]!);
-    const from = Math.max(0, units.length - (LAST_UNITS - n));
-    add(p, units, from);
-    n += units.length - from;
+  for (let b = blocks.length - 1; b >= 0 && n < LAST_UNITS; b--) {
+    const ps = paras(b);
+    for (let i = ps.length - 1; i >= 0 && n < LAST_UNITS; i--) {
+      const units = paragraphUnits(ps[i]!);
+      const from = Math.max(0, units.length - (LAST_UNITS - n));
+      add(b, i, units, from, all);
+      n += units.length - from;
+    }
+  }
+  // an even sample of the blocks between, for the answer's language when its tail is longer than its start
+  const step = blocks.length / (SAMPLE_UNITS + 1);
+  sample: for (let s = 1; step >= 1 && s <= SAMPLE_UNITS; s++) {
+    // the first unit long enough to count, in this block or the next ones
+    for (let b = Math.floor(s * step); b < blocks.length && b < Math.floor(s * step) + NEIGHBOUR_BLOCKS; b++) {
+      const ps = paras(b);
+      for (let i = 0; i < ps.length; i++) {
+        const units = paragraphUnits(ps[i]!, 1);
+        if (units.length === 0 || letterCount(units[0]!.text) < THRESHOLDS.languageUnitLetters.value) continue;
+        add(b, i, units, 0, true);
+        continue sample;
+      }
+    }
   }
   n = 0;
-  for (let p = paras.length - 1; p >= 0 && n < SECTION_OPENERS; p--) {
-    if (!paras[p]!.title) continue;
+  for (let b = blocks.length - 1; b >= 0 && n < SECTION_OPENERS; b--) {
+    if (!blocks[b]!.titleLike) continue;
+    const ps = paras(b);
+    if (ps.length !== 1 || !ps[0]!.title) continue;
     n++;
-    add(p, paragraphUnits(paras[p]!), 0);
-    if (p + 1 < paras.length) add(p + 1, paragraphUnits(paras[p + 1]!, 1), 0);
+    add(b, 0, paragraphUnits(ps[0]!), 0, all);
+    for (let c = b + 1; c < blocks.length && c <= b + NEIGHBOUR_BLOCKS; c++) {
+      if (paras(c).length === 0) continue;
+      add(c, 0, paragraphUnits(paras(c)[0]!, 1), 0, all);
+      break;
+    }
   }
-  return [...picked.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+  return [...picked.entries()].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
+}
+
+/** Units read from one end, at most, for the first one sure by the default thresholds. */
+const SURE_SEARCH = 8;
+
+/** The first unit from `from` in direction `dir` that is sure by the default thresholds, or null within SURE_SEARCH units. */
+function firstSure(n: number, at: (k: number) => IdentifiedUnit, from: number, dir: 1 | -1): IdentifiedUnit | null {
+  for (let k = from, seen = 0; k >= 0 && k < n && seen < SURE_SEARCH; k += dir, seen++) {
+    const u = at(k);
+    if (u.lang !== '' && u.letters >= THRESHOLDS.languageUnitLetters.value && u.score >= THRESHOLDS.languageConfidence.value) return u;
+  }
+  return null;
 }
 
 /** The switch the units show at the end, or null. Pure: exported for the tests. */
@@ -132,7 +216,9 @@ export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeo
     if (sure[i]!.alphabetic) alphabeticLetters += sure[i]!.letters;
   }
   const byLang = new Map<string, number>();
-  for (const u of sure) byLang.set(u.lang, (byLang.get(u.lang) ?? 0) + u.letters);
+  for (const u of sure) if (u.weighs) byLang.set(u.lang, (byLang.get(u.lang) ?? 0) + u.letters);
+  // a sample with nothing confident says nothing: then every unit read counts
+  if (byLang.size === 0) for (const u of sure) byLang.set(u.lang, (byLang.get(u.lang) ?? 0) + u.letters);
   let answer = '';
   let most = -1;
   for (const [lang, letters] of byLang) {
@@ -142,7 +228,7 @@ export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeo
     }
   }
   // a tail in the language the answer opened in is a return to it, not a drift away
-  if (answer === tail || sure[0]!.lang === tail) return null;
+  if (answer === '' || answer === tail || sure[0]!.lang === tail) return null;
   const tailUnits = sure.length - i;
   if (alphabeticLetters * 2 > tailLetters) {
     if (tailUnits < 2 && tailLetters < t.alphabeticSwitchLetters) return null;
@@ -166,11 +252,24 @@ export const languageId = {
   kinds: LANGUAGE_ID_KINDS,
   thresholds: THRESHOLDS,
   figures(scan: Scan): LanguageIdFigures {
-    const paras = proseParagraphs(scan.text());
-    const picked = pickedUnits(paras).map(([u, opens]) => ({ u, opens, letters: letterCount(u.text) }));
+    const text = scan.text();
+    const blocks = lineBlocks(text);
+    const picked = pickedUnits(text, blocks).map(([u, opens, weighs]) => ({ u, opens, weighs, letters: letterCount(u.text) }));
     // fewer than two units an identifier could read show no switch: eld (and its data) is not loaded
-    if (picked.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length < 2) return { paragraphs: paras.length, units: [] };
-    return { paragraphs: paras.length, units: picked.map((p) => identify(p.u, p.opens, p.letters)) };
+    if (picked.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length < 2) return { blocks: blocks.length, units: [] };
+    const done: Array<IdentifiedUnit | undefined> = [];
+    const at = (k: number) => {
+      const p = picked[k]!;
+      done[k] ??= identify(p.u, p.opens, p.weighs, p.letters);
+      return done[k]!;
+    };
+    // an answer whose first and last confident units share a language has no switch to show, whatever lies between
+    // (with the default thresholds: the judge then sees only these units): most answers cost two or three units
+    const first = firstSure(picked.length, at, 0, 1);
+    const last = first === null ? null : firstSure(picked.length, at, picked.length - 1, -1);
+    if (first !== null && last !== null && first.lang === last.lang)
+      return { blocks: blocks.length, units: done.filter((u): u is IdentifiedUnit => u !== undefined) };
+    return { blocks: blocks.length, units: picked.map((_, k) => at(k)) };
   },
   judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageIdKind>> {
     const s = languageSwitch(f.units, t);

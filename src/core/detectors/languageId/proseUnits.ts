@@ -249,52 +249,116 @@ function proseOf(s: string, from: number, to: number): string | null {
   return judgeLine(clean, 0, clean.length, true) === PROSE ? clean : null;
 }
 
-/** The prose paragraphs of a text, in order: one pass over its lines. */
-export function proseParagraphs(text: string): ProseParagraph[] {
-  const out: ProseParagraph[] = [];
+/** A run of lines between blank lines, fences, indented code and list items: one or more paragraphs once read. */
+export interface LineBlock {
+  from: number;
+  /** End of its last line (before the newline). */
+  to: number;
+  /** True when it is one line that may be a title: at most TITLE_CHARS chars, not ending in . , or ; */
+  titleLike: boolean;
+}
+
+function firstNonSpace(text: string, pos: number, end: number): number {
+  while (pos < end && isSpace(text.charCodeAt(pos))) pos++;
+  return pos;
+}
+
+function lastNonSpace(text: string, a: number, end: number): number {
+  while (end > a && isSpace(text.charCodeAt(end - 1))) end--;
+  return end;
+}
+
+function isFence(text: string, pos: number, a: number): boolean {
+  const c = text.charCodeAt(a);
+  return a - pos <= 3 && (c === 96 || c === 126) && text.charCodeAt(a + 1) === c && text.charCodeAt(a + 2) === c;
+}
+
+function endsSentence(c: number): boolean {
+  return c === 46 || c === 44 || c === 59;
+}
+
+/**
+ * The blocks of a text, in order: one pass over its lines that reads only where each starts
+ * (fence, indentation, blank, list marker), so the chars of a line are read only when its block
+ * is (blockParagraphs).
+ */
+export function lineBlocks(text: string): LineBlock[] {
+  const out: LineBlock[] = [];
   let fenced = false;
-  let para = '';
-  let paraStart = -1;
+  let from = -1;
+  let to = -1;
   let lines = 0;
-  const flush = () => {
-    if (para.length > 0) {
-      const last = para.charCodeAt(para.length - 1);
-      const title = lines === 1 && para.length <= TITLE_CHARS && last !== 46 && last !== 44 && last !== 59;
-      out.push({ start: paraStart, text: para, lines, title });
+  const close = () => {
+    if (from >= 0) {
+      let titleLike = false;
+      if (lines === 1) {
+        const a = firstNonSpace(text, from, to);
+        const b = lastNonSpace(text, a, to);
+        titleLike = b - a <= TITLE_CHARS && !endsSentence(text.charCodeAt(b - 1));
+      }
+      out.push({ from, to, titleLike });
     }
-    para = '';
-    paraStart = -1;
+    from = -1;
     lines = 0;
   };
   let pos = 0;
   while (pos <= text.length) {
     let nl = text.indexOf('\n', pos);
     if (nl < 0) nl = text.length;
-    // the line's first and last non-space chars
-    let a = pos;
-    while (a < nl && isSpace(text.charCodeAt(a))) a++;
-    let b = nl;
-    while (b > a && isSpace(text.charCodeAt(b - 1))) b--;
-    const c = text.charCodeAt(a);
-    if (a - pos <= 3 && (c === 96 || c === 126) && text.charCodeAt(a + 1) === c && text.charCodeAt(a + 2) === c) {
+    const a = firstNonSpace(text, pos, nl);
+    if (isFence(text, pos, a)) {
       fenced = !fenced;
-      flush();
-    } else if (fenced || a === b || text.charCodeAt(pos) === 9 || text.startsWith('    ', pos)) {
-      flush();
+      close();
+    } else if (fenced || a === nl || text.charCodeAt(pos) === 9 || text.startsWith('    ', pos)) {
+      close();
     } else {
-      const prose = proseOf(text, a, b);
-      if (prose === null) flush();
-      else {
-        if (a - pos <= 3 && listMarker(text, a, b)) flush();
-        if (paraStart < 0) paraStart = pos;
-        para = para.length > 0 ? `${para} ${prose}` : prose;
-        lines++;
-      }
+      if (a - pos <= 3 && listMarker(text, a, nl)) close();
+      if (from < 0) from = pos;
+      to = nl;
+      lines++;
+    }
+    pos = nl + 1;
+  }
+  close();
+  return out;
+}
+
+/** The prose paragraphs of one block: its lines read as prose or not, a line that is not splitting it. */
+export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[] {
+  const out: ProseParagraph[] = [];
+  let para = '';
+  let paraStart = -1;
+  let lines = 0;
+  const flush = () => {
+    if (para.length > 0) {
+      const title = lines === 1 && para.length <= TITLE_CHARS && !endsSentence(para.charCodeAt(para.length - 1));
+      out.push({ start: paraStart, text: para, lines, title });
+    }
+    para = '';
+    paraStart = -1;
+    lines = 0;
+  };
+  let pos = block.from;
+  while (pos <= block.to) {
+    let nl = text.indexOf('\n', pos);
+    if (nl < 0 || nl > block.to) nl = block.to;
+    const a = firstNonSpace(text, pos, nl);
+    const prose = proseOf(text, a, lastNonSpace(text, a, nl));
+    if (prose === null) flush();
+    else {
+      if (paraStart < 0) paraStart = pos;
+      para = para.length > 0 ? `${para} ${prose}` : prose;
+      lines++;
     }
     pos = nl + 1;
   }
   flush();
   return out;
+}
+
+/** The prose paragraphs of a whole text, in order (every block read: the detector reads only the blocks it needs). */
+export function proseParagraphs(text: string): ProseParagraph[] {
+  return lineBlocks(text).flatMap((b) => blockParagraphs(text, b));
 }
 
 /** The paragraph cut into units of about UNIT_CHARS, at a space when there is one; at most `max` from its start. */
