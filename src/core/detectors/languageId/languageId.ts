@@ -105,10 +105,11 @@ const NEIGHBOUR_BLOCKS = 16;
 
 /**
  * The units to identify, in text order, each with whether it opens a section: the first ones,
- * the last ones, an even sample of those between, and the last titles with the unit after each. Only the blocks these stand in
+ * the last ones, an even sample of those between, and the last titles with the unit after each
+ * (the first and last ones only when `endsOnly`). Only the blocks these stand in
  * are read (blockParagraphs); the rest of the text is read for line starts only.
  */
-export function pickedUnits(text: string, blocks: readonly LineBlock[]): Array<[ProseUnit, boolean, boolean]> {
+export function pickedUnits(text: string, blocks: readonly LineBlock[], endsOnly = false): Array<[ProseUnit, boolean, boolean]> {
   const read = new Map<number, ProseParagraph[]>();
   const paras = (b: number) => {
     let p = read.get(b);
@@ -160,6 +161,7 @@ export function pickedUnits(text: string, blocks: readonly LineBlock[]): Array<[
       n += units.length - from;
     }
   }
+  if (endsOnly) return [...picked.entries()].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
   // an even sample of the blocks between, for the answer's language when its tail is longer than its start
   const step = blocks.length / (SAMPLE_UNITS + 1);
   sample: for (let s = 1; step >= 1 && s <= SAMPLE_UNITS; s++) {
@@ -254,22 +256,35 @@ export const languageId = {
   figures(scan: Scan): LanguageIdFigures {
     const text = scan.text();
     const blocks = lineBlocks(text);
-    const picked = pickedUnits(text, blocks).map(([u, opens, weighs]) => ({ u, opens, weighs, letters: letterCount(u.text) }));
-    // fewer than two units an identifier could read show no switch: eld (and its data) is not loaded
-    if (picked.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length < 2) return { blocks: blocks.length, units: [] };
-    const done: Array<IdentifiedUnit | undefined> = [];
-    const at = (k: number) => {
-      const p = picked[k]!;
-      done[k] ??= identify(p.u, p.opens, p.weighs, p.letters);
-      return done[k]!;
+    const plan = (endsOnly: boolean) =>
+      pickedUnits(text, blocks, endsOnly).map(([u, opens, weighs]) => ({ u, opens, weighs, letters: letterCount(u.text) }));
+    const readable = (ps: ReturnType<typeof plan>) => ps.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length >= 2;
+    const done = new Map<number, IdentifiedUnit>();
+    const identified = (ps: ReturnType<typeof plan>) => (k: number) => {
+      const p = ps[k]!;
+      let u = done.get(p.u.start);
+      if (u === undefined) {
+        u = identify(p.u, p.opens, p.weighs, p.letters);
+        done.set(p.u.start, u);
+      }
+      return u;
     };
     // an answer whose first and last confident units share a language has no switch to show, whatever lies between
-    // (with the default thresholds: the judge then sees only these units): most answers cost two or three units
-    const first = firstSure(picked.length, at, 0, 1);
-    const last = first === null ? null : firstSure(picked.length, at, picked.length - 1, -1);
-    if (first !== null && last !== null && first.lang === last.lang)
-      return { blocks: blocks.length, units: done.filter((u): u is IdentifiedUnit => u !== undefined) };
-    return { blocks: blocks.length, units: picked.map((_, k) => at(k)) };
+    // (with the default thresholds: the judge then sees only these units): most answers cost two or three units, and
+    // the sample and the titles are not even looked for
+    const ends = plan(true);
+    if (readable(ends)) {
+      const at = identified(ends);
+      const first = firstSure(ends.length, at, 0, 1);
+      const last = first === null ? null : firstSure(ends.length, at, ends.length - 1, -1);
+      if (first !== null && last !== null && first.lang === last.lang)
+        return { blocks: blocks.length, units: [...done.values()].sort((x, y) => x.start - y.start) };
+    }
+    const all = plan(false);
+    // fewer than two units an identifier could read show no switch: eld (and its data) is not loaded
+    if (!readable(all)) return { blocks: blocks.length, units: [] };
+    const at = identified(all);
+    return { blocks: blocks.length, units: all.map((_, k) => at(k)) };
   },
   judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageIdKind>> {
     const s = languageSwitch(f.units, t);
