@@ -71,6 +71,11 @@ describe('languageId: language_switch', () => {
       `${EN.slice(0, 3).join('\n\n')}\n\n\`\`\`python\n# Berechnet die Wassermenge für jedes Beet anhand der Fläche und des Wetters\ndef wasser(flaeche, regen):\n    # Wenn es geregnet hat, braucht das Beet weniger Wasser als sonst\n    return max(0, flaeche * 5 - regen)\n\`\`\``,
       'fenced code is not prose',
     ],
+    [
+      'a German answer ending in an unfenced shell script with English comments',
+      `${DE.join('\n\n')}\n\n#!/usr/bin/env bash\n# backup.sh - rotate compressed database dumps and copy them off the host.\n#\n# Usage: backup.sh [-n] [-k KEEP] DATABASE DEST_DIR\n#   -n       dry run: print what would happen\n#   -k KEEP  number of local dumps to keep (default 7)\n\nset -euo pipefail\n\n# Keep only the newest dumps of this database, the older ones are removed.\nmapfile -t old < <(ls -1t "$DEST"/*.gz)`,
+      'comment lines of code are code, whatever their language',
+    ],
     ['a short answer', 'Guten Tag! The answer is 42.', 'too short to identify'],
     ['a German answer', DE.join('\n\n'), 'one language throughout'],
     [

@@ -32,6 +32,16 @@ describe('proseParagraphs', () => {
       ['Items:', '- first one', '2. second one', '[3] third one'],
     ],
     [
+      'comment lines of unfenced code are left out: a shebang, # lines in a block of several lines, // lines',
+      'Words.\n\n#!/usr/bin/env bash\n# rotate the dumps and copy them off the host\n\n# keep only the newest dumps of this database\nmapfile -t old < list\n\n// read the settings before anything else\n\nMore words.',
+      ['Words.', 'mapfile -t old < list', 'More words.'],
+    ],
+    [
+      'a heading alone on its line is prose (a title)',
+      'Words.\n\n# Getting started\n\nMore words.',
+      ['Words.', '# Getting started', 'More words.'],
+    ],
+    [
       'non-Latin letters count as letters',
       'Привет, как дела сегодня?\n\n你好，今天怎么样？',
       ['Привет, как дела сегодня?', '你好，今天怎么样？'],

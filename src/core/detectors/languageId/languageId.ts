@@ -11,7 +11,7 @@
  * units is identified whatever the length (FIRST_UNITS, LAST_UNITS, SAMPLE_UNITS, SECTION_OPENERS). Measured
  * on every labelled corpus in docs/detection.md ("Language per paragraph").
  */
-import type { Detector, Scan, Values } from '../detector.js';
+import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
 import {
@@ -286,7 +286,9 @@ export const languageId = {
     const at = identified(all);
     return { blocks: blocks.length, units: all.map((_, k) => at(k)) };
   },
-  judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>): Array<Finding<LanguageIdKind>> {
+  judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>, ctx: JudgeContext): Array<Finding<LanguageIdKind>> {
+    // a running stream's text does not end here: its last paragraphs may be a quote or a section whose title came before
+    if (ctx.partial) return [];
     const s = languageSwitch(f.units, t);
     if (!s) return [];
     const last = s.tailUnits === 1 ? 'the last paragraph is' : `the last ${s.tailUnits} paragraphs are`;

@@ -323,6 +323,19 @@ export function lineBlocks(text: string): LineBlock[] {
   return out;
 }
 
+/**
+ * True when the line at a is a comment of code: a shebang, a // line, or a # line in a block of
+ * several lines. Such comments say what the code does in whatever language the code was written,
+ * not the answer's (measured: a German article ending in a shell script with English comments
+ * failed).
+ */
+function isComment(text: string, a: number, several: boolean): boolean {
+  const c = text.charCodeAt(a);
+  const d = text.charCodeAt(a + 1);
+  if (c === 35) return several || d === 33;
+  return c === 47 && d === 47;
+}
+
 /** The prose paragraphs of one block: its lines read as prose or not, a line that is not splitting it. */
 export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[] {
   const out: ProseParagraph[] = [];
@@ -338,12 +351,15 @@ export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[
     paraStart = -1;
     lines = 0;
   };
+  // a # line among others is a comment of unfenced code (shell, Python, YAML); a heading stands on a line of its own
+  const lines1 = text.indexOf('\n', block.from);
+  const several = lines1 >= 0 && lines1 < block.to;
   let pos = block.from;
   while (pos <= block.to) {
     let nl = text.indexOf('\n', pos);
     if (nl < 0 || nl > block.to) nl = block.to;
     const a = firstNonSpace(text, pos, nl);
-    const prose = proseOf(text, a, lastNonSpace(text, a, nl));
+    const prose = isComment(text, a, several) ? null : proseOf(text, a, lastNonSpace(text, a, nl));
     if (prose === null) flush();
     else {
       if (paraStart < 0) paraStart = pos;
