@@ -109,7 +109,7 @@ describe('languageId: language_switch', () => {
     assert.deepEqual(kinds(`${en}\n\n${de}`), ['fail language_switch']);
   });
 
-  it('loads the identifier only when a text has two units to identify', () => {
+  it('loads the identifier only when the two ends of a text may differ in language (script or function words)', () => {
     const url = (p: string) => pathToFileURL(new URL(p, import.meta.url).pathname).href;
     const script = `
       const { analyzeText } = await import(${JSON.stringify(url('../../../src/core/analyzeText.js'))});
@@ -119,8 +119,10 @@ describe('languageId: language_switch', () => {
       seen.push(eldLoaded());
       analyzeText(${JSON.stringify(EN.join('\n\n'))});
       seen.push(eldLoaded());
+      analyzeText(${JSON.stringify([...EN, ...DE].join('\n\n'))});
+      seen.push(eldLoaded());
       console.log(JSON.stringify(seen));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 });
-    assert.deepEqual(JSON.parse(out), [false, false, true]);
+    assert.deepEqual(JSON.parse(out), [false, false, false, true]);
   });
 });

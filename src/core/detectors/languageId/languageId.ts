@@ -14,6 +14,7 @@
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
+import { roughLanguage } from './roughLanguage.js';
 import {
   blockParagraphs,
   type LineBlock,
@@ -204,6 +205,16 @@ function firstSure(n: number, at: (k: number) => IdentifiedUnit, from: number, d
   return null;
 }
 
+/** From `from` in direction `dir`, the index and rough language of the first unit that has one, passing over at most SURE_SEARCH short unclear ones. */
+function roughAt(ps: ReadonlyArray<{ u: ProseUnit; letters: number }>, from: number, dir: 1 | -1): [number, string] | null {
+  for (let k = from, seen = 0; k >= 0 && k < ps.length && seen < SURE_SEARCH; k += dir, seen++) {
+    const r = roughLanguage(ps[k]!.u.text);
+    if (r !== null) return [k, r];
+    if (ps[k]!.letters >= THRESHOLDS.alphabeticSwitchLetters.value) return null;
+  }
+  return null;
+}
+
 /** The switch the units show at the end, or null. Pure: exported for the tests. */
 export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeof THRESHOLDS>): LanguageSwitch | null {
   const sure = units.filter((u) => u.lang !== '' && u.letters >= t.languageUnitLetters && u.score >= t.languageConfidence);
@@ -273,6 +284,14 @@ export const languageId = {
     // (with the default thresholds: the judge then sees only these units): most answers cost two or three units, and
     // the sample and the titles are not even looked for
     const ends = plan(true);
+    // the first and last units long enough to count: when their script and function words agree, so would the identifier
+    // (an unclear unit too short to be a tail of its own is passed over, as firstSure passes over the identifier's unsure ones)
+    const counted = ends.filter((p) => p.letters >= THRESHOLDS.languageUnitLetters.value);
+    const first = roughAt(counted, 0, 1);
+    if (first !== null && first[0] < counted.length - 1) {
+      const last = roughAt(counted, counted.length - 1, -1);
+      if (last !== null && last[0] > first[0] && last[1] === first[1]) return { blocks: blocks.length, units: [] };
+    }
     if (readable(ends)) {
       const at = identified(ends);
       const first = firstSure(ends.length, at, 0, 1);
