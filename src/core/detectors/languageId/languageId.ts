@@ -286,8 +286,10 @@ export const languageId = {
     const ends = plan(true);
     // the first and last units long enough to count: when their script and function words agree, so would the identifier
     // (an unclear unit too short to be a tail of its own is passed over, as firstSure passes over the identifier's unsure ones)
+    // fewer units than the ends read are every unit of the text: with fewer than two readable, nothing shows a switch
+    if (ends.length < FIRST_UNITS + LAST_UNITS && !readable(ends)) return { blocks: blocks.length, units: [] };
     const counted = ends.filter((p) => p.letters >= THRESHOLDS.languageUnitLetters.value);
-    const first = roughAt(counted, 0, 1);
+    const first = counted.length < 2 ? null : roughAt(counted, 0, 1);
     if (first !== null && first[0] < counted.length - 1) {
       const last = roughAt(counted, counted.length - 1, -1);
       if (last !== null && last[0] > first[0] && last[1] === first[1]) return { blocks: blocks.length, units: [] };
