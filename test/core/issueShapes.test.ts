@@ -1,7 +1,7 @@
 /**
  * The shapes of collapse that real outputs nobody here had seen showed (issue 18), each on a
  * text written for this test, and the healthy shapes that must stay ok beside them. A shape the
- * analyzer does not catch yet is a todo with what is missing, so the list stays honest.
+ * analyzer does not catch yet is pinned as a known miss with what is missing, so the list stays honest.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -189,13 +189,14 @@ describe('gibberish of several shapes', () => {
   });
   it('word fragments between leaked [control_NNN] markers', () =>
     fails(`We can [control_12] ing the [control_88] resul [control_301] ts and [control_7] the`, /special_tokens/));
-  it(
-    'three invented non-words as the whole output',
-    {
-      todo: 'no per-word plausibility: a language identifier scores these words as it scores real names and tools (eld 2.1, top score over 60 languages: "quozzlet flarbnik" 0.414, as "grep sed awk" and "pytorch numpy scipy" 0.414 and "Ouagadougou Bujumbura Nouakchott" 0.24; 2,000 triples of invented pronounceable words, median 0.38, against 0.8 for 3-word windows of the healthy corpora), so a threshold that fails them fails healthy short answers; a lexicon of every language is what is missing',
-    },
-    () => fails('Vrenthax quozzlet flarbnik', /gibberish/),
-  );
+  // A known miss, pinned so the day it is caught this test says so (move it to fails() then):
+  // no per-word plausibility. A language identifier scores these words as it scores real names
+  // and tools (eld 2.1, top score over 60 languages: "quozzlet flarbnik" 0.414, as "grep sed awk"
+  // and "pytorch numpy scipy" 0.414, "Ouagadougou Bujumbura Nouakchott" 0.24; 2,000 triples of
+  // invented pronounceable words, median 0.38, against 0.8 for 3-word windows of the healthy
+  // corpora), so a threshold that fails them fails healthy short answers; a lexicon of every
+  // language is what is missing. docs/detection.md lists it among the known misses.
+  it('known miss: three invented non-words as the whole output read ok', () => ok('Vrenthax quozzlet flarbnik'));
   it('a fluent greeting whose last 40 chars turn into keyword salad', () =>
     fails(
       'Hello! Thank you for reaching out. I would be glad to help you plan your trip to Lisbon this spring. hotel flight cheap deal booking tram',
