@@ -19,7 +19,7 @@ function leafNames(v: unknown, path: string[], out: Set<string>): void {
   const name = path.join('.');
   if (typeof v === 'number' || typeof v === 'boolean') out.add(name);
   else if (Array.isArray(v)) {
-    if (v.every((x) => typeof x === 'number')) v.forEach((_, i) => out.add(`${name}.${i}`));
+    if (v.every((x) => typeof x === 'number')) for (let i = 0; i < v.length; i++) out.add(`${name}.${i}`);
     else {
       out.add(`${name}.count`);
       for (const item of v) for (const [k, x] of Object.entries(item as object)) if (typeof x === 'number') out.add(`${name}.${k}.min`);
