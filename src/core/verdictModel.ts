@@ -13,6 +13,8 @@ export interface CvRow {
   degenerate: number;
   healthy: number;
   rulesRecall: number;
+  /** Recall of the hard rules alone (certain fails and the hard kinds): what the combined verdict adds the model to. */
+  hardRecall: number;
   combinedRecall: number;
   rulesFalseFails: number;
   combinedFalseFails: number;
