@@ -275,12 +275,22 @@ export function genericFigures(tail: string, text: string): number[] {
   ];
 }
 
-/** Distinct n-grams over n-grams of the words (1 when there are fewer than n words). */
+/** Distinct n-grams over n-grams of the words (1 when there are fewer than n words); n-grams compared by a 32-bit hash of word ids. */
 export function distinctShare(words: readonly string[], n: number): number {
   const total = words.length - n + 1;
   if (total <= 0) return 1;
-  const seen = new Set<string>();
-  for (let i = 0; i < total; i++) seen.add(words.slice(i, i + n).join('\u0001'));
+  const idOf = new Map<string, number>();
+  const ids = words.map((w) => {
+    let id = idOf.get(w);
+    if (id === undefined) idOf.set(w, (id = idOf.size));
+    return id;
+  });
+  const seen = new Set<number>();
+  for (let i = 0; i < total; i++) {
+    let h = 0x811c9dc5 | 0;
+    for (let k = 0; k < n; k++) h = Math.imul(h ^ ids[i + k]!, 0x01000193);
+    seen.add(h);
+  }
   return seen.size / total;
 }
 
@@ -305,23 +315,40 @@ export function longestRepeat(s: string): number {
 }
 
 const BASE = 0x01000193;
+/** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
+const SLOTS_REPEAT = 2048;
+const startOf = new Int32Array(SLOTS_REPEAT);
+const hashOf = new Int32Array(SLOTS_REPEAT);
 
+/** Whether some substring of `len` chars occurs twice: every window's rolling hash into an open-addressing table, matches checked char by char. */
 function repeats(s: string, len: number): boolean {
   if (len <= 0) return true;
+  const n = s.length;
+  if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
+  const mask = SLOTS_REPEAT - 1;
+  startOf.fill(-1);
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
   for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
-  const first = new Map<number, number[]>();
   for (let i = 0; ; i++) {
-    const list = first.get(h);
-    if (list) {
-      for (const j of list) if (s.startsWith(s.slice(j, j + len), i)) return true;
-      list.push(i);
-    } else first.set(h, [i]);
-    if (i + len >= s.length) return false;
+    let slot = (h ^ (h >>> 15)) & mask;
+    for (;;) {
+      const j = startOf[slot]!;
+      if (j < 0) break;
+      if (hashOf[slot] === h && sameChars(s, j, i, len)) return true;
+      slot = (slot + 1) & mask;
+    }
+    startOf[slot] = i;
+    hashOf[slot] = h;
+    if (i + len >= n) return false;
     h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
   }
+}
+
+function sameChars(s: string, a: number, b: number, len: number): boolean {
+  for (let k = 0; k < len; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+  return true;
 }
 
 function lineShape(text: string): { blankShare: number; longest: number } {
