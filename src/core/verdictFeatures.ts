@@ -282,7 +282,10 @@ export function distinctShare(words: readonly string[], n: number): number {
   const idOf = new Map<string, number>();
   const ids = words.map((w) => {
     let id = idOf.get(w);
-    if (id === undefined) idOf.set(w, (id = idOf.size));
+    if (id === undefined) {
+      id = idOf.size;
+      idOf.set(w, id);
+    }
     return id;
   });
   const seen = new Set<number>();
