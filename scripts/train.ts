@@ -154,11 +154,12 @@ function loadAll(extra: readonly string[]): Sample[] {
   const files = realWorldFiles([join(ROOT, 'node_modules'), '/usr/share/doc'])
     .map(
       (f): Sample => ({
-        name: `file/${f.name}`,
+        // the path from the repository (node_modules/…) or the absolute one: unique, and the same in every checkout
+        name: `file/${f.path.startsWith(ROOT) ? f.path.slice(ROOT.length) : f.path}`,
         set: 'files',
         origin: 'file',
         // a package (node_modules/@scope/name, /usr/share/doc/name) is one source
-        group: `file:${/^(node_modules\/(?:@[^/]+\/)?[^/]+|\/usr\/share\/doc\/[^/]+)/.exec(f.name)?.[1] ?? f.name}`,
+        group: `file:${/^(node_modules\/(?:@[^/]+\/)?[^/]+|\/usr\/share\/doc\/[^/]+)/.exec(f.path.startsWith(ROOT) ? f.path.slice(ROOT.length) : f.path)?.[1] ?? f.path}`,
         degenerate: false,
         text: f.text,
       }),
