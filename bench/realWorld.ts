@@ -28,10 +28,13 @@ function collect(dir: string, out: string[]): void {
   }
 }
 
-/** The real files the bench reads: path, a short name, and the text (files that are not UTF-8 are left out). */
-export function realWorldFiles(): Array<{ path: string; name: string; text: string }> {
+/**
+ * The real files the bench reads: path, a short name, and the text (files that are not UTF-8 are left out).
+ * `roots` lets a script run from source (tsx, where this module's URL is not under dist/) name the folders.
+ */
+export function realWorldFiles(roots: readonly string[] = ROOTS): Array<{ path: string; name: string; text: string }> {
   const files: string[] = [];
-  for (const root of ROOTS) collect(root, files);
+  for (const root of roots) collect(root, files);
   const decoder = new TextDecoder('utf-8', { fatal: true });
   const out: Array<{ path: string; name: string; text: string }> = [];
   for (const path of files) {

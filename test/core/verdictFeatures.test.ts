@@ -1,0 +1,106 @@
+/** The learned verdict's features: every figure has a slot, in the same order for every text. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { Engine } from '../../src/core/engine.js';
+import { FINDING_KINDS } from '../../src/core/finding.js';
+import {
+  distinctShare,
+  FEATURE_NAMES,
+  FIGURE_SLOT_NAMES,
+  featuresOf,
+  genericFigures,
+  longestRepeat,
+} from '../../src/core/verdictFeatures.js';
+import { holdoutCorpus } from '../corpus/generate.js';
+
+/** The dotted names featuresOf gives a figures object's numbers and flags (nulls and strings have none). */
+function leafNames(v: unknown, path: string[], out: Set<string>): void {
+  const name = path.join('.');
+  if (typeof v === 'number' || typeof v === 'boolean') out.add(name);
+  else if (Array.isArray(v)) {
+    if (v.every((x) => typeof x === 'number')) for (let i = 0; i < v.length; i++) out.add(`${name}.${i}`);
+    else {
+      out.add(`${name}.count`);
+      for (const item of v) for (const [k, x] of Object.entries(item as object)) if (typeof x === 'number') out.add(`${name}.${k}.min`);
+    }
+  } else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) leafNames(x, [...path, k], out);
+}
+
+function features(text: string): Float64Array {
+  const e = new Engine(text.length);
+  e.push(text);
+  return featuresOf(e.figures(), analyzeText(text).findings, (a, b) => text.slice(a, b));
+}
+
+describe('verdict features', () => {
+  it('names every slot once: the figures, a warn and a fail flag per finding kind, the generic figures', () => {
+    assert.equal(new Set(FEATURE_NAMES).size, FEATURE_NAMES.length);
+    for (const k of FINDING_KINDS) {
+      assert.ok(FEATURE_NAMES.includes(`finding.${k}.warn`), k);
+      assert.ok(FEATURE_NAMES.includes(`finding.${k}.fail`), k);
+    }
+    assert.ok(FIGURE_SLOT_NAMES.includes('detectors.repetition.tail.copies'));
+    assert.ok(FIGURE_SLOT_NAMES.includes('detectors.repetition.recovered.present'));
+    assert.ok(FIGURE_SLOT_NAMES.includes('detectors.language.fenced.present'));
+    assert.ok(FEATURE_NAMES.includes('text.tailGzip'));
+  });
+
+  it('has a slot for every figure of every text of a corpus, null or not (a sometimes-absent figure keeps its slot)', () => {
+    const slots = new Set(FIGURE_SLOT_NAMES);
+    const texts = ['', 'ok', ...holdoutCorpus().map((s) => s.text)];
+    for (const text of texts) {
+      const e = new Engine(text.length);
+      e.push(text);
+      const names = new Set<string>();
+      leafNames(e.figures(), [], names);
+      for (const n of names) assert.ok(slots.has(n), `figure ${n} has no slot (text of ${text.length} chars)`);
+      assert.equal(features(text).length, FEATURE_NAMES.length);
+    }
+  });
+
+  it('gives finite values, the same for the same text, and flags the findings', () => {
+    const loop = `A short opening line.\n${'the same words again and again '.repeat(200)}`;
+    const a = features(loop);
+    assert.deepEqual(a, features(loop));
+    for (const [i, x] of a.entries()) assert.ok(Number.isFinite(x), `${FEATURE_NAMES[i]} is ${x}`);
+    const fails = analyzeText(loop).findings.filter((f) => f.severity === 'fail');
+    assert.ok(fails.length > 0);
+    for (const f of fails) assert.equal(a[FEATURE_NAMES.indexOf(`finding.${f.kind}.fail`)], 1, f.kind);
+  });
+
+  it('reads offsets as a share of the text and absent ones as -1', () => {
+    const text = `${'Opening prose with the words of a sentence. '.repeat(20)}${'loop loop '.repeat(300)}`;
+    const f = features(text);
+    const onset = f[FEATURE_NAMES.indexOf('detectors.repetition.tail.onset')]!;
+    assert.ok(onset > 0.2 && onset < 0.3, `tail onset share ${onset}`);
+    assert.equal(f[FEATURE_NAMES.indexOf('detectors.special_tokens.firstAt')], -1);
+  });
+});
+
+describe('generic figures', () => {
+  it('finds the longest repeated substring (copies may overlap)', () => {
+    assert.equal(longestRepeat(''), 0);
+    assert.equal(longestRepeat('abcd'), 0);
+    assert.equal(longestRepeat('banana'), 3);
+    assert.equal(longestRepeat('abcabcabc'), 6);
+  });
+
+  it('counts distinct n-grams over n-grams', () => {
+    assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
+    assert.equal(distinctShare(['a'], 2), 1);
+  });
+
+  it('reads a loop as repetitive and prose as not', () => {
+    const prose = 'It was late when the train reached the coast, and the station was almost empty.\n\nWe walked on 2 roads.';
+    const [, gzipProse, d2Prose] = genericFigures(prose, prose);
+    const loop = 'again and again '.repeat(100);
+    const [, gzipLoop, d2Loop, , , raw, norm, blank] = genericFigures(loop, loop);
+    assert.ok(gzipLoop! < gzipProse!);
+    assert.ok(d2Loop! < d2Prose!);
+    assert.ok(raw! > 0.9 && norm! > 0.9);
+    assert.equal(blank, 0);
+    const mixed = genericFigures('a1 b2 c d', 'a1 b2 c d')[9];
+    assert.equal(mixed, 0.5);
+  });
+});
