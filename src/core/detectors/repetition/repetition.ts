@@ -184,6 +184,12 @@ export interface RepetitionFigures {
 
 /** Share of what fails from which a cycle or template at the end warns. */
 const WARN_SHARE = 0.75;
+/**
+ * Share of letters a unit needs before its normalised copies are read as the whole output said
+ * over and over: digits are masked, so a healthy table of numbers is one unit (a list of dated
+ * prices: letters 0, 6 copies over the whole output); the collapses read 0.5-1.
+ */
+const WHOLE_COPIES_LETTERS = 0.5;
 /** A loop at the end is certain only with copies this similar (verbatim). */
 const CERTAIN_SIMILARITY = 0.95;
 /** A loop the text moves on from is judged only when its copies are this similar (verbatim). */
@@ -308,6 +314,26 @@ export const repetition = {
           'fail',
           nc.onset,
           `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
+        ),
+      );
+    }
+    // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
+    // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
+    // with digits masked, rows of numbers are one unit by design
+    if (
+      nc.copies >= t.wholeLoopCopies &&
+      nc.coverage >= t.wholeLoopCoverage &&
+      nc.letters >= WHOLE_COPIES_LETTERS &&
+      !nc.table &&
+      !out.some((x) => x.severity === 'fail')
+    ) {
+      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
+      out.push(
+        finding(
+          kind,
+          'fail',
+          nc.onset,
+          `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
         ),
       );
     }
