@@ -128,6 +128,12 @@ describe('repetition: the whole output one unit said over and over, on the norma
       'rows of numbers are one unit once digits are masked: a unit of no letters is data',
     ],
     ['three roots', 'x = -3, x = 1, x = 5', 'ok', 'a unit said 2.25 times over 75% of the output: under what fails'],
+    [
+      'two provinces alternating while the counters rise',
+      `${['奈良', '京都', '大阪', '兵庫', '滋賀', '三重'].map((p, i) => `${i + 1}.${p}`).join('\n')}\n${Array.from({ length: 14 }, (_, i) => `${i + 7}.${i % 2 ? '和歌山' : '徳島'}`).join('\n')}`,
+      /^line_loop\/fail$/,
+      '7 copies of two items once digits are masked: the token reading takes each number for a new item',
+    ],
     ['a haiku', 'Cold rain on the roof\nthe kettle begins to sing\nnobody is home', 'ok', 'no unit repeats'],
     ['a one-word answer', 'Paris', 'ok', 'nothing repeats'],
   ];

@@ -118,6 +118,10 @@ const THRESHOLDS = {
     value: 1.5,
     why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of largeUnitChars or more that covers largeCopiesCoverage of the output and is words, not a table: a block said again and cut (1.6 copies), two sentences said 2.2 times and hard-wrapped at other places, items whose counters rise. No healthy text reaches both the unit and the coverage (npm run bench -- thresholds: such copies cover at most 0.29 of a real file, none in the model outputs whole and cut at 4 points; 0.35 of a model output cut at another point). Alone it catches 8 of the 236 degenerate real texts, all caught by other rules too',
   },
+  normalisedLoopCopies: {
+    value: 5,
+    why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of words (not code, markup or a table; half its chars letters) that fail whatever their size: items whose counters rise while their words come round again ("41.大隅 42.薩摩 43.大隅"), which the token reading takes for new items. No healthy reading reaches 3 (npm run bench -- thresholds: 2.0 in model outputs, 2.5 in the real files, whole and cut at 4 points); twice that, as a numbered plan alternating two items five times or more is still a loop',
+  },
   largeUnitChars: {
     value: 160,
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
@@ -334,6 +338,24 @@ export const repetition = {
           'fail',
           nc.onset,
           `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
+        ),
+      );
+    }
+    // many copies of a unit of words to the end, counters aside: the token reading took each rising number for something new
+    if (
+      nc.copies >= t.normalisedLoopCopies &&
+      nc.words &&
+      nc.letters >= WHOLE_COPIES_LETTERS &&
+      !nc.table &&
+      !out.some((x) => x.severity === 'fail')
+    ) {
+      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
+      out.push(
+        finding(
+          kind,
+          'fail',
+          nc.onset,
+          `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
         ),
       );
     }
