@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Node 24 is the current LTS; the code also runs on Node 20.18 and later (CI tests it on the
+# Node 24 is the current LTS; the code also runs on Node 20.19 and later (CI tests it on the
 # machine's Node).
 # Build stage: compile TypeScript with the dev dependencies, then bundle the command line
 # (dist/cli, which the launcher loads in place of ~40 modules; see scripts/bundle.ts).

@@ -20,6 +20,7 @@ import type { RunResult } from '../src/probe/probeTypes.js';
 import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
+import { prosescriptCases } from './faults/prosescript.js';
 import { secretsCases } from './faults/secrets.js';
 import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
@@ -665,6 +666,7 @@ export async function runFaultsBench(): Promise<void> {
     await browserCases(root, results);
     await storageCases(root, results);
     await deadlineCases(root, results);
+    await prosescriptCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

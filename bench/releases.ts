@@ -5,7 +5,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -36,8 +35,10 @@ async function bundle(entry: string, dir: string, name: string): Promise<Analyze
 export async function analyzers(
   rev = PREVIOUS_RELEASE,
 ): Promise<{ current: AnalyzerModule; previous: AnalyzerModule | null; cleanup(): void }> {
-  const dir = mkdtempSync(join(tmpdir(), 'coherency-releases-'));
   const root = repoRoot();
+  // inside the checkout, so that the bundles find node_modules: the language identifier is required on first use, not bundled
+  mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
+  const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'coherency-releases-'));
   const current = await bundle(join(root, 'src', 'core', 'analyzeText.ts'), dir, 'current');
   let previous: AnalyzerModule | null = null;
   try {

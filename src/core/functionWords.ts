@@ -4,7 +4,9 @@
  * of them has 30–55% function words; a word salad of nouns has almost none. The list
  * is deliberately short and common; it only has to separate prose from noun soup.
  */
-const WORDS = `
+/** The words by language (ISO 639-1), each list as written: a word two languages share is in both. */
+export const FUNCTION_WORDS_BY_LANGUAGE: Readonly<Record<string, readonly string[]>> = {
+  en: words(`
 a an the and or but nor so yet if then than that this these those there here
 of to in on at by for with from into onto over under about after before between
 through during without within upon across against among toward towards via per
@@ -14,16 +16,35 @@ i me my mine we us our you your he him his she her it its they them their
 who whom whose which what when where why how all any each every some such both
 either neither other another more most less much many few very also just only too
 as because while although though until unless since whether
+`),
+  fr: words(`
 le la les un une des du de et est sont pas que qui pour dans sur avec au aux ce
 cette ces il elle ils elles nous vous je tu ne se sa son ses leur en ou mais
+`),
+  de: words(`
 der die das den dem des ein eine einer eines einem und ist sind nicht zu mit von
 auf für ich du er sie es wir ihr aber oder wenn auch als wie noch bei aus nach
+`),
+  es: words(`
 el los las una unos unas y es son por para con del al lo se su sus pero como
+`),
+  it: words(`
 il lo gli di che non per una uno sono alla della nel
+`),
+  pt: words(`
 o os as um uma e em do da dos das no na não com ao
+`),
+  nl: words(`
 het een van en is niet dat op te zijn voor met
+`),
+  ru: words(`
 и в во не на что с со как а то по это он она они мы вы я к у же за из от бы
 так но для или его её их был была было были есть
-`;
+`),
+};
 
-export const FUNCTION_WORDS: ReadonlySet<string> = new Set(WORDS.split(/\s+/).filter((w) => w.length > 0));
+function words(list: string): string[] {
+  return list.split(/\s+/).filter((w) => w.length > 0);
+}
+
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set(Object.values(FUNCTION_WORDS_BY_LANGUAGE).flat());

@@ -39,6 +39,12 @@ export interface StreamAnalyzer {
 export interface SnapshotOptions {
   /** The stream's finish_reason once it has ended ('length': cut by the token limit). */
   finishReason?: string | null;
+  /**
+   * True while the stream is still running: readings of how the text ends (language_switch) are
+   * left out, so a prefix that stops inside a quoted passage or before a section's title does
+   * not read as a drift. The final snapshot leaves it unset and equals analyzeText.
+   */
+  partial?: boolean;
 }
 
 export function resolveThresholds(overrides?: Partial<Thresholds> | Record<string, number>): Thresholds {
@@ -71,7 +77,13 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
       return liveCheck(engine, { thresholds, slice, tokenOffsets: offsets });
     },
     snapshot(o: SnapshotOptions = {}): Analysis {
-      return analysisOf(engine, { thresholds, slice, tokenOffsets: offsets, finishReason: o.finishReason ?? null });
+      return analysisOf(engine, {
+        thresholds,
+        slice,
+        tokenOffsets: offsets,
+        finishReason: o.finishReason ?? null,
+        partial: o.partial === true,
+      });
     },
     get length(): number {
       return engine.length;

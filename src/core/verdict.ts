@@ -21,6 +21,8 @@ export interface BuildOptions {
   tokenOffsets?: ArrayLike<number> | undefined;
   /** How the generation ended, when known ('length': cut by the token limit). */
   finishReason?: string | null | undefined;
+  /** The stream is still running (see JudgeContext.partial). */
+  partial?: boolean | undefined;
 }
 
 function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number): number {
@@ -28,7 +30,7 @@ function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number
 }
 
 export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
-  return { chars, finishReason: o.finishReason ?? null };
+  return { chars, finishReason: o.finishReason ?? null, partial: o.partial === true };
 }
 
 export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {

@@ -208,7 +208,10 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
         if (t - loggedAt >= PROGRESS_LOG_EVERY_MS && log.isLevelEnabled('debug')) {
           loggedAt = t;
           const seconds = (t - startedMs) / 1000;
-          const snaps = [live.content.snapshot(), ...(live.reasoning.length ? [live.reasoning.snapshot()] : [])];
+          const snaps = [
+            live.content.snapshot({ partial: true }),
+            ...(live.reasoning.length ? [live.reasoning.snapshot({ partial: true })] : []),
+          ];
           const verdict = worstVerdict(snaps.map((a) => a.verdict));
           log.debug({ tokens: p.tokens, tokensPerSecond: Math.round(p.tokens / seconds), verdict }, 'sample in progress');
         }

@@ -14,7 +14,7 @@ import { loadRealCorpus, realCorpus3Dir } from '../corpus/realCorpus.js';
 
 /** What the analyzer reaches on corpus-real3 (measured; raise them as it gets better, never lower them). */
 const CAUGHT_MIN = 81;
-const FALSE_FAILS_MAX = 2;
+const FALSE_FAILS_MAX = 0;
 const WARNS_MAX = 0;
 
 const dir = realCorpus3Dir();

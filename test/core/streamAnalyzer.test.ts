@@ -146,13 +146,33 @@ describe('createStreamAnalyzer', () => {
       const a = createStreamAnalyzer();
       for (let i = 0; i < sample.text.length; i += 500) {
         a.push(sample.text.slice(i, i + 500));
-        const snap = a.snapshot();
+        const snap = a.snapshot({ partial: true });
         snapshots++;
         assert.notEqual(snap.verdict, 'fail', `${sample.name} at ${i}: ${snap.reasons.join(' | ')}`);
         assert.equal(isCertainFail(snap), false);
       }
     }
     assert.ok(snapshots > 500, `${snapshots} snapshots`);
+  });
+
+  it('a snapshot while the stream runs leaves out the language switch; the final one judges it, as analyzeText does', () => {
+    const en =
+      'The garden needs water twice a week in summer, and the soil should be loosened before planting so that the roots can breathe and grow deep.';
+    const de =
+      'Außerdem ist es wichtig, regelmäßig das Unkraut zu entfernen, weil es den Pflanzen sonst das Wasser und die Nährstoffe wegnimmt, die sie brauchen.';
+    const text = [
+      en,
+      en.replace('twice', 'three times'),
+      en.replace('summer', 'spring'),
+      de,
+      de.replace('Pflanzen', 'Gemüsepflanzen'),
+    ].join('\n\n');
+    const a = createStreamAnalyzer();
+    a.push(text);
+    const kinds = (x: ReturnType<typeof analyzeText>) => x.findings.map((f) => f.kind);
+    assert.deepEqual(kinds(a.snapshot({ partial: true })), []);
+    assert.deepEqual(kinds(a.snapshot()), ['language_switch']);
+    assert.deepEqual(a.snapshot(), analyzeText(text));
   });
 
   it('most verbatim loops become a certain fail before the stream ends', () => {

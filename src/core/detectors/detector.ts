@@ -52,6 +52,11 @@ export interface JudgeContext {
    * stream is still running, or when the caller does not know.
    */
   finishReason: string | null;
+  /**
+   * True for a snapshot of a stream that is still running (a debug view): a reading of how the
+   * text ends, such as a language switch, is then left out, since the text does not end there.
+   */
+  partial?: boolean;
 }
 
 export interface Detector<F extends object = object, K extends string = string, T extends ThresholdTable = ThresholdTable> {

@@ -6,12 +6,13 @@
 import type { ThresholdTable } from './detector.js';
 import { glued } from './glued.js';
 import { language } from './language/language.js';
+import { languageId } from './languageId/languageId.js';
 import { repetition } from './repetition/repetition.js';
 import { specialTokens } from './specialTokens.js';
 import { stutter } from './stutter.js';
 import { whitespace } from './whitespace.js';
 
-export const DETECTORS = [whitespace, repetition, glued, stutter, specialTokens, language] as const;
+export const DETECTORS = [whitespace, repetition, glued, stutter, specialTokens, language, languageId] as const;
 
 type Registered = (typeof DETECTORS)[number];
 type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void ? I : never;

@@ -137,4 +137,32 @@ describe('language: the same script throughout', () => {
       ),
       [],
     ));
+  it('a Korean answer that is mostly code is Korean: the code and a gloss in brackets do not make it Latin', () => {
+    const code = Array.from(
+      { length: 16 },
+      (_, i) => `def step_${i}(items, limit=${i}):\n    return [x for x in items if x is not None and x < limit]`,
+    ).join('\n');
+    const text = `Flask 프레임워크로 (a small web framework for Python) 간단한 API 서버를 만드는 방법입니다.\n\n\`\`\`python\n${code}\n\`\`\`\n\n실행하면 정렬된 목록이 출력됩니다.`;
+    assert.ok(code.length > 0.8 * text.length);
+    assert.equal(detect('language', text).figures.script, 'hangul');
+    assert.deepEqual(judged(text), []);
+  });
+  it('a Korean answer whose last paragraph turns English stays a Korean text (the switch into Latin runs longer)', () => {
+    const text =
+      '이 함수는 입력 배열을 정렬한 뒤 중복된 값을 제거합니다. 결과는 새 배열로 반환되며 원래 배열은 바뀌지 않습니다. 다른 순서가 필요하면 비교 함수를 두 번째 인수로 넘기면 됩니다.\n\n' +
+      'The function sorts the input array and then removes every duplicate value from it. The result comes back as a new array, so the original one is never changed by the call, and you can keep using it as before. If you need the values in another order, pass a comparison function as the second argument, and it will be used for the sort instead of the default one. Large arrays are sorted in place on a copy first, which costs memory once but keeps the call fast; small ones are handled by a simple insertion sort. When two values compare equal, the first one seen is the one that stays, so the order of the input decides which duplicate survives in the end.';
+    const f = detect('language', text).figures;
+    assert.deepEqual([f.script, f.switchScript], ['hangul', 'latin']);
+    assert.ok(f.switchLetters < 600);
+    assert.deepEqual(judged(text), []);
+    const longer = `${text} The rest of them are dropped from the result without a warning of any kind, and a log line counts them when the debug flag is on, which helps when a caller wonders where its values went.`;
+    assert.deepEqual(judged(longer), ['script_switch/fail']);
+  });
+  it('an English answer ending in Cyrillic prose fails', () =>
+    assert.deepEqual(
+      judged(
+        'The function sorts the input array and then removes every duplicate value from it. The result comes back as a new array.\n\nЭта функция сортирует входной массив и удаляет из него повторяющиеся значения. Результат возвращается как новый массив, поэтому исходный массив никогда не меняется. Если нужен другой порядок, передайте функцию сравнения вторым аргументом, и она будет использована вместо обычной.',
+      ),
+      ['script_switch/fail'],
+    ));
 });

@@ -142,3 +142,31 @@ table('malformed words (wordShapes.ts, windows.ts): malformed', [
     'a tag glued to spaced prose takes one word with it into markup: nothing reads as malformed',
   ],
 ]);
+
+table('scripts (scripts.ts): the text’s own script, read from its prose', [
+  [
+    '물론입니다! 쿼리 "SELECT NAME FROM USERS JOIN ORDERS ON THE ID BY DATE"를 Datalog 규칙으로 바꾸겠습니다.\n\n이 규칙은 두 테이블에서 이름이 같은 행을 결합합니다.',
+    { script: 'hangul' },
+    'what a sentence quotes is a mention: a query in quotes, with its function words, does not make a Korean text a Latin one',
+  ],
+  [
+    'Flask 라이브러리로 LDAP (Lightweight Directory Access Protocol for the web) 서버를 연결하는 것은 간단합니다. 아래에서 차례대로 설명합니다.',
+    { script: 'hangul' },
+    'what a sentence glosses in brackets (a name spelled out) is an aside: the sentence around it says the script',
+  ],
+  [
+    '    for item in the list of items:\n        if item is not None and item in cache:\n            print(item)\n\n这段代码遍历列表中的每一项，并打印缓存中已有的项目。',
+    { script: 'cjk' },
+    'an indented code block (4 columns, after a blank line or the start) is code, whatever function words its keywords match',
+  ],
+  [
+    '- 一\n\n    and the indented line that goes on with the item in plain words\n\n这是一个很短的列表说明文字。',
+    { script: 'latin' },
+    'an indented line that goes on with a list item is the item’s prose, no code',
+  ],
+  [
+    'The photo shows a man on a bridge我们今天讨论的问题非常重要, he is looking at the river below and the boats that pass under him in the evening light.',
+    { script: 'latin', switchScript: 'cjk' },
+    'a clause of prose out of quotes and brackets still decides: Chinese glued into an English opening is a switch out of it',
+  ],
+]);

@@ -37,7 +37,7 @@ export function languageFigures(scan: Scan): LanguageFigures {
   // each reading's figures are copied field by field into one literal: spreading nine objects cost more than the
   // readings themselves on a short text
   const w = readWindows(c);
-  const s = readScripts(c);
+  const s = readScripts(c, scan.text());
   const l = readRunOnList(c);
   const e = readEndWords(scan.text(), c);
   const m = readMarkLines(scan.tokens);

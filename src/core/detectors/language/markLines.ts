@@ -1,7 +1,7 @@
 /**
  * Mark-only lines: a text that fell apart into fragments between lone marks ("**", ".", ",")
- * has many lines that hold nothing else. A JSDoc comment's lone "*" is a row of
- * test/core/detectors/languageReadings.test.ts.
+ * has many lines that hold nothing else. A line of one "*" alone (a comment block's blank
+ * line) is a row of test/core/detectors/languageReadings.test.ts.
  */
 import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 import { SlidingShare } from '../slidingShare.js';

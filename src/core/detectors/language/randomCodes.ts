@@ -1,9 +1,9 @@
 /**
  * Random codes: chunks that read as codes of capitals and digits or as chars drawn at random,
  * new to the text, counted over a run of chunks. Names and the codes a text keeps using are
- * no such codes; half the words of a stretch being new ones is a sampler gone wild. The names
- * and shapes it leaves out (BRCA1, KMnO4, codes as items or cells) are rows of
- * test/core/detectors/languageReadings.test.ts, each failing without its branch.
+ * no such codes; half the words of a stretch being new ones is a sampler gone wild. The shapes
+ * it leaves out (letters then a number, element symbols and counts, codes as items or cells)
+ * are rows of test/core/detectors/languageReadings.test.ts, each failing without its branch.
  */
 import { CH_SPACE, classOf } from '../../charClass.js';
 import { SlidingShare } from '../slidingShare.js';
@@ -37,9 +37,8 @@ const RANDOM_LOWER_RUN = 3;
  * least, not a hex number ("7QX2", "0PL9W", "XK2Q"), with marks before or after them allowed; or
  * 4 to 24 chars that change between lower case, capitals, digits and marks at every other char
  * or more often, with no three lower-case letters in a row ("yDgU7j", "K6so&CJ#P"), as chars
- * drawn at random do. Names like "CO2", "MP3", "HTTP2", "GitHub's" are such codes, and a spec or
- * a table repeats its own ("CARD32"); random ones come new each time, and healthy text never has
- * half its words of them.
+ * drawn at random do. Some names read as such codes, and a spec or a table repeats its own;
+ * random ones come new each time, and healthy text never has half its words of them.
  */
 export function readCodeChunks(text: string, c: Chunks): CodeFigures {
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
@@ -48,7 +47,7 @@ export function readCodeChunks(text: string, c: Chunks): CodeFigures {
   for (let i = 0; i < c.n; i++) {
     const at = c.start[i]!;
     // most chunks are words in lower case: no code, and not random (which takes two capitals). Neither is read as an
-    // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": a list of coupon codes or passwords, a table of keys), and
+    // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": codes a list or a table was asked to hold), and
     // random chars only between words on a line
     const fl = c.flags[i]!;
     const code =
@@ -69,9 +68,10 @@ function isLower(ch: number): boolean {
  * Is the chunk at `at` (to the next whitespace) 4-24 printable ASCII chars that change class
  * (lower case, capital, digit, mark) at 60% of its chars or more, with two capitals, a lower-case
  * letter and a digit or mark, and no three lower-case letters in a row? Words, identifiers
- * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do. Not a chemical
- * formula ("KMnO4", "Ca(OH)2", "Fe2O3."), whose lower-case letters each follow a capital, and not
- * an item of a list in a sentence (a comma or semicolon after it).
+ * ("getElementById", "McDonald's") and numbers do not; chars drawn at random do. Not element
+ * symbols and counts, each lower-case letter right after a capital, brackets and digits
+ * between, marks only at the end ("KMnO4", "Ca(OH)2"), and not an item of a list in a
+ * sentence (a comma or semicolon after it).
  */
 export function readsAsRandom(text: string, at: number): boolean {
   let len = 0;
@@ -82,7 +82,7 @@ export function readsAsRandom(text: string, at: number): boolean {
   let prev = -1;
   let lowerRun = 0;
   let last = 0;
-  // a formula: element symbols (a capital, maybe one lower-case letter), counts and brackets, marks only at its end
+  // element symbols (a capital, maybe one lower-case letter), counts and brackets, marks only at its end
   const first = text.charCodeAt(at);
   let formula = !isLower(first);
   let marksAtEnd = false;

@@ -2,6 +2,10 @@
  * Scripts and switches: the text's own script, read from its opening prose, and the longest
  * run of prose in another one. Latin terms, names and references inside Chinese, Japanese or
  * Korean prose are normal, so the rules (rules.ts) ask a switch into Latin to run far longer.
+ * The own script is read from the writer's prose only: the chunks already leave out code
+ * blocks, code spans, URLs and markup, and the opening also leaves out indented code and
+ * what the prose quotes or glosses in quotes and brackets (a query, a name's expansion), which
+ * is a mention in any language.
  */
 import { SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import { C_BREAK, C_CODEISH, C_FUNC, type Chunks } from './chunks.js';
@@ -22,8 +26,8 @@ export interface ScriptFigures {
 }
 
 /** The text's script and its longest run of prose in another one. */
-export function readScripts(c: Chunks): ScriptFigures {
-  const main = openingScript(c);
+export function readScripts(c: Chunks, text: string): ScriptFigures {
+  const main = openingScript(c, new Asides(text));
   return foreignRun(c, main);
 }
 
@@ -37,11 +41,13 @@ export function dominant(letters: Int32Array): number {
 /**
  * The text's own script: the one most letters of its opening prose are in (its first 12
  * letters of clauses that read as prose in their script: with one of its function words, or
- * in a script written without spaces), so a README that opens with badges, product names
- * and markup and then is written in Russian or Chinese is a Russian or Chinese text.
- * Without such clauses, the script most of its letters are in.
+ * in a script written without spaces; chunks quoted, in brackets or on indented code lines
+ * aside), so a README that opens with badges, product names and markup and then is written
+ * in Russian or Chinese is a Russian or Chinese text, and a Korean sentence that quotes a
+ * query or spells out a name in English is Korean. Without such clauses, the script most of
+ * its letters are in.
  */
-function openingScript(c: Chunks): number {
+function openingScript(c: Chunks, asides: Asides): number {
   const clause = new Int32Array(16);
   const opening = new Int32Array(16);
   const all = new Int32Array(16);
@@ -54,8 +60,10 @@ function openingScript(c: Chunks): number {
     // a chunk gluing two scripts ("people这些年来…") counts the letters of its main script only; a name in markup none
     if (!(fl & C_CODEISH)) {
       all[s] = all[s]! + c.scriptLetters[i]!;
-      clause[s] = clause[s]! + c.scriptLetters[i]!;
-      if (fl & C_FUNC || gluesLatin(s)) prose |= 1 << s;
+      if (!asides.aside(c.start[i]!)) {
+        clause[s] = clause[s]! + c.scriptLetters[i]!;
+        if (fl & C_FUNC || gluesLatin(s)) prose |= 1 << s;
+      }
     }
     if (fl & C_BREAK || i === c.n - 1) {
       for (let s = 1; s < 16; s++) {
@@ -99,4 +107,114 @@ function foreignRun(c: Chunks, main: number): ScriptFigures {
     }
   }
   return f;
+}
+
+/** Columns of indentation that make a line code (a markdown indented code block). */
+const CODE_INDENT = 4;
+
+/**
+ * Reads the text forward, chunk start by chunk start: is a chunk quoted or in brackets (a
+ * mention or a gloss: what the prose quotes is in any language), or on a line of indented
+ * code (indented 4+ columns after a blank line or another such line, not in a list)? A line
+ * break closes what a line left open, so a stray quote or a bracket of code hides one line at
+ * most.
+ */
+export class Asides {
+  private pos = 0;
+  /** Inside straight double quotes; curly quotes, guillemets and CJK corner brackets open; brackets open. */
+  private straight = false;
+  private depth = 0;
+  private lineCode = false;
+  private prevCode = false;
+  private prevBlank = true;
+  private lineBlank = true;
+  /** The line is a list item or goes on with one (an indented line in a list is its prose); the last line with text was. */
+  private lineList = false;
+  private prevList = false;
+
+  constructor(private readonly text: string) {
+    this.startLine(0);
+  }
+
+  /** Is the chunk starting at `at` (past the marks it opens with) an aside? Chunk starts come in order. */
+  aside(at: number): boolean {
+    const t = this.text;
+    this.advance(at);
+    // the marks the chunk opens with ('"SELECT', "(System") open before its letters
+    let j = at;
+    while (j < t.length && !isWordChar(t.charCodeAt(j))) j++;
+    this.advance(j);
+    return this.lineCode || this.straight || this.depth > 0;
+  }
+
+  private advance(to: number): void {
+    const t = this.text;
+    for (let i = this.pos; i < to; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === 0x0a) {
+        this.prevBlank = this.lineBlank;
+        if (!this.lineBlank) {
+          this.prevCode = this.lineCode;
+          this.prevList = this.lineList;
+        }
+        this.straight = false;
+        this.depth = 0;
+        this.startLine(i + 1);
+        continue;
+      }
+      if (ch !== 0x20 && ch !== 0x09 && ch !== 0x0d) this.lineBlank = false;
+      const m = ch < ASIDE_MARKS.length ? ASIDE_MARKS[ch]! : 0;
+      if (m === 0) continue;
+      if (m === STRAIGHT) this.straight = !this.straight;
+      else if (m === OPENER) this.depth++;
+      else if (this.depth > 0) this.depth--;
+    }
+    if (to > this.pos) this.pos = to;
+  }
+
+  /** A line starts at `at`: is it indented code? */
+  private startLine(at: number): void {
+    const t = this.text;
+    let cols = 0;
+    let j = at;
+    for (; j < t.length && cols < CODE_INDENT; j++) {
+      const ch = t.charCodeAt(j);
+      if (ch === 0x20) cols++;
+      else if (ch === 0x09) cols = CODE_INDENT;
+      else break;
+    }
+    let k = j;
+    while (k < t.length && (t.charCodeAt(k) === 0x20 || t.charCodeAt(k) === 0x09)) k++;
+    const marker = listMarker(t, k);
+    this.lineBlank = true;
+    this.lineCode = cols >= CODE_INDENT && (this.prevBlank || this.prevCode) && !marker && !this.prevList;
+    this.lineList = marker || (cols > 0 && this.prevList);
+  }
+}
+
+/** Quotes and brackets that open an aside, and those that close one: ( [ “ « 「 『 （ 【 and ) ] ” » 」 』 ） 】. */
+const OPENERS = [0x28, 0x5b, 0x201c, 0xab, 0x300c, 0x300e, 0xff08, 0x3010];
+const CLOSERS = [0x29, 0x5d, 0x201d, 0xbb, 0x300d, 0x300f, 0xff09, 0x3011];
+const OPENER = 1;
+const CLOSER = 2;
+const STRAIGHT = 3;
+/** By char code (up to the last of them): OPENER, CLOSER, STRAIGHT for '"', 0 for any other char. */
+const ASIDE_MARKS = new Uint8Array(0xff0a);
+for (const c of OPENERS) ASIDE_MARKS[c] = OPENER;
+for (const c of CLOSERS) ASIDE_MARKS[c] = CLOSER;
+ASIDE_MARKS[0x22] = STRAIGHT;
+
+/** A letter or digit (any char past ASCII but a quote or bracket counts: the chunk's letters start there). */
+function isWordChar(ch: number): boolean {
+  if (ch >= 0x80) return ch >= ASIDE_MARKS.length || ASIDE_MARKS[ch] === 0;
+  return ((ch | 0x20) >= 0x61 && (ch | 0x20) <= 0x7a) || (ch >= 0x30 && ch <= 0x39);
+}
+
+/** Does a list item's marker open the line's text at `at` ("- ", "* ", "+ ", "1. ", "2) ")? */
+function listMarker(t: string, at: number): boolean {
+  const ch = t.charCodeAt(at);
+  if ((ch === 0x2d || ch === 0x2a || ch === 0x2b) && t.charCodeAt(at + 1) === 0x20) return true;
+  let j = at;
+  while (j < t.length && t.charCodeAt(j) >= 0x30 && t.charCodeAt(j) <= 0x39) j++;
+  return j > at && (t.charCodeAt(j) === 0x2e || t.charCodeAt(j) === 0x29);
 }

@@ -37,7 +37,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   codeChunkShare: {
     value: 0.5,
-    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: capital letters and digits mixed ("7QX2", "0PL9W"; 3-8 chars, two capitals and a digit, not hex, opening with a digit or in three runs: "BRCA1" and "RTX4090" are names), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, no chemical formula). Neither counts as an item of a list ("1. X7K2P9", "| aB3xQ9 |", "X7K2P9," in a sentence: generated coupon codes, passwords, formulas). Healthy model outputs reach 0.083, the real files 0.208 (a FAQ in HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces (3M8X2 4K9Z1 ...) 0.47, so the threshold stays above that; a table of CARD32 fields repeats its codes and reads 0.08. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
+    why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: 3-8 capital letters and digits mixed ("7QX2", "0PL9W"; two capitals and a digit, not hex, opening with a digit or in three runs: letters then a number is a name), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, not each lower-case letter right after a capital). Neither counts where it opens an item or a cell, or ends in a comma or semicolon (a list of codes is asked for), nor when the text used it before (a name it goes on using); the shapes are rows of test/core/detectors/languageReadings.test.ts. Healthy model outputs reach 0.083, the real files 0.208 (HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces 0.47, so the threshold stays above that. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
   },
   shortMarkLineShare: {
     value: 0.8,
@@ -45,7 +45,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   markLineShare: {
     value: 0.5,
-    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a JSDoc comment\'s lone "*" lines are not counted',
+    why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a line of one "*" alone, the blank line of a comment block, is not counted',
   },
   switchLetters: {
     value: 12,

@@ -1,0 +1,94 @@
+/**
+ * A unit's language as far as its script and function words tell, without the identifier:
+ * most units of a healthy answer share the script and the function words of its opening, and
+ * when the first and the last units agree here the answer has no switch to show, so the
+ * identifier (about 0.06 ms a unit, the most of what language_switch costs) is not called.
+ * Only a clear agreement skips it: a mixed script, a script without word lists, too few words
+ * or two languages' lists nearly tied give null, and the identifier decides.
+ */
+import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
+
+/** Share of a unit's letters its main script needs. */
+const SCRIPT_SHARE = 0.8;
+/** Share of a unit's letters Han, kana or hangul need: one such letter is a syllable or a word, and Latin names and terms stand among them. */
+const CJK_SHARE = 0.5;
+/** Share of kana among CJK letters from which Han and kana read as Japanese. */
+const KANA_SHARE = 0.1;
+/** Words a Latin or Cyrillic unit needs before its function words tell a language. */
+const MIN_WORDS = 8;
+/** Share of its words the top language's function words need (healthy prose has 30-55%). */
+const TOP_SHARE = 0.2;
+/** How many times the runner-up's hits the top language needs: lists share words (de, en, la, die, in). */
+const MARGIN = 1.5;
+
+const LATIN = 0;
+const CYRILLIC = 1;
+const HAN = 2;
+const KANA = 3;
+const HANGUL = 4;
+const OTHER = 5;
+
+function scriptOf(c: number): number {
+  if (c < 0x250) return LATIN;
+  if (c >= 0x1e00 && c <= 0x1eff) return LATIN;
+  if (c >= 0x400 && c <= 0x52f) return CYRILLIC;
+  if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf)) return HAN;
+  if (c >= 0x3040 && c <= 0x30ff) return KANA;
+  if ((c >= 0xac00 && c <= 0xd7af) || (c >= 0x1100 && c <= 0x11ff) || (c >= 0x3130 && c <= 0x318f)) return HANGUL;
+  return OTHER;
+}
+
+const LISTS: Array<[string, ReadonlySet<string>]> = Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([lang, words]) => [
+  lang,
+  new Set(words),
+]);
+
+/** True for a letter of the scripts read here (ASCII letters, Latin, Cyrillic, CJK); other letters count as OTHER. */
+function isLetter(c: number): boolean {
+  if (c < 128) return ((c | 32) - 97) >>> 0 < 26;
+  return (
+    c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !(c >= 0x2000 && c <= 0x2bff) && !(c >= 0x3000 && c <= 0x303f) && !(c >= 0xff00 && c <= 0xff65)
+  );
+}
+
+/**
+ * 'Latn:en', 'Cyrl:ru', 'Hani', 'Jpan', 'Hang', or null when unclear. Units that get the same
+ * key are in the same language; different keys say nothing (the identifier decides).
+ */
+export function roughLanguage(text: string): string | null {
+  const counts = [0, 0, 0, 0, 0, 0];
+  let letters = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isLetter(c)) continue;
+    letters++;
+    counts[c >= 0xd800 && c <= 0xdfff ? OTHER : scriptOf(c)]!++;
+  }
+  if (letters === 0) return null;
+  const cjk = counts[HAN]! + counts[KANA]!;
+  if (counts[HANGUL]! >= CJK_SHARE * letters && cjk === 0) return 'Hang';
+  if (cjk >= CJK_SHARE * letters && counts[HANGUL] === 0) return counts[KANA]! >= KANA_SHARE * cjk ? 'Jpan' : 'Hani';
+  const script = counts[LATIN]! >= SCRIPT_SHARE * letters ? 'Latn' : counts[CYRILLIC]! >= SCRIPT_SHARE * letters ? 'Cyrl' : null;
+  if (script === null) return null;
+  const words = text.toLowerCase().split(/[^\p{L}]+/u);
+  let n = 0;
+  const hits = new Map<string, number>();
+  for (const w of words) {
+    if (w.length === 0) continue;
+    n++;
+    for (const [lang, list] of LISTS) if (list.has(w)) hits.set(lang, (hits.get(lang) ?? 0) + 1);
+  }
+  if (n < MIN_WORDS) return null;
+  let top = '';
+  let best = 0;
+  let second = 0;
+  for (const [lang, h] of hits) {
+    if (h > best) {
+      second = best;
+      best = h;
+      top = lang;
+    } else if (h > second) second = h;
+  }
+  if (best < TOP_SHARE * n || best < MARGIN * second) return null;
+  return `${script}:${top}`;
+}
