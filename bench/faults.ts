@@ -22,6 +22,7 @@ import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { secretsCases } from './faults/secrets.js';
+import { shortffCases } from './faults/shortff.js';
 import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
 
@@ -667,6 +668,7 @@ export async function runFaultsBench(): Promise<void> {
     await storageCases(root, results);
     await deadlineCases(root, results);
     await prosescriptCases(root, results);
+    await shortffCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -83,6 +83,22 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'normalisedLoopCopies',
+    what: 'normalised copies at the end of a unit of words (half letters, no table), any size',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table ? c.copies : null;
+    },
+  },
+  {
+    threshold: 'wholeLoopCoverage',
+    what: 'share of the output that 2.3+ normalised copies of a unit half letters (no table) cover',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.copies >= T.wholeLoopCopies && c.letters >= 0.5 && !c.table ? c.coverage : null;
+    },
+  },
+  {
     threshold: 'returnsCopies',
     what: 'returns to the same material at the end, / (1 + novelty/0.07)',
     of: (f) => {

@@ -241,7 +241,9 @@ describe('analyzeText metrics', () => {
     const text = raft + sentence.repeat(6);
     assert.equal(analyzeText(text).verdict, 'fail');
     assert.notEqual(
-      analyzeText(text, { thresholds: { tailLoopCopies: 100, longLoopCopies: 100, returnsCopies: 1000, recoveredCopies: 1000 } }).verdict,
+      analyzeText(text, {
+        thresholds: { tailLoopCopies: 100, longLoopCopies: 100, normalisedLoopCopies: 100, returnsCopies: 1000, recoveredCopies: 1000 },
+      }).verdict,
       'fail',
     );
   });

@@ -56,6 +56,25 @@ const bills = billTables(120);
 
 const licence = [healthyProse(1500, 21), healthyProse(1500, 22), healthyProse(1500, 23)].join('\n\f\n');
 
+/** A short price table, then one sentence that opens with a product title strung of keywords, as shops name products. */
+const PRODUCT_TITLE = [
+  '| Item | Price | Rating |',
+  '| ------ | ------ | ------ |',
+  '| Lumora (LX2) | $12.49 | 4.6 |',
+  '| 24-Piece Brush Set | $19.99 | 4.7 |',
+  '',
+  'The Lumora Watercolor Brushes Round Brushes Flat Brushes Detail Brushes Fine Tip Nylon Brushes Synthetic Bristle Brush Set for Painting Sketching Calligraphy Lettering Craft Hobby Studio Classroom Art Supplies, 24 Piece are a fair buy at their prices and suit any careful painter or student.',
+].join('\n');
+
+/** The same sentence with its title turned into lower-case keywords strung without a break: word salad. */
+const STRUNG_KEYWORDS = `The ${'watercolor brushes round brushes flat detail tip nylon synthetic bristle painting sketching calligraphy lettering craft hobby studio classroom supplies piece '.repeat(2)}are a fair buy.`;
+
+/** A Chinese exam answer as some models write it: answer markers, an end tag glued to the text, ASCII quotes glued to characters. */
+const EXAM_ANSWER = [
+  '（1）【答案】B、C <eoa>',
+  '（2）【答案】这首词上片写景，下片抒情，"归路"在这里指回乡的路，表达了作者对故乡深沉的思念和漂泊在外的孤独。<eoa>',
+].join('\n');
+
 const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]> = [
   ['a poem indented with &ensp;', `Here is the poem:\n\n${indented('&ensp;', 12)}\n`, 'ok', 'references of whitespace are whitespace'],
   ['a poem indented with &#x2003;', `Here is the poem:\n\n${indented('&#x2003;', 8)}\n`, 'ok', 'numeric references too'],
@@ -76,6 +95,9 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ],
   ['a short JSON answer: brackets on their own lines', '[\n  {\n    "a": 1\n  }\n]', 'ok', 'brackets are structure, not marks'],
   ['an answer with rules between its lines', 'Sure.\n\n---\n\nDone.\n\n***', 'ok', 'lines with words dilute the rules'],
+  ['a product title after a price table', PRODUCT_TITLE, 'ok', 'a title strung of capitalised keywords names a product'],
+  ['lower-case keywords strung in a sentence', STRUNG_KEYWORDS, /word_salad/, 'the same words without capitals are salad'],
+  ['a Chinese exam answer with end tags', EXAM_ANSWER, 'ok', 'a tag glued to prose parts it; Chinese writes no space after a mark'],
   ['a one-line code answer', '```js\nconst a = 1;\n```', 'ok', 'a code block'],
   ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
   ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],

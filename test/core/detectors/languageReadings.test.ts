@@ -120,6 +120,29 @@ table('punctuation noise (wordShapes.ts, windows.ts): noise', [
   ],
 ]);
 
+table('malformed words (wordShapes.ts, windows.ts): malformed', [
+  [
+    'The theater,angel of the night,sky came in,and sat down,again by the old,door.',
+    { malformed: 0.672 },
+    'a comma glued between two words of a spaced script is no word',
+  ],
+  [
+    '这首诗写了行军的环境。"别路"在这里指的是离别的路,暗指战士们离家出征。',
+    { malformed: 0 },
+    'Chinese writes no space after a mark: an ASCII quote or comma glued to characters is how it writes',
+  ],
+  [
+    '（1）【答案】B、C <eoa>\n（2）【答案】这首词上片写景，下片抒情，表达了作者对故乡深沉的思念。<eoa>',
+    { malformed: 0 },
+    'an end tag glued to a line of Chinese parts it from the tag: the line is read as the Chinese prose it is',
+  ],
+  [
+    'Read the <b>manual</b>first, then<i>the guide</i>.',
+    { malformed: 0 },
+    'a tag glued to spaced prose takes one word with it into markup: nothing reads as malformed',
+  ],
+]);
+
 table('scripts (scripts.ts): the text’s own script, read from its prose', [
   [
     '물론입니다! 쿼리 "SELECT NAME FROM USERS JOIN ORDERS ON THE ID BY DATE"를 Datalog 규칙으로 바꾸겠습니다.\n\n이 규칙은 두 테이블에서 이름이 같은 행을 결합합니다.',

@@ -100,3 +100,52 @@ describe('repetition: a large unit said 1.5-2.5 times, hidden by wrapping, count
     assert.match(judged(`A short note first.\n\n${twice}`).join(','), /_loop\/fail$/);
   });
 });
+
+describe('repetition: the whole output one unit said over and over, on the normalised chars (short outputs judged whole)', () => {
+  const rows: Array<[name: string, text: string, want: RegExp | 'ok', why: string]> = [
+    [
+      'special tokens in a cycle',
+      ' <ASSISTANT> <ASSISTANT> <TOOL> <ASSISTANT> <ASSISTANT> <TOOL> <ASSISTANT> <ASSISTANT> <TOOL> <ASSISTANT>',
+      /^phrase_loop\/fail$/,
+      'markup hides the copies from the token reading; 3.3 copies are the whole output',
+    ],
+    [
+      'a 30-char unit x3 cut mid-word',
+      'The lamp is on in the hallway. The lamp is on in the hallway. The lamp is on in the hallway. The lamp is o',
+      /_loop\/fail/,
+      'two whole copies and a third begun',
+    ],
+    [
+      'counters that rise on a unit said again',
+      '1.北海 2.南海 3.北海 4.南海 5.北海 6.南海 7.北海 8.南海',
+      /_loop\/fail/,
+      'digits masked: two items alternating are one unit',
+    ],
+    [
+      'dated prices, one a line',
+      '2021-05-01,88.40\n2021-05-02,89.15\n2021-06-01,90.70\n2021-06-02,91.05\n2021-07-01,93.30\n2021-07-02,94.85',
+      'ok',
+      'rows of numbers are one unit once digits are masked: a unit of no letters is data',
+    ],
+    ['three roots', 'x = -3, x = 1, x = 5', 'ok', 'a unit said 2.25 times over 75% of the output: under what fails'],
+    [
+      'two provinces alternating while the counters rise',
+      `${['奈良', '京都', '大阪', '兵庫', '滋賀', '三重'].map((p, i) => `${i + 1}.${p}`).join('\n')}\n${Array.from({ length: 14 }, (_, i) => `${i + 7}.${i % 2 ? '和歌山' : '徳島'}`).join('\n')}`,
+      /^line_loop\/fail$/,
+      '7 copies of two items once digits are masked: the token reading takes each number for a new item',
+    ],
+    ['a haiku', 'Cold rain on the roof\nthe kettle begins to sing\nnobody is home', 'ok', 'no unit repeats'],
+    ['a one-word answer', 'Paris', 'ok', 'nothing repeats'],
+  ];
+  for (const [name, text, want, why] of rows)
+    it(`${name}: ${want === 'ok' ? 'ok' : want.source} (${why})`, () => {
+      const v = judged(text).join(',');
+      if (want === 'ok') {
+        assert.ok(!v.includes('/fail'), v);
+        assert.equal(analyzeText(text).verdict, 'ok');
+      } else {
+        assert.match(v, want);
+        assert.equal(analyzeText(text).verdict, 'fail');
+      }
+    });
+});

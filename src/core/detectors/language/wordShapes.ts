@@ -169,6 +169,16 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
     if (i > from && info & F_SPACE) {
       line = (info & F_LINE) !== 0;
       close(line, i);
+    } else if (
+      start >= 0 &&
+      (code
+        ? i > from && tId[i - 1] === 0x3e && (info & KIND_MASK) === K_SOLO
+        : letters > 0 && writesTogether(prevScript) && opensTag(t, i))
+    ) {
+      // a tag glued to Chinese, Japanese or Thai ("答案。<eoa>", "<b>粗体</b>") parts it as a space does: those scripts
+      // write no space, so a glued tag would take a whole line of prose with it into markup (in spaced prose it takes a word)
+      line = false;
+      close(false, i);
     }
     if (keepOnly !== 0 && !(info & F_FENCE)) {
       // outside every fenced block: skipped to the next fenced token, as one chunk of code (dropped)
@@ -209,7 +219,8 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
         flags |= C_CODEISH;
       if (id === 0x2c) commas++;
       // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
-      // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"')
+      // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"').
+      // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在'): glued there is how they write
       if (
         letters > 0 &&
         isClausePunct(id) &&
@@ -217,7 +228,9 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
         i + 1 < tn &&
         !(tInfo[i + 1]! & F_SPACE) &&
         isLetterToken(tInfo[i + 1]!, F_CODE) &&
-        tStart[i + 1] === tEnd[i]
+        tStart[i + 1] === tEnd[i] &&
+        !writesTogether(prevScript) &&
+        !writesTogether((tInfo[i + 1]! >> SCRIPT_SHIFT) & 15)
       )
         flags |= C_MALFORMED;
       // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
@@ -256,6 +269,20 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */
 export function gluesLatin(script: number): boolean {
   return script === SC_CJK || script === SC_HANGUL || script === SC_THAI;
+}
+
+/** Scripts written with no space between words or after a mark: each letter is its own token (K_SOLO). */
+function writesTogether(script: number): boolean {
+  return script === SC_CJK || script === SC_THAI;
+}
+
+/** Token i is a '<' that opens a tag: a tag name or "/" and a tag name follow it, glued. */
+function opensTag(t: TokenBuffer, i: number): boolean {
+  if (t.id[i] !== 0x3c || (t.info[i]! & KIND_MASK) !== K_PUNCT || i + 1 >= t.n) return false;
+  const next = t.info[i + 1]!;
+  if (next & F_SPACE) return false;
+  if ((next & KIND_MASK) === K_MARK) return true;
+  return t.id[i + 1] === 0x2f && i + 2 < t.n && (t.info[i + 2]! & (KIND_MASK | F_SPACE)) === K_MARK;
 }
 
 /** A word of letters that is not code for the reading (codeOf: the code flags readChunks counts). */

@@ -118,6 +118,10 @@ const THRESHOLDS = {
     value: 1.5,
     why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of largeUnitChars or more that covers largeCopiesCoverage of the output and is words, not a table: a block said again and cut (1.6 copies), two sentences said 2.2 times and hard-wrapped at other places, items whose counters rise. No healthy text reaches both the unit and the coverage (npm run bench -- thresholds: such copies cover at most 0.29 of a real file, none in the model outputs whole and cut at 4 points; 0.35 of a model output cut at another point). Alone it catches 8 of the 236 degenerate real texts, all caught by other rules too',
   },
+  normalisedLoopCopies: {
+    value: 5,
+    why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of words (not code, markup or a table; half its chars letters) that fail whatever their size: items whose counters rise while their words come round again ("41.大隅 42.薩摩 43.大隅"), which the token reading takes for new items. No healthy reading reaches 3 (npm run bench -- thresholds: model outputs 2.1, the real files 2.0, whole and cut at 4 points; 2.5 in a real file cut at another point), so the threshold sits at twice the healthy maximum',
+  },
   largeUnitChars: {
     value: 160,
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
@@ -184,6 +188,12 @@ export interface RepetitionFigures {
 
 /** Share of what fails from which a cycle or template at the end warns. */
 const WARN_SHARE = 0.75;
+/**
+ * Share of letters a unit needs before its normalised copies are read as the whole output said
+ * over and over: digits are masked, so a healthy table of numbers is one unit (a list of dated
+ * prices: letters 0, 6 copies over the whole output); the collapses read 0.5-1.
+ */
+const WHOLE_COPIES_LETTERS = 0.5;
 /** A loop at the end is certain only with copies this similar (verbatim). */
 const CERTAIN_SIMILARITY = 0.95;
 /** A loop the text moves on from is judged only when its copies are this similar (verbatim). */
@@ -302,6 +312,44 @@ export const repetition = {
       !out.some((x) => x.severity === 'fail')
     ) {
       const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'sentence_loop';
+      out.push(
+        finding(
+          kind,
+          'fail',
+          nc.onset,
+          `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
+        ),
+      );
+    }
+    // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
+    // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
+    // with digits masked, rows of numbers are one unit by design
+    if (
+      nc.copies >= t.wholeLoopCopies &&
+      nc.coverage >= t.wholeLoopCoverage &&
+      nc.letters >= WHOLE_COPIES_LETTERS &&
+      !nc.table &&
+      !out.some((x) => x.severity === 'fail')
+    ) {
+      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
+      out.push(
+        finding(
+          kind,
+          'fail',
+          nc.onset,
+          `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
+        ),
+      );
+    }
+    // many copies of a unit of words to the end, counters aside: the token reading took each rising number for something new
+    if (
+      nc.copies >= t.normalisedLoopCopies &&
+      nc.words &&
+      nc.letters >= WHOLE_COPIES_LETTERS &&
+      !nc.table &&
+      !out.some((x) => x.severity === 'fail')
+    ) {
+      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
       out.push(
         finding(
           kind,
