@@ -83,19 +83,74 @@ const BASE = 0x01000193;
 let OUT_POW = 1;
 for (let k = 0; k < SHINGLE - 1; k++) OUT_POW = Math.imul(OUT_POW, BASE);
 
+/** The rolling hash of the shingle that ends at norm[i], from the one that ended at i - 1 (0 before `start`, where the rolling starts). */
+function rolled(h: number, norm: Int32Array, i: number, start: number): number {
+  if (i - SHINGLE >= start) h = (h - Math.imul(norm[i - SHINGLE]!, OUT_POW)) | 0;
+  return (Math.imul(h, BASE) + norm[i]!) | 0;
+}
+
+/** A shingle's hash mixed before it is looked up, so that nearby hashes spread over the table. */
+function mixed(h: number): number {
+  const x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return x ^ (x >>> 12);
+}
+
+/**
+ * Scratch arrays shared by every call (the analyzer runs one call at a time): a call writes the
+ * cells it reads, so nothing is allocated or cleared per call. The shingle table tells a slot
+ * in use by the call's stamp, so it is not cleared either.
+ */
+let NORM = new Int32Array(0);
+let AT = new Int32Array(0);
+let PROSE = new Uint8Array(0);
+/** Per slot, the stamp of the call that filled it and the shingle's hash, side by side (one cache line per probe). */
+let TABLE = new Int32Array(0);
+/** Per slot, 1 when the shingle came before the last part. */
+let HEAD = new Uint8Array(0);
+/** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
+let SLOTS = new Int32Array(0);
+let AGAIN = new Uint8Array(0);
+let stamp = 0;
+
 /**
  * The replay share of the end of a text. `text` is the text's end from char `offset` on (the
  * last REPLAY_WINDOW chars suffice).
  */
 export function replayed(text: string, offset = 0): Replayed {
   const from = Math.max(0, text.length - REPLAY_WINDOW);
+  // the last part is a third of the normalised chars at most and needs MIN_PROSE of them: a shorter window has too few
+  if (text.length - from < 3 * MIN_PROSE) return NOT_REPLAYED;
   const window = text.slice(from);
   // case folded where folding keeps each char one char (it does for nearly every script); else as written
   const lower = window.toLowerCase();
   const folded = lower.length === window.length ? lower : window;
-  const norm = new Int32Array(folded.length);
-  const at = new Int32Array(folded.length);
-  const prose = new Uint8Array(folded.length);
+  const m = normalise(folded, from);
+  const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
+  if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
+  const tailFrom = m - tail;
+  const prose = PROSE;
+  let proseChars = 0;
+  for (let j = tailFrom; j < m; j++) proseChars += prose[j]!;
+  if (proseChars < MIN_PROSE) return NOT_REPLAYED;
+  const covered = coveredChars(m, tailFrom, tail);
+  const start = AT[tailFrom]!;
+  return { share: covered / proseChars, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
+}
+
+/**
+ * Writes the normalised chars of `folded` to NORM, where each came from (plus `from`) to AT, and
+ * whether its line is prose to PROSE; returns how many. The loops of this reading are functions of
+ * their own, so that V8 optimises each whichever way a call of `replayed` ends.
+ */
+function normalise(folded: string, from: number): number {
+  if (NORM.length < folded.length) {
+    NORM = new Int32Array(folded.length);
+    AT = new Int32Array(folded.length);
+    PROSE = new Uint8Array(folded.length);
+  }
+  const norm = NORM;
+  const at = AT;
+  const prose = PROSE;
   let m = 0;
   let lineProse = true;
   for (let i = 0; i < folded.length; i++) {
@@ -110,37 +165,69 @@ export function replayed(text: string, offset = 0): Replayed {
       norm[m++] = 0x30;
     } else norm[m++] = c;
   }
-  const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
-  if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
-  const tailFrom = m - tail;
-  let proseChars = 0;
-  for (let j = tailFrom; j < m; j++) proseChars += prose[j]!;
-  if (proseChars < MIN_PROSE) return NOT_REPLAYED;
+  return m;
+}
+
+/** Prose chars from NORM[tailFrom] to NORM[m - 1] that lie in a shingle said earlier in NORM (`tail` = m - tailFrom). */
+function coveredChars(m: number, tailFrom: number, tail: number): number {
+  const norm = NORM;
+  const prose = PROSE;
+  // only the last part's shingles are asked about: they go in a small table (it stays in cache), then the shingles
+  // before the last part are looked up in it, which marks those said before the last part began
   let size = 64;
-  while (size < 2 * m) size <<= 1;
+  while (size < 2 * tail) size <<= 1;
   const mask = size - 1;
-  const keys = new Int32Array(size);
-  const used = new Uint8Array(size);
+  if (TABLE.length < 2 * size) {
+    TABLE = new Int32Array(2 * size);
+    HEAD = new Uint8Array(size);
+    SLOTS = new Int32Array(size);
+    AGAIN = new Uint8Array(size);
+    stamp = 0;
+  }
+  const table = TABLE;
+  const head = HEAD;
+  const slots = SLOTS;
+  const again = AGAIN;
+  if (++stamp > 0x3fffffff) {
+    table.fill(0);
+    stamp = 1;
+  }
+  const used = stamp;
+  // the shingles that end in the last part: each one's slot, and whether it came earlier in the last part
+  const first = Math.max(tailFrom, SHINGLE - 1);
   let h = 0;
+  for (let i = first - SHINGLE + 1; i < m; i++) {
+    h = rolled(h, norm, i, first - SHINGLE + 1);
+    if (i < first) continue;
+    const x = mixed(h);
+    let slot = (x & mask) << 1;
+    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    const k = i - first;
+    if (table[slot] === used) again[k] = 1;
+    else {
+      again[k] = 0;
+      table[slot] = used;
+      table[slot + 1] = x;
+      head[slot >> 1] = 0;
+    }
+    slots[k] = slot;
+  }
+  h = 0;
+  for (let i = 0; i < first; i++) {
+    h = rolled(h, norm, i, 0);
+    if (i < SHINGLE - 1) continue;
+    const x = mixed(h);
+    let slot = (x & mask) << 1;
+    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    if (table[slot] === used) head[slot >> 1] = 1;
+  }
   let coveredTo = tailFrom;
   let covered = 0;
-  for (let i = 0; i < m; i++) {
-    if (i >= SHINGLE) h = (h - Math.imul(norm[i - SHINGLE]!, OUT_POW)) | 0;
-    h = (Math.imul(h, BASE) + norm[i]!) | 0;
-    if (i < SHINGLE - 1) continue;
-    // the shingle [i - SHINGLE + 1, i]: mixed before it is looked up, so that nearby hashes spread over the table
-    let x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-    x ^= x >>> 12;
-    let slot = x & mask;
-    while (used[slot] && keys[slot] !== x) slot = (slot + 1) & mask;
-    if (used[slot]) {
-      for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j]!;
-      if (i + 1 > coveredTo) coveredTo = i + 1;
-    } else {
-      used[slot] = 1;
-      keys[slot] = x;
-    }
+  for (let i = first; i < m; i++) {
+    const k = i - first;
+    if (again[k] === 0 && head[slots[k]! >> 1] === 0) continue;
+    for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j]!;
+    if (i + 1 > coveredTo) coveredTo = i + 1;
   }
-  const start = at[tailFrom]!;
-  return { share: covered / proseChars, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
+  return covered;
 }
