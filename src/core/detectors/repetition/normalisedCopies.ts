@@ -66,7 +66,9 @@ let AT = new Int32Array(0);
 let Z = new Int32Array(0);
 
 function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff;
+  // most chars are neither control nor space nor above 0x9f: one compare each way tells them
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff);
 }
 
 function isDigit(c: number): boolean {
