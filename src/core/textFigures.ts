@@ -24,6 +24,9 @@ export interface TextFigures {
 
 /** Words kept for the n-gram fractions (a power of two: the ring is indexed by a mask). */
 const NGRAM_WORDS = 2048;
+/** The ring of the last NGRAM_WORDS words, shared by every call (one runs at a time; each reads only the slots it wrote). */
+const NG_IDS = new Int32Array(NGRAM_WORDS);
+const NG_LENS = new Int32Array(NGRAM_WORDS);
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
 
@@ -37,8 +40,8 @@ export function textFigures(scan: Scan): TextFigures {
   let best = 0;
   let bestAt = -1;
   let prev = -1;
-  const ngIds = new Int32Array(NGRAM_WORDS);
-  const ngLens = new Int32Array(NGRAM_WORDS);
+  const ngIds = NG_IDS;
+  const ngLens = NG_LENS;
   // each distinct line: its count, chars and first offset, in arrays indexed through the map
   const lineIndex = new Map<number, number>();
   const lineN: number[] = [];

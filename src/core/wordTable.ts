@@ -8,9 +8,10 @@
  * word loop of the same extent (and, rarely, push a word run past its threshold).
  */
 export class WordTable {
-  private keys = new Int32Array(1 << 12);
-  private lens = new Int32Array(1 << 12);
-  private vals = new Int32Array(1 << 12).fill(-1);
+  // small to start: a table is made per analysis, and a short answer has a few dozen words (it grows by need)
+  private keys = new Int32Array(1 << 8);
+  private lens = new Int32Array(1 << 8);
+  private vals = new Int32Array(1 << 8).fill(-1);
   private count = 0;
 
   /** The id of (hash, len), or -1. */

@@ -25,6 +25,12 @@ DELIMITERS.forEach(([code], d) => {
 
 /** Rows read, back from the end of the text: a table is judged on its last rows, whatever its length. */
 export const TABLE_ROWS_READ = 256;
+/**
+ * Rows read that do not hold the commonest count from which no table can be found any more: with
+ * TABLE_ROWS_READ rows at most, the rows still to read add as many to that count as to the rows,
+ * so more than (1 - TABLE_ROW_SHARE) * TABLE_ROWS_READ (51.2) rows short stays short (52).
+ */
+const HOPELESS = Math.floor((1 - TABLE_ROW_SHARE) * TABLE_ROWS_READ) + 1;
 /** Most delimiters of one kind counted on a row (a row of more columns counts as this many). */
 const MOST_COLUMNS = 63;
 
@@ -35,10 +41,16 @@ export function isDelimitedTable(text: string): boolean {
   const counts = new Int32Array(DELIMITERS.length);
   let lines = 0;
   let blank = true;
+  // the most rows that hold one count (of a delimiter, at least its fewest) so far
+  let most = 0;
   const endRow = () => {
     if (!blank) {
       lines++;
-      for (let d = 0; d < DELIMITERS.length; d++) rows[d * (MOST_COLUMNS + 1) + Math.min(counts[d]!, MOST_COLUMNS)]!++;
+      for (let d = 0; d < DELIMITERS.length; d++) {
+        const k = Math.min(counts[d]!, MOST_COLUMNS);
+        const r = ++rows[d * (MOST_COLUMNS + 1) + k]!;
+        if (k >= DELIMITERS[d]![1] && r > most) most = r;
+      }
     }
     counts.fill(0);
     blank = true;
@@ -47,6 +59,8 @@ export function isDelimitedTable(text: string): boolean {
     const c = text.charCodeAt(i);
     if (c === 0x0a) {
       endRow();
+      // prose: even if every row still to read held the commonest count, it would stay under the share of rows
+      if (lines - most >= HOPELESS) return false;
       continue;
     }
     if (c !== 0x20 && c !== 0x0d && c !== 0x09) blank = false;

@@ -54,8 +54,21 @@ export const NO_COPIES: NormalisedCopies = {
 
 const LETTER = /\p{L}/u;
 
+/** Is this UTF-16 unit a letter (as \p{L} reads it alone)? ASCII by its range, the rest by the pattern. */
+function isLetter(c: number): boolean {
+  if (c < 0x80) return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
+  return LETTER.test(String.fromCharCode(c));
+}
+
+/** Scratch arrays shared by every call (the analyzer runs one call at a time); a call writes the cells it reads. */
+let REV = new Int32Array(0);
+let AT = new Int32Array(0);
+let Z = new Int32Array(0);
+
 function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff;
+  // most chars are neither control nor space nor above 0x9f: one compare each way tells them
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff);
 }
 
 function isDigit(c: number): boolean {
@@ -75,8 +88,13 @@ export function normalisedCopies(text: string, offset = 0): NormalisedCopies {
   const lower = window.toLowerCase();
   const folded = lower.length === window.length ? lower : window;
   // the normalised chars, last first, and where each came from in the text
-  const rev = new Int32Array(folded.length);
-  const at = new Int32Array(folded.length);
+  if (REV.length < folded.length) {
+    REV = new Int32Array(folded.length);
+    AT = new Int32Array(folded.length);
+    Z = new Int32Array(folded.length);
+  }
+  const rev = REV;
+  const at = AT;
   let m = 0;
   for (let i = folded.length - 1; i >= 0; i--) {
     const c = folded.charCodeAt(i);
@@ -104,7 +122,7 @@ export function normalisedCopies(text: string, offset = 0): NormalisedCopies {
   }
   if (best === 0) return NO_COPIES;
   let letters = 0;
-  for (let k = 0; k < best; k++) if (LETTER.test(String.fromCharCode(rev[k]!))) letters++;
+  for (let k = 0; k < best; k++) if (isLetter(rev[k]!)) letters++;
   const onset = at[reach - 1]!;
   // the unit as the last period holds it (the copy the onset starts may begin with the end of the sentence before)
   const unit = text.slice(at[best - 1]!, end);
@@ -123,7 +141,8 @@ export function normalisedCopies(text: string, offset = 0): NormalisedCopies {
 
 /** The Z function of a[0, m): z[i] = the longest common prefix of a and a[i..] (z[0] = 0). */
 function zOf(a: Int32Array, m: number): Int32Array {
-  const z = new Int32Array(m);
+  const z = Z;
+  z[0] = 0;
   let l = 0;
   let r = 0;
   for (let i = 1; i < m; i++) {

@@ -9,8 +9,9 @@
  *
  * Healthy long answers reuse some shingles too (headings, a refrain, a name with its title);
  * code and tables reuse theirs by design, so the caller reads this only where the last part is
- * words and no table. Each shingle is a rolling hash over the normalised chars, kept in an
- * open-addressed table: O(n) over the last WINDOW chars of the text.
+ * words and no table. Each shingle is a rolling hash over the normalised chars; the last part's
+ * shingles are kept in an open-addressed table and every shingle before it is looked up there:
+ * O(n) over the last REPLAY_WINDOW chars of the text.
  */
 import { isDelimitedTable } from '../../text/delimitedTable.js';
 
@@ -38,7 +39,9 @@ const TAIL_SHARE = 1 / 3;
 const TAIL_MAX = 8192;
 
 function isSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff;
+  // most chars are neither control nor space nor above 0x9f: one compare each way tells them
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff);
 }
 
 function isDigit(c: number): boolean {
@@ -83,64 +86,186 @@ const BASE = 0x01000193;
 let OUT_POW = 1;
 for (let k = 0; k < SHINGLE - 1; k++) OUT_POW = Math.imul(OUT_POW, BASE);
 
+/** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
+function rolled(h: number, out: number, c: number): number {
+  return (Math.imul((h - Math.imul(out, OUT_POW)) | 0, BASE) + c) | 0;
+}
+
+/** A shingle's hash mixed before it is looked up, so that nearby hashes spread over the table. */
+function mixed(h: number): number {
+  const x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return x ^ (x >>> 12);
+}
+
+/**
+ * Scratch arrays shared by every call (the analyzer runs one call at a time): a call writes the
+ * cells it reads, so nothing is allocated or cleared per call. The shingle table tells a slot
+ * in use by the call's stamp, so it is not cleared either.
+ */
+/** The normalised chars of the window. */
+let NORM = new Int32Array(0);
+/** Per normalised char of the last part: 1 when its line is prose. */
+let PROSE = new Uint8Array(0);
+/** Per slot, the stamp of the call that filled it and the shingle's hash, side by side (one cache line per probe). */
+let TABLE = new Int32Array(0);
+/** Per slot, 1 when the shingle came before the last part. */
+let HEAD = new Uint8Array(0);
+/** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
+let SLOTS = new Int32Array(0);
+let AGAIN = new Uint8Array(0);
+/** One bit per hash of the last part's shingles (its low FILTER_BITS bits): most shingles before it are told apart by one read. */
+const FILTER_BITS = 16;
+const FILTER = new Int32Array(1 << (FILTER_BITS - 5));
+let stamp = 0;
+
 /**
  * The replay share of the end of a text. `text` is the text's end from char `offset` on (the
- * last REPLAY_WINDOW chars suffice).
+ * last REPLAY_WINDOW chars suffice). Normalised char j is the j-th char of the window that is
+ * no whitespace, a run of digits one char.
  */
 export function replayed(text: string, offset = 0): Replayed {
   const from = Math.max(0, text.length - REPLAY_WINDOW);
+  // the last part is a third of the normalised chars at most and needs MIN_PROSE of them: a shorter window has too few
+  if (text.length - from < 3 * MIN_PROSE) return NOT_REPLAYED;
   const window = text.slice(from);
   // case folded where folding keeps each char one char (it does for nearly every script); else as written
   const lower = window.toLowerCase();
   const folded = lower.length === window.length ? lower : window;
-  const norm = new Int32Array(folded.length);
-  const at = new Int32Array(folded.length);
-  const prose = new Uint8Array(folded.length);
-  let m = 0;
-  let lineProse = true;
-  for (let i = 0; i < folded.length; i++) {
-    const c = folded.charCodeAt(i);
-    if (i === 0 || folded.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(folded, i);
-    if (isSpace(c)) continue;
-    prose[m] = lineProse ? 1 : 0;
-    at[m] = from + i;
-    if (isDigit(c)) {
-      // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
-      while (i + 1 < folded.length && isDigit(folded.charCodeAt(i + 1))) i++;
-      norm[m++] = 0x30;
-    } else norm[m++] = c;
-  }
+  const m = normalise(folded);
   const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
   if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
   const tailFrom = m - tail;
-  let proseChars = 0;
-  for (let j = tailFrom; j < m; j++) proseChars += prose[j]!;
+  const start = charOf(folded, m, tailFrom);
+  const proseChars = proseLines(folded, start, tail);
   if (proseChars < MIN_PROSE) return NOT_REPLAYED;
+  const covered = coveredChars(m, tailFrom);
+  return {
+    share: covered / proseChars,
+    at: offset + from + start,
+    chars: m,
+    words: false,
+    table: isDelimitedTable(text.slice(from + start)),
+  };
+}
+
+/** Writes the normalised chars of `s` to NORM; returns how many. */
+function normalise(s: string): number {
+  if (NORM.length < s.length) NORM = new Int32Array(s.length);
+  const norm = NORM;
+  const n = s.length;
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) continue;
+    if (isDigit(c)) {
+      // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
+      while (i + 1 < n && isDigit(s.charCodeAt(i + 1))) i++;
+      norm[m++] = 0x30;
+    } else norm[m++] = c;
+  }
+  return m;
+}
+
+/** Where in `s` (of m normalised chars) normalised char j starts (a run of digits at its first digit), read back from the end. */
+function charOf(s: string, m: number, j: number): number {
+  let k = m;
+  for (let i = s.length - 1; i >= 0; i--) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) continue;
+    if (isDigit(c)) while (i > 0 && isDigit(s.charCodeAt(i - 1))) i--;
+    if (--k === j) return i;
+  }
+  return 0;
+}
+
+/** Writes to PROSE whether the line of each of the `count` normalised chars of `s` from char `at` on is prose; returns how many are. */
+function proseLines(s: string, at: number, count: number): number {
+  if (PROSE.length < count) PROSE = new Uint8Array(count);
+  const prose = PROSE;
+  let lineStart = at;
+  while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
+  let lineProse = isProseLine(s, lineStart);
+  let k = 0;
+  let chars = 0;
+  for (let i = at; k < count; i++) {
+    const c = s.charCodeAt(i);
+    if (i > at && s.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(s, i);
+    if (isSpace(c)) continue;
+    if (isDigit(c)) while (i + 1 < s.length && isDigit(s.charCodeAt(i + 1))) i++;
+    prose[k++] = lineProse ? 1 : 0;
+    if (lineProse) chars++;
+  }
+  return chars;
+}
+
+/**
+ * Prose chars of the last part (NORM from tailFrom to m) that lie in a shingle said earlier in
+ * the window: the last part's shingles go in a small table (it stays in cache), then each shingle
+ * that ends before the last part is looked up in it, which marks those said before it began.
+ */
+function coveredChars(m: number, tailFrom: number): number {
+  const norm = NORM;
+  const prose = PROSE;
+  const tail = m - tailFrom;
   let size = 64;
-  while (size < 2 * m) size <<= 1;
+  while (size < 2 * tail) size <<= 1;
   const mask = size - 1;
-  const keys = new Int32Array(size);
-  const used = new Uint8Array(size);
+  if (TABLE.length < 2 * size) {
+    TABLE = new Int32Array(2 * size);
+    HEAD = new Uint8Array(size);
+    SLOTS = new Int32Array(size);
+    AGAIN = new Uint8Array(size);
+    stamp = 0;
+  }
+  const table = TABLE;
+  const head = HEAD;
+  const slots = SLOTS;
+  const again = AGAIN;
+  const filter = FILTER;
+  filter.fill(0);
+  if (++stamp > 0x3fffffff) {
+    table.fill(0);
+    stamp = 1;
+  }
+  const used = stamp;
+  // the shingles that end in the last part (tailFrom >= SHINGLE): each one's slot, and whether it came earlier in it
   let h = 0;
+  for (let i = tailFrom - SHINGLE + 1; i < m; i++) {
+    h = rolled(h, i - SHINGLE >= tailFrom - SHINGLE + 1 ? norm[i - SHINGLE]! : 0, norm[i]!);
+    if (i < tailFrom) continue;
+    const x = mixed(h);
+    let slot = (x & mask) << 1;
+    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    const q = i - tailFrom;
+    if (table[slot] === used) again[q] = 1;
+    else {
+      again[q] = 0;
+      table[slot] = used;
+      table[slot + 1] = x;
+      head[slot >> 1] = 0;
+      filter[(x >>> 5) & (filter.length - 1)]! |= 1 << (x & 31);
+    }
+    slots[q] = slot;
+  }
+  // the shingles that end before it
+  h = 0;
+  for (let i = 0; i < tailFrom; i++) {
+    h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!);
+    if (i < SHINGLE - 1) continue;
+    const x = mixed(h);
+    if ((filter[(x >>> 5) & (filter.length - 1)]! & (1 << (x & 31))) === 0) continue;
+    let slot = (x & mask) << 1;
+    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    if (table[slot] === used) head[slot >> 1] = 1;
+  }
+  // the chars the shingles said earlier cover, each counted once
   let coveredTo = tailFrom;
   let covered = 0;
-  for (let i = 0; i < m; i++) {
-    if (i >= SHINGLE) h = (h - Math.imul(norm[i - SHINGLE]!, OUT_POW)) | 0;
-    h = (Math.imul(h, BASE) + norm[i]!) | 0;
-    if (i < SHINGLE - 1) continue;
-    // the shingle [i - SHINGLE + 1, i]: mixed before it is looked up, so that nearby hashes spread over the table
-    let x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-    x ^= x >>> 12;
-    let slot = x & mask;
-    while (used[slot] && keys[slot] !== x) slot = (slot + 1) & mask;
-    if (used[slot]) {
-      for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j]!;
-      if (i + 1 > coveredTo) coveredTo = i + 1;
-    } else {
-      used[slot] = 1;
-      keys[slot] = x;
-    }
+  for (let i = tailFrom; i < m; i++) {
+    const q = i - tailFrom;
+    if (again[q] === 0 && head[slots[q]! >> 1] === 0) continue;
+    for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j - tailFrom]!;
+    if (i + 1 > coveredTo) coveredTo = i + 1;
   }
-  const start = at[tailFrom]!;
-  return { share: covered / proseChars, at: offset + start, chars: m, words: false, table: isDelimitedTable(text.slice(start)) };
+  return covered;
 }

@@ -17,6 +17,9 @@ export interface Run {
   similarity: number;
 }
 
+/** The differing tokens of the copy being compared: scratch shared by every call (each writes what it reads). */
+let MISSES = new Int32Array(64);
+
 export function verbatimRun(
   ids: Int32Array,
   lo: number,
@@ -39,7 +42,8 @@ export function verbatimRun(
     }
     return known.has(id);
   };
-  const misses = new Int32Array(budget + 1);
+  if (MISSES.length < budget + 1) MISSES = new Int32Array(budget + 1);
+  const misses = MISSES;
   // whole copies, newest first
   while (at - p - p >= lo) {
     let miss = 0;
