@@ -10,6 +10,7 @@
  * code (fenced blocks, `inline`) do not count, nor one end-of-turn marker that ends the text
  * (a stop token left unstripped).
  */
+import { inStringLiteral } from '../text/stringLiteral.js';
 import { F_CODE } from '../text/tokens.js';
 import type { Detector, Scan, Values } from './detector.js';
 import { type Finding, finding } from './finding.js';
@@ -131,13 +132,14 @@ export const specialTokens = {
   },
 } satisfies Detector<SpecialFigures, SpecialKind, typeof THRESHOLDS>;
 
-/** Is the char at `i` one that only a broken decode leaves: U+FFFD next to a letter or another one, ⁇, a control but whitespace? */
+/** Is the char at `i` one that only a broken decode leaves: U+FFFD next to a letter or another one, ⁇, a control but whitespace outside a string literal? */
 function isOdd(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
   if (c === 0x2047) return true;
   if (c === 0xfffd) return LETTER_OR_REPLACEMENT.test(text.charAt(i - 1)) || LETTER_OR_REPLACEMENT.test(text.charAt(i + 1));
-  // C0 but tab, newline, vertical tab, form feed and CR; DEL and C1
-  return c <= 0x08 || (c >= 0x0e && c <= 0x1f) || (c >= 0x7f && c <= 0x9f);
+  // C0 but tab, newline, vertical tab, form feed and CR; DEL and C1; not when quoted in a string literal of code, where
+  // tests of encodings and terminals write them on purpose
+  return (c <= 0x08 || (c >= 0x0e && c <= 0x1f) || (c >= 0x7f && c <= 0x9f)) && !inStringLiteral(text, i);
 }
 
 /** The most broken chars within ODD_SPAN chars into out.oddChars, the first of them into out.firstOddAt: one pass of char codes. */
