@@ -181,6 +181,16 @@ const HELP_JSON = JSON.stringify({
   ].join('\n'),
 });
 
+/** Tests of host names whose labels are in two scripts ("商店.example.cn"), one call a line. */
+const HOST_TESTS = ['商店', '书店.公司', '花园', '茶馆.网络', '市场.公司', '银行', '学校.网络', '医院.公司']
+  .flatMap((label, i) => [
+    `checkHost('${label}.example.cn', '${label}.example.cn');`,
+    `checkHost('www.${label}.shop${i}.cn', '${label}.shop${i}.cn');`,
+    `checkHost('mail.${label}.org', null);`,
+    `checkAddress('user${i}@${label}.example.org', ['user${i}@xn--${i}k${i}a.example.org']);`,
+  ])
+  .join('\n');
+
 const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]> = [
   ['a poem indented with &ensp;', `Here is the poem:\n\n${indented('&ensp;', 12)}\n`, 'ok', 'references of whitespace are whitespace'],
   ['a poem indented with &#x2003;', `Here is the poem:\n\n${indented('&#x2003;', 8)}\n`, 'ok', 'numeric references too'],
@@ -220,6 +230,7 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['control chars strewn in prose words', CONTROLS_IN_PROSE, /gibberish/, 'outside a literal they are a broken decode'],
   ['a package.json chaining npm scripts with &&', NPM_SCRIPTS, 'ok', 'commands parted by && are no run-on list'],
   ['a help text kept as one JSON string', HELP_JSON, 'ok', 'the escape \\n is a line break'],
+  ['tests of host names with labels in two scripts', HOST_TESTS, 'ok', 'a dot parts the labels of a name, no letters glued'],
   ['a one-line code answer', '```js\nconst a = 1;\n```', 'ok', 'a code block'],
   ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
   ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],

@@ -278,12 +278,20 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     // with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code
     if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)))))
       flags |= C_MALFORMED;
-    if (prevScript !== SC_NONE && script !== prevScript && tStart[i] === tEnd[i - 1]) flags |= C_GLUE;
+    // a dot, "@", "/" or ":" between the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a
+    // path), each in its own script: no letters glued
+    if (prevScript !== SC_NONE && script !== prevScript && tStart[i] === tEnd[i - 1] && !partsLabels(tInfo[i - 1]!, tId[i - 1]!))
+      flags |= C_GLUE;
     prevScript = script;
   }
   close(false, tn);
   out.fenced = sawFence;
   return out;
+}
+
+/** Is the token a dot, "@", "/" or ":", which part the labels of a host, an address or a path? */
+function partsLabels(info: number, id: number): boolean {
+  return (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a);
 }
 
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */
