@@ -73,7 +73,7 @@ const THRESHOLDS = {
   },
   floodChars: {
     value: 24,
-    why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds)',
+    why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds). Closing brackets that close what the text opened (brackets.ts) are the end of code, not a flood: test files end in 24-49 chars of "})" (3 of the 1,616 realworld files failed so before)',
   },
   ruleChars: {
     value: 160,
