@@ -75,6 +75,122 @@ const EXAM_ANSWER = [
   '（2）【答案】这首词上片写景，下片抒情，"归路"在这里指回乡的路，表达了作者对故乡深沉的思念和漂泊在外的孤独。<eoa>',
 ].join('\n');
 
+/**
+ * A test file written as code is: callbacks nested in callbacks, each closed on its own line, so
+ * the file ends in a staircase of `})` that closes what the file opened.
+ */
+function nestedTests(depth: number): string {
+  const open: string[] = ["'use strict'", '', "const { test } = require('node:test')", "const { createServer } = require('node:http')", ''];
+  const close: string[] = [];
+  const names = ['server', 'socket', 'request', 'response', 'stream', 'reopen', 'flush', 'drain'];
+  for (let d = 0; d < depth; d++) {
+    const pad = '  '.repeat(d);
+    const name = names[d % names.length]!;
+    open.push(`${pad}${d === 0 ? 'test' : `${name}.on`}('${name} ${d} answers once', (err, value${d}) => {`);
+    open.push(`${pad}  t.error(err)`);
+    open.push(`${pad}  t.equal(value${d}.length, ${d + 3}, 'the ${name} keeps its ${d + 3} entries')`);
+    open.push(`${pad}  const next${d} = value${d}.map((entry) => entry.id * ${d + 2})`);
+    close.unshift(`${pad}})`);
+  }
+  return `${open.join('\n')}\n${'  '.repeat(depth)}stream.end()\n${close.join('\n')}\n`;
+}
+
+/** Control chars written into the string literals of code, as encoding and terminal tests hold them. */
+const CONTROLS_IN_LITERALS = [
+  "const { test } = require('node:test')",
+  "const { escape } = require('../lib/escape')",
+  '',
+  "test('control characters are escaped', (t) => {",
+  '  const cases = [',
+  "    ['\\u0000', '%00'],",
+  "    ['\\u0007', '%07'],",
+  "    ['\\u001f', '%1F'],",
+  "    ['\\u007f', '%7F']",
+  '  ]',
+  '  for (const [input, output] of cases) t.assert.strictEqual(escape(input), output)',
+  '})',
+  '',
+  "test('colours are kept', (t) => {",
+  '  const line = `[${time}] LEVEL: \\u001b[32mINFO\\u001b[39m (${pid}): \\u001b[36mfoo\\u001b[39m\\n`',
+  "  t.assert.strictEqual(format({ level: 30, msg: 'foo' }), line)",
+  '})',
+  '',
+].join('\n');
+
+/** The same control chars strewn through prose words: a broken decode. */
+const CONTROLS_IN_PROSE = healthyProse(300, 7).replace(/(\w{3})(\w+) /g, (_, a: string, b: string) => `${a}\u0007${b} `);
+
+/** A package.json whose test script chains commands with &&. */
+const NPM_SCRIPTS = JSON.stringify(
+  {
+    name: 'example-client',
+    version: '1.2.3',
+    description: 'A small HTTP client with fetch, streams and caching',
+    scripts: {
+      test: [
+        'generate-pem',
+        'test:unit',
+        'test:fetch',
+        'test:cache',
+        'test:cookies',
+        'test:stream',
+        'test:proxy',
+        'test:mock',
+        'test:retry',
+        'test:pool',
+        'test:agent',
+        'test:types',
+        'test:websocket',
+        'test:eventsource',
+        'test:wpt',
+      ]
+        .map((s) => `npm run ${s}`)
+        .join(' && '),
+      lint: 'eslint --cache',
+    },
+  },
+  null,
+  2,
+);
+
+/** A CLI's help text kept as one JSON string: its line breaks are the escape \n. */
+const HELP_JSON = JSON.stringify({
+  help: [
+    'Usage: browser-cli <command> [options]',
+    '',
+    'Emulation:',
+    ...[
+      'color-scheme',
+      'reduced-motion',
+      'forced-colors',
+      'contrast',
+      'media',
+      'viewport',
+      'locale',
+      'timezone',
+      'geolocation',
+      'offline',
+    ].flatMap((s) => [
+      `  set-${s.padEnd(24)}set ${s.replace('-', ' ')} emulation`,
+      `  clear-${s.padEnd(22)}clear ${s.replace('-', ' ')} emulation`,
+    ]),
+    '',
+    'Network:',
+    '  requests                    list all network requests since load',
+    '  route <pattern>             mock network requests matching a pattern',
+  ].join('\n'),
+});
+
+/** Tests of host names whose labels are in two scripts ("商店.example.cn"), one call a line. */
+const HOST_TESTS = ['商店', '书店.公司', '花园', '茶馆.网络', '市场.公司', '银行', '学校.网络', '医院.公司']
+  .flatMap((label, i) => [
+    `checkHost('${label}.example.cn', '${label}.example.cn');`,
+    `checkHost('www.${label}.shop${i}.cn', '${label}.shop${i}.cn');`,
+    `checkHost('mail.${label}.org', null);`,
+    `checkAddress('user${i}@${label}.example.org', ['user${i}@xn--${i}k${i}a.example.org']);`,
+  ])
+  .join('\n');
+
 const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]> = [
   ['a poem indented with &ensp;', `Here is the poem:\n\n${indented('&ensp;', 12)}\n`, 'ok', 'references of whitespace are whitespace'],
   ['a poem indented with &#x2003;', `Here is the poem:\n\n${indented('&#x2003;', 8)}\n`, 'ok', 'numeric references too'],
@@ -98,6 +214,23 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a product title after a price table', PRODUCT_TITLE, 'ok', 'a title strung of capitalised keywords names a product'],
   ['lower-case keywords strung in a sentence', STRUNG_KEYWORDS, /word_salad/, 'the same words without capitals are salad'],
   ['a Chinese exam answer with end tags', EXAM_ANSWER, 'ok', 'a tag glued to prose parts it; Chinese writes no space after a mark'],
+  ['a test file closing nested callbacks', nestedTests(7), 'ok', 'closing brackets that close what the text opened are structure'],
+  [
+    'closing brackets past what was opened',
+    `${healthyProse(200, 5)}\n${'})\n'.repeat(30)}`,
+    /punctuation_flood/,
+    'closers that close nothing are a flood',
+  ],
+  [
+    'control chars in the string literals of a test',
+    CONTROLS_IN_LITERALS.replace(/\\u00([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+    'ok',
+    'a control char quoted in code is a fixture',
+  ],
+  ['control chars strewn in prose words', CONTROLS_IN_PROSE, /gibberish/, 'outside a literal they are a broken decode'],
+  ['a package.json chaining npm scripts with &&', NPM_SCRIPTS, 'ok', 'commands parted by && are no run-on list'],
+  ['a help text kept as one JSON string', HELP_JSON, 'ok', 'the escape \\n is a line break'],
+  ['tests of host names with labels in two scripts', HOST_TESTS, 'ok', 'a dot parts the labels of a name, no letters glued'],
   ['a one-line code answer', '```js\nconst a = 1;\n```', 'ok', 'a code block'],
   ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
   ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],

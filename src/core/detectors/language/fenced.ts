@@ -18,8 +18,8 @@ export interface FencedFigures {
   listAt: number;
 }
 
-export function readFenced(t: TokenBuffer): FencedFigures {
-  const fc = readChunks(t, 0, true);
+export function readFenced(t: TokenBuffer, text: string): FencedFigures {
+  const fc = readChunks(t, text, 0, true);
   const w = readWindows(fc);
   const l = readRunOnList(fc);
   return { malformed: w.malformed, malformedAt: w.malformedAt, listItems: l.listItems, listRepeats: l.listRepeats, listAt: l.listAt };

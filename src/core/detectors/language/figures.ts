@@ -33,7 +33,7 @@ export type LanguageFigures = WindowFigures &
   };
 
 export function languageFigures(scan: Scan): LanguageFigures {
-  const c = readChunks(scan.tokens);
+  const c = readChunks(scan.tokens, scan.text());
   // each reading's figures are copied field by field into one literal: spreading nine objects cost more than the
   // readings themselves on a short text
   const w = readWindows(c);
@@ -50,7 +50,7 @@ export function languageFigures(scan: Scan): LanguageFigures {
     malformedAt: w.malformedAt,
     salad: w.salad,
     // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
-    fenced: c.fenced ? readFenced(scan.tokens) : null,
+    fenced: c.fenced ? readFenced(scan.tokens, scan.text()) : null,
     noise: w.noise,
     noiseAt: w.noiseAt,
     func: w.func,

@@ -2,7 +2,7 @@
  * Run-on lists: words strung on one line, none a function word, drawn from a few and said
  * again and again (word salad that a sentence ran into, or that fills a line alone).
  */
-import { C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
+import { C_AFTER, C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
 
 /** Letters from which a chunk is no item of a list: words glued, a URL or a hash, never one word of a list. */
 const LONG_CHUNK = 30;
@@ -43,8 +43,9 @@ export function readRunOnList(c: Chunks): ListFigures {
   for (let i = 0; i < c.n; i++) {
     const fl = c.flags[i]!;
     // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
-    // words on the same line starts it)
-    if (fl & (C_LINE | C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) end(i);
+    // words on the same line starts it); so does a chunk of marks alone before it: words strung one after another make a
+    // list, while commands or fields parted by "&&", "|" or "-" are segments of a line
+    if (fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER) || c.letters[i]! > LONG_CHUNK) end(i);
     if (fl & (C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) continue;
     if (items === 0) {
       at = c.start[i]!;

@@ -40,7 +40,15 @@ const BAR_RUN = 3;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
 
-export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
+/** Is the backslash token `i` glued to a lone n, r or t, the escape of a line break, a return or a tab? */
+function escapesBreak(t: TokenBuffer, text: string, i: number): boolean {
+  const j = i + 1;
+  if (j >= t.n || t.start[j] !== t.end[i] || t.end[j]! - t.start[j]! !== 1) return false;
+  const c = text.charCodeAt(t.start[j]!);
+  return c === 0x6e || c === 0x72 || c === 0x74;
+}
+
+export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
   // alone does not make them code (a URL, a tag or a comment inside the block still does)
   const codeOf = fenced ? F_CODE | F_FENCE : F_CODE;
@@ -72,6 +80,8 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   let key = 0;
   let line = false;
   let lineOwed = false;
+  // an escaped line break ("\n") came in the chunk: the chunk after the whitespace starts a line
+  let escapedLine = false;
   // a chunk without letters, or of code, came since the last kept one
   let afterOwed = false;
   // the run of sentence marks (, . ; : ! ?) going on: its length, its dots, its first two marks
@@ -167,7 +177,8 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
   for (let i = from; i < tn; i++) {
     const info = tInfo[i]!;
     if (i > from && info & F_SPACE) {
-      line = (info & F_LINE) !== 0;
+      line = (info & F_LINE) !== 0 || escapedLine;
+      escapedLine = false;
       close(line, i);
     } else if (
       start >= 0 &&
@@ -195,6 +206,15 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
     }
     if (k === K_PUNCT) {
       const id = tId[i]!;
+      // the escape of a line break or a tab ("\n", "\t") in a string of JSON or code is the break it stands for: a help
+      // text kept as one string is lines, not one run of words, and the backslash of an escape is no code
+      if (id === 0x5c && escapesBreak(t, text, i)) {
+        if (run > 0) endRun();
+        if (letters > 0) flags |= C_BREAK;
+        if (text.charCodeAt(tStart[i + 1]!) !== 0x74) escapedLine = true;
+        i++;
+        continue;
+      }
       if (isSentenceMark(id)) {
         if (run > 0 && tStart[i] !== lastEnd) endRun();
         if (run < 2) runPair = (runPair << 8) | id;
@@ -258,12 +278,20 @@ export function readChunks(t: TokenBuffer, from = 0, fenced = false): Chunks {
     // with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code
     if (k === K_WORD && len >= GLUED_LETTERS && ((info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)))))
       flags |= C_MALFORMED;
-    if (prevScript !== SC_NONE && script !== prevScript && tStart[i] === tEnd[i - 1]) flags |= C_GLUE;
+    // a dot, "@", "/" or ":" between the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a
+    // path), each in its own script: no letters glued
+    if (prevScript !== SC_NONE && script !== prevScript && tStart[i] === tEnd[i - 1] && !partsLabels(tInfo[i - 1]!, tId[i - 1]!))
+      flags |= C_GLUE;
     prevScript = script;
   }
   close(false, tn);
   out.fenced = sawFence;
   return out;
+}
+
+/** Is the token a dot, "@", "/" or ":", which part the labels of a host, an address or a path? */
+function partsLabels(info: number, id: number): boolean {
+  return (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a);
 }
 
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */

@@ -19,6 +19,7 @@
  */
 import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
+import { closesOpened } from '../../text/brackets.js';
 import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
@@ -72,7 +73,7 @@ const THRESHOLDS = {
   },
   floodChars: {
     value: 24,
-    why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds)',
+    why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds). Closing brackets that close what the text opened (brackets.ts) are the end of code, not a flood: test files end in 24-49 chars of "})" (3 of the 1,616 realworld files failed so before)',
   },
   ruleChars: {
     value: 160,
@@ -168,6 +169,8 @@ export interface Loop {
   words: boolean;
   /** For the loop at the end: what its region returns over is rows of a delimited table (delimitedTable.ts): data, no list that runs away (false for other loops). */
   table: boolean;
+  /** For a loop of punctuation at the end: it is closing brackets that close what the text opened (brackets.ts), the end of code (false for other loops). */
+  closes: boolean;
 }
 
 export interface RepetitionFigures {
@@ -250,7 +253,9 @@ export const repetition = {
     if (f.tail) {
       const l = f.tail;
       const chars = l.end - l.onset;
+      // closing brackets that close what the text opened are the end of code, not a flood
       const structural = isStructural(l);
+      const flood = structural && !l.closes;
       // copies counted with a word inserted, dropped or swapped need one more
       const need =
         (atLimit ? t.tailLoopCopiesAtLimit : l.periodTokens >= t.longLoopTokens ? t.longLoopCopies : t.tailLoopCopies) + (l.near ? 1 : 0);
@@ -261,7 +266,7 @@ export const repetition = {
       const loopFails =
         stuck &&
         (structural
-          ? l.copies >= need && chars >= limit
+          ? flood && l.copies >= need && chars >= limit
           : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
       // a cycle or a template: judged by how often it returns and what it brings
       const newThings = l.novelty >= t.returnsNovelty;
@@ -287,7 +292,7 @@ export const repetition = {
             `most of the output goes round the same words: it returns ${fmt(l.returns, 1)} times to them (novelty ${fmt(l.novelty, 3)}, ${fmt(100 * l.wordCycle, 0)}% of the output)`,
           ),
         );
-      } else if (stuck && (structural ? l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
+      } else if (stuck && (structural ? flood && l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
       } else if (!structural && !l.table && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
@@ -391,7 +396,7 @@ export const repetition = {
     if (c && !c.near && c.similarity >= CERTAIN_SIMILARITY && c.newPerCopy <= t.loopNewPerCopy) {
       const limit = floodLimit(c, t);
       const chars = c.end - c.onset;
-      if (isStructural(c) ? c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
+      if (isStructural(c) ? !c.closes && c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
         const same = out.find((x) => x.kind === kind && x.severity === 'fail');
@@ -571,8 +576,9 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     }
     const unitTo = verbatim ? end : r.to;
     const unitFrom = unitTo - p;
+    const unit = unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i));
     return {
-      unit: unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i)),
+      unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
       rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
       copies: verbatim ? run.copies : 1,
@@ -593,6 +599,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
       // judged for the loop at the end only (a loop the text moves on from is judged by its copies' similarity)
       words: atEnd && isWordRegion(t, unitFrom, unitTo),
       table: false,
+      // the brackets are counted from the text's start: only for punctuation that runs to the end
+      closes: atEnd && unit === 'punctuation' && closesOpened(t, onsetTok, n),
     };
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
