@@ -21,6 +21,7 @@ import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { prosescriptCases } from './faults/prosescript.js';
+import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
 import { shortffCases } from './faults/shortff.js';
 import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
@@ -669,6 +670,7 @@ export async function runFaultsBench(): Promise<void> {
     await deadlineCases(root, results);
     await prosescriptCases(root, results);
     await shortffCases(root, results);
+    await realworldCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
