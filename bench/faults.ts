@@ -20,6 +20,7 @@ import type { RunResult } from '../src/probe/probeTypes.js';
 import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
+import { midswitchCases } from './faults/midswitch.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
@@ -671,6 +672,7 @@ export async function runFaultsBench(): Promise<void> {
     await prosescriptCases(root, results);
     await shortffCases(root, results);
     await realworldCases(root, results);
+    await midswitchCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -27,6 +27,13 @@ const KO = [
 const ZH =
   '总之，在设计索引的时候，应该先分析最常用的查询语句，然后根据查询条件和排序方式来选择合适的列，这样才能在读取速度和写入成本之间找到一个比较好的平衡点，避免系统性能下降。';
 
+const ES = [
+  'Además, conviene regar las plantas por la mañana temprano, cuando el sol todavía no calienta demasiado, porque así el agua llega a las raíces antes de evaporarse.',
+  'También es importante cubrir la tierra con una capa de paja o de hojas secas para que conserve la humedad durante los días más calurosos del verano y no crezcan tantas malas hierbas.',
+];
+const FR_QUOTE =
+  "« Il faut cultiver notre jardin, disait le vieux jardinier à chaque printemps, car la terre rend toujours ce qu'on lui donne. Celui qui prend le temps de l'écouter ne manque jamais de rien pendant les longs mois de l'hiver, et celui qui la néglige apprend vite que les mauvaises herbes, elles, n'attendent personne. Voilà pourquoi je commence toujours par le sol avant de penser aux fleurs. »";
+
 function kinds(text: string): string[] {
   return detect('languageId', text).findings.map((f) => `${f.severity} ${f.kind}`);
 }
@@ -107,6 +114,73 @@ describe('languageId: language_switch', () => {
     const en = Array.from({ length: 40 }, (_, k) => EN[k % EN.length]).join('\n\n');
     assert.deepEqual(kinds(`${en}\n\nGartenarbeit im Frühling\n\n${de}`), []);
     assert.deepEqual(kinds(`${en}\n\n${de}`), ['fail language_switch']);
+  });
+
+  it('an English answer that goes into Spanish for a paragraph and comes back fails, naming the rule', () => {
+    const before = `${EN[0]}\n\n${EN[1]}\n\n`;
+    const { findings } = detect('languageId', `${before}${ES.join(' ')}\n\n${EN[2]}\n\n${EN[3]}`);
+    assert.equal(findings.length, 1);
+    assert.equal(findings[0]!.kind, 'language_switch');
+    assert.equal(findings[0]!.rule, 'midSwitchUnits');
+    assert.match(
+      findings[0]!.detail,
+      /letters of Spanish prose \(2 paragraphs or parts\) in the middle of an answer in English, which comes back to it/,
+    );
+    assert.equal(findings[0]!.atChar, before.length);
+  });
+
+  const MIDDLE_OK: Array<[string, string, string]> = [
+    [
+      'a French paragraph in quotes',
+      `${EN[0]}\n\n${EN[1]}\n\n${FR_QUOTE}\n\n${EN[2]}\n\n${EN[3]}`,
+      'a paragraph that opens with a quote mark is quoted, whatever its length',
+    ],
+    [
+      'a quoted paragraph as a blockquote',
+      `${EN[0]}\n\n${EN[1]}\n\n> ${ES.join('\n> ')}\n\n${EN[2]}\n\n${EN[3]}`,
+      'a blockquote is quoted',
+    ],
+    [
+      'a bilingual glossary',
+      `${EN[0]}\n\n${EN[1]}\n\nGlossary:\n- el abono: compost, the dark crumbly matter that feeds the soil\n- la regadera: the watering can you fill at the rain barrel\n- las malas hierbas: weeds, which take the water and the light\n\n${EN[2]}\n\n${EN[3]}`,
+      'each line mixes both languages: no unit reads as the other one',
+    ],
+    [
+      'a translation under a "Translation:" heading',
+      `${EN[0]}\n\n${EN[1]}\n\nTranslation:\n\n${ES.join('\n\n')}\n\n${EN[2]}\n\n${EN[3]}`,
+      'a translation announced by a title opens a section of its own',
+    ],
+    [
+      'a translation announced by a sentence ending in a colon',
+      `${EN[0]}\n\n${EN[1]}\n\nHere is the same advice in Spanish, as you asked, so that you can share it with your neighbours in the allotment:\n\n${ES.join(' ')}\n\n${EN[2]}\n\n${EN[3]}`,
+      'a line ending in a colon announces what follows',
+    ],
+    [
+      'one Spanish sentence in the middle',
+      `${EN[0]}\n\n${EN[1]}\n\n${ES[0]}\n\n${EN[2]}\n\n${EN[3]}`,
+      'one unit is a quotation or a proverb: midSwitchUnits asks for 2',
+    ],
+    [
+      'a Spanish section under its own title in the middle',
+      `${EN[0]}\n\n${EN[1]}\n\nConsejos para el verano\n\n${ES.join('\n\n')}\n\n${EN[2]}\n\n${EN[3]}`,
+      'a section under a title of its own is a new section, not a drift',
+    ],
+    [
+      'German paragraphs in the middle of a Korean answer',
+      `${KO[0]}\n\n${DE.join('\n\n')}\n\n${KO[1]}\n\n${KO[2]}`,
+      "a switch into another script is script_switch's to judge (its thresholds measured on quotes of other scripts)",
+    ],
+  ];
+  for (const [name, text, why] of MIDDLE_OK) {
+    it(`${name} stays ok (${why})`, () => assert.deepEqual(kinds(text), []));
+  }
+
+  it('reads a bounded number of units of the middle however long the text, and identifies fewer', () => {
+    const long = Array.from({ length: 600 }, (_, k) => (k % 3 === 2 ? ES[k % 2] : EN[k % EN.length])).join('\n\n');
+    const { figures } = detect('languageId', `${EN.join('\n\n')}\n\n${long}\n\n${EN.join('\n\n')}`);
+    assert.ok(figures.middle.length <= 96, `${figures.middle.length} middle units read`);
+    const identified = figures.middle.filter((u) => !u.own && u.lang !== '').length;
+    assert.ok(identified > 0 && identified <= 24, `${identified} middle units identified`);
   });
 
   it('loads the identifier only when the two ends of a text may differ in language (script or function words)', () => {

@@ -22,6 +22,8 @@ describe('proseParagraphs', () => {
     ],
     ['an indented line is code', 'Text here.\n    return value;\nMore text.', ['Text here.', 'More text.']],
     ['a table row is data', 'Intro words.\n| a | b |\nname | value | unit\nOutro words.', ['Intro words.', 'Outro words.']],
+    ['a row of CSV is data', 'Intro words.\nBill 4,12,Pizza,Wine,Card\nMore words, and more.', ['Intro words.', 'More words, and more.']],
+    ['Chinese prose with ASCII commas is prose', '我们先读数据,然后再检查结果,最后写报告。', ['我们先读数据,然后再检查结果,最后写报告。']],
     ['a markup line is left out', 'Words.\n<div class="x">inside</div>\nMore words.', ['Words.', 'More words.']],
     ['a line of digits and symbols is left out', 'Words.\n12.5 + 3 = 15.5 (42%)\nMore words.', ['Words.', 'More words.']],
     ['a line of code words is left out', 'Words.\nfoo_bar = baz.qux(x) :: y\nMore words.', ['Words.', 'More words.']],

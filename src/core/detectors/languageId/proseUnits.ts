@@ -29,6 +29,8 @@ export const UNIT_CHARS = 200;
 const LETTER_SHARE = 0.6;
 /** Share of a line's letters that may sit in code words before the line reads as code or data. */
 const CODE_LETTERS = 0.2;
+/** Cells of a line glued to the comma or semicolon before them from which the line is a row of data (CSV), not prose. */
+const GLUED_CELLS = 2;
 /** Chars of a one-line paragraph at most that reads as a title. */
 const TITLE_CHARS = 80;
 
@@ -160,8 +162,9 @@ const NOT_PROSE = 1;
 const UNCLEAN = 2;
 
 /**
- * Reads [from, to) of s once: NOT_PROSE when mostly symbols or digits, or mostly letters in
- * code words (identifiers joined by _ :: or a dot, calls, operators, brackets, quoted keys);
+ * Reads [from, to) of s once: NOT_PROSE when mostly symbols or digits, mostly letters in code
+ * words (identifiers joined by _ :: or a dot, calls, operators, brackets, quoted keys), or a
+ * row of CSV (GLUED_CELLS words glued to a comma or semicolon);
  * UNCLEAN when `clean` is false and it holds a URL or a backtick (NOT_PROSE first if two bars
  * come before).
  */
@@ -171,6 +174,7 @@ function judgeLine(s: string, from: number, to: number, clean: boolean): number 
   let codeLetters = 0;
   let wordLetters = 0;
   let pipes = 0;
+  let glued = 0;
   let code = false;
   // the word's last char (stars skipped: the word is read without them) and whether each of its last three is a letter
   let p1 = 0;
@@ -213,6 +217,9 @@ function judgeLine(s: string, from: number, to: number, clean: boolean): number 
         return UNCLEAN;
     }
     const letter = (k & LETTER) !== 0;
+    // a comma or semicolon with a Latin letter right after it: prose puts a space there, a row of CSV does not
+    // (Chinese prose may write ASCII commas without a space: only ASCII letters count)
+    if (c < 128 && letter && (p1 === 44 || p1 === 59)) glued++;
     if (letter) {
       letters++;
       wordLetters++;
@@ -233,6 +240,7 @@ function judgeLine(s: string, from: number, to: number, clean: boolean): number 
   if (code) codeLetters += wordLetters;
   if (letters === 0 || letters < LETTER_SHARE * nonSpace) return NOT_PROSE;
   if (codeLetters > CODE_LETTERS * letters) return NOT_PROSE;
+  if (glued >= GLUED_CELLS) return NOT_PROSE;
   return PROSE;
 }
 

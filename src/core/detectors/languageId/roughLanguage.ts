@@ -38,10 +38,12 @@ function scriptOf(c: number): number {
   return OTHER;
 }
 
-const LISTS: Array<[string, ReadonlySet<string>]> = Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([lang, words]) => [
-  lang,
-  new Set(words),
-]);
+const LANGS = Object.keys(FUNCTION_WORDS_BY_LANGUAGE);
+/** Each function word with the languages whose lists hold it, one bit each: one lookup a word (lists share words: de, en, la, die, in). */
+const WORD_LANGS = new Map<string, number>();
+LANGS.forEach((lang, k) => {
+  for (const w of FUNCTION_WORDS_BY_LANGUAGE[lang]!) WORD_LANGS.set(w, (WORD_LANGS.get(w) ?? 0) | (1 << k));
+});
 
 /** True for a letter of the scripts read here (ASCII letters, Latin, Cyrillic, CJK); other letters count as OTHER. */
 function isLetter(c: number): boolean {
@@ -70,25 +72,60 @@ export function roughLanguage(text: string): string | null {
   if (cjk >= CJK_SHARE * letters && counts[HANGUL] === 0) return counts[KANA]! >= KANA_SHARE * cjk ? 'Jpan' : 'Hani';
   const script = counts[LATIN]! >= SCRIPT_SHARE * letters ? 'Latn' : counts[CYRILLIC]! >= SCRIPT_SHARE * letters ? 'Cyrl' : null;
   if (script === null) return null;
-  const words = text.toLowerCase().split(/[^\p{L}]+/u);
+  // words are runs of letters (read in one pass, no split): the unit is read for every answer's two ends and middle
+  const lower = text.toLowerCase();
+  const hits = new Array<number>(LANGS.length).fill(0);
   let n = 0;
-  const hits = new Map<string, number>();
-  for (const w of words) {
-    if (w.length === 0) continue;
+  let from = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    if (i < lower.length && isLetter(lower.charCodeAt(i))) {
+      if (from < 0) from = i;
+      continue;
+    }
+    if (from < 0) continue;
     n++;
-    for (const [lang, list] of LISTS) if (list.has(w)) hits.set(lang, (hits.get(lang) ?? 0) + 1);
+    let mask = WORD_LANGS.get(lower.slice(from, i)) ?? 0;
+    for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[k]!++;
+    from = -1;
   }
   if (n < MIN_WORDS) return null;
   let top = '';
   let best = 0;
   let second = 0;
-  for (const [lang, h] of hits) {
+  for (let k = 0; k < LANGS.length; k++) {
+    const h = hits[k]!;
     if (h > best) {
       second = best;
       best = h;
-      top = lang;
+      top = LANGS[k]!;
     } else if (h > second) second = h;
   }
   if (best < TOP_SHARE * n || best < MARGIN * second) return null;
   return `${script}:${top}`;
+}
+
+const SCRIPT_KEYS = ['latin', 'cyrillic', 'cjk', 'cjk', 'hangul', 'other'];
+
+/**
+ * The script most of a unit's letters are in: 'latin', 'cyrillic', 'cjk' (Han and kana, one
+ * family: Chinese and Japanese mix them), 'hangul' or 'other' ('' without letters).
+ */
+export function scriptKey(text: string): string {
+  const counts = [0, 0, 0, 0, 0, 0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (!isLetter(c)) continue;
+    counts[c >= 0xd800 && c <= 0xdfff ? OTHER : scriptOf(c)]!++;
+  }
+  counts[HAN] = counts[HAN]! + counts[KANA]!;
+  counts[KANA] = 0;
+  let best = -1;
+  let most = 0;
+  for (let s = 0; s < counts.length; s++) {
+    if (counts[s]! > most) {
+      most = counts[s]!;
+      best = s;
+    }
+  }
+  return best < 0 ? '' : SCRIPT_KEYS[best]!;
 }
