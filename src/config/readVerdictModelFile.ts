@@ -1,6 +1,7 @@
+import { closeSync } from 'node:fs';
 import { FEATURE_NAMES } from '../core/verdictFeatures.js';
 import { loadVerdictModel, type VerdictModel } from '../core/verdictModel.js';
-import { readBoundedFile } from '../files/readBoundedFile.js';
+import { openBoundedFileSync, readAtMostSync, readBoundedFile } from '../files/readBoundedFile.js';
 
 /** Largest model file read: the committed one is about 20 KB; a model of this analyzer's features cannot be much more. */
 export const VERDICT_MODEL_MAX_BYTES = 1024 * 1024;
@@ -17,6 +18,28 @@ export async function readVerdictModelFile(path: string): Promise<VerdictModel> 
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }
+  return parseVerdictModel(path, text);
+}
+
+/** readVerdictModelFile for the config's validation, which reports every problem in one synchronous pass. */
+export function readVerdictModelFileSync(path: string): VerdictModel {
+  let text: string;
+  try {
+    const { fd } = openBoundedFileSync(path, { maxBytes: VERDICT_MODEL_MAX_BYTES });
+    try {
+      const bytes = readAtMostSync(fd, 0, VERDICT_MODEL_MAX_BYTES + 1);
+      if (bytes.length > VERDICT_MODEL_MAX_BYTES) throw new Error(`is more than the ${VERDICT_MODEL_MAX_BYTES} bytes read at most`);
+      text = bytes.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new Error(`${path}: ${(err as Error).message}`);
+  }
+  return parseVerdictModel(path, text);
+}
+
+function parseVerdictModel(path: string, text: string): VerdictModel {
   let json: unknown;
   try {
     json = JSON.parse(text);
