@@ -31,7 +31,7 @@ export function redactConfig(config: Config): Config {
   for (const probe of copy.probes) {
     redactFields(probe.extraBody);
     // the model's 200 weights say nothing a reader needs: its path (verdictModel) stays
-    probe.learnedModel = null;
+    delete probe.learnedModel;
   }
   return copy;
 }

@@ -127,8 +127,8 @@ export interface ProbeConfig {
   verdict: VerdictMode;
   /** Path of a model retrained with `npm run train` (null: the committed model). */
   verdictModel: string | null;
-  /** That file's model, read and checked when the config is validated (null: the committed model). Left out of the redacted copy. */
-  learnedModel?: VerdictModel | null;
+  /** That file's model, read and checked when the config is validated (absent: the committed model). Left out of the redacted copy. */
+  learnedModel?: VerdictModel;
   /** Probe-level timeout overrides (merged over the target's). */
   timeouts: Partial<Timeouts>;
   /** Extra JSON fields merged into the request body (top_p, seed, ...). */

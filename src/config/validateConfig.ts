@@ -739,20 +739,20 @@ function readVerdictModel(
   path: string,
   readModel: (file: string) => VerdictModel,
   p: Problems,
-): { verdictModel: string | null; learnedModel: VerdictModel | null } {
+): { verdictModel: string | null; learnedModel?: VerdictModel } {
   const v = raw['verdictModel'];
-  if (!present(v)) return { verdictModel: null, learnedModel: null };
+  if (!present(v)) return { verdictModel: null };
   const at = keyPath(path, 'verdictModel');
   if (!nonEmptyString(v)) {
     p.add(at, 'must be the path of a verdict model file (JSON written by npm run train)');
-    return { verdictModel: null, learnedModel: null };
+    return { verdictModel: null };
   }
   const file = v.trim();
   try {
     return { verdictModel: file, learnedModel: readModel(file) };
   } catch (err) {
     p.add(at, (err as Error).message);
-    return { verdictModel: file, learnedModel: null };
+    return { verdictModel: file };
   }
 }
 

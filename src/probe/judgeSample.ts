@@ -120,6 +120,7 @@ export function judgeSample(
     error,
     adherence,
     logprobs,
+    score: content.score || reasoning?.score ? { content: content.score ?? null, reasoning: reasoning?.score ?? null } : null,
     content: result.content,
     reasoning: result.reasoning,
   };

@@ -52,7 +52,7 @@ describe('probes[].verdictModel', () => {
     assert.deepEqual(verdictOptions(p), { verdict: 'learned', verdictModel: DEFAULT_VERDICT_MODEL });
     const shown = redactConfig(r.config).probes[0]!;
     assert.equal(shown.verdictModel, good);
-    assert.equal(shown.learnedModel, null);
+    assert.equal(shown.learnedModel, undefined);
   });
 
   it('names the key and the file when the file is missing or not a model', async () => {
