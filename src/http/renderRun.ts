@@ -1,4 +1,4 @@
-import type { AnalysisScore, TextMetrics } from '../core/analysisTypes.js';
+import type { TextMetrics } from '../core/analysisTypes.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 import { formatAge } from './formatAge.js';
 import type { Comparison } from '../state/changeComparison.js';
