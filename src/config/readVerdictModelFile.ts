@@ -1,5 +1,6 @@
 import { closeSync } from 'node:fs';
-import { FEATURE_NAMES } from '../core/verdictFeatures.js';
+import { DEFAULT_VERDICT_MODEL } from '../core/defaultVerdictModel.js';
+import { readerOf } from '../core/learnedVerdict.js';
 import { loadVerdictModel, type VerdictModel } from '../core/verdictModel.js';
 import { openBoundedFileSync, readAtMostSync, readBoundedFile } from '../files/readBoundedFile.js';
 
@@ -47,7 +48,10 @@ function parseVerdictModel(path: string, text: string): VerdictModel {
     throw new Error(`${path}: not JSON (${(err as Error).message})`);
   }
   try {
-    return loadVerdictModel(json, FEATURE_NAMES);
+    // the committed model's features are this analyzer's (a test checks them): a retrained one must have the same, in that order
+    const model = loadVerdictModel(json, DEFAULT_VERDICT_MODEL.features);
+    readerOf(model);
+    return model;
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

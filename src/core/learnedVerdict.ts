@@ -9,20 +9,32 @@
 import type { AnalysisScore, VerdictMode } from './analysisTypes.js';
 import { fmt } from './detectors/finding.js';
 import { type Finding, finding } from './finding.js';
-import { type EngineFigures, featuresOf } from './verdictFeatures.js';
+import { type FeatureReader, featureReader } from './verdictFeatureReader.js';
 import { scoreOf, type VerdictModel } from './verdictModel.js';
 
 export const VERDICT_MODES: readonly VerdictMode[] = ['rules', 'learned'];
 
+const readers = new WeakMap<VerdictModel, FeatureReader>();
+
+/** The reader of a model's features, made once per model (it checks every name). */
+export function readerOf(model: VerdictModel): FeatureReader {
+  let r = readers.get(model);
+  if (!r) {
+    r = featureReader(model.features);
+    readers.set(model, r);
+  }
+  return r;
+}
+
 /** The model's score of a finished text from its figures and its rules' findings (what it was trained on). */
 export function scoreText(
-  figures: EngineFigures,
+  figures: Parameters<FeatureReader>[0],
   findings: readonly Pick<Finding, 'kind' | 'severity'>[],
   slice: (from: number, to: number) => string,
   model: VerdictModel,
   mode: VerdictMode,
 ): AnalysisScore {
-  const s = scoreOf(featuresOf(figures, findings, slice), model);
+  const s = scoreOf(readerOf(model)(figures, findings, slice), model);
   return {
     mode,
     probability: s.probability,

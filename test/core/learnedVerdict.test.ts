@@ -9,9 +9,12 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { DEFAULT_VERDICT_MODEL } from '../../src/core/defaultVerdictModel.js';
 import { FINDING_KINDS } from '../../src/core/finding.js';
 import { formatReport } from '../../src/core/formatReport.js';
+import { Engine } from '../../src/core/engine.js';
 import { createStreamAnalyzer } from '../../src/core/streamAnalyzer.js';
+import { featureReader } from '../../src/core/verdictFeatureReader.js';
+import { FEATURE_NAMES, featuresOf } from '../../src/core/verdictFeatures.js';
 import type { VerdictModel } from '../../src/core/verdictModel.js';
-import { tuningCorpus } from '../corpus/generate.js';
+import { holdoutCorpus, tuningCorpus } from '../corpus/generate.js';
 
 /** A healthy Go program, written for this test. */
 const GO = `package main
@@ -68,6 +71,28 @@ const SALAD =
 function withModel(over: Partial<VerdictModel>): VerdictModel {
   return { ...DEFAULT_VERDICT_MODEL, ...over };
 }
+
+describe('featureReader', () => {
+  it('reads by name exactly what featuresOf computes, on corpus texts (the committed model scores what it was fitted on)', () => {
+    assert.deepEqual(DEFAULT_VERDICT_MODEL.features, [...FEATURE_NAMES]);
+    const read = featureReader(FEATURE_NAMES);
+    const texts = [...holdoutCorpus().filter((_, i) => i % 6 === 0), ...tuningCorpus().filter((_, i) => i % 25 === 0)].map((s) => s.text);
+    texts.push(SOFT, SALAD, '', 'the '.repeat(700), `${'这是一个测试。'.repeat(30)}\n\nThe end of the answer comes in English here.`);
+    for (const text of texts) {
+      const e = new Engine(text.length);
+      e.push(text);
+      const figures = e.figures();
+      const findings = analyzeText(text).findings;
+      const slice = (a: number, b: number) => text.slice(a, b);
+      assert.deepEqual(read(figures, findings, slice), featuresOf(figures, findings, slice), text.slice(0, 60));
+    }
+  });
+
+  it('refuses a name it cannot read, naming it', () => {
+    assert.throws(() => featureReader(['base.chars', 'text.renamed']), /feature 1 is text\.renamed, not a figure/);
+    assert.throws(() => featureReader(['finding.nonsense.fail']), /feature 0 is finding\.nonsense\.fail, a flag of no finding kind/);
+  });
+});
 
 describe('the learned score', () => {
   it('is in every finished analysis, in rules mode too, with the model’s threshold and warn band and five contributions', () => {
