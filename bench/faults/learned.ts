@@ -222,10 +222,12 @@ probes:
       /learned: the learned model gives a probability of degeneration of 0\.\d+, at or above/,
     ),
     [
-      'daemon: /metrics counts the learned fail under kind="learned"',
+      'daemon: /metrics counts the words\' learned fail under kind="learned"',
       async () => {
         const r = await get(`${daemon.url}/metrics`);
-        const line = r.body.split('\n').find((l) => l.startsWith('coherency_degeneration_reasons_total{') && l.includes('kind="learned"'));
+        const line = r.body
+          .split('\n')
+          .find((l) => l.startsWith('coherency_degeneration_reasons_total{target="salad",probe="learned",kind="learned"}'));
         check(line !== undefined && / 1$/.test(line), `no learned series: ${line ?? 'none'}`);
         return line!;
       },
