@@ -20,6 +20,7 @@ import type { RunResult } from '../src/probe/probeTypes.js';
 import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
+import { learnedCases } from './faults/learned.js';
 import { midswitchCases } from './faults/midswitch.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
@@ -673,6 +674,7 @@ export async function runFaultsBench(): Promise<void> {
     await shortffCases(root, results);
     await realworldCases(root, results);
     await midswitchCases(root, results);
+    await learnedCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -206,6 +206,7 @@ The model name picks the scenario:
   analyze: {
     summary: 'analyse a text or a captured SSE stream for degeneration (exit 0 ok/warn, 1 fail, 2 unreadable)',
     usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both] [--finish-reason R]
+                           [--verdict rules|learned] [--verdict-model FILE]
 
   FILE              plain text, or a captured chat-completion stream (its "data:" lines,
                     e.g. from curl -N); - or no FILE reads standard input
@@ -214,9 +215,19 @@ The model name picks the scenario:
   --finish-reason R how the generation ended, for plain text (a captured stream says it
                     itself): "length" means it was cut by the token limit, which inside a
                     loop or flood is evidence of collapse whatever its size
+  --verdict V       who decides: rules (default; the learned model's score is shown as
+                    information) or learned (the model with the hard rules, see
+                    docs/detection.md "The learned verdict")
+  --verdict-model F a model retrained with npm run train (default: the committed one)
 
-Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
-    options: { json: { type: 'boolean' }, channel: { type: 'string' }, 'finish-reason': { type: 'string' } },
+Exit status: 0 ok or warn, 1 fail, 2 unreadable input or model.`,
+    options: {
+      json: { type: 'boolean' },
+      channel: { type: 'string' },
+      'finish-reason': { type: 'string' },
+      verdict: { type: 'string' },
+      'verdict-model': { type: 'string' },
+    },
     allowPositionals: true,
     async run(values, positionals, io) {
       const channel = String(values['channel'] ?? 'both');
@@ -247,14 +258,29 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input.`,
         io.stderr(`error: --finish-reason: a finish_reason such as length or stop, got "${finishReason.slice(0, 40)}"\n`);
         return EXIT.USAGE;
       }
+      const mode = String(values['verdict'] ?? 'rules');
+      if (mode !== 'rules' && mode !== 'learned') {
+        io.stderr(`error: --verdict: must be rules or learned, got "${mode.slice(0, 40)}"\n`);
+        return EXIT.USAGE;
+      }
+      let verdictModel: import('./core/verdictModel.js').VerdictModel | undefined;
+      if (values['verdict-model'] !== undefined) {
+        const { readVerdictModelFile } = await import('./config/readVerdictModelFile.js');
+        try {
+          verdictModel = await readVerdictModelFile(String(values['verdict-model']));
+        } catch (err) {
+          io.stderr(`error: --verdict-model ${(err as Error).message}\n`);
+          return EXIT.USAGE;
+        }
+      }
       const { analyzeCapture } = await import('./core/analyzeCapture.js');
-      const result = analyzeCapture(text, channel, undefined, finishReason);
+      const result = analyzeCapture(text, channel, undefined, finishReason, { verdict: mode, ...(verdictModel ? { verdictModel } : {}) });
       const { analysis } = result;
       if (values['json']) {
-        const { verdict, findings, reasons, metrics } = analysis;
+        const { verdict, findings, reasons, metrics, score } = analysis;
         const { findingView } = await import('./http/findingView.js');
         const shown = findings.map(findingView);
-        io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, finishReason: result.finishReason }, null, 2)}\n`);
+        io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, score, finishReason: result.finishReason }, null, 2)}\n`);
       } else {
         const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
         const { formatReport } = await import('./core/formatReport.js');

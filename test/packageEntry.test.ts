@@ -17,7 +17,7 @@ test("the package's main entry exports analyzeText, loadable by its package name
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoPath(), encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { ok: string; bad: string; keys: string[]; stream: string };
-  assert.deepEqual(out.keys, ['verdict', 'findings', 'reasons', 'metrics']);
+  assert.deepEqual(out.keys, ['verdict', 'findings', 'reasons', 'metrics', 'score']);
   assert.equal(out.bad, 'fail');
   assert.notEqual(out.ok, 'fail');
   assert.equal(out.stream, 'function');

@@ -363,6 +363,20 @@ export const CONFIG_SPEC = {
         description: 'Analyzer threshold overrides by name (src/core/thresholds.ts)',
         notWhen: CONFORMANCE,
       },
+      verdict: {
+        type: 'string',
+        enum: ['rules', 'learned'],
+        default: DEFAULTS.probe.verdict,
+        description:
+          "Who decides a sample's verdict: rules (the detectors; the learned model's score is shown as information) or learned (the model with the hard rules; docs/detection.md)",
+        notWhen: CONFORMANCE,
+      },
+      verdictModel: {
+        type: 'string',
+        minLength: 1,
+        description: 'A verdict model retrained with npm run train (JSON, read and checked at load); default the committed one',
+        notWhen: CONFORMANCE,
+      },
       timeouts: { type: 'section', section: 'timeouts', description: "Timeout overrides, merged over the target's" },
       extraBody: {
         type: 'map',

@@ -87,6 +87,9 @@ export const DEFAULTS = {
     samples: 1,
     minTokens: 0,
     thresholds: {},
+    // The rules decide by default: out of fold on the real development texts the learned model adds nothing to them (docs/detection.md).
+    verdict: 'rules' as 'rules' | 'learned',
+    verdictModel: null,
     timeouts: {},
     extraBody: {},
     // Once a loop is certain, the rest of maxTokens only costs GPU time and delays the verdict.

@@ -28,7 +28,11 @@ export function redactConfig(config: Config): Config {
       if (isSecretName(name) || SECRET_VALUE_RE.test(value)) target.headers[name] = REDACTED;
     }
   }
-  for (const probe of copy.probes) redactFields(probe.extraBody);
+  for (const probe of copy.probes) {
+    redactFields(probe.extraBody);
+    // the model's 200 weights say nothing a reader needs: its path (verdictModel) stays
+    delete probe.learnedModel;
+  }
   return copy;
 }
 

@@ -1,5 +1,7 @@
 /** The validated, defaulted configuration. Produced only by loadConfig/parseConfig. */
+import type { VerdictMode } from '../core/analysisTypes.js';
 import type { ExpectConfig } from '../core/promptAdherence.js';
+import type { VerdictModel } from '../core/verdictModel.js';
 
 import type { ConformanceSettings, ContaminationSettings, ProbeKind, RecallSettings } from './probeKindTypes.js';
 
@@ -121,6 +123,12 @@ export interface ProbeConfig {
   minTokens: number;
   /** Analyzer threshold overrides, keyed by the analyzer's threshold names. */
   thresholds: Record<string, number>;
+  /** Who decides a sample's verdict: the rules (default) or the learned model with the hard rules. */
+  verdict: VerdictMode;
+  /** Path of a model retrained with `npm run train` (null: the committed model). */
+  verdictModel: string | null;
+  /** That file's model, read and checked when the config is validated (absent: the committed model). Left out of the redacted copy. */
+  learnedModel?: VerdictModel;
   /** Probe-level timeout overrides (merged over the target's). */
   timeouts: Partial<Timeouts>;
   /** Extra JSON fields merged into the request body (top_p, seed, ...). */

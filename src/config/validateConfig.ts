@@ -10,6 +10,8 @@ import { isIP } from 'node:net';
 import { validate as validateCron } from 'node-cron';
 import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
+import type { VerdictModel } from '../core/verdictModel.js';
+import { readVerdictModelFileSync } from './readVerdictModelFile.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { validateProbeKind } from './validateProbeKind.js';
@@ -38,6 +40,8 @@ export type ConfigResult = { ok: true; config: Config; warnings?: string[] } | {
 export interface ValidateOptions {
   /** How apiKeyFile and tls.caFile are checked at load; defaults to the real file system. */
   checkFile?: FileCheck;
+  /** How probes[].verdictModel is read and checked (throws a message naming the file); defaults to a bounded read of the real file. */
+  readVerdictModel?: (path: string) => VerdictModel;
   /** How storage.dir is checked (a directory that exists or can be created, writable); defaults to the real file system. */
   checkDir?: DirCheck;
   /**
@@ -729,7 +733,36 @@ function validateExtraBody(raw: unknown, path: string, p: Problems): Record<stri
   return out;
 }
 
-function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p: Problems): ProbeConfig | null {
+/** probes[].verdictModel: the path, and the model read and checked now, so a bad file is a config problem naming the key and the file. */
+function readVerdictModel(
+  raw: Obj,
+  path: string,
+  readModel: (file: string) => VerdictModel,
+  p: Problems,
+): { verdictModel: string | null; learnedModel?: VerdictModel } {
+  const v = raw['verdictModel'];
+  if (!present(v)) return { verdictModel: null };
+  const at = keyPath(path, 'verdictModel');
+  if (!nonEmptyString(v)) {
+    p.add(at, 'must be the path of a verdict model file (JSON written by npm run train)');
+    return { verdictModel: null };
+  }
+  const file = v.trim();
+  try {
+    return { verdictModel: file, learnedModel: readModel(file) };
+  } catch (err) {
+    p.add(at, (err as Error).message);
+    return { verdictModel: file };
+  }
+}
+
+function validateProbe(
+  raw: unknown,
+  index: number,
+  seen: Map<string, number>,
+  readModel: (file: string) => VerdictModel,
+  p: Problems,
+): ProbeConfig | null {
   const path = indexPath('probes', index);
   if (!isObj(raw)) {
     p.add(path, 'must be a mapping');
@@ -792,6 +825,8 @@ function validateProbe(raw: unknown, index: number, seen: Map<string, number>, p
     samples,
     minTokens,
     thresholds: validateThresholds(raw['thresholds'], keyPath(path, 'thresholds'), p),
+    verdict: readSpec(raw, 'probe', 'verdict', path, p, d.verdict),
+    ...readVerdictModel(raw, path, readModel, p),
     timeouts: readTimeouts(raw['timeouts'], keyPath(path, 'timeouts'), p),
     extraBody: validateExtraBody(raw['extraBody'], keyPath(path, 'extraBody'), p),
     abortOnCollapse: readBool(raw, 'abortOnCollapse', path, p, d.abortOnCollapse),
@@ -845,7 +880,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
 
   const probeSeen = new Map<string, number>();
   const probes = requireList(root['probes'], 'probes', 'probe', p)
-    .map((pr, i) => validateProbe(pr, i, probeSeen, p))
+    .map((pr, i) => validateProbe(pr, i, probeSeen, options.readVerdictModel ?? readVerdictModelFileSync, p))
     .filter((pr): pr is ProbeConfig => pr !== null);
 
   if (simulator.enabled && simulator.port !== 0 && simulator.port === server.port) {

@@ -70,6 +70,23 @@ export interface TextMetrics {
   certainFail: number;
 }
 
+/** Who decides the verdict: the detectors' rules (the default), or the learned model with the hard rules. */
+export type VerdictMode = 'rules' | 'learned';
+
+/** The learned model's reading of a finished text: in 'rules' mode information only. */
+export interface AnalysisScore {
+  /** The mode the verdict was decided in. */
+  mode: VerdictMode;
+  /** Probability of degeneration (0..1). */
+  probability: number;
+  /** The model fails a text at or above this probability (in 'learned' mode). */
+  threshold: number;
+  /** The model warns at or above this probability (in 'learned' mode). */
+  warnFrom: number;
+  /** The five figures that moved the probability most, with their share of the log-odds (+ towards degenerate). */
+  contributions: Array<[string, number]>;
+}
+
 export interface Analysis {
   verdict: Verdict;
   /** What the detectors found, after the verdict rules; empty when ok. */
@@ -77,4 +94,6 @@ export interface Analysis {
   /** One line per finding, "<kind>: <detail>", for people. Derived from findings, never parsed. */
   reasons: string[];
   metrics: TextMetrics;
+  /** The learned model's score of the finished text; absent from a snapshot taken while the stream runs. */
+  score?: AnalysisScore;
 }

@@ -1,5 +1,5 @@
 import type { Analysis } from './analysisTypes.js';
-import { analyzeText } from './analyzeText.js';
+import { type AnalyzeOptions, analyzeText } from './analyzeText.js';
 import { StreamAccumulator } from './streamAccumulator.js';
 import type { Thresholds } from './thresholds.js';
 
@@ -29,18 +29,20 @@ export function looksLikeSse(text: string): boolean {
  * Analyses plain text or a captured chat-completion stream, the input of
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
+ * `judge` picks the verdict mode and model (the rules and the committed model by default).
  */
 export function analyzeCapture(
   input: string,
   channel: CaptureChannel,
   thresholds?: Partial<Thresholds>,
   finishReason: string | null = null,
+  judge: Pick<AnalyzeOptions, 'verdict' | 'verdictModel'> = {},
 ): CaptureAnalysis {
   if (!looksLikeSse(input)) {
     return {
       format: 'text',
       channel,
-      analysis: analyzeText(channel === 'reasoning' ? '' : input, { thresholds, finishReason }),
+      analysis: analyzeText(channel === 'reasoning' ? '' : input, { ...judge, thresholds, finishReason }),
       notes: [],
       finishReason,
     };
@@ -78,7 +80,7 @@ export function analyzeCapture(
   return {
     format: 'sse',
     channel,
-    analysis: analyzeText(text, { thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }),
+    analysis: analyzeText(text, { ...judge, thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }),
     notes,
     finishReason: finish,
   };

@@ -1,8 +1,10 @@
-import type { Analysis } from './analysisTypes.js';
+import type { Analysis, VerdictMode } from './analysisTypes.js';
+import { DEFAULT_VERDICT_MODEL } from './defaultVerdictModel.js';
 import { Engine } from './engine.js';
 import { resolveThresholds } from './streamAnalyzer.js';
 import type { Thresholds } from './thresholds.js';
 import { analysisOf } from './verdict.js';
+import type { VerdictModel } from './verdictModel.js';
 
 export interface AnalyzeOptions {
   thresholds?: Partial<Thresholds>;
@@ -14,6 +16,10 @@ export interface AnalyzeOptions {
    * collapse whatever its size.
    */
   finishReason?: string | null;
+  /** Who decides the verdict: 'rules' (default; the model's score is information) or 'learned' (see learnedVerdict.ts). */
+  verdict?: VerdictMode;
+  /** A retrained model (loadVerdictModel) instead of the committed one. */
+  verdictModel?: VerdictModel;
 }
 
 /**
@@ -29,6 +35,8 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysi
     slice: (a: number, b: number) => text.slice(a, b),
     tokenOffsets: options.tokenOffsets,
     finishReason: options.finishReason ?? null,
+    model: options.verdictModel ?? DEFAULT_VERDICT_MODEL,
+    verdict: options.verdict ?? 'rules',
   });
 }
 

@@ -1,4 +1,4 @@
-import type { Analysis } from './analysisTypes.js';
+import type { Analysis, AnalysisScore } from './analysisTypes.js';
 import { fmt } from './detectors/finding.js';
 
 /** Copies as the loop's reason writes them ("repeated 8.9 times"), so the report never gives two counts. */
@@ -71,5 +71,16 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   ];
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.push(`${k.padEnd(w)}  ${v}`);
+  if (analysis.score) out.push('', ...scoreLines(analysis.score));
   return out.join('\n') + '\n';
+}
+
+/** The learned model's probability and the figures that moved it: the verdict's why in 'learned' mode, information in 'rules' mode. */
+export function scoreLines(score: AnalysisScore): string[] {
+  const role = score.mode === 'learned' ? 'decides with the hard rules' : 'information only: the rules decide';
+  const out = [
+    `learned model (${role}): probability ${score.probability.toFixed(3)}, fail from ${score.threshold.toFixed(3)}, warn from ${score.warnFrom.toFixed(3)}`,
+  ];
+  for (const [name, c] of score.contributions) out.push(`  ${c >= 0 ? '+' : '-'}${Math.abs(c).toFixed(2)}  ${name}`);
+  return out;
 }

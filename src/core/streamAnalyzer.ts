@@ -1,8 +1,10 @@
-import type { Analysis } from './analysisTypes.js';
+import type { Analysis, VerdictMode } from './analysisTypes.js';
+import { DEFAULT_VERDICT_MODEL } from './defaultVerdictModel.js';
 import { Engine } from './engine.js';
 import type { Finding } from './finding.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { analysisOf, certainCollapse, type LiveCheck, liveCheck } from './verdict.js';
+import type { VerdictModel } from './verdictModel.js';
 
 export interface StreamAnalyzerOptions {
   thresholds?: Partial<Thresholds>;
@@ -12,6 +14,13 @@ export interface StreamAnalyzerOptions {
    * analyzeText(text, { tokenOffsets }) with the deltas' start offsets.
    */
   countTokens?: boolean;
+  /**
+   * Who decides the final verdict: 'rules' (default) or 'learned'. The live check and partial
+   * snapshots use the rules alone either way: the model judges the finished text.
+   */
+  verdict?: VerdictMode;
+  /** A retrained model (loadVerdictModel) instead of the committed one. */
+  verdictModel?: VerdictModel;
 }
 
 export interface StreamAnalyzer {
@@ -61,6 +70,8 @@ export function resolveThresholds(overrides?: Partial<Thresholds> | Record<strin
 
 export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): StreamAnalyzer {
   const thresholds = resolveThresholds(options.thresholds);
+  const model = options.verdictModel ?? DEFAULT_VERDICT_MODEL;
+  const verdict = options.verdict ?? 'rules';
   const engine = new Engine();
   const offsets: number[] | undefined = options.countTokens ? [] : undefined;
   const slice = (a: number, b: number): string => engine.slice(a, b);
@@ -83,6 +94,8 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
         tokenOffsets: offsets,
         finishReason: o.finishReason ?? null,
         partial: o.partial === true,
+        model,
+        verdict,
       });
     },
     get length(): number {

@@ -2,7 +2,7 @@
  * Turns every detector's figures into the public Analysis: findings (after the verdict
  * rules), the verdict, reason lines derived from findings, and the fixed metrics.
  */
-import type { Analysis, TextMetrics, Verdict } from './analysisTypes.js';
+import type { Analysis, AnalysisScore, TextMetrics, Verdict, VerdictMode } from './analysisTypes.js';
 import type { JudgeContext } from './detectors/detector.js';
 import { excerptOf } from './detectors/finding.js';
 import type { Figures, Thresholds } from './detectors/registry.js';
@@ -10,6 +10,8 @@ import { type Loop, REPETITION_KINDS } from './detectors/repetition/repetition.j
 import { type BaseFigures, type Engine, judgeAll } from './engine.js';
 import { type Finding, reasonOf } from './finding.js';
 import { lastAtOrBelow } from './lastAtOrBelow.js';
+import { learnedFindings, scoreText } from './learnedVerdict.js';
+import type { VerdictModel } from './verdictModel.js';
 import { applyRules, collapseFinding, collapseOnset } from './verdictRules.js';
 
 const EXCERPT = 120;
@@ -23,6 +25,10 @@ export interface BuildOptions {
   finishReason?: string | null | undefined;
   /** The stream is still running (see JudgeContext.partial). */
   partial?: boolean | undefined;
+  /** The learned verdict's model: a finished text gets its score (a partial one does not). */
+  model?: VerdictModel | undefined;
+  /** Who decides: the rules (default), or the model with the hard rules ('learned', needs a model). */
+  verdict?: VerdictMode | undefined;
 }
 
 function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number): number {
@@ -34,7 +40,12 @@ export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
 }
 
 export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {
-  const findings = applyRules(raw).map((f) => ({
+  const ruled = applyRules(raw);
+  // The model reads the rules' findings, as in training; only the finished text is scored (bounded: the tail and one pass).
+  const score: AnalysisScore | undefined =
+    o.model && !o.partial ? scoreText({ base, detectors: figures }, ruled, o.slice, o.model, o.verdict ?? 'rules') : undefined;
+  const decided = score && o.model && score.mode === 'learned' ? learnedFindings(ruled, score, o.model) : ruled;
+  const findings = decided.map((f) => ({
     ...f,
     atToken: f.atToken >= 0 ? f.atToken : tokenIndexAt(o.tokenOffsets, f.atChar),
     excerpt: f.excerpt || (f.atChar >= 0 ? excerptOf(o.slice(f.atChar, f.atChar + 100), 80) : ''),
@@ -43,12 +54,14 @@ export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly
   const collapse = collapseFinding(findings);
   const onset = collapseOnset(findings);
   const certain = findings.some((f) => f.certain && f.severity === 'fail');
-  return {
+  const analysis: Analysis = {
     verdict,
     findings,
     reasons: findings.map(reasonOf),
     metrics: textMetrics(base, figures, findings, o, { verdict, onset, kind: collapse?.kind ?? '', certain }),
   };
+  if (score) analysis.score = score;
+  return analysis;
 }
 
 function textMetrics(

@@ -15,20 +15,16 @@
  * through sign(x)·log1p(|x|); offsets (names ending in At, at, onset, start, end) become a share
  * of the text (-1 when there is none), since where a thing sits says more than its offset.
  */
-import { deflateRawSync } from 'node:zlib';
 import type { Finding } from './detectors/finding.js';
 import { FINDING_KINDS } from './detectors/registry.js';
 import { Engine } from './engine.js';
+import { GENERIC, genericFigures, TAIL_CHARS } from './tailFigures.js';
+import { POSITION, slog } from './verdictFeatureReader.js';
+
+export { distinctShare, genericFigures, longestRepeat } from './tailFigures.js';
 
 /** What featuresOf reads: the engine's figures (Engine.figures()). */
 export type EngineFigures = ReturnType<Engine['figures']>;
-
-/** Chars of the tail the gzip ratio, the mixed-word share and the n-grams read. */
-const TAIL_CHARS = 2048;
-/** Chars of the tail the longest repeated substring is sought in (binary search × hashing: ~11 passes). */
-const REPEAT_CHARS = 1024;
-/** Words of the tail the distinct n-gram ratios are counted over. */
-const NGRAM_TOKENS = 200;
 
 type Shape =
   | { t: 'num' }
@@ -94,8 +90,6 @@ interface Slot {
   index?: number;
 }
 
-const POSITION = /(?:At|^at|^onset|^start|Start|^end|End)$/;
-
 function flatten(shape: Shape, path: string[], out: Slot[]): void {
   const name = path.join('.');
   switch (shape.t) {
@@ -158,19 +152,6 @@ function buildSlots(): Slot[] {
 
 const SLOTS: readonly Slot[] = buildSlots();
 
-const GENERIC = [
-  'text.logChars',
-  'text.tailGzip',
-  'text.distinct2',
-  'text.distinct3',
-  'text.distinct4',
-  'text.repeatRaw',
-  'text.repeatNormalised',
-  'text.blankLines',
-  'text.logLongestLine',
-  'text.mixedWords',
-] as const;
-
 /** Every feature's name, in the order of featuresOf's output. */
 export const FEATURE_NAMES: readonly string[] = Object.freeze([
   ...SLOTS.map((s) => s.name),
@@ -180,10 +161,6 @@ export const FEATURE_NAMES: readonly string[] = Object.freeze([
 
 /** The figures' dotted names alone (no findings, no generic figures): what a test checks every text against. */
 export const FIGURE_SLOT_NAMES: readonly string[] = Object.freeze(SLOTS.map((s) => s.name));
-
-function slog(x: number): number {
-  return Number.isFinite(x) ? (x < 0 ? -Math.log1p(-x) : Math.log1p(x)) : 0;
-}
 
 function at(root: unknown, path: readonly string[]): unknown {
   let v = root;
@@ -249,126 +226,4 @@ export function featuresOf(
   const g = genericFigures(slice(Math.max(0, chars - TAIL_CHARS), chars), slice(0, chars));
   out.set(g, i);
   return out;
-}
-
-/** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
-export function genericFigures(tail: string, text: string): number[] {
-  const bytes = Buffer.byteLength(tail, 'utf8');
-  const gzip = bytes === 0 ? 1 : deflateRawSync(Buffer.from(tail, 'utf8'), { level: 6 }).length / bytes;
-  const words = tail.split(/\s+/).filter((w) => w.length > 0);
-  const last = words.slice(-NGRAM_TOKENS);
-  const short = tail.slice(-REPEAT_CHARS);
-  const lines = lineShape(text);
-  let mixed = 0;
-  for (const w of words) if (/\p{L}/u.test(w) && /\d/.test(w)) mixed++;
-  return [
-    Math.log1p(text.length),
-    gzip,
-    distinctShare(last, 2),
-    distinctShare(last, 3),
-    distinctShare(last, 4),
-    short.length === 0 ? 0 : longestRepeat(short) / short.length,
-    normalisedRepeatShare(short),
-    lines.blankShare,
-    Math.log1p(lines.longest),
-    words.length === 0 ? 0 : mixed / words.length,
-  ];
-}
-
-/** Distinct n-grams over n-grams of the words (1 when there are fewer than n words); n-grams compared by a 32-bit hash of word ids. */
-export function distinctShare(words: readonly string[], n: number): number {
-  const total = words.length - n + 1;
-  if (total <= 0) return 1;
-  const idOf = new Map<string, number>();
-  const ids = words.map((w) => {
-    let id = idOf.get(w);
-    if (id === undefined) {
-      id = idOf.size;
-      idOf.set(w, id);
-    }
-    return id;
-  });
-  const seen = new Set<number>();
-  for (let i = 0; i < total; i++) {
-    let h = 0x811c9dc5 | 0;
-    for (let k = 0; k < n; k++) h = Math.imul(h ^ ids[i + k]!, 0x01000193);
-    seen.add(h);
-  }
-  return seen.size / total;
-}
-
-function normalisedRepeatShare(s: string): number {
-  const n = s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase();
-  return n.length === 0 ? 0 : longestRepeat(n) / n.length;
-}
-
-/**
- * Length of the longest substring that occurs twice (the copies may overlap): binary search
- * on the length, each step hashing every window once and checking a hash match char by char.
- */
-export function longestRepeat(s: string): number {
-  let lo = 0;
-  let hi = s.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (repeats(s, mid)) lo = mid;
-    else hi = mid - 1;
-  }
-  return Math.max(0, lo);
-}
-
-const BASE = 0x01000193;
-/** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
-const SLOTS_REPEAT = 2048;
-const startOf = new Int32Array(SLOTS_REPEAT);
-const hashOf = new Int32Array(SLOTS_REPEAT);
-
-/** Whether some substring of `len` chars occurs twice: every window's rolling hash into an open-addressing table, matches checked char by char. */
-function repeats(s: string, len: number): boolean {
-  if (len <= 0) return true;
-  const n = s.length;
-  if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
-  const mask = SLOTS_REPEAT - 1;
-  startOf.fill(-1);
-  let pow = 1;
-  for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
-  let h = 0;
-  for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
-  for (let i = 0; ; i++) {
-    let slot = (h ^ (h >>> 15)) & mask;
-    for (;;) {
-      const j = startOf[slot]!;
-      if (j < 0) break;
-      if (hashOf[slot] === h && sameChars(s, j, i, len)) return true;
-      slot = (slot + 1) & mask;
-    }
-    startOf[slot] = i;
-    hashOf[slot] = h;
-    if (i + len >= n) return false;
-    h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
-  }
-}
-
-function sameChars(s: string, a: number, b: number, len: number): boolean {
-  for (let k = 0; k < len; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
-  return true;
-}
-
-function lineShape(text: string): { blankShare: number; longest: number } {
-  let lines = 0;
-  let blank = 0;
-  let longest = 0;
-  let start = 0;
-  let letters = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (c === 10) {
-      lines++;
-      if (!letters) blank++;
-      if (i - start > longest) longest = i - start;
-      start = i + 1;
-      letters = false;
-    } else if (c !== 32 && c !== 9 && c !== 13) letters = true;
-  }
-  return { blankShare: text.length === 0 ? 0 : blank / lines, longest };
 }

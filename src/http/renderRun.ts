@@ -63,7 +63,7 @@ function renderSample(s: SampleResult): string {
   const openReasoning = reasoning.onset && !content.onset ? ' open' : '';
   return `<section class="sample" id="${prefix}">
 <h2>Sample ${s.index} ${verdictBadge(s.verdict)}</h2>
-<div class="cols"><div><h3>Reasons</h3>${reasons}${rules}${error}${notes}${jump}</div>
+<div class="cols"><div><h3>Reasons</h3>${reasons}${rules}${learnedScore(s)}${error}${notes}${jump}</div>
 <div><h3>Figures</h3>${figures(s)}</div></div>
 <h3>Content <span class="muted">(${s.contentChars} chars)</span></h3>
 ${s.content ? `<pre class="output" id="${prefix}-content">${content.html}</pre>` : '<p class="muted">no content</p>'}
@@ -84,6 +84,26 @@ function rulesFired(findings: readonly SampleFinding[]): string {
     (f) => `<li>${f.channel === 'sample' ? '' : `${esc(f.channel)}: `}${esc(f.kind)}: <code>${esc(f.rule!)}</code></li>`,
   );
   return `<h3>Rules that fired</h3><ul class="rules">${items.join('')}</ul>`;
+}
+
+/**
+ * The learned model's probability and the figures that moved it most, per channel: why the
+ * verdict is what it is in 'learned' mode, information beside the rules otherwise.
+ */
+function learnedScore(s: SampleResult): string {
+  const parts: string[] = [];
+  for (const channel of ['content', 'reasoning'] as const) {
+    const score = s.score?.[channel];
+    if (!score) continue;
+    const role = score.mode === 'learned' ? 'decides with the hard rules' : 'information only: the rules decide';
+    const items = score.contributions.map(
+      ([name, c]) => `<li><code>${c >= 0 ? '+' : '−'}${Math.abs(c).toFixed(2)}</code> ${esc(name)}</li>`,
+    );
+    parts.push(
+      `<p>${esc(channel)}: probability <b>${score.probability.toFixed(3)}</b> (fail from ${score.threshold.toFixed(3)}, warn from ${score.warnFrom.toFixed(3)}; ${role})</p><ul class="rules">${items.join('')}</ul>`,
+    );
+  }
+  return parts.length ? `<h3>Learned model</h3>${parts.join('')}` : '';
 }
 
 /** A channel's text with its collapse onset and its reported loop marked. */

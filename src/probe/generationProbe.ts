@@ -1,10 +1,10 @@
-import { analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
+import { type AnalyzeOptions, analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { adaptToRefusal, apiKeyOf, buildChatRequest, currentShape, effectiveTimeouts, type RequestShape } from './buildChatRequest.js';
-import { crashedSample, errorSample, finishEvidence, judgeSample } from './judgeSample.js';
+import { crashedSample, errorSample, finishEvidence, judgeSample, verdictOptions } from './judgeSample.js';
 import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
@@ -138,7 +138,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   const log = deps.logger.child({ target: target.name, probe: probe.name, sample: index });
   // The stream is analysed as it arrives (cost per delta independent of the length so far),
   // so a collapse can end the request early and the final analysis costs nothing extra.
-  const opts = { thresholds: probe.thresholds };
+  const opts = { ...verdictOptions(probe), thresholds: probe.thresholds };
   const live = { content: createStreamAnalyzer(opts), reasoning: createStreamAnalyzer(opts) };
   const tokenMarks = new TokenMarks();
   const local = new AbortController();
@@ -286,11 +286,7 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
  * (a non-streamed JSON answer, an event flushed at the end of the stream) is fed now; the
  * live analyzer has seen a prefix of the text, since deltas are appended in order.
  */
-function finalAnalysis(
-  live: StreamAnalyzer,
-  text: string,
-  opts: { thresholds: Record<string, number>; finishReason: string | null },
-): Analysis {
+function finalAnalysis(live: StreamAnalyzer, text: string, opts: AnalyzeOptions & { finishReason: string | null }): Analysis {
   if (live.length < text.length) live.push(text.slice(live.length));
   return live.length === text.length ? live.snapshot({ finishReason: opts.finishReason }) : analyzeText(text, opts);
 }

@@ -1,4 +1,4 @@
-import { analyzeText } from '../core/analyzeText.js';
+import { type AnalyzeOptions, analyzeText } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { Finding } from '../core/finding.js';
 import { adherenceFindings, measureAdherence } from '../core/promptAdherence.js';
@@ -19,6 +19,11 @@ export function finishEvidence(
   return result.finishReason ?? (result.outputTokens >= probe.maxTokens ? 'length' : null);
 }
 
+/** The verdict mode and model a probe's texts are judged with (the rules and the committed model by default). */
+export function verdictOptions(probe: Pick<ProbeConfig, 'verdict' | 'learnedModel'>): Pick<AnalyzeOptions, 'verdict' | 'verdictModel'> {
+  return { verdict: probe.verdict ?? 'rules', ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}) };
+}
+
 /** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
 export function judgeSample(
   result: StreamResult,
@@ -26,7 +31,7 @@ export function judgeSample(
   index: number,
   analysed?: { content: Analysis; reasoning: Analysis | null },
 ): SampleResult {
-  const opts = { thresholds: probe.thresholds, finishReason: finishEvidence(result, probe) };
+  const opts = { ...verdictOptions(probe), thresholds: probe.thresholds, finishReason: finishEvidence(result, probe) };
   const hasText = result.content.length > 0 || result.reasoning.length > 0;
   const content = analysed?.content ?? analyzeText(result.content, opts);
   // The reasoning was cut by the limit only when no content followed it.
@@ -115,6 +120,7 @@ export function judgeSample(
     error,
     adherence,
     logprobs,
+    score: content.score || reasoning?.score ? { content: content.score ?? null, reasoning: reasoning?.score ?? null } : null,
     content: result.content,
     reasoning: result.reasoning,
   };

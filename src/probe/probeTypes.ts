@@ -1,4 +1,4 @@
-import type { TextMetrics, Verdict } from '../core/analysisTypes.js';
+import type { AnalysisScore, TextMetrics, Verdict } from '../core/analysisTypes.js';
 import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
 import type { Adherence } from '../core/promptAdherence.js';
@@ -92,6 +92,8 @@ export interface SampleResult {
   adherence?: Adherence | null;
   /** Per-token logprob figures, for probes with `logprobs: true` whose server sent them (null otherwise). */
   logprobs?: LogprobSummary | null;
+  /** The learned model's score of each channel's finished text (the verdict's why in 'learned' mode). Absent on older runs. */
+  score?: { content: AnalysisScore | null; reasoning: AnalysisScore | null } | null;
   /** Full output text; kept for run history, never sent in /metrics. */
   content: string;
   reasoning: string;

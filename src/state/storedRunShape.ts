@@ -1,3 +1,4 @@
+import type { AnalysisScore } from '../core/analysisTypes.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 
 /**
@@ -72,6 +73,34 @@ function repairSample(s: SampleResult, i: number): void {
         : { type: '', message: text(e) };
   if (typeof o['content'] !== 'string') o['content'] = '';
   if (typeof o['reasoning'] !== 'string') o['reasoning'] = '';
+  o['score'] = repairScores(o['score']);
+}
+
+/** A stored score as the run page reads it, or null (older runs have none; a damaged one is dropped). */
+function repairScore(v: unknown): AnalysisScore | null {
+  const o = v as Partial<Record<keyof AnalysisScore, unknown>> | null;
+  if (typeof o !== 'object' || o === null) return null;
+  const n = (x: unknown) => typeof x === 'number' && Number.isFinite(x);
+  if (!n(o.probability) || !n(o.threshold) || !n(o.warnFrom) || !Array.isArray(o.contributions)) return null;
+  const contributions = (o.contributions as unknown[])
+    .filter((c): c is [string, number] => Array.isArray(c) && typeof c[0] === 'string' && n(c[1]))
+    .slice(0, 5)
+    .map(([name, c]): [string, number] => [name.slice(0, 120), c]);
+  return {
+    mode: o.mode === 'learned' ? 'learned' : 'rules',
+    probability: o.probability as number,
+    threshold: o.threshold as number,
+    warnFrom: o.warnFrom as number,
+    contributions,
+  };
+}
+
+function repairScores(v: unknown): SampleResult['score'] {
+  const o = v as Record<string, unknown> | null;
+  if (typeof o !== 'object' || o === null) return null;
+  const content = repairScore(o['content']);
+  const reasoning = repairScore(o['reasoning']);
+  return content || reasoning ? { content, reasoning } : null;
 }
 
 /** The run with every field the pages, listings and metrics read of the types they expect. */

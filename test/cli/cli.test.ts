@@ -140,11 +140,11 @@ describe('analyze', () => {
     assert.match(r.out(), /from char \d+/);
   });
 
-  test('--json prints {verdict, findings, reasons, metrics, finishReason}', async () => {
+  test('--json prints {verdict, findings, reasons, metrics, score, finishReason}', async () => {
     const r = io();
     assert.equal(await main(['analyze', '--json', file('c.txt', collapsed)], r.io), 1);
     const json = JSON.parse(r.out());
-    assert.deepEqual(Object.keys(json), ['verdict', 'findings', 'reasons', 'metrics', 'finishReason']);
+    assert.deepEqual(Object.keys(json), ['verdict', 'findings', 'reasons', 'metrics', 'score', 'finishReason']);
     assert.equal(json.verdict, 'fail');
     assert.ok(json.metrics.repeatOnset > 0);
     // plain text has no token positions: the findings say nothing of tokens, rather than atToken -1

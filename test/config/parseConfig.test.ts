@@ -750,6 +750,8 @@ describe('parseConfig: defaults and normalisation', () => {
         samples: 1,
         minTokens: 0,
         thresholds: {},
+        verdict: 'rules',
+        verdictModel: null,
         timeouts: {},
         extraBody: {},
         abortOnCollapse: true,

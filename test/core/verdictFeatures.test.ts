@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { Engine } from '../../src/core/engine.js';
-import { FINDING_KINDS } from '../../src/core/finding.js';
+import { FINDING_KINDS } from '../../src/core/detectors/registry.js';
 import {
   distinctShare,
   FEATURE_NAMES,
