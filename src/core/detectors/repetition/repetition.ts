@@ -25,6 +25,7 @@ import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
+import { type NormalisedTail, normalisedTail } from './normalisedTail.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
 
@@ -242,7 +243,7 @@ export const repetition = {
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t), copies: copiesAtEnd(scan), replay: replayAtEnd(scan) };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -642,9 +643,17 @@ const TABLE_CHARS = 65_536;
 /** Trailing whitespace read past the window before the copies are counted. */
 const TRAILING_SLACK = 1024;
 
-function copiesAtEnd(scan: Scan): NormalisedCopies {
+/** The two readings of the normalised end of the text, on one normalised view of it (normalisedTail.ts). */
+function atEnd(scan: Scan): { copies: NormalisedCopies; replay: Replayed } {
+  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
+  const text = scan.slice(from, scan.chars);
+  const tail = normalisedTail(text, from);
+  return { copies: copiesAtEnd(scan, tail), replay: replayAtEnd(scan, tail) };
+}
+
+function copiesAtEnd(scan: Scan, tail: NormalisedTail): NormalisedCopies {
   const from = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
-  const c = normalisedCopies(scan.slice(from, scan.chars), from);
+  const c = normalisedCopies(tail.text.slice(from - tail.offset), from, tail);
   if (c.copies === 0) return c;
   // the copies' tokens: from the first that ends after the onset
   const t = scan.tokens;
@@ -658,9 +667,8 @@ function copiesAtEnd(scan: Scan): NormalisedCopies {
   return { ...c, words: isWordRegion(t, lo, t.n) };
 }
 
-function replayAtEnd(scan: Scan): Replayed {
-  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
-  const r = replayed(scan.slice(from, scan.chars), from);
+function replayAtEnd(scan: Scan, tail: NormalisedTail): Replayed {
+  const r = replayed(tail.text, tail.offset, tail);
   if (r.at < 0) return r;
   const t = scan.tokens;
   let lo = 0;
