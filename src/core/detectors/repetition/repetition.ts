@@ -27,7 +27,7 @@ import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './no
 import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
 import { type NormalisedTail, normalisedTail } from './normalisedTail.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
-import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
+import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -443,6 +443,8 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
     let miss = 0;
     for (let i = r.to - 2 * p; i < r.to - p && miss <= budget + END_PROBES; i++) if (ids[i] !== ids[i + p]) miss++;
     if (miss > budget + END_PROBES) continue;
+    // the copies' differences counted once for the period, read by the run from each end
+    const counts = new PeriodCounts(ids, lo, r.to, p);
     for (let end = r.to; end >= last && end - 2 * p >= lo; end--) {
       if (end < r.to) {
         // the window [end - 2p, end - p) against the one after it: its last token leaves, one before its start joins
@@ -450,7 +452,7 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
         if (ids[end - 2 * p] !== ids[end - p]) miss++;
       }
       if (miss > budget) continue;
-      const run = verbatimRun(ids, lo, end, p, counter);
+      const run = verbatimRun(ids, lo, end, p, counter, counts);
       // a loop has two copies at least: a lag met once (a passage quoted) explains no loop
       if (run.copies < 2) continue;
       const covered = end - run.start;
