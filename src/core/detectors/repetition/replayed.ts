@@ -14,7 +14,7 @@
  * O(n) over the last REPLAY_WINDOW chars of the text.
  */
 import { isDelimitedTable } from '../../text/delimitedTable.js';
-import { isDigit, isSpace, type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTail.js';
+import { type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTail.js';
 
 export interface Replayed {
   /** Share of the last part's normalised chars inside a shingle said earlier in the output (0 when not read). */
@@ -102,7 +102,7 @@ let HEAD = new Uint8Array(0);
 /** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
 let SLOTS = new Int32Array(0);
 let AGAIN = new Uint8Array(0);
-/** One bit per hash of the last part's shingles (its low FILTER_BITS bits): most shingles before it are told apart by one read. */
+/** One bit per hash of the last part's shingles (its high FILTER_BITS bits, unmixed): most shingles before it are told apart by one read. */
 const FILTER_BITS = 16;
 const FILTER = new Int32Array(1 << (FILTER_BITS - 5));
 let stamp = 0;
@@ -118,13 +118,12 @@ export function replayed(text: string, offset = 0, tail?: NormalisedTail): Repla
   if (text.length - from < 3 * MIN_PROSE) return NOT_REPLAYED;
   // the view of the analysis when it is this window's (normalisedTail.ts), else this window's own
   const v = tail && tail.text === text && tail.from === from ? tail : normalisedTail(text, offset, REPLAY_WINDOW);
-  const folded = v.folded;
   const m = v.m;
   const tailLen = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
   if (tailLen < SHINGLE || m - tailLen < SHINGLE) return NOT_REPLAYED;
   const tailFrom = m - tailLen;
   const start = v.at[tailFrom]! - from;
-  const proseChars = proseLines(folded, start, tailLen);
+  const proseChars = proseLines(v, tailFrom, m);
   if (proseChars < MIN_PROSE) return NOT_REPLAYED;
   const covered = coveredChars(v.norm, m, tailFrom);
   return {
@@ -136,22 +135,30 @@ export function replayed(text: string, offset = 0, tail?: NormalisedTail): Repla
   };
 }
 
-/** Writes to PROSE whether the line of each of the `count` normalised chars of `s` from char `at` on is prose; returns how many are. */
-function proseLines(s: string, at: number, count: number): number {
-  if (PROSE.length < count) PROSE = new Uint8Array(count);
+/**
+ * Writes to PROSE whether the line of each normalised char of the last part (from `tailFrom` to
+ * `m` in the view `v`) is prose; returns how many are. Line by line: each line is read once,
+ * and its chars found by where the view says they start.
+ */
+function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
+  if (PROSE.length < m - tailFrom) PROSE = new Uint8Array(m - tailFrom);
   const prose = PROSE;
-  let lineStart = at;
+  const s = v.folded;
+  const at = v.at;
+  const from = v.from;
+  let lineStart = at[tailFrom]! - from;
   while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
-  let lineProse = isProseLine(s, lineStart);
-  let k = 0;
+  let k = tailFrom;
   let chars = 0;
-  for (let i = at; k < count; i++) {
-    const c = s.charCodeAt(i);
-    if (i > at && s.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(s, i);
-    if (isSpace(c)) continue;
-    if (isDigit(c)) while (i + 1 < s.length && isDigit(s.charCodeAt(i + 1))) i++;
-    prose[k++] = lineProse ? 1 : 0;
-    if (lineProse) chars++;
+  while (k < m) {
+    let lineEnd = s.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = s.length;
+    const lineProse = isProseLine(s, lineStart) ? 1 : 0;
+    const end = from + lineEnd;
+    const first = k;
+    for (; k < m && at[k]! < end; k++) prose[k - tailFrom] = lineProse;
+    chars += lineProse * (k - first);
+    lineStart = lineEnd + 1;
   }
   return chars;
 }
@@ -200,17 +207,20 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
       table[slot] = used;
       table[slot + 1] = x;
       head[slot >> 1] = 0;
-      filter[(x >>> 5) & (filter.length - 1)]! |= 1 << (x & 31);
+      const f = h >>> (32 - FILTER_BITS);
+      filter[f >>> 5]! |= 1 << (f & 31);
     }
     slots[q] = slot;
   }
   // the shingles that end before it
   h = 0;
-  for (let i = 0; i < tailFrom; i++) {
+  for (let i = 0; i < SHINGLE - 1; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = SHINGLE - 1; i < tailFrom; i++) {
     h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!);
-    if (i < SHINGLE - 1) continue;
+    // the filter reads the hash's high bits, the best mixed of a rolling hash: most shingles are told apart unmixed
+    const f = h >>> (32 - FILTER_BITS);
+    if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;
     const x = mixed(h);
-    if ((filter[(x >>> 5) & (filter.length - 1)]! & (1 << (x & 31))) === 0) continue;
     let slot = (x & mask) << 1;
     while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
     if (table[slot] === used) head[slot >> 1] = 1;
