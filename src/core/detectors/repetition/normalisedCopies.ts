@@ -15,6 +15,7 @@
  * one of its multiples). O(n) over the last WINDOW chars.
  */
 import { isDelimitedTable } from '../../text/delimitedTable.js';
+import { isSpace, type NormalisedTail, normalisedTail, within } from './normalisedTail.js';
 
 export interface NormalisedCopies {
   /** Copies back to back to the end, the first one included (1.6 for a block said again and cut at 60%). */
@@ -65,48 +66,41 @@ let REV = new Int32Array(0);
 let AT = new Int32Array(0);
 let Z = new Int32Array(0);
 
-function isSpace(c: number): boolean {
-  // most chars are neither control nor space nor above 0x9f: one compare each way tells them
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
 /**
  * The copies at the end of a text (trailing whitespace aside), or none (copies 0) when it has no
  * repeat. `text` is the text's end from char `offset` on (the last WINDOW chars suffice).
  */
-export function normalisedCopies(text: string, offset = 0): NormalisedCopies {
+export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail): NormalisedCopies {
   let end = text.length;
   while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
-  const from = Math.max(0, end - WINDOW);
-  const window = text.slice(from, end);
-  // case folded where folding keeps each char one char (it does for nearly every script); else as written
-  const lower = window.toLowerCase();
-  const folded = lower.length === window.length ? lower : window;
+  // the window's chars from the view of the analysis when it holds them exactly (normalisedTail.ts), else its own
+  const start = Math.max(0, end - WINDOW);
+  let v = tail;
+  let cut = v && v.text.length + v.offset === text.length + offset ? within(v, start + offset - v.offset) : null;
+  if (!v || !cut) {
+    // (arrays of its own when the view of the analysis was given: that one is still to be read)
+    v = normalisedTail(text.slice(0, end), offset, WINDOW, tail !== undefined);
+    cut = { first: 0, cutRun: false };
+  }
   // the normalised chars, last first, and where each came from in the text
-  if (REV.length < folded.length) {
-    REV = new Int32Array(folded.length);
-    AT = new Int32Array(folded.length);
-    Z = new Int32Array(folded.length);
+  const n = v.m - cut.first;
+  if (REV.length < n) {
+    REV = new Int32Array(n);
+    AT = new Int32Array(n);
+    Z = new Int32Array(n);
   }
   const rev = REV;
   const at = AT;
+  const norm = v.norm;
+  const vat = v.at;
+  const shift = v.offset - offset;
   let m = 0;
-  for (let i = folded.length - 1; i >= 0; i--) {
-    const c = folded.charCodeAt(i);
-    if (isSpace(c)) continue;
-    if (isDigit(c)) {
-      // a run of digits is one mark: 9 and 10 are the same counter
-      while (i > 0 && isDigit(folded.charCodeAt(i - 1))) i--;
-      rev[m] = 0x30;
-    } else rev[m] = c;
-    at[m] = from + i;
-    m++;
+  for (let k = v.m - 1; k >= cut.first; k--) {
+    rev[m] = norm[k]!;
+    at[m++] = shift + vat[k]!;
   }
+  // a run of digits cut at the window's start is a mark of the window, where the window starts
+  if (cut.cutRun) at[m - 1] = start;
   if (m < 4) return NO_COPIES;
   const z = zOf(rev, m);
   // the period that covers the most chars back from the end, the shortest of those

@@ -26,8 +26,9 @@ import { type Finding, finding, fmt } from '../finding.js';
 import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
 import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
+import { type NormalisedTail, normalisedTail } from './normalisedTail.js';
 import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
-import { nearRun, newPerCopy, type Run, verbatimRun } from './verbatimRun.js';
+import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -245,7 +246,7 @@ export const repetition = {
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t), copies: copiesAtEnd(scan), replay: replayAtEnd(scan) };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -447,6 +448,8 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
     let miss = 0;
     for (let i = r.to - 2 * p; i < r.to - p && miss <= budget + END_PROBES; i++) if (ids[i] !== ids[i + p]) miss++;
     if (miss > budget + END_PROBES) continue;
+    // the copies' differences counted once for the period, read by the run from each end
+    const counts = new PeriodCounts(ids, lo, r.to, p);
     for (let end = r.to; end >= last && end - 2 * p >= lo; end--) {
       if (end < r.to) {
         // the window [end - 2p, end - p) against the one after it: its last token leaves, one before its start joins
@@ -454,7 +457,7 @@ function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Re
         if (ids[end - 2 * p] !== ids[end - p]) miss++;
       }
       if (miss > budget) continue;
-      const run = verbatimRun(ids, lo, end, p, counter);
+      const run = verbatimRun(ids, lo, end, p, counter, counts);
       // a loop has two copies at least: a lag met once (a passage quoted) explains no loop
       if (run.copies < 2) continue;
       const covered = end - run.start;
@@ -650,9 +653,17 @@ const TABLE_CHARS = 65_536;
 /** Trailing whitespace read past the window before the copies are counted. */
 const TRAILING_SLACK = 1024;
 
-function copiesAtEnd(scan: Scan): NormalisedCopies {
+/** The two readings of the normalised end of the text, on one normalised view of it (normalisedTail.ts). */
+function atEnd(scan: Scan): { copies: NormalisedCopies; replay: Replayed } {
+  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
+  const text = scan.slice(from, scan.chars);
+  const tail = normalisedTail(text, from);
+  return { copies: copiesAtEnd(scan, tail), replay: replayAtEnd(scan, tail) };
+}
+
+function copiesAtEnd(scan: Scan, tail: NormalisedTail): NormalisedCopies {
   const from = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
-  const c = normalisedCopies(scan.slice(from, scan.chars), from);
+  const c = normalisedCopies(tail.text.slice(from - tail.offset), from, tail);
   if (c.copies === 0) return c;
   // the copies' tokens: from the first that ends after the onset
   const t = scan.tokens;
@@ -666,9 +677,8 @@ function copiesAtEnd(scan: Scan): NormalisedCopies {
   return { ...c, words: isWordRegion(t, lo, t.n) };
 }
 
-function replayAtEnd(scan: Scan): Replayed {
-  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
-  const r = replayed(scan.slice(from, scan.chars), from);
+function replayAtEnd(scan: Scan, tail: NormalisedTail): Replayed {
+  const r = replayed(tail.text, tail.offset, tail);
   if (r.at < 0) return r;
   const t = scan.tokens;
   let lo = 0;

@@ -14,6 +14,7 @@
  * O(n) over the last REPLAY_WINDOW chars of the text.
  */
 import { isDelimitedTable } from '../../text/delimitedTable.js';
+import { type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTail.js';
 
 export interface Replayed {
   /** Share of the last part's normalised chars inside a shingle said earlier in the output (0 when not read). */
@@ -33,20 +34,10 @@ export const NOT_REPLAYED: Replayed = { share: 0, at: -1, chars: 0, words: false
 /** Normalised chars per shingle: about seven words of prose, so a word changed per sentence leaves most shingles whole. */
 export const SHINGLE = 32;
 /** Chars of the text read back from its end. */
-export const REPLAY_WINDOW = 65_536;
+export const REPLAY_WINDOW = TAIL_WINDOW;
 /** The last part: this share of the normalised chars read, at most TAIL_MAX of them. */
 const TAIL_SHARE = 1 / 3;
 const TAIL_MAX = 8192;
-
-function isSpace(c: number): boolean {
-  // most chars are neither control nor space nor above 0x9f: one compare each way tells them
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  return c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff);
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
 
 /** Normalised chars of prose lines the last part needs to be read. */
 const MIN_PROSE = 1024;
@@ -102,8 +93,6 @@ function mixed(h: number): number {
  * cells it reads, so nothing is allocated or cleared per call. The shingle table tells a slot
  * in use by the call's stamp, so it is not cleared either.
  */
-/** The normalised chars of the window. */
-let NORM = new Int32Array(0);
 /** Per normalised char of the last part: 1 when its line is prose. */
 let PROSE = new Uint8Array(0);
 /** Per slot, the stamp of the call that filled it and the shingle's hash, side by side (one cache line per probe). */
@@ -113,7 +102,7 @@ let HEAD = new Uint8Array(0);
 /** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
 let SLOTS = new Int32Array(0);
 let AGAIN = new Uint8Array(0);
-/** One bit per hash of the last part's shingles (its low FILTER_BITS bits): most shingles before it are told apart by one read. */
+/** One bit per hash of the last part's shingles (its high FILTER_BITS bits, unmixed): most shingles before it are told apart by one read. */
 const FILTER_BITS = 16;
 const FILTER = new Int32Array(1 << (FILTER_BITS - 5));
 let stamp = 0;
@@ -123,22 +112,20 @@ let stamp = 0;
  * last REPLAY_WINDOW chars suffice). Normalised char j is the j-th char of the window that is
  * no whitespace, a run of digits one char.
  */
-export function replayed(text: string, offset = 0): Replayed {
+export function replayed(text: string, offset = 0, tail?: NormalisedTail): Replayed {
   const from = Math.max(0, text.length - REPLAY_WINDOW);
   // the last part is a third of the normalised chars at most and needs MIN_PROSE of them: a shorter window has too few
   if (text.length - from < 3 * MIN_PROSE) return NOT_REPLAYED;
-  const window = text.slice(from);
-  // case folded where folding keeps each char one char (it does for nearly every script); else as written
-  const lower = window.toLowerCase();
-  const folded = lower.length === window.length ? lower : window;
-  const m = normalise(folded);
-  const tail = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
-  if (tail < SHINGLE || m - tail < SHINGLE) return NOT_REPLAYED;
-  const tailFrom = m - tail;
-  const start = charOf(folded, m, tailFrom);
-  const proseChars = proseLines(folded, start, tail);
+  // the view of the analysis when it is this window's (normalisedTail.ts), else this window's own
+  const v = tail && tail.text === text && tail.from === from ? tail : normalisedTail(text, offset, REPLAY_WINDOW);
+  const m = v.m;
+  const tailLen = Math.min(TAIL_MAX, Math.floor(m * TAIL_SHARE));
+  if (tailLen < SHINGLE || m - tailLen < SHINGLE) return NOT_REPLAYED;
+  const tailFrom = m - tailLen;
+  const start = v.at[tailFrom]! - from;
+  const proseChars = proseLines(v, tailFrom, m);
   if (proseChars < MIN_PROSE) return NOT_REPLAYED;
-  const covered = coveredChars(m, tailFrom);
+  const covered = coveredChars(v.norm, m, tailFrom);
   return {
     share: covered / proseChars,
     at: offset + from + start,
@@ -148,63 +135,40 @@ export function replayed(text: string, offset = 0): Replayed {
   };
 }
 
-/** Writes the normalised chars of `s` to NORM; returns how many. */
-function normalise(s: string): number {
-  if (NORM.length < s.length) NORM = new Int32Array(s.length);
-  const norm = NORM;
-  const n = s.length;
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c)) continue;
-    if (isDigit(c)) {
-      // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
-      while (i + 1 < n && isDigit(s.charCodeAt(i + 1))) i++;
-      norm[m++] = 0x30;
-    } else norm[m++] = c;
-  }
-  return m;
-}
-
-/** Where in `s` (of m normalised chars) normalised char j starts (a run of digits at its first digit), read back from the end. */
-function charOf(s: string, m: number, j: number): number {
-  let k = m;
-  for (let i = s.length - 1; i >= 0; i--) {
-    const c = s.charCodeAt(i);
-    if (isSpace(c)) continue;
-    if (isDigit(c)) while (i > 0 && isDigit(s.charCodeAt(i - 1))) i--;
-    if (--k === j) return i;
-  }
-  return 0;
-}
-
-/** Writes to PROSE whether the line of each of the `count` normalised chars of `s` from char `at` on is prose; returns how many are. */
-function proseLines(s: string, at: number, count: number): number {
-  if (PROSE.length < count) PROSE = new Uint8Array(count);
+/**
+ * Writes to PROSE whether the line of each normalised char of the last part (from `tailFrom` to
+ * `m` in the view `v`) is prose; returns how many are. Line by line: each line is read once,
+ * and its chars found by where the view says they start.
+ */
+function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
+  if (PROSE.length < m - tailFrom) PROSE = new Uint8Array(m - tailFrom);
   const prose = PROSE;
-  let lineStart = at;
+  const s = v.folded;
+  const at = v.at;
+  const from = v.from;
+  let lineStart = at[tailFrom]! - from;
   while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
-  let lineProse = isProseLine(s, lineStart);
-  let k = 0;
+  let k = tailFrom;
   let chars = 0;
-  for (let i = at; k < count; i++) {
-    const c = s.charCodeAt(i);
-    if (i > at && s.charCodeAt(i - 1) === 0x0a) lineProse = isProseLine(s, i);
-    if (isSpace(c)) continue;
-    if (isDigit(c)) while (i + 1 < s.length && isDigit(s.charCodeAt(i + 1))) i++;
-    prose[k++] = lineProse ? 1 : 0;
-    if (lineProse) chars++;
+  while (k < m) {
+    let lineEnd = s.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = s.length;
+    const lineProse = isProseLine(s, lineStart) ? 1 : 0;
+    const end = from + lineEnd;
+    const first = k;
+    for (; k < m && at[k]! < end; k++) prose[k - tailFrom] = lineProse;
+    chars += lineProse * (k - first);
+    lineStart = lineEnd + 1;
   }
   return chars;
 }
 
 /**
- * Prose chars of the last part (NORM from tailFrom to m) that lie in a shingle said earlier in
+ * Prose chars of the last part (`norm` from tailFrom to m) that lie in a shingle said earlier in
  * the window: the last part's shingles go in a small table (it stays in cache), then each shingle
  * that ends before the last part is looked up in it, which marks those said before it began.
  */
-function coveredChars(m: number, tailFrom: number): number {
-  const norm = NORM;
+function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   const prose = PROSE;
   const tail = m - tailFrom;
   let size = 64;
@@ -243,17 +207,20 @@ function coveredChars(m: number, tailFrom: number): number {
       table[slot] = used;
       table[slot + 1] = x;
       head[slot >> 1] = 0;
-      filter[(x >>> 5) & (filter.length - 1)]! |= 1 << (x & 31);
+      const f = h >>> (32 - FILTER_BITS);
+      filter[f >>> 5]! |= 1 << (f & 31);
     }
     slots[q] = slot;
   }
   // the shingles that end before it
   h = 0;
-  for (let i = 0; i < tailFrom; i++) {
+  for (let i = 0; i < SHINGLE - 1; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = SHINGLE - 1; i < tailFrom; i++) {
     h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!);
-    if (i < SHINGLE - 1) continue;
+    // the filter reads the hash's high bits, the best mixed of a rolling hash: most shingles are told apart unmixed
+    const f = h >>> (32 - FILTER_BITS);
+    if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;
     const x = mixed(h);
-    if ((filter[(x >>> 5) & (filter.length - 1)]! & (1 << (x & 31))) === 0) continue;
     let slot = (x & mask) << 1;
     while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
     if (table[slot] === used) head[slot >> 1] = 1;

@@ -20,14 +20,76 @@ export interface Run {
 /** The differing tokens of the copy being compared: scratch shared by every call (each writes what it reads). */
 let MISSES = new Int32Array(64);
 
+/**
+ * For one period P, how many tokens from i up to `top - P` differ from the token P later, and
+ * how many are WILD and equal to it, counted back from `top` as far as a run has walked: runs
+ * of that period that end at `top` or a few tokens before it (bestRun tries up to eight ends)
+ * then read a copy's differences in one step, and walk its tokens only when it has some.
+ */
+export class PeriodCounts {
+  /** Per token from lo: the counts from it to top - period (filled from `filled` on). */
+  private readonly diff: Int32Array;
+  private readonly wild: Int32Array;
+  private filled: number;
+
+  constructor(
+    readonly ids: Int32Array,
+    readonly lo: number,
+    readonly top: number,
+    readonly period: number,
+  ) {
+    const size = top - lo + 1;
+    if (DIFF.length < size) {
+      DIFF = new Int32Array(size);
+      WILDS = new Int32Array(size);
+    }
+    this.diff = DIFF;
+    this.wild = WILDS;
+    this.filled = top - period;
+    this.diff[this.filled - lo] = 0;
+    this.wild[this.filled - lo] = 0;
+  }
+
+  /** Tokens of [a, b) that differ from the token a period later (b <= top - period). */
+  differing(a: number, b: number): number {
+    this.fill(a);
+    return this.diff[a - this.lo]! - this.diff[b - this.lo]!;
+  }
+
+  /** WILD tokens of [a, b) equal to the token a period later (after `differing` of the same or a lower a). */
+  equalWild(a: number, b: number): number {
+    return this.wild[a - this.lo]! - this.wild[b - this.lo]!;
+  }
+
+  private fill(a: number): void {
+    const { ids, lo, period: p, diff, wild } = this;
+    let i = this.filled;
+    while (i > a) {
+      i--;
+      const id = ids[i]!;
+      const same = id === ids[i + p];
+      diff[i - lo] = diff[i + 1 - lo]! + (same ? 0 : 1);
+      wild[i - lo] = wild[i + 1 - lo]! + (same && id === WILD ? 1 : 0);
+    }
+    this.filled = i;
+  }
+}
+
+/** PeriodCounts' arrays: one period is counted at a time (the analyzer runs one call at a time). */
+let DIFF = new Int32Array(0);
+let WILDS = new Int32Array(0);
+
 export function verbatimRun(
   ids: Int32Array,
   lo: number,
   end: number,
   period: number,
   isCounter: (i: number, period: number) => boolean = () => false,
+  counts?: PeriodCounts,
 ): Run {
   const p = Math.max(1, period);
+  // the counts serve when they are of this period and these tokens, and the run ends where they were counted from
+  const c = counts && counts.ids === ids && counts.lo === lo && counts.period === p && end <= counts.top ? counts : null;
   const budget = Math.floor(p / 5);
   let at = end;
   let same = 0;
@@ -46,6 +108,17 @@ export function verbatimRun(
   const misses = MISSES;
   // whole copies, newest first
   while (at - p - p >= lo) {
+    if (c) {
+      // too many differences end the run; a copy equal to the next with no WILD token in it is taken whole, unwalked
+      const differing = c.differing(at - p - p, at - p);
+      if (differing > budget) break;
+      if (differing === 0 && c.equalWild(at - p - p, at - p) === 0) {
+        same += p;
+        compared += p;
+        at -= p;
+        continue;
+      }
+    }
     let miss = 0;
     let fresh = false;
     for (let i = at - p - p; i < at - p && miss <= budget; i++) {
