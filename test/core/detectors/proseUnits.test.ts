@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { letterCount, paragraphUnits, proseParagraphs, UNIT_CHARS } from '../../../src/core/detectors/languageId/proseUnits.js';
+import { letterCount } from '../../../src/core/detectors/languageId/charClasses.js';
+import { paragraphUnits, proseParagraphs, UNIT_CHARS } from '../../../src/core/detectors/languageId/proseUnits.js';
 
 const texts = (s: string) => proseParagraphs(s).map((p) => p.text);
 

@@ -4,7 +4,7 @@
  */
 import { CH_SPACE, classOf } from '../../charClass.js';
 import { C_BREAK, C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
-import { gluesLatin } from './wordShapes.js';
+import { gluesLatin } from './tokenShapes.js';
 
 export interface EndWordFigures {
   /** Words strung at the end after a sentence (saladEndWords), and where they start (-1 when none). */

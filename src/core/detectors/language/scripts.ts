@@ -9,7 +9,7 @@
  */
 import { SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
 import { C_BREAK, C_CODEISH, C_FUNC, type Chunks } from './chunks.js';
-import { gluesLatin } from './wordShapes.js';
+import { gluesLatin } from './tokenShapes.js';
 
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
 export const SPACED: ReadonlySet<string> = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);

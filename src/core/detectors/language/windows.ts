@@ -8,7 +8,7 @@ import { SC_CJK } from '../../charClass.js';
 import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
 import { addSaladPoint, type SaladPoint } from './salad.js';
 import { dominant } from './scripts.js';
-import { gluesLatin } from './wordShapes.js';
+import { gluesLatin } from './tokenShapes.js';
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 const WEIGHT_CAP = 100;

@@ -17,7 +17,6 @@ import {
   F_MIXSCRIPT,
   F_NUM,
   F_SPACE,
-  isWordToken,
   K_MARK,
   K_PUNCT,
   K_SOLO,
@@ -26,9 +25,10 @@ import {
   SCRIPT_SHIFT,
   type TokenBuffer,
 } from '../../text/tokens.js';
-import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
+import { SC_NONE } from '../../charClass.js';
 import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
 import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
+import { escapesBreak, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
@@ -39,14 +39,6 @@ const ELLIPSIS_DOTS = 3;
 const BAR_RUN = 3;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
-
-/** Is the backslash token `i` glued to a lone n, r or t, the escape of a line break, a return or a tab? */
-function escapesBreak(t: TokenBuffer, text: string, i: number): boolean {
-  const j = i + 1;
-  if (j >= t.n || t.start[j] !== t.end[i] || t.end[j]! - t.start[j]! !== 1) return false;
-  const c = text.charCodeAt(t.start[j]!);
-  return c === 0x6e || c === 0x72 || c === 0x74;
-}
 
 export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
@@ -287,33 +279,4 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   close(false, tn);
   out.fenced = sawFence;
   return out;
-}
-
-/** Is the token a dot, "@", "/" or ":", which part the labels of a host, an address or a path? */
-function partsLabels(info: number, id: number): boolean {
-  return (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a);
-}
-
-/** Scripts written without spaces between words (or that glue Latin terms to their words). */
-export function gluesLatin(script: number): boolean {
-  return script === SC_CJK || script === SC_HANGUL || script === SC_THAI;
-}
-
-/** Scripts written with no space between words or after a mark: each letter is its own token (K_SOLO). */
-function writesTogether(script: number): boolean {
-  return script === SC_CJK || script === SC_THAI;
-}
-
-/** Token i is a '<' that opens a tag: a tag name or "/" and a tag name follow it, glued. */
-function opensTag(t: TokenBuffer, i: number): boolean {
-  if (t.id[i] !== 0x3c || (t.info[i]! & KIND_MASK) !== K_PUNCT || i + 1 >= t.n) return false;
-  const next = t.info[i + 1]!;
-  if (next & F_SPACE) return false;
-  if ((next & KIND_MASK) === K_MARK) return true;
-  return t.id[i + 1] === 0x2f && i + 2 < t.n && (t.info[i + 2]! & (KIND_MASK | F_SPACE)) === K_MARK;
-}
-
-/** A word of letters that is not code for the reading (codeOf: the code flags readChunks counts). */
-function isLetterToken(info: number, codeOf: number): boolean {
-  return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== SC_NONE && (info & codeOf) !== F_CODE;
 }

@@ -19,7 +19,8 @@ import { eldDetector } from './eldLoader.js';
 import { type MiddleUnit, middleSwitch, middleUnits, roughCode } from './middleUnits.js';
 import { roughLanguage, scriptKey } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
-import { letterCount, lineBlocks, type ProseUnit } from './proseUnits.js';
+import { letterCount } from './charClasses.js';
+import { lineBlocks, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];

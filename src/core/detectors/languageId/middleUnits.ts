@@ -9,7 +9,8 @@
  * so the cost stays bounded whatever the length.
  */
 import type { LineBlock } from './proseUnits.js';
-import { blockParagraphs, letterCount, paragraphUnits } from './proseUnits.js';
+import { letterCount } from './charClasses.js';
+import { blockParagraphs, paragraphUnits } from './proseUnits.js';
 import { scriptKey } from './roughLanguage.js';
 
 /** One unit of the middle, as the judge reads it. */

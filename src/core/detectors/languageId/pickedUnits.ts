@@ -3,15 +3,8 @@
  * sample between and the section openers, a fixed number whatever the length. Only the blocks
  * they stand in are read into paragraphs.
  */
-import {
-  blockParagraphs,
-  type LineBlock,
-  letterCount,
-  type ProseParagraph,
-  type ProseUnit,
-  paragraphUnits,
-  UNIT_CHARS,
-} from './proseUnits.js';
+import { letterCount } from './charClasses.js';
+import { blockParagraphs, type LineBlock, type ProseParagraph, type ProseUnit, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
 
 /** Units identified from the start: enough for the language the answer opens in. */
 export const FIRST_UNITS = 8;

@@ -1,0 +1,131 @@
+/**
+ * Whether one line is prose: read once by char code, it is no prose when it is mostly symbols or
+ * digits, mostly letters of code words, or a row of CSV; a URL or inline code is taken out and
+ * the line read again.
+ */
+import { ASCII, bmpClass, CODE, codePointClass, isSpace, isWordChar, LETTER, LOWER, SPACE } from './charClasses.js';
+
+/** Share of a line's non-space chars that are letters, below which the line is code, data or formulas. */
+const LETTER_SHARE = 0.6;
+/** Share of a line's letters that may sit in code words before the line reads as code or data. */
+const CODE_LETTERS = 0.2;
+/** Cells of a line glued to the comma or semicolon before them from which the line is a row of data (CSV), not prose. */
+const GLUED_CELLS = 2;
+
+const URL_PREFIXES = ['https://', 'http://', 'www.'];
+
+/** The line [from, to) without URLs (a URL reads as one space), or the trimmed line itself when it has none. */
+function withoutUrls(s: string, from: number, to: number): string {
+  let out = '';
+  let last = from;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if ((c !== 104 && c !== 119) || (i > from && isWordChar(s.charCodeAt(i - 1)))) continue;
+    const p = URL_PREFIXES.find((u) => s.startsWith(u, i));
+    if (p === undefined || i + p.length >= to || isSpace(s.charCodeAt(i + p.length))) continue;
+    let e = i + p.length;
+    while (e < to && !isSpace(s.charCodeAt(e))) e++;
+    out += `${s.slice(last, i)} `;
+    last = e;
+    i = e - 1;
+  }
+  return last === from ? s.slice(from, to) : out + s.slice(last, to);
+}
+
+const INLINE_CODE = /`[^`\n]*`/g;
+
+/** Why a line is no prose, or PROSE. */
+const PROSE = 0;
+const NOT_PROSE = 1;
+/** The line holds a URL or inline code: read again once they are taken out. */
+const UNCLEAN = 2;
+
+/**
+ * Reads [from, to) of s once: NOT_PROSE when mostly symbols or digits, mostly letters in code
+ * words (identifiers joined by _ :: or a dot, calls, operators, brackets, quoted keys), or a
+ * row of CSV (GLUED_CELLS words glued to a comma or semicolon);
+ * UNCLEAN when `clean` is false and it holds a URL or a backtick (NOT_PROSE first if two bars
+ * come before).
+ */
+function judgeLine(s: string, from: number, to: number, clean: boolean): number {
+  let letters = 0;
+  let nonSpace = 0;
+  let codeLetters = 0;
+  let wordLetters = 0;
+  let pipes = 0;
+  let glued = 0;
+  let code = false;
+  // the word's last char (stars skipped: the word is read without them) and whether each of its last three is a letter
+  let p1 = 0;
+  let l1 = false;
+  let l2 = false;
+  let l3 = false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    let k: number;
+    if (c < 128) k = ASCII[c]!;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      k = codePointClass(((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000);
+      i++;
+    } else k = bmpClass(c);
+    if (k & SPACE) {
+      if (code) codeLetters += wordLetters;
+      code = false;
+      wordLetters = 0;
+      p1 = 0;
+      l1 = l2 = l3 = false;
+      continue;
+    }
+    nonSpace++;
+    if (c === 42) continue;
+    if (!clean) {
+      // a table row (two bars) is data, wherever its bars stand
+      if (c === 124 && ++pipes > 1) return NOT_PROSE;
+      if (c === 96) return UNCLEAN;
+      if (
+        (c === 104 || c === 119) &&
+        (i === from || !isWordChar(s.charCodeAt(i - 1))) &&
+        (s.startsWith('http', i) || s.startsWith('www.', i))
+      )
+        return UNCLEAN;
+    }
+    const letter = (k & LETTER) !== 0;
+    // a comma or semicolon with a Latin letter right after it: prose puts a space there, a row of CSV does not
+    // (Chinese prose may write ASCII commas without a space: only ASCII letters count)
+    if (c < 128 && letter && (p1 === 44 || p1 === 59)) glued++;
+    if (letter) {
+      letters++;
+      wordLetters++;
+    }
+    if (!code) {
+      if (k & CODE) code = true;
+      else if (c === 58 && p1 === 58) code = true;
+      else if (k & LOWER && p1 === 46 && l2 && l3) code = true;
+      else if (c === 40 && l1) code = true;
+      else if ((c === 58 || c === 44) && (p1 === 34 || p1 === 39)) code = true;
+      else if ((c === 34 || c === 39) && (p1 === 58 || p1 === 44)) code = true;
+    }
+    p1 = c;
+    l3 = l2;
+    l2 = l1;
+    l1 = letter;
+  }
+  if (code) codeLetters += wordLetters;
+  if (letters === 0 || letters < LETTER_SHARE * nonSpace) return NOT_PROSE;
+  if (codeLetters > CODE_LETTERS * letters) return NOT_PROSE;
+  if (glued >= GLUED_CELLS) return NOT_PROSE;
+  return PROSE;
+}
+
+/** The trimmed line [from, to) as prose, or null when it is no prose (a table row, a markup line, see judgeLine). */
+export function proseOf(s: string, from: number, to: number): string | null {
+  const first = s.charCodeAt(from);
+  if (first === 124 || first === 60) return null;
+  const r = judgeLine(s, from, to, false);
+  if (r === PROSE) return s.slice(from, to);
+  if (r === NOT_PROSE) return null;
+  let pipes = 0;
+  for (let i = from; i < to; i++) if (s.charCodeAt(i) === 124 && ++pipes > 1) return null;
+  const clean = withoutUrls(s, from, to).replace(INLINE_CODE, ' ');
+  return judgeLine(clean, 0, clean.length, true) === PROSE ? clean : null;
+}
