@@ -79,50 +79,79 @@ function normalisedRepeatShare(s: string): number {
 }
 
 /**
- * Length of the longest substring that occurs twice (the copies may overlap): binary search
- * on the length, each step hashing every window once and checking a hash match char by char.
+ * Length of the longest substring that occurs twice (the copies may overlap). Each pass asks
+ * whether some substring of a given length occurs twice (every window hashed once, a hash
+ * match checked char by char) and, when one does, extends that pair of copies both ways, so a
+ * pass answers "at least this long". Passes first ask for one char more than the longest pair
+ * found so far: the first pair of each new length is usually the longest, so most texts take
+ * a few passes that stop early and one that does not, where a binary search from the text's
+ * length took about 11 full ones. After REPEAT_STEPS such passes it falls back to the binary
+ * search, which bounds the worst case.
  */
 export function longestRepeat(s: string): number {
   let lo = 0;
   let hi = s.length - 1;
+  let steps = 0;
   while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (repeats(s, mid)) lo = mid;
+    const mid = steps < REPEAT_STEPS ? lo + 1 : (lo + hi + 1) >> 1;
+    steps++;
+    const found = repeatLength(s, mid);
+    if (found > 0) lo = found;
     else hi = mid - 1;
   }
   return Math.max(0, lo);
 }
 
+/** Passes that ask for one char more than the longest repeat found, before the binary search. */
+const REPEAT_STEPS = 12;
 const BASE = 0x01000193;
 /** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
 const SLOTS_REPEAT = 2048;
 const startOf = new Int32Array(SLOTS_REPEAT);
 const hashOf = new Int32Array(SLOTS_REPEAT);
+/** The pass that last wrote each slot: a slot of another pass is empty, so no pass clears the table. */
+const passOf = new Int32Array(SLOTS_REPEAT);
+let pass = 0;
 
-/** Whether some substring of `len` chars occurs twice: every window's rolling hash into an open-addressing table, matches checked char by char. */
-function repeats(s: string, len: number): boolean {
-  if (len <= 0) return true;
+/**
+ * 0 when no substring of `len` chars occurs twice; else the length of the first such pair of
+ * copies found, extended both ways as far as they agree (at least `len`, and a repeat itself).
+ */
+function repeatLength(s: string, len: number): number {
   const n = s.length;
   if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
+  if (pass === 0x7fffffff) {
+    passOf.fill(0);
+    pass = 0;
+  }
+  pass++;
   const mask = SLOTS_REPEAT - 1;
-  startOf.fill(-1);
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
   for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
   for (let i = 0; ; i++) {
     let slot = (h ^ (h >>> 15)) & mask;
-    for (;;) {
+    while (passOf[slot] === pass) {
       const j = startOf[slot]!;
-      if (j < 0) break;
-      if (hashOf[slot] === h && sameChars(s, j, i, len)) return true;
+      if (hashOf[slot] === h && sameChars(s, j, i, len)) return extended(s, j, i, len);
       slot = (slot + 1) & mask;
     }
+    passOf[slot] = pass;
     startOf[slot] = i;
     hashOf[slot] = h;
-    if (i + len >= n) return false;
+    if (i + len >= n) return 0;
     h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
   }
+}
+
+/** The length of the copies at a < b that agree for `len` chars, extended back and forth as far as they agree. */
+function extended(s: string, a: number, b: number, len: number): number {
+  let back = 0;
+  while (a - back > 0 && s.charCodeAt(a - back - 1) === s.charCodeAt(b - back - 1)) back++;
+  let on = len;
+  while (b + on < s.length && s.charCodeAt(a + on) === s.charCodeAt(b + on)) on++;
+  return back + on;
 }
 
 function sameChars(s: string, a: number, b: number, len: number): boolean {

@@ -86,6 +86,39 @@ describe('generic figures', () => {
     assert.equal(longestRepeat('abcabcabc'), 6);
   });
 
+  it('finds the same longest repeat as comparing every pair of starts', () => {
+    // by definition: the longest common prefix of the suffixes at any two starts
+    const slow = (s: string) => {
+      let best = 0;
+      for (let a = 0; a < s.length; a++)
+        for (let b = a + 1; b < s.length; b++) {
+          let k = 0;
+          while (b + k < s.length && s[a + k] === s[b + k]) k++;
+          if (k > best) best = k;
+        }
+      return best;
+    };
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const texts = ['a'.repeat(1024), 'ab'.repeat(300), `${'x'.repeat(40)}y${'x'.repeat(41)}`];
+    // records that grow by one char at a time, past the passes that ask for one more char
+    let grow = '';
+    for (let k = 1; k <= 30; k++) grow += `${'q'.repeat(k)}|${k % 10}`;
+    texts.push(grow);
+    for (let t = 0; t < 300; t++) {
+      const letters = 1 + (next() % 4);
+      let s = '';
+      const n = next() % 300;
+      while (s.length < n)
+        s += next() % 5 === 0 && s.length > 8 ? s.slice(next() % s.length, s.length) : String.fromCharCode(97 + (next() % letters));
+      texts.push(s.slice(0, Math.min(n, 1024)));
+    }
+    for (const s of texts) assert.equal(longestRepeat(s), slow(s), JSON.stringify(s.slice(0, 60)));
+  });
+
   it('counts distinct n-grams over n-grams', () => {
     assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
     assert.equal(distinctShare(['a'], 2), 1);
