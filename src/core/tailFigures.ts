@@ -29,41 +29,39 @@ export const GENERIC = [
 
 /** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
 export function genericFigures(tail: string, text: string): number[] {
-  const bytes = Buffer.byteLength(tail, 'utf8');
-  const gzip = bytes === 0 ? 1 : deflateRawSync(Buffer.from(tail, 'utf8'), { level: 6 }).length / bytes;
-  const words = tail.split(/\s+/).filter((w) => w.length > 0);
-  const last = words.slice(-NGRAM_TOKENS);
+  const utf8 = Buffer.from(tail, 'utf8');
+  const bytes = utf8.length;
+  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, { level: 6 }).length / bytes;
+  const words = tailWords(tail);
+  const ids = wordIds(tail, words, Math.max(0, words.count - NGRAM_TOKENS));
   const short = tail.slice(-REPEAT_CHARS);
   const lines = lineShape(text);
-  let mixed = 0;
-  for (const w of words) if (/\p{L}/u.test(w) && /\d/.test(w)) mixed++;
   return [
     Math.log1p(text.length),
     gzip,
-    distinctShare(last, 2),
-    distinctShare(last, 3),
-    distinctShare(last, 4),
+    distinctIdShare(ids, 2),
+    distinctIdShare(ids, 3),
+    distinctIdShare(ids, 4),
     short.length === 0 ? 0 : longestRepeat(short) / short.length,
     normalisedRepeatShare(short),
     lines.blankShare,
     Math.log1p(lines.longest),
-    words.length === 0 ? 0 : mixed / words.length,
+    words.count === 0 ? 0 : words.mixed / words.count,
   ];
 }
 
 /** Distinct n-grams over n-grams of the words (1 when there are fewer than n words); n-grams compared by a 32-bit hash of word ids. */
 export function distinctShare(words: readonly string[], n: number): number {
-  const total = words.length - n + 1;
-  if (total <= 0) return 1;
   const idOf = new Map<string, number>();
-  const ids = words.map((w) => {
-    let id = idOf.get(w);
-    if (id === undefined) {
-      id = idOf.size;
-      idOf.set(w, id);
-    }
-    return id;
-  });
+  return distinctIdShare(
+    words.map((w) => idOf.get(w) ?? idOf.set(w, idOf.size).size - 1),
+    n,
+  );
+}
+
+function distinctIdShare(ids: ArrayLike<number>, n: number): number {
+  const total = ids.length - n + 1;
+  if (total <= 0) return 1;
   const seen = new Set<number>();
   for (let i = 0; i < total; i++) {
     let h = 0x811c9dc5 | 0;
@@ -71,6 +69,77 @@ export function distinctShare(words: readonly string[], n: number): number {
     seen.add(h);
   }
   return seen.size / total;
+}
+
+/** The tail's words as `tail.split(/\s+/)` gives them (empty ones left out): where each starts and ends, and how many mix a letter and a digit. */
+interface TailWords {
+  count: number;
+  starts: Int32Array;
+  ends: Int32Array;
+  mixed: number;
+}
+
+/** Whether a UTF-16 unit is one `\s` matches (every such char is in the BMP, so units are exact). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * One pass over the tail in place of a split, a filter and two regular expressions a word: a
+ * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and `\p{L}`
+ * finds a letter in it, the second test run only on the few words with a digit.
+ */
+function tailWords(tail: string): TailWords {
+  const starts = new Int32Array((tail.length >> 1) + 1);
+  const ends = new Int32Array(starts.length);
+  let count = 0;
+  let mixed = 0;
+  let start = -1;
+  let digit = false;
+  for (let i = 0; i <= tail.length; i++) {
+    const c = i < tail.length ? tail.charCodeAt(i) : 32;
+    if (isSpace(c)) {
+      if (start < 0) continue;
+      starts[count] = start;
+      ends[count] = i;
+      count++;
+      if (digit && /\p{L}/u.test(tail.slice(start, i))) mixed++;
+      start = -1;
+      digit = false;
+    } else {
+      if (start < 0) start = i;
+      if (c >= 48 && c <= 57) digit = true;
+    }
+  }
+  return { count, starts, ends, mixed };
+}
+
+/** Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them). */
+function wordIds(tail: string, words: TailWords, from: number): Int32Array {
+  const ids = new Int32Array(words.count - from);
+  const idOf = new Map<string, number>();
+  for (let k = from; k < words.count; k++) {
+    const w = tail.slice(words.starts[k]!, words.ends[k]!);
+    let id = idOf.get(w);
+    if (id === undefined) {
+      id = idOf.size;
+      idOf.set(w, id);
+    }
+    ids[k - from] = id;
+  }
+  return ids;
 }
 
 function normalisedRepeatShare(s: string): number {

@@ -119,6 +119,50 @@ describe('generic figures', () => {
     for (const s of texts) assert.equal(longestRepeat(s), slow(s), JSON.stringify(s.slice(0, 60)));
   });
 
+  it('reads words as a split on \\s would, whatever the white space', () => {
+    // the words' figures as split and regular expressions give them
+    const slow = (tail: string) => {
+      const words = tail.split(/\s+/).filter((w) => w.length > 0);
+      const last = words.slice(-200);
+      const mixed = words.filter((w) => /\p{L}/u.test(w) && /\d/.test(w)).length;
+      return [distinctShare(last, 2), distinctShare(last, 3), distinctShare(last, 4), words.length === 0 ? 0 : mixed / words.length];
+    };
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u200b',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      '\u0085',
+      '\u180e',
+    ];
+    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-'];
+    let seed = 11;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    for (let t = 0; t < 200; t++) {
+      let tail = '';
+      const n = next() % 600;
+      while (tail.length < n) tail += next() % 2 === 0 ? spaces[next() % spaces.length] : pieces[next() % pieces.length];
+      const g = genericFigures(tail, tail);
+      assert.deepEqual([g[2], g[3], g[4], g[9]], slow(tail), JSON.stringify(tail.slice(0, 60)));
+    }
+  });
+
   it('counts distinct n-grams over n-grams', () => {
     assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
     assert.equal(distinctShare(['a'], 2), 1);
