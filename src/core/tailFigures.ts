@@ -228,21 +228,24 @@ function sameChars(s: string, a: number, b: number, len: number): boolean {
   return true;
 }
 
+/** Lines found with indexOf (a native search) and read only up to their first char that is not a space, a tab or a CR. */
 function lineShape(text: string): { blankShare: number; longest: number } {
   let lines = 0;
   let blank = 0;
   let longest = 0;
-  let start = 0;
-  let letters = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (c === 10) {
-      lines++;
-      if (!letters) blank++;
-      if (i - start > longest) longest = i - start;
-      start = i + 1;
-      letters = false;
-    } else if (c !== 32 && c !== 9 && c !== 13) letters = true;
+  for (let start = 0; ; ) {
+    const found = text.indexOf('\n', start);
+    const end = found < 0 ? text.length : found;
+    lines++;
+    let k = start;
+    for (; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c !== 32 && c !== 9 && c !== 13) break;
+    }
+    if (k === end) blank++;
+    if (end - start > longest) longest = end - start;
+    if (found < 0) break;
+    start = end + 1;
   }
   return { blankShare: text.length === 0 ? 0 : blank / lines, longest };
 }

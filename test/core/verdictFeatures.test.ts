@@ -163,6 +163,18 @@ describe('generic figures', () => {
     }
   });
 
+  it('reads blank lines and the longest line as a split on line breaks would', () => {
+    const slow = (text: string) => {
+      const lines = text.split('\n');
+      const blank = lines.filter((l) => /^[ \t\r]*$/.test(l)).length;
+      return [text.length === 0 ? 0 : blank / lines.length, Math.log1p(Math.max(...lines.map((l) => l.length)))];
+    };
+    for (const text of ['', '\n', 'a', 'a\n', '\n\n b', ' \t\r\nx\u00a0\n\n', 'long line\r\n\r\nshort\n \n', 'x\n'.repeat(50)]) {
+      const g = genericFigures(text, text);
+      assert.deepEqual([g[7], g[8]], slow(text), JSON.stringify(text));
+    }
+  });
+
   it('counts distinct n-grams over n-grams', () => {
     assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
     assert.equal(distinctShare(['a'], 2), 1);
