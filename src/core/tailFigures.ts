@@ -29,41 +29,39 @@ export const GENERIC = [
 
 /** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
 export function genericFigures(tail: string, text: string): number[] {
-  const bytes = Buffer.byteLength(tail, 'utf8');
-  const gzip = bytes === 0 ? 1 : deflateRawSync(Buffer.from(tail, 'utf8'), { level: 6 }).length / bytes;
-  const words = tail.split(/\s+/).filter((w) => w.length > 0);
-  const last = words.slice(-NGRAM_TOKENS);
+  const utf8 = Buffer.from(tail, 'utf8');
+  const bytes = utf8.length;
+  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, { level: 6 }).length / bytes;
+  const words = tailWords(tail);
+  const ids = wordIds(tail, words, Math.max(0, words.count - NGRAM_TOKENS));
   const short = tail.slice(-REPEAT_CHARS);
   const lines = lineShape(text);
-  let mixed = 0;
-  for (const w of words) if (/\p{L}/u.test(w) && /\d/.test(w)) mixed++;
   return [
     Math.log1p(text.length),
     gzip,
-    distinctShare(last, 2),
-    distinctShare(last, 3),
-    distinctShare(last, 4),
+    distinctIdShare(ids, 2),
+    distinctIdShare(ids, 3),
+    distinctIdShare(ids, 4),
     short.length === 0 ? 0 : longestRepeat(short) / short.length,
     normalisedRepeatShare(short),
     lines.blankShare,
     Math.log1p(lines.longest),
-    words.length === 0 ? 0 : mixed / words.length,
+    words.count === 0 ? 0 : words.mixed / words.count,
   ];
 }
 
 /** Distinct n-grams over n-grams of the words (1 when there are fewer than n words); n-grams compared by a 32-bit hash of word ids. */
 export function distinctShare(words: readonly string[], n: number): number {
-  const total = words.length - n + 1;
-  if (total <= 0) return 1;
   const idOf = new Map<string, number>();
-  const ids = words.map((w) => {
-    let id = idOf.get(w);
-    if (id === undefined) {
-      id = idOf.size;
-      idOf.set(w, id);
-    }
-    return id;
-  });
+  return distinctIdShare(
+    words.map((w) => idOf.get(w) ?? idOf.set(w, idOf.size).size - 1),
+    n,
+  );
+}
+
+function distinctIdShare(ids: ArrayLike<number>, n: number): number {
+  const total = ids.length - n + 1;
+  if (total <= 0) return 1;
   const seen = new Set<number>();
   for (let i = 0; i < total; i++) {
     let h = 0x811c9dc5 | 0;
@@ -73,56 +71,156 @@ export function distinctShare(words: readonly string[], n: number): number {
   return seen.size / total;
 }
 
+/** The tail's words as `tail.split(/\s+/)` gives them (empty ones left out): where each starts and ends, and how many mix a letter and a digit. */
+interface TailWords {
+  count: number;
+  starts: Int32Array;
+  ends: Int32Array;
+  mixed: number;
+}
+
+/** Whether a UTF-16 unit is one `\s` matches (every such char is in the BMP, so units are exact). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * One pass over the tail in place of a split, a filter and two regular expressions a word: a
+ * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and `\p{L}`
+ * finds a letter in it, the second test run only on the few words with a digit.
+ */
+function tailWords(tail: string): TailWords {
+  const starts = new Int32Array((tail.length >> 1) + 1);
+  const ends = new Int32Array(starts.length);
+  let count = 0;
+  let mixed = 0;
+  let start = -1;
+  let digit = false;
+  for (let i = 0; i <= tail.length; i++) {
+    const c = i < tail.length ? tail.charCodeAt(i) : 32;
+    if (isSpace(c)) {
+      if (start < 0) continue;
+      starts[count] = start;
+      ends[count] = i;
+      count++;
+      if (digit && /\p{L}/u.test(tail.slice(start, i))) mixed++;
+      start = -1;
+      digit = false;
+    } else {
+      if (start < 0) start = i;
+      if (c >= 48 && c <= 57) digit = true;
+    }
+  }
+  return { count, starts, ends, mixed };
+}
+
+/** Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them). */
+function wordIds(tail: string, words: TailWords, from: number): Int32Array {
+  const ids = new Int32Array(words.count - from);
+  const idOf = new Map<string, number>();
+  for (let k = from; k < words.count; k++) {
+    const w = tail.slice(words.starts[k]!, words.ends[k]!);
+    let id = idOf.get(w);
+    if (id === undefined) {
+      id = idOf.size;
+      idOf.set(w, id);
+    }
+    ids[k - from] = id;
+  }
+  return ids;
+}
+
 function normalisedRepeatShare(s: string): number {
   const n = s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase();
   return n.length === 0 ? 0 : longestRepeat(n) / n.length;
 }
 
 /**
- * Length of the longest substring that occurs twice (the copies may overlap): binary search
- * on the length, each step hashing every window once and checking a hash match char by char.
+ * Length of the longest substring that occurs twice (the copies may overlap). Each pass asks
+ * whether some substring of a given length occurs twice (every window hashed once, a hash
+ * match checked char by char) and, when one does, extends that pair of copies both ways, so a
+ * pass answers "at least this long". Passes first ask for one char more than the longest pair
+ * found so far: the first pair of each new length is usually the longest, so most texts take
+ * a few passes that stop early and one that does not, where a binary search from the text's
+ * length took about 11 full ones. After REPEAT_STEPS such passes it falls back to the binary
+ * search, which bounds the worst case.
  */
 export function longestRepeat(s: string): number {
   let lo = 0;
   let hi = s.length - 1;
+  let steps = 0;
   while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (repeats(s, mid)) lo = mid;
+    const mid = steps < REPEAT_STEPS ? lo + 1 : (lo + hi + 1) >> 1;
+    steps++;
+    const found = repeatLength(s, mid);
+    if (found > 0) lo = found;
     else hi = mid - 1;
   }
   return Math.max(0, lo);
 }
 
+/** Passes that ask for one char more than the longest repeat found, before the binary search. */
+const REPEAT_STEPS = 12;
 const BASE = 0x01000193;
 /** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
 const SLOTS_REPEAT = 2048;
 const startOf = new Int32Array(SLOTS_REPEAT);
 const hashOf = new Int32Array(SLOTS_REPEAT);
+/** The pass that last wrote each slot: a slot of another pass is empty, so no pass clears the table. */
+const passOf = new Int32Array(SLOTS_REPEAT);
+let pass = 0;
 
-/** Whether some substring of `len` chars occurs twice: every window's rolling hash into an open-addressing table, matches checked char by char. */
-function repeats(s: string, len: number): boolean {
-  if (len <= 0) return true;
+/**
+ * 0 when no substring of `len` chars occurs twice; else the length of the first such pair of
+ * copies found, extended both ways as far as they agree (at least `len`, and a repeat itself).
+ */
+function repeatLength(s: string, len: number): number {
   const n = s.length;
   if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
+  if (pass === 0x7fffffff) {
+    passOf.fill(0);
+    pass = 0;
+  }
+  pass++;
   const mask = SLOTS_REPEAT - 1;
-  startOf.fill(-1);
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
   for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
   for (let i = 0; ; i++) {
     let slot = (h ^ (h >>> 15)) & mask;
-    for (;;) {
+    while (passOf[slot] === pass) {
       const j = startOf[slot]!;
-      if (j < 0) break;
-      if (hashOf[slot] === h && sameChars(s, j, i, len)) return true;
+      if (hashOf[slot] === h && sameChars(s, j, i, len)) return extended(s, j, i, len);
       slot = (slot + 1) & mask;
     }
+    passOf[slot] = pass;
     startOf[slot] = i;
     hashOf[slot] = h;
-    if (i + len >= n) return false;
+    if (i + len >= n) return 0;
     h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
   }
+}
+
+/** The length of the copies at a < b that agree for `len` chars, extended back and forth as far as they agree. */
+function extended(s: string, a: number, b: number, len: number): number {
+  let back = 0;
+  while (a - back > 0 && s.charCodeAt(a - back - 1) === s.charCodeAt(b - back - 1)) back++;
+  let on = len;
+  while (b + on < s.length && s.charCodeAt(a + on) === s.charCodeAt(b + on)) on++;
+  return back + on;
 }
 
 function sameChars(s: string, a: number, b: number, len: number): boolean {
@@ -130,21 +228,24 @@ function sameChars(s: string, a: number, b: number, len: number): boolean {
   return true;
 }
 
+/** Lines found with indexOf (a native search) and read only up to their first char that is not a space, a tab or a CR. */
 function lineShape(text: string): { blankShare: number; longest: number } {
   let lines = 0;
   let blank = 0;
   let longest = 0;
-  let start = 0;
-  let letters = false;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 10;
-    if (c === 10) {
-      lines++;
-      if (!letters) blank++;
-      if (i - start > longest) longest = i - start;
-      start = i + 1;
-      letters = false;
-    } else if (c !== 32 && c !== 9 && c !== 13) letters = true;
+  for (let start = 0; ; ) {
+    const found = text.indexOf('\n', start);
+    const end = found < 0 ? text.length : found;
+    lines++;
+    let k = start;
+    for (; k < end; k++) {
+      const c = text.charCodeAt(k);
+      if (c !== 32 && c !== 9 && c !== 13) break;
+    }
+    if (k === end) blank++;
+    if (end - start > longest) longest = end - start;
+    if (found < 0) break;
+    start = end + 1;
   }
   return { blankShare: text.length === 0 ? 0 : blank / lines, longest };
 }

@@ -28,12 +28,20 @@ export type FeatureReader = (
   slice: (from: number, to: number) => string,
 ) => Float64Array;
 
+/**
+ * A feature resolved once per model: a figure's path with, for each of its names, whether it
+ * is an offset (POSITION) or an index into a list of numbers, so reading it is a walk with no
+ * pattern matched; a finding flag as its `kind.severity` key.
+ */
 type Part =
-  | { t: 'figure'; segs: readonly string[] }
-  | { t: 'finding'; kind: string; severity: 'warn' | 'fail' }
+  | { t: 'figure'; segs: readonly string[]; position: readonly boolean[]; index: readonly boolean[] }
+  | { t: 'finding'; key: string }
   | { t: 'generic'; index: number };
 
-function figureValue(root: unknown, segs: readonly string[], chars: number): number {
+type FigurePart = Extract<Part, { t: 'figure' }>;
+
+function figureValue(root: unknown, p: FigurePart, chars: number): number {
+  const { segs, position } = p;
   const share = (x: number) => (x < 0 ? -1 : x / Math.max(1, chars));
   let v = root;
   for (let i = 0; i < segs.length; i++) {
@@ -42,7 +50,7 @@ function figureValue(root: unknown, segs: readonly string[], chars: number): num
     if (Array.isArray(v)) {
       const rest = segs.length - i;
       if (rest === 1 && k === 'count') return slog(v.length);
-      if (rest === 1 && /^\d+$/.test(k)) {
+      if (rest === 1 && p.index[i]) {
         const x = v[Number(k)];
         return typeof x === 'number' ? slog(x) : 0;
       }
@@ -58,13 +66,13 @@ function figureValue(root: unknown, segs: readonly string[], chars: number): num
       }
       if (lo > hi) return 0;
       const x = end === 'min' ? lo : hi;
-      return POSITION.test(k) ? share(x) : slog(x);
+      return position[i] ? share(x) : slog(x);
     }
     // the flag of a figure that can be null (a loop, a fenced block): it is there
     if (k === 'present' && i === segs.length - 1 && !Object.hasOwn(v, 'present')) return 1;
     v = (v as Record<string, unknown>)[k];
   }
-  if (typeof v === 'number') return POSITION.test(segs[segs.length - 1] ?? '') ? share(v) : slog(v);
+  if (typeof v === 'number') return position[segs.length - 1] ? share(v) : slog(v);
   return v === true ? 1 : 0;
 }
 
@@ -74,11 +82,14 @@ function partOf(name: string, i: number): Part {
   const finding = /^finding\.([a-z_]+)\.(warn|fail)$/.exec(name);
   if (finding) {
     if (!KINDS.has(finding[1]!)) throw new Error(`verdict model: feature ${i} is ${name}, a flag of no finding kind of this analyzer`);
-    return { t: 'finding', kind: finding[1]!, severity: finding[2] as 'warn' | 'fail' };
+    return { t: 'finding', key: `${finding[1]!}.${finding[2]!}` };
   }
   const generic = (GENERIC as readonly string[]).indexOf(name);
   if (generic >= 0) return { t: 'generic', index: generic };
-  if (/^(?:base|detectors)\.[\w.]+$/.test(name)) return { t: 'figure', segs: name.split('.') };
+  if (/^(?:base|detectors)\.[\w.]+$/.test(name)) {
+    const segs = name.split('.');
+    return { t: 'figure', segs, position: segs.map((k) => POSITION.test(k)), index: segs.map((k) => /^\d+$/.test(k)) };
+  }
   throw new Error(`verdict model: feature ${i} is ${name}, not a figure, finding flag or text figure this analyzer reads`);
 }
 
@@ -90,11 +101,14 @@ export function featureReader(names: readonly string[]): FeatureReader {
     const chars = figures.base.chars;
     const out = new Float64Array(parts.length);
     const generic = needsGeneric ? genericFigures(slice(Math.max(0, chars - TAIL_CHARS), chars), slice(0, chars)) : [];
-    parts.forEach((p, i) => {
-      if (p.t === 'figure') out[i] = figureValue(figures, p.segs, chars);
+    const flags = new Set<string>();
+    for (const f of findings) flags.add(`${f.kind}.${f.severity}`);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.t === 'figure') out[i] = figureValue(figures, p, chars);
       else if (p.t === 'generic') out[i] = generic[p.index]!;
-      else out[i] = findings.some((f) => f.kind === p.kind && f.severity === p.severity) ? 1 : 0;
-    });
+      else out[i] = flags.has(p.key) ? 1 : 0;
+    }
     return out;
   };
 }

@@ -86,6 +86,95 @@ describe('generic figures', () => {
     assert.equal(longestRepeat('abcabcabc'), 6);
   });
 
+  it('finds the same longest repeat as comparing every pair of starts', () => {
+    // by definition: the longest common prefix of the suffixes at any two starts
+    const slow = (s: string) => {
+      let best = 0;
+      for (let a = 0; a < s.length; a++)
+        for (let b = a + 1; b < s.length; b++) {
+          let k = 0;
+          while (b + k < s.length && s[a + k] === s[b + k]) k++;
+          if (k > best) best = k;
+        }
+      return best;
+    };
+    let seed = 7;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const texts = ['a'.repeat(1024), 'ab'.repeat(300), `${'x'.repeat(40)}y${'x'.repeat(41)}`];
+    // records that grow by one char at a time, past the passes that ask for one more char
+    let grow = '';
+    for (let k = 1; k <= 30; k++) grow += `${'q'.repeat(k)}|${k % 10}`;
+    texts.push(grow);
+    for (let t = 0; t < 300; t++) {
+      const letters = 1 + (next() % 4);
+      let s = '';
+      const n = next() % 300;
+      while (s.length < n)
+        s += next() % 5 === 0 && s.length > 8 ? s.slice(next() % s.length, s.length) : String.fromCharCode(97 + (next() % letters));
+      texts.push(s.slice(0, Math.min(n, 1024)));
+    }
+    for (const s of texts) assert.equal(longestRepeat(s), slow(s), JSON.stringify(s.slice(0, 60)));
+  });
+
+  it('reads words as a split on \\s would, whatever the white space', () => {
+    // the words' figures as split and regular expressions give them
+    const slow = (tail: string) => {
+      const words = tail.split(/\s+/).filter((w) => w.length > 0);
+      const last = words.slice(-200);
+      const mixed = words.filter((w) => /\p{L}/u.test(w) && /\d/.test(w)).length;
+      return [distinctShare(last, 2), distinctShare(last, 3), distinctShare(last, 4), words.length === 0 ? 0 : mixed / words.length];
+    };
+    const spaces = [
+      ' ',
+      '\t',
+      '\n',
+      '\v',
+      '\f',
+      '\r',
+      '\u00a0',
+      '\u1680',
+      '\u2000',
+      '\u200a',
+      '\u200b',
+      '\u2028',
+      '\u2029',
+      '\u202f',
+      '\u205f',
+      '\u3000',
+      '\ufeff',
+      '\u0085',
+      '\u180e',
+    ];
+    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-'];
+    let seed = 11;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    for (let t = 0; t < 200; t++) {
+      let tail = '';
+      const n = next() % 600;
+      while (tail.length < n) tail += next() % 2 === 0 ? spaces[next() % spaces.length] : pieces[next() % pieces.length];
+      const g = genericFigures(tail, tail);
+      assert.deepEqual([g[2], g[3], g[4], g[9]], slow(tail), JSON.stringify(tail.slice(0, 60)));
+    }
+  });
+
+  it('reads blank lines and the longest line as a split on line breaks would', () => {
+    const slow = (text: string) => {
+      const lines = text.split('\n');
+      const blank = lines.filter((l) => /^[ \t\r]*$/.test(l)).length;
+      return [text.length === 0 ? 0 : blank / lines.length, Math.log1p(Math.max(...lines.map((l) => l.length)))];
+    };
+    for (const text of ['', '\n', 'a', 'a\n', '\n\n b', ' \t\r\nx\u00a0\n\n', 'long line\r\n\r\nshort\n \n', 'x\n'.repeat(50)]) {
+      const g = genericFigures(text, text);
+      assert.deepEqual([g[7], g[8]], slow(text), JSON.stringify(text));
+    }
+  });
+
   it('counts distinct n-grams over n-grams', () => {
     assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
     assert.equal(distinctShare(['a'], 2), 1);
