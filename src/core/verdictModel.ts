@@ -48,22 +48,28 @@ export interface Score {
   contributions: Array<[string, number]>;
 }
 
+/** Contributions a score lists: the features that moved it most. */
+const TOP = 5;
+
 /** The probability of degeneration and the features that contributed most. */
 export function scoreOf(features: ArrayLike<number>, model: VerdictModel): Score {
   const n = model.weights.length;
   if (features.length !== n) throw new Error(`verdict model: ${features.length} features given, the model has ${n}`);
   let z = model.bias;
-  const parts: Array<[number, number]> = [];
+  // the TOP largest |contribution| kept in order as they come (ties by index, so the list is stable): no sort of every feature
+  const top: Array<[number, number]> = [];
   for (let i = 0; i < n; i++) {
     const c = (model.weights[i]! * (features[i]! - model.means[i]!)) / model.scales[i]!;
     z += c;
-    if (c !== 0) parts.push([i, c]);
+    if (c === 0 || (top.length === TOP && Math.abs(c) <= Math.abs(top[TOP - 1]![1]))) continue;
+    let k = top.length < TOP ? top.length : TOP - 1;
+    while (k > 0 && Math.abs(top[k - 1]![1]) < Math.abs(c)) k--;
+    top.splice(k, 0, [i, c]);
+    if (top.length > TOP) top.pop();
   }
-  // ties by index, so the list is stable
-  parts.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]) || a[0] - b[0]);
   return {
     probability: 1 / (1 + Math.exp(-z)),
-    contributions: parts.slice(0, 5).map(([i, c]) => [model.features[i]!, c]),
+    contributions: top.map(([i, c]) => [model.features[i]!, c]),
   };
 }
 

@@ -53,6 +53,30 @@ describe('scoreOf', () => {
     assert.equal(scoreOf(new Array(n).fill(0), m).contributions.length, 0);
   });
 
+  it('lists the same five as sorting every contribution would, ties by index, for many small models', () => {
+    let seed = 7;
+    const rand = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    // small integer weights and values: many ties, zeros and sign changes
+    for (let t = 0; t < 2000; t++) {
+      const n = 1 + Math.floor(rand() * 30);
+      const pick = () => Math.floor(rand() * 5) - 2;
+      const m = model({
+        features: Array.from({ length: n }, (_, i) => `f${i}`),
+        means: new Array(n).fill(0),
+        scales: new Array(n).fill(1),
+        weights: Array.from({ length: n }, pick),
+      });
+      const x = Array.from({ length: n }, pick);
+      const all = m.weights.map((w, i) => [i, w * x[i]!] as [number, number]).filter(([, c]) => c !== 0);
+      all.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]) || a[0] - b[0]);
+      const expected = all.slice(0, 5).map(([i, c]) => [`f${i}`, c]);
+      assert.deepEqual(scoreOf(x, m).contributions, expected, `model ${t}`);
+    }
+  });
+
   it('refuses features of another length', () => {
     assert.throws(() => scoreOf([1, 2], model()), /2 features given, the model has 3/);
   });
