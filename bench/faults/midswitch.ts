@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, check, runCases } from './shared.js';
+import { analyzeFile, check, runCases } from './shared.js';
 
 /**
  * Issue 35 item 2 and issue 36 (a switch that comes back): `analyze` from outside on an English
@@ -28,38 +27,6 @@ const TEXTS = {
   long: Array.from({ length: 1500 }, (_, k) => (k % 7 === 3 ? ES : EN[k % EN.length])).join('\n\n'),
 };
 
-interface Analysis {
-  code: number | null;
-  verdict: string;
-  reason: string;
-  /** kind and rule of every finding. */
-  findings: string[];
-  ms: number;
-}
-
-/** `analyze FILE --json` as a child process, bounded at 30 s. */
-function analyze(file: string): Promise<Analysis> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, 'analyze', file, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c: string) => (out += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      try {
-        const j = JSON.parse(out) as { verdict: string; reasons: string[]; findings: Array<{ kind: string; rule?: string }> };
-        const findings = j.findings.map((f) => `${f.kind} ${f.rule ?? ''}`.trim());
-        resolve({ code, verdict: j.verdict, reason: j.reasons[0] ?? '', findings, ms: performance.now() - t0 });
-      } catch {
-        reject(new Error(`analyze ${file} printed no JSON (exit ${code})`));
-      }
-    });
-  });
-}
-
 export async function midswitchCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
   const file = (name: keyof typeof TEXTS) => {
     const path = join(root, `midswitch-${name}.txt`);
@@ -67,7 +34,7 @@ export async function midswitchCases(root: string, results: Array<[string, boole
     return path;
   };
   const healthy = async (name: keyof typeof TEXTS) => {
-    const a = await analyze(file(name));
+    const a = await analyzeFile(file(name));
     check(a.code === 0 && a.verdict === 'ok', `exit ${a.code}, ${a.verdict}: ${a.reason}`);
     return `exit 0, ok (${TEXTS[name].length} chars)`;
   };
@@ -76,7 +43,7 @@ export async function midswitchCases(root: string, results: Array<[string, boole
       [
         'analyze: an English answer with a Spanish paragraph in the middle, then English again -> fail language_switch',
         async () => {
-          const a = await analyze(file('drift'));
+          const a = await analyzeFile(file('drift'));
           check(
             a.code === 1 && a.reason.startsWith('language_switch') && a.reason.includes('comes back'),
             `exit ${a.code}, ${a.verdict}: ${a.reason}`,
@@ -89,7 +56,7 @@ export async function midswitchCases(root: string, results: Array<[string, boole
       [
         'analyze: 300 KB of English with a Spanish paragraph every seventh (middle read bounded) -> fail, language_switch midSwitchUnits among the findings',
         async () => {
-          const a = await analyze(file('long'));
+          const a = await analyzeFile(file('long'));
           // the text repeats itself too (cycling comes first): the case looks for the switch among the findings
           check(
             a.code === 1 && a.findings.includes('language_switch midSwitchUnits'),

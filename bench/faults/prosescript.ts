@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLI, check, runCases } from './shared.js';
+import { analyzeFile, check, runCases } from './shared.js';
 
 /**
  * Issue 35 (item 1, the text's script): `analyze` from outside on answers whose own script is
@@ -23,33 +22,6 @@ const TEXTS = {
     'The function sorts the input array and then removes every duplicate value from it. The result comes back as a new array.\n\nЭта функция сортирует входной массив и удаляет из него повторяющиеся значения. Результат возвращается как новый массив, поэтому исходный массив никогда не меняется. Если нужен другой порядок, передайте функцию сравнения вторым аргументом, и она будет использована вместо обычной.',
 };
 
-interface Analysis {
-  code: number | null;
-  verdict: string;
-  reason: string;
-}
-
-/** `analyze FILE --json` as a child process, bounded at 20 s. */
-function analyze(file: string): Promise<Analysis> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'analyze', file, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (c: string) => (out += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      try {
-        const j = JSON.parse(out) as { verdict: string; reasons: string[] };
-        resolve({ code, verdict: j.verdict, reason: j.reasons[0] ?? '' });
-      } catch {
-        reject(new Error(`analyze ${file} printed no JSON (exit ${code})`));
-      }
-    });
-  });
-}
-
 export async function prosescriptCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
   const file = (name: keyof typeof TEXTS) => {
     const path = join(root, `prosescript-${name}.txt`);
@@ -57,7 +29,7 @@ export async function prosescriptCases(root: string, results: Array<[string, boo
     return path;
   };
   const healthy = async (name: keyof typeof TEXTS) => {
-    const a = await analyze(file(name));
+    const a = await analyzeFile(file(name));
     check(a.code === 0 && a.verdict === 'ok', `exit ${a.code}, ${a.verdict}: ${a.reason}`);
     return `exit 0, ok (${TEXTS[name].length} chars)`;
   };
@@ -68,7 +40,7 @@ export async function prosescriptCases(root: string, results: Array<[string, boo
       [
         'analyze: an English answer ending in Russian prose -> fail script_switch',
         async () => {
-          const a = await analyze(file('englishRussian'));
+          const a = await analyzeFile(file('englishRussian'));
           check(a.code === 1 && a.verdict === 'fail' && a.reason.startsWith('script_switch'), `exit ${a.code}, ${a.verdict}: ${a.reason}`);
           return `exit 1, ${a.reason}`;
         },

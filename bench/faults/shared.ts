@@ -90,3 +90,36 @@ export async function serveDaemon(
   await waitOk(`${url}/-/ready`, child, 20_000);
   return { url, child, lines };
 }
+
+/** What `analyze FILE --json` said, from outside. */
+export interface AnalyzedFile {
+  code: number | null;
+  verdict: string;
+  reason: string;
+  /** kind and rule of every finding. */
+  findings: string[];
+  ms: number;
+}
+
+/** `analyze FILE --json` as a child process, bounded at 30 s: its exit code, verdict, first reason, findings and time. */
+export function analyzeFile(file: string): Promise<AnalyzedFile> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [CLI, 'analyze', file, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (c: string) => (out += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      try {
+        const j = JSON.parse(out) as { verdict: string; reasons: string[]; findings: Array<{ kind: string; rule?: string }> };
+        const findings = j.findings.map((f) => `${f.kind} ${f.rule ?? ''}`.trim());
+        resolve({ code, verdict: j.verdict, reason: j.reasons[0] ?? '', findings, ms: performance.now() - t0 });
+      } catch {
+        reject(new Error(`analyze ${file} printed no JSON (exit ${code})`));
+      }
+    });
+  });
+}

@@ -307,64 +307,28 @@ export const repetition = {
         );
       }
     }
-    // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
+    // copies counted on the normalised chars (whitespace dropped, digits masked, case folded), never rows of a table,
+    // and only where no rule failed already; the unit's shape names the kind, `short` the kind of a unit under a line
     const nc = f.copies;
-    if (
-      nc.copies >= t.largeCopies &&
-      nc.unitChars >= t.largeUnitChars &&
-      nc.coverage >= t.largeCopiesCoverage &&
-      nc.words &&
-      !nc.table &&
-      !out.some((x) => x.severity === 'fail')
-    ) {
-      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'sentence_loop';
-      out.push(
-        finding(
-          kind,
-          'fail',
-          nc.onset,
-          `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
-        ),
-      );
-    }
+    const normalisedLoop = (short: RepetitionKind, reason: string): void => {
+      if (nc.table || out.some((x) => x.severity === 'fail')) return;
+      out.push(finding(nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : short, 'fail', nc.onset, reason));
+    };
+    const copiesToEnd = () =>
+      `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`;
+    // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
+    if (nc.copies >= t.largeCopies && nc.unitChars >= t.largeUnitChars && nc.coverage >= t.largeCopiesCoverage && nc.words)
+      normalisedLoop('sentence_loop', copiesToEnd());
     // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
     // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
     // with digits masked, rows of numbers are one unit by design
-    if (
-      nc.copies >= t.wholeLoopCopies &&
-      nc.coverage >= t.wholeLoopCoverage &&
-      nc.letters >= WHOLE_COPIES_LETTERS &&
-      !nc.table &&
-      !out.some((x) => x.severity === 'fail')
-    ) {
-      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
-      out.push(
-        finding(
-          kind,
-          'fail',
-          nc.onset,
-          `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
-        ),
+    if (nc.copies >= t.wholeLoopCopies && nc.coverage >= t.wholeLoopCoverage && nc.letters >= WHOLE_COPIES_LETTERS)
+      normalisedLoop(
+        'phrase_loop',
+        `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
       );
-    }
     // many copies of a unit of words to the end, counters aside: the token reading took each rising number for something new
-    if (
-      nc.copies >= t.normalisedLoopCopies &&
-      nc.words &&
-      nc.letters >= WHOLE_COPIES_LETTERS &&
-      !nc.table &&
-      !out.some((x) => x.severity === 'fail')
-    ) {
-      const kind: RepetitionKind = nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : 'phrase_loop';
-      out.push(
-        finding(
-          kind,
-          'fail',
-          nc.onset,
-          `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`,
-        ),
-      );
-    }
+    if (nc.copies >= t.normalisedLoopCopies && nc.words && nc.letters >= WHOLE_COPIES_LETTERS) normalisedLoop('phrase_loop', copiesToEnd());
     // a long last part that replays the output with edits: most of its shingles were said before
     const rp = f.replay;
     if (
