@@ -29,7 +29,7 @@ interface RunAnswer {
 }
 
 /** /NAME/v1/chat/completions: outputs[NAME] as an event stream, 12 chars a delta, then a stop and [DONE]. */
-function upstreamOf(outputs: Readonly<Record<string, string>>) {
+export function upstreamOf(outputs: Readonly<Record<string, string>>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const name = (req.url ?? '').split('/')[1] ?? '';
     const text = Object.hasOwn(outputs, name) ? outputs[name] : undefined;

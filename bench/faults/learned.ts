@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
+import { upstreamOf } from './judgedOutputs.js';
 import { type Case, CLI, check, closeServer, runCases, serveDaemon, startServer } from './shared.js';
 
 /**
@@ -54,24 +55,6 @@ const OUTPUTS: Record<string, string> = {
     'window basil frost grammar lantern seven quietly orbit the mint purple taxes under sideways honey collapses remember '.repeat(3) +
     'parsley oven bright gravel whisper thirty nor elegant pigeon compile soup harbor fragile ankle tomorrow'.repeat(2),
 };
-
-/** /NAME/v1/chat/completions: OUTPUTS[NAME] as an event stream, 12 chars a delta, then a stop and [DONE]. */
-function upstream(req: IncomingMessage, res: ServerResponse): void {
-  const name = (req.url ?? '').split('/')[1] ?? '';
-  const text = OUTPUTS[name];
-  req.resume();
-  if (text === undefined || !(req.url ?? '').endsWith('/chat/completions')) {
-    res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
-    return;
-  }
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  const chars = [...text];
-  for (let i = 0; i < chars.length; i += 12) {
-    res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: chars.slice(i, i + 12).join('') } }] })}\n\n`);
-  }
-  res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
-  res.end('data: [DONE]\n\n');
-}
 
 interface Sample {
   verdict: string;
@@ -176,7 +159,7 @@ export async function learnedCases(root: string, results: Array<[string, boolean
   ];
   await runCases(cliCases, results);
 
-  const up = await startServer(upstream);
+  const up = await startServer(upstreamOf(OUTPUTS));
   const port = await freePort();
   const configPath = join(root, 'learned.yaml');
   const targets = Object.keys(OUTPUTS)

@@ -1,6 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { analyzeFile, check, runCases } from './shared.js';
+import { analyzedTexts, analyzeFile, check, runCases } from './shared.js';
 
 /**
  * Issue 35 item 2 and issue 36 (a switch that comes back): `analyze` from outside on an English
@@ -28,16 +26,7 @@ const TEXTS = {
 };
 
 export async function midswitchCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
-  const file = (name: keyof typeof TEXTS) => {
-    const path = join(root, `midswitch-${name}.txt`);
-    writeFileSync(path, TEXTS[name]);
-    return path;
-  };
-  const healthy = async (name: keyof typeof TEXTS) => {
-    const a = await analyzeFile(file(name));
-    check(a.code === 0 && a.verdict === 'ok', `exit ${a.code}, ${a.verdict}: ${a.reason}`);
-    return `exit 0, ok (${TEXTS[name].length} chars)`;
-  };
+  const { file, healthy } = analyzedTexts(root, 'midswitch', TEXTS);
   await runCases(
     [
       [

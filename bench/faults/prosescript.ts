@@ -1,6 +1,4 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { analyzeFile, check, runCases } from './shared.js';
+import { analyzedTexts, analyzeFile, check, runCases } from './shared.js';
 
 /**
  * Issue 35 (item 1, the text's script): `analyze` from outside on answers whose own script is
@@ -23,16 +21,7 @@ const TEXTS = {
 };
 
 export async function prosescriptCases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
-  const file = (name: keyof typeof TEXTS) => {
-    const path = join(root, `prosescript-${name}.txt`);
-    writeFileSync(path, TEXTS[name]);
-    return path;
-  };
-  const healthy = async (name: keyof typeof TEXTS) => {
-    const a = await analyzeFile(file(name));
-    check(a.code === 0 && a.verdict === 'ok', `exit ${a.code}, ${a.verdict}: ${a.reason}`);
-    return `exit 0, ok (${TEXTS[name].length} chars)`;
-  };
+  const { file, healthy } = analyzedTexts(root, 'prosescript', TEXTS);
   await runCases(
     [
       ['analyze: a Korean answer, 80% code, a name spelled out in English brackets -> ok', () => healthy('koreanCode')],

@@ -7,6 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitOk } from '../childProcess.js';
 
@@ -122,4 +124,22 @@ export function analyzeFile(file: string): Promise<AnalyzedFile> {
       }
     });
   });
+}
+
+/**
+ * Texts analysed from outside: file(name) writes the text to ROOT/PREFIX-NAME.txt; healthy(name)
+ * holds when `analyze` exits 0 with ok, and says the text's length.
+ */
+export function analyzedTexts<K extends string>(root: string, prefix: string, texts: Readonly<Record<K, string>>) {
+  const file = (name: K): string => {
+    const path = join(root, `${prefix}-${name}.txt`);
+    writeFileSync(path, texts[name]);
+    return path;
+  };
+  const healthy = async (name: K): Promise<string> => {
+    const a = await analyzeFile(file(name));
+    check(a.code === 0 && a.verdict === 'ok', `exit ${a.code}, ${a.verdict}: ${a.reason}`);
+    return `exit 0, ok (${texts[name].length} chars)`;
+  };
+  return { file, healthy };
 }
