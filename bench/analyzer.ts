@@ -130,6 +130,15 @@ export async function runAnalyzerBench(): Promise<void> {
         },
         9,
       );
+      // the learned score is computed when asked for (the daemon and `analyze` ask): its cost, beside the same release
+      both(
+        `  the same with the learned score (score: true)`,
+        mb,
+        (m) => {
+          for (const t of real) m.analyzeText(t, { score: true });
+        },
+        9,
+      );
     }
     const short = benchText(200, 3);
     const calls = 2000;

@@ -17,7 +17,7 @@ import { repoRoot } from '../test/helpers/repoRoot.js';
 export const PREVIOUS_RELEASE = process.env['COHERENCY_PREVIOUS_RELEASE'] || 'e8fc46c';
 
 export interface AnalyzerModule {
-  analyzeText(text: string, options?: { finishReason?: string | null }): { verdict: string; reasons: string[] };
+  analyzeText(text: string, options?: { finishReason?: string | null; score?: boolean }): { verdict: string; reasons: string[] };
   createStreamAnalyzer(options?: object): {
     push(delta: string): void;
     snapshot(): { verdict: string };

@@ -274,7 +274,11 @@ Exit status: 0 ok or warn, 1 fail, 2 unreadable input or model.`,
         }
       }
       const { analyzeCapture } = await import('./core/analyzeCapture.js');
-      const result = analyzeCapture(text, channel, undefined, finishReason, { verdict: mode, ...(verdictModel ? { verdictModel } : {}) });
+      const result = analyzeCapture(text, channel, undefined, finishReason, {
+        verdict: mode,
+        score: true,
+        ...(verdictModel ? { verdictModel } : {}),
+      });
       const { analysis } = result;
       if (values['json']) {
         const { verdict, findings, reasons, metrics, score } = analysis;

@@ -29,14 +29,14 @@ export function looksLikeSse(text: string): boolean {
  * Analyses plain text or a captured chat-completion stream, the input of
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
- * `judge` picks the verdict mode and model (the rules and the committed model by default).
+ * `judge` picks the verdict mode and model (the rules and the committed model by default) and whether the rules' analysis carries the model's score.
  */
 export function analyzeCapture(
   input: string,
   channel: CaptureChannel,
   thresholds?: Partial<Thresholds>,
   finishReason: string | null = null,
-  judge: Pick<AnalyzeOptions, 'verdict' | 'verdictModel'> = {},
+  judge: Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score'> = {},
 ): CaptureAnalysis {
   if (!looksLikeSse(input)) {
     return {

@@ -1,6 +1,6 @@
 import type { Analysis, VerdictMode } from './analysisTypes.js';
-import { DEFAULT_VERDICT_MODEL } from './defaultVerdictModel.js';
 import { Engine } from './engine.js';
+import { scoringModel } from './scoringModel.js';
 import { resolveThresholds } from './streamAnalyzer.js';
 import type { Thresholds } from './thresholds.js';
 import { analysisOf } from './verdict.js';
@@ -20,6 +20,12 @@ export interface AnalyzeOptions {
   verdict?: VerdictMode;
   /** A retrained model (loadVerdictModel) instead of the committed one. */
   verdictModel?: VerdictModel;
+  /**
+   * Under the rules, also give the learned model's score (`analysis.score`) as information.
+   * Off by default: it reads the tail again and costs about a sixth of a call on real answers.
+   * The learned verdict always computes it (it decides with it).
+   */
+  score?: boolean;
 }
 
 /**
@@ -35,7 +41,7 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysi
     slice: (a: number, b: number) => text.slice(a, b),
     tokenOffsets: options.tokenOffsets,
     finishReason: options.finishReason ?? null,
-    model: options.verdictModel ?? DEFAULT_VERDICT_MODEL,
+    model: scoringModel(options),
     verdict: options.verdict ?? 'rules',
   });
 }

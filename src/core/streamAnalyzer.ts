@@ -1,6 +1,6 @@
 import type { Analysis, VerdictMode } from './analysisTypes.js';
-import { DEFAULT_VERDICT_MODEL } from './defaultVerdictModel.js';
 import { Engine } from './engine.js';
+import { scoringModel } from './scoringModel.js';
 import type { Finding } from './finding.js';
 import { DEFAULT_THRESHOLDS, type Thresholds } from './thresholds.js';
 import { analysisOf, certainCollapse, type LiveCheck, liveCheck } from './verdict.js';
@@ -21,6 +21,8 @@ export interface StreamAnalyzerOptions {
   verdict?: VerdictMode;
   /** A retrained model (loadVerdictModel) instead of the committed one. */
   verdictModel?: VerdictModel;
+  /** Under the rules, also give the learned model's score of the finished text (see AnalyzeOptions.score). */
+  score?: boolean;
 }
 
 export interface StreamAnalyzer {
@@ -70,7 +72,7 @@ export function resolveThresholds(overrides?: Partial<Thresholds> | Record<strin
 
 export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): StreamAnalyzer {
   const thresholds = resolveThresholds(options.thresholds);
-  const model = options.verdictModel ?? DEFAULT_VERDICT_MODEL;
+  const model = scoringModel(options);
   const verdict = options.verdict ?? 'rules';
   const engine = new Engine();
   const offsets: number[] | undefined = options.countTokens ? [] : undefined;

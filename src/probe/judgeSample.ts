@@ -19,9 +19,14 @@ export function finishEvidence(
   return result.finishReason ?? (result.outputTokens >= probe.maxTokens ? 'length' : null);
 }
 
-/** The verdict mode and model a probe's texts are judged with (the rules and the committed model by default). */
-export function verdictOptions(probe: Pick<ProbeConfig, 'verdict' | 'learnedModel'>): Pick<AnalyzeOptions, 'verdict' | 'verdictModel'> {
-  return { verdict: probe.verdict ?? 'rules', ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}) };
+/**
+ * The verdict mode and model a probe's texts are judged with (the rules and the committed model
+ * by default), with the model's score asked for: the run page shows it beside the verdict.
+ */
+export function verdictOptions(
+  probe: Pick<ProbeConfig, 'verdict' | 'learnedModel'>,
+): Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score'> {
+  return { verdict: probe.verdict ?? 'rules', score: true, ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}) };
 }
 
 /** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */

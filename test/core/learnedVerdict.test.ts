@@ -97,8 +97,11 @@ describe('featureReader', () => {
 });
 
 describe('the learned score', () => {
-  it('is in every finished analysis, in rules mode too, with the model’s threshold and warn band and five contributions', () => {
-    const a = analyzeText(SOFT);
+  it('is in every finished analysis under the learned verdict, and under the rules when asked for, with the model’s threshold and warn band and five contributions', () => {
+    // not asked for under the rules: not computed (it costs a sixth of a call)
+    assert.equal(analyzeText(SOFT).score, undefined);
+    assert.ok(analyzeText(SOFT, { verdict: 'learned' }).score);
+    const a = analyzeText(SOFT, { score: true });
     assert.ok(a.score, 'a score');
     assert.equal(a.score.mode, 'rules');
     assert.ok(a.score.probability > 0 && a.score.probability < 1);
@@ -110,7 +113,7 @@ describe('the learned score', () => {
   });
 
   it('is left out of a partial snapshot (the model judges the finished text)', () => {
-    const s = createStreamAnalyzer();
+    const s = createStreamAnalyzer({ score: true });
     s.push(SOFT);
     assert.equal(s.snapshot({ partial: true }).score, undefined);
     assert.ok(s.snapshot().score);
@@ -121,8 +124,8 @@ describe('the learned score', () => {
     assert.ok(samples.length >= 20);
     for (const verdict of ['rules', 'learned'] as const) {
       for (const { name, text } of samples) {
-        const whole = analyzeText(text, { verdict });
-        const s = createStreamAnalyzer({ verdict });
+        const whole = analyzeText(text, { verdict, score: true });
+        const s = createStreamAnalyzer({ verdict, score: true });
         for (let i = 0; i < text.length; i += 97) s.push(text.slice(i, i + 97));
         assert.deepEqual(s.snapshot(), whole, `${verdict}: ${name}`);
       }
@@ -130,7 +133,7 @@ describe('the learned score', () => {
   });
 
   it('shows in the report with its contributions', () => {
-    const report = formatReport(analyzeText(SOFT));
+    const report = formatReport(analyzeText(SOFT, { score: true }));
     assert.match(report, new RegExp(`learned model \\(information only: the rules decide\\): probability 0\\.\\d{3}, fail from ${T}`));
     assert.match(report, /\n {2}\+\d\.\d\d {2}finding\.punctuation_flood\.fail\n/);
   });
@@ -138,7 +141,7 @@ describe('the learned score', () => {
 
 describe("verdict: 'learned'", () => {
   it('turns a soft fail with a low score into a warning, and says why', () => {
-    const rules = analyzeText(SOFT);
+    const rules = analyzeText(SOFT, { score: true });
     assert.deepEqual(
       rules.findings.map((f) => [f.kind, f.severity, f.certain]),
       [['punctuation_flood', 'fail', false]],
@@ -197,7 +200,7 @@ describe("verdict: 'learned'", () => {
   });
 
   it('warns in the band below the threshold, and is ok under it', () => {
-    const p = analyzeText(SALAD).score!.probability;
+    const p = analyzeText(SALAD, { score: true }).score!.probability;
     const band = analyzeText(SALAD, {
       verdict: 'learned',
       verdictModel: withModel({ threshold: Math.min(1, p + 0.01), warnAbove: p - 0.01 }),
