@@ -62,9 +62,17 @@ export function letterCount(s: string): number {
       i++;
       continue;
     }
-    const [k, len] = classAt(s, i);
-    if (k & LETTER) n++;
-    i += len;
+    // a surrogate pair is one code point (read without classAt's pair: this runs on every unit read)
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        if (codePointClass(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) & LETTER) n++;
+        i += 2;
+        continue;
+      }
+    }
+    if (bmpClass(c) & LETTER) n++;
+    i++;
   }
   return n;
 }

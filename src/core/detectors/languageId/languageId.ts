@@ -20,7 +20,7 @@ import { type MiddleUnit, middleSwitch, middleUnits, roughCode } from './middleU
 import { roughLanguage, scriptKey } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
 import { letterCount } from './charClasses.js';
-import { lineBlocks, type ProseUnit } from './proseUnits.js';
+import { lineBlocks, paragraphsOf, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];
@@ -173,8 +173,10 @@ export const languageId = {
   figures(scan: Scan): LanguageIdFigures {
     const text = scan.text();
     const blocks = lineBlocks(text);
+    // the ends, the sample and the middle read the same blocks: each is read into paragraphs once
+    const paras = paragraphsOf(text, blocks);
     const plan = (endsOnly: boolean) =>
-      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly).map(([u, opens, weighs]) => ({
+      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras).map(([u, opens, weighs]) => ({
         u,
         opens,
         weighs,
@@ -204,7 +206,7 @@ export const languageId = {
     // is not theirs, the ends are identified too (the lists of two close languages can agree where eld does not)
     const withMiddle = (units: IdentifiedUnit[], answer: string | null, own: (unit: string) => boolean, unitText: string) => {
       const answerScript = scriptKey(unitText);
-      const middle = middleUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, own, eldLanguage);
+      const middle = middleUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, own, eldLanguage, paras);
       let lang = answer ?? '';
       if (answer === null && middle.some((u) => u.lang !== '')) {
         const at = identified(ends);

@@ -10,7 +10,7 @@
  */
 import type { LineBlock } from './proseUnits.js';
 import { letterCount } from './charClasses.js';
-import { blockParagraphs, paragraphUnits } from './proseUnits.js';
+import { type ParagraphsOf, paragraphsOf, paragraphUnits } from './proseUnits.js';
 import { scriptKey } from './roughLanguage.js';
 
 /** One unit of the middle, as the judge reads it. */
@@ -77,6 +77,7 @@ export function middleUnits(
   minLetters: number,
   own: (unit: string) => boolean,
   identify: Identify,
+  paras: ParagraphsOf = paragraphsOf(text, blocks),
 ): MiddleUnit[] {
   const out: MiddleUnit[] = [];
   const whole = text.length <= WHOLE_CHARS;
@@ -90,7 +91,7 @@ export function middleUnits(
     const from = Math.floor((w * blocks.length) / windows);
     const to = Math.floor(((w + 1) * blocks.length) / windows);
     for (let b = from; b < to && n < perWindow; b++) {
-      for (const p of blockParagraphs(text, blocks[b]!)) {
+      for (const p of paras(b)) {
         const quoted = QUOTED.test(p.text);
         const units = paragraphUnits(p);
         for (let k = 0; k < units.length && n < perWindow; k++) {

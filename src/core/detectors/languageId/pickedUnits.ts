@@ -4,7 +4,7 @@
  * they stand in are read into paragraphs.
  */
 import { letterCount } from './charClasses.js';
-import { blockParagraphs, type LineBlock, type ProseParagraph, type ProseUnit, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
+import { type LineBlock, type ParagraphsOf, type ProseUnit, paragraphsOf, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
 
 /** Units identified from the start: enough for the language the answer opens in. */
 export const FIRST_UNITS = 8;
@@ -25,23 +25,15 @@ const NEIGHBOUR_BLOCKS = 16;
  * The units to identify, in text order, each with whether it opens a section: the first ones,
  * the last ones, an even sample of those between, and the last titles with the unit after each
  * (the first and last ones only when `endsOnly`); a sampled unit needs `minLetters`. Only the blocks these stand in
- * are read (blockParagraphs); the rest of the text is read for line starts only.
+ * are read (`paras`, shared with the other readings of the text); the rest of the text is read for line starts only.
  */
 export function pickedUnits(
   text: string,
   blocks: readonly LineBlock[],
   minLetters: number,
   endsOnly = false,
+  paras: ParagraphsOf = paragraphsOf(text, blocks),
 ): Array<[ProseUnit, boolean, boolean]> {
-  const read = new Map<number, ProseParagraph[]>();
-  const paras = (b: number) => {
-    let p = read.get(b);
-    if (p === undefined) {
-      p = blockParagraphs(text, blocks[b]!);
-      read.set(b, p);
-    }
-    return p;
-  };
   // whether the paragraph before paragraph i of block b is a title
   const afterTitle = (b: number, i: number): boolean => {
     if (i > 0) return paras(b)[i - 1]!.title;

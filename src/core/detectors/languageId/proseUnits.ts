@@ -174,6 +174,22 @@ export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[
   return out;
 }
 
+/** The prose paragraphs of block b of a text, read once however often asked for. */
+export type ParagraphsOf = (b: number) => ProseParagraph[];
+
+/** The paragraphs of each block of a text, each block read on first demand and kept: the ends, the sample and the middle share them. */
+export function paragraphsOf(text: string, blocks: readonly LineBlock[]): ParagraphsOf {
+  const read: Array<ProseParagraph[] | undefined> = new Array(blocks.length);
+  return (b) => {
+    let p = read[b];
+    if (p === undefined) {
+      p = blockParagraphs(text, blocks[b]!);
+      read[b] = p;
+    }
+    return p;
+  };
+}
+
 /** The prose paragraphs of a whole text, in order (every block read: the detector reads only the blocks it needs). */
 export function proseParagraphs(text: string): ProseParagraph[] {
   return lineBlocks(text).flatMap((b) => blockParagraphs(text, b));

@@ -45,6 +45,9 @@ LANGS.forEach((lang, k) => {
   for (const w of FUNCTION_WORDS_BY_LANGUAGE[lang]!) WORD_LANGS.set(w, (WORD_LANGS.get(w) ?? 0) | (1 << k));
 });
 
+/** Chars of the longest function word of any list. */
+const LONGEST_WORD = Math.max(...[...WORD_LANGS.keys()].map((w) => w.length));
+
 /** True for a letter of the scripts read here (ASCII letters, Latin, Cyrillic, CJK); other letters count as OTHER. */
 function isLetter(c: number): boolean {
   if (c < 128) return ((c | 32) - 97) >>> 0 < 26;
@@ -84,7 +87,8 @@ export function roughLanguage(text: string): string | null {
     }
     if (from < 0) continue;
     n++;
-    let mask = WORD_LANGS.get(lower.slice(from, i)) ?? 0;
+    // a word longer than every listed one is in no list: not looked up (most of a unit's letters are in such words)
+    let mask = i - from > LONGEST_WORD ? 0 : (WORD_LANGS.get(lower.slice(from, i)) ?? 0);
     for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[k]!++;
     from = -1;
   }
