@@ -21,7 +21,6 @@ import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { learnedCases } from './faults/learned.js';
-import { midswitchCases } from './faults/midswitch.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
@@ -673,7 +672,6 @@ export async function runFaultsBench(): Promise<void> {
     await prosescriptCases(root, results);
     await shortffCases(root, results);
     await realworldCases(root, results);
-    await midswitchCases(root, results);
     await learnedCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });

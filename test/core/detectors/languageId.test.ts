@@ -116,17 +116,12 @@ describe('languageId: language_switch', () => {
     assert.deepEqual(kinds(`${en}\n\n${de}`), ['fail language_switch']);
   });
 
-  it('an English answer that goes into Spanish for a paragraph and comes back fails, naming the rule', () => {
-    const before = `${EN[0]}\n\n${EN[1]}\n\n`;
-    const { findings } = detect('languageId', `${before}${ES.join(' ')}\n\n${EN[2]}\n\n${EN[3]}`);
-    assert.equal(findings.length, 1);
-    assert.equal(findings[0]!.kind, 'language_switch');
-    assert.equal(findings[0]!.rule, 'midSwitchUnits');
-    assert.match(
-      findings[0]!.detail,
-      /letters of Spanish prose \(2 paragraphs or parts\) in the middle of an answer in English, which comes back to it/,
-    );
-    assert.equal(findings[0]!.atChar, before.length);
+  it('an English answer that goes into Spanish for two paragraphs and comes back is not judged (a known miss: the middle is not read)', () => {
+    // measured: a reading of the middle caught none of the 236 labelled collapses and cost a sixth of an analysis
+    // (docs/detection.md, "Switches that come back"); the tail rule sees the same paragraphs at the end
+    const middle = `${EN[0]}\n\n${EN[1]}\n\n${ES.join(' ')}\n\n${EN[2]}\n\n${EN[3]}`;
+    assert.deepEqual(kinds(middle), []);
+    assert.deepEqual(kinds(`${EN[0]}\n\n${EN[1]}\n\n${EN[2]}\n\n${EN[3]}\n\n${ES.join('\n\n')}`), ['fail language_switch']);
   });
 
   const MIDDLE_OK: Array<[string, string, string]> = [
@@ -158,7 +153,7 @@ describe('languageId: language_switch', () => {
     [
       'one Spanish sentence in the middle',
       `${EN[0]}\n\n${EN[1]}\n\n${ES[0]}\n\n${EN[2]}\n\n${EN[3]}`,
-      'one unit is a quotation or a proverb: midSwitchUnits asks for 2',
+      'one unit is a quotation or a proverb',
     ],
     [
       'a Spanish section under its own title in the middle',
@@ -174,14 +169,6 @@ describe('languageId: language_switch', () => {
   for (const [name, text, why] of MIDDLE_OK) {
     it(`${name} stays ok (${why})`, () => assert.deepEqual(kinds(text), []));
   }
-
-  it('reads a bounded number of units of the middle however long the text, and identifies fewer', () => {
-    const long = Array.from({ length: 600 }, (_, k) => (k % 3 === 2 ? ES[k % 2] : EN[k % EN.length])).join('\n\n');
-    const { figures } = detect('languageId', `${EN.join('\n\n')}\n\n${long}\n\n${EN.join('\n\n')}`);
-    assert.ok(figures.middle.length <= 96, `${figures.middle.length} middle units read`);
-    const identified = figures.middle.filter((u) => !u.own && u.lang !== '').length;
-    assert.ok(identified > 0 && identified <= 24, `${identified} middle units identified`);
-  });
 
   it('loads the identifier only when the two ends of a text may differ in language (script or function words)', () => {
     const url = (p: string) => pathToFileURL(new URL(p, import.meta.url).pathname).href;

@@ -9,15 +9,15 @@
  * (2 units or 100 letters), and one that opens under a title of its own is a new section, not a
  * drift. The verdict reads the start, the end and the section openers only, so a fixed number of
  * units is identified whatever the length (FIRST_UNITS, LAST_UNITS, SAMPLE_UNITS, SECTION_OPENERS).
- * When both ends are in one language, the middle is read for a switch that comes back
- * (middleUnits.ts: a bounded number of units read, fewer identified). Measured on every
- * labelled corpus in docs/detection.md ("Language per paragraph").
+ * A switch that comes back (two paragraphs of Spanish in an English answer) is not read: a reading
+ * of the middle caught none of the labelled collapses and cost a sixth of an analysis (measured
+ * in docs/detection.md, "Switches that come back"). Measured on every labelled corpus in
+ * docs/detection.md ("Language per paragraph").
  */
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
-import { type MiddleUnit, middleSwitch, middleUnits, roughCode } from './middleUnits.js';
-import { roughLanguage, scriptKey } from './roughLanguage.js';
+import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
 import { letterCount } from './charClasses.js';
 import { lineBlocks, paragraphsOf, type ProseUnit } from './proseUnits.js';
@@ -33,10 +33,6 @@ const THRESHOLDS = {
   languageUnitLetters: {
     value: 40,
     why: 'letters a prose unit needs before its language counts: shorter pieces (a name, a heading, a list item) are too short for an n-gram identifier to be sure',
-  },
-  midSwitchUnits: {
-    value: 2,
-    why: "confident units in a row in another language than the answer's, in its script, with the answer's language before and after them (a switch that comes back), that fail. Not counted: a unit set apart as a mention (in quotes, after a line ending in a colon, under a title of its own). Healthy texts (the three real corpora, test/corpus, 1,616 real files of this machine) have no such unit at all (0 at 0.7, the languageConfidence; the only runs are test/corpus's mixes of documents, each under its own title); 2 keeps one quoted-looking sentence or proverb ok",
   },
   alphabeticSwitchLetters: {
     value: 100,
@@ -65,10 +61,6 @@ export interface LanguageIdFigures {
   blocks: number;
   /** The units identified, in text order: the first ones, the last ones, a sample between and the section openers. */
   units: IdentifiedUnit[];
-  /** When both ends are in one language: that language (ISO 639-1) and its script, and the middle read for a switch that comes back ('' and none otherwise). */
-  answer: string;
-  answerScript: string;
-  middle: MiddleUnit[];
 }
 
 /** Letters a unit needs before it is sent to the identifier: below this no unit can count (languageUnitLetters is larger). */
@@ -84,12 +76,6 @@ export interface LanguageSwitch {
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-
-/** eld's language for a text and its score for it. */
-function eldLanguage(text: string): { lang: string; score: number } {
-  const r = eldDetector().detect(text);
-  return { lang: r.language, score: Object.values(r.getScores())[0] ?? 0 };
-}
 
 function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number): IdentifiedUnit {
   if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection, weighs };
@@ -173,7 +159,7 @@ export const languageId = {
   figures(scan: Scan): LanguageIdFigures {
     const text = scan.text();
     const blocks = lineBlocks(text);
-    // the ends, the sample and the middle read the same blocks: each is read into paragraphs once
+    // the ends, the sample and the titles read some of the same blocks: each is read into paragraphs once
     const paras = paragraphsOf(text, blocks);
     const plan = (endsOnly: boolean) =>
       pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras).map(([u, opens, weighs]) => ({
@@ -200,52 +186,26 @@ export const languageId = {
     // the first and last units long enough to count: when their script and function words agree, so would the identifier
     // (an unclear unit too short to be a tail of its own is passed over, as firstSure passes over the identifier's unsure ones)
     // fewer units than the ends read are every unit of the text: with fewer than two readable, nothing shows a switch
-    const none = { blocks: blocks.length, units: [], answer: '', answerScript: '', middle: [] };
-    // both ends in one language: the middle is read for a switch that comes back. `answer` is the identifier's
-    // language of the ends, or null when only script and function words read them: then, if a unit of the middle
-    // is not theirs, the ends are identified too (the lists of two close languages can agree where eld does not)
-    const withMiddle = (units: IdentifiedUnit[], answer: string | null, own: (unit: string) => boolean, unitText: string) => {
-      const answerScript = scriptKey(unitText);
-      const middle = middleUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, own, eldLanguage, paras);
-      let lang = answer ?? '';
-      if (answer === null && middle.some((u) => u.lang !== '')) {
-        const at = identified(ends);
-        const first = firstSure(ends.length, at, 0, 1);
-        const last = first === null ? null : firstSure(ends.length, at, ends.length - 1, -1);
-        lang = first !== null && last !== null && first.lang === last.lang ? first.lang : '';
-      }
-      return { blocks: blocks.length, units, answer: lang, answerScript, middle: lang === '' ? [] : middle };
-    };
+    const none = { blocks: blocks.length, units: [] };
     if (ends.length < FIRST_UNITS + LAST_UNITS && !readable(ends)) return none;
     const counted = ends.filter((p) => p.letters >= THRESHOLDS.languageUnitLetters.value);
     const first = counted.length < 2 ? null : roughAt(counted, 0, 1);
     if (first !== null && first[0] < counted.length - 1) {
       const last = roughAt(counted, counted.length - 1, -1);
-      if (last !== null && last[0] > first[0] && last[1] === first[1])
-        return withMiddle([], null, (u) => roughLanguage(u) === first[1], counted[first[0]]!.u.text);
+      if (last !== null && last[0] > first[0] && last[1] === first[1]) return none;
     }
     if (readable(ends)) {
       const at = identified(ends);
       const first = firstSure(ends.length, at, 0, 1);
       const last = first === null ? null : firstSure(ends.length, at, ends.length - 1, -1);
-      if (first !== null && last !== null && first.lang === last.lang) {
-        const firstText = ends.find((p) => p.u.start === first.start)!.u.text;
-        const key = roughLanguage(firstText);
-        // the first unit's script and function words, when they read it as its language, tell the middle's own units
-        const own = key !== null && roughCode(key) === first.lang ? (u: string) => roughLanguage(u) === key : () => false;
-        return withMiddle(
-          [...done.values()].sort((x, y) => x.start - y.start),
-          first.lang,
-          own,
-          firstText,
-        );
-      }
+      if (first !== null && last !== null && first.lang === last.lang)
+        return { blocks: blocks.length, units: [...done.values()].sort((x, y) => x.start - y.start) };
     }
     const all = plan(false);
     // fewer than two units an identifier could read show no switch: eld (and its data) is not loaded
     if (!readable(all)) return none;
     const at = identified(all);
-    return { blocks: blocks.length, units: all.map((_, k) => at(k)), answer: '', answerScript: '', middle: [] };
+    return { blocks: blocks.length, units: all.map((_, k) => at(k)) };
   },
   judge(f: LanguageIdFigures, t: Values<typeof THRESHOLDS>, ctx: JudgeContext): Array<Finding<LanguageIdKind>> {
     // a running stream's text does not end here: its last paragraphs may be a quote or a section whose title came before
@@ -260,18 +220,6 @@ export const languageId = {
         },
       ];
     }
-    const m = f.answer === '' ? null : middleSwitch(f.middle, f.answer, f.answerScript, t);
-    if (!m) return [];
-    return [
-      {
-        ...finding(
-          'language_switch',
-          'fail',
-          m.onset,
-          `${m.letters} letters of ${nameOf(m.lang)} prose (${m.units} paragraphs or parts) in the middle of an answer in ${nameOf(f.answer)}, which comes back to it`,
-        ),
-        rule: 'midSwitchUnits',
-      },
-    ];
+    return [];
   },
 } satisfies Detector<LanguageIdFigures, LanguageIdKind, typeof THRESHOLDS>;

@@ -107,29 +107,3 @@ export function roughLanguage(text: string): string | null {
   if (best < TOP_SHARE * n || best < MARGIN * second) return null;
   return `${script}:${top}`;
 }
-
-const SCRIPT_KEYS = ['latin', 'cyrillic', 'cjk', 'cjk', 'hangul', 'other'];
-
-/**
- * The script most of a unit's letters are in: 'latin', 'cyrillic', 'cjk' (Han and kana, one
- * family: Chinese and Japanese mix them), 'hangul' or 'other' ('' without letters).
- */
-export function scriptKey(text: string): string {
-  const counts = [0, 0, 0, 0, 0, 0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (!isLetter(c)) continue;
-    counts[c >= 0xd800 && c <= 0xdfff ? OTHER : scriptOf(c)]!++;
-  }
-  counts[HAN] = counts[HAN]! + counts[KANA]!;
-  counts[KANA] = 0;
-  let best = -1;
-  let most = 0;
-  for (let s = 0; s < counts.length; s++) {
-    if (counts[s]! > most) {
-      most = counts[s]!;
-      best = s;
-    }
-  }
-  return best < 0 ? '' : SCRIPT_KEYS[best]!;
-}
