@@ -189,6 +189,31 @@ export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, fro
   return measure(ids, lag, lo, from, to, repeated, info);
 }
 
+/**
+ * The period measure() gives the region of tokens [from, to), alone: the votes of its first
+ * pass, without the counts. Stretches are many and most are too short for a loop, which their
+ * period tells: only those that may be one are measured whole.
+ */
+export function stretchPeriod(lag: Int32Array, lo: number, from: number, to: number): number {
+  const votes = VOTES;
+  let cand = 0;
+  let top = 0;
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l === 0 || l > MAX_PERIOD) continue;
+    const v = ++votes[l]!;
+    if (v > top || (v === top && l < cand)) {
+      top = v;
+      cand = l;
+    }
+  }
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
+  }
+  return Math.max(1, cand);
+}
+
 export interface Regions {
   /** The last region (null when none). */
   last: Region | null;
