@@ -68,10 +68,14 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   let size = 64;
   while (size < 2 * n && size < 1 << 12) size <<= 1;
   let mask = size - 1;
-  let keys: Int32Array = new Int32Array(size);
-  let last: Int32Array = new Int32Array(size);
+  let table = 0;
+  pooled(table, size);
+  let keys = KEYS[table]!;
+  let last = LASTS[table]!;
   let used = 0;
-  const lag = new Int32Array(n);
+  if (LAG.length < n) LAG = new Int32Array(n);
+  const lag = LAG.subarray(0, n);
+  lag.fill(0);
   let start = -1;
   let lastRep = -1;
   let reps = 0;
@@ -94,9 +98,13 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
         keys[slot] = h;
         last[slot] = i + 1;
         if (++used * 2 > size) {
+          table ^= 1;
+          pooled(table, size << 1);
+          rehash(keys, last, size, KEYS[table]!, LASTS[table]!, size << 1);
+          keys = KEYS[table]!;
+          last = LASTS[table]!;
           size <<= 1;
           mask = size - 1;
-          ({ keys, last } = rehashed(keys, last, size));
         }
         break;
       }
@@ -132,12 +140,27 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   return { last: regionFrom < 0 ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
 }
 
-/** The table's entries moved to one of `size` slots (a power of two). */
-function rehashed(keys: Int32Array, last: Int32Array, size: number): { keys: Int32Array; last: Int32Array } {
+/**
+ * findRegions' hash tables, two so that one is rehashed into the other, and its lags: scratch
+ * shared by every call (the analyzer runs one at a time, and the lags are read only until the
+ * next call), so that a call allocates nothing. A table's cells in use are cleared first.
+ */
+const KEYS = [new Int32Array(0), new Int32Array(0)];
+const LASTS = [new Int32Array(0), new Int32Array(0)];
+let LAG = new Int32Array(0);
+
+/** Table k with `size` empty slots. */
+function pooled(k: number, size: number): void {
+  if (KEYS[k]!.length < size) {
+    KEYS[k] = new Int32Array(size);
+    LASTS[k] = new Int32Array(size);
+  } else LASTS[k]!.fill(0, 0, size);
+}
+
+/** The entries of a table of `from` slots moved to an empty one of `size` slots (a power of two). */
+function rehash(keys: Int32Array, last: Int32Array, from: number, k2: Int32Array, l2: Int32Array, size: number): void {
   const mask = size - 1;
-  const k2 = new Int32Array(size);
-  const l2 = new Int32Array(size);
-  for (let s = 0; s < keys.length; s++) {
+  for (let s = 0; s < from; s++) {
     const at = last[s]!;
     if (at === 0) continue;
     const h = keys[s]!;
@@ -146,7 +169,6 @@ function rehashed(keys: Int32Array, last: Int32Array, size: number): { keys: Int
     k2[slot] = h;
     l2[slot] = at;
   }
-  return { keys: k2, last: l2 };
 }
 
 /**
@@ -217,7 +239,7 @@ export function stretchPeriod(lag: Int32Array, lo: number, from: number, to: num
 export interface Regions {
   /** The last region (null when none). */
   last: Region | null;
-  /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none. */
+  /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none (scratch: valid until the next call). */
   lag: Int32Array;
 }
 
