@@ -56,21 +56,42 @@ function isProseLine(s: string, i: number): boolean {
   let code = 0;
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x0a) break;
-    if (c === 0x09) tabs++;
-    else if (c === 0x20) spaces++;
-    else if (c === 0x2c) commas++;
-    else if (c === 0x3b) semis++;
-    if (c === 0x7c) pipes++;
-    if (c < 128 && CODE[c] === 1) code++;
+    if (c >= 128) continue;
+    // most chars are none of those counted: one read of the table tells them
+    const f = MARKS[c]!;
+    if (f === 0) continue;
+    if (f === NEWLINE) break;
+    if (f === TAB) tabs++;
+    else if (f === SPACE) spaces++;
+    else if (f === COMMA) commas++;
+    else if (f === SEMI) {
+      semis++;
+      code++;
+    } else if (f === PIPE) {
+      pipes++;
+      code++;
+    } else code++;
   }
   if (tabs > 0 || pipes >= 2 || (commas >= 2 && spaces < commas) || (semis >= 2 && spaces < semis)) return false;
   return code < 2;
 }
 
-/** Code marks: { } ( ) [ ] ; = < > | \ ` */
-const CODE = new Uint8Array(128);
-for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
+/** Per ASCII char, what isProseLine counts it as (0: nothing); code marks are { } ( ) [ ] ; = < > | \ ` */
+const NEWLINE = 1;
+const TAB = 2;
+const SPACE = 3;
+const COMMA = 4;
+const SEMI = 5;
+const PIPE = 6;
+const CODE = 7;
+const MARKS = new Uint8Array(128);
+for (const c of '{}()[]=<>\\`') MARKS[c.charCodeAt(0)] = CODE;
+MARKS[0x0a] = NEWLINE;
+MARKS[0x09] = TAB;
+MARKS[0x20] = SPACE;
+MARKS[0x2c] = COMMA;
+MARKS[0x3b] = SEMI;
+MARKS[0x7c] = PIPE;
 
 /** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
 const BASE = 0x01000193;
