@@ -175,12 +175,24 @@ function rehash(keys: Int32Array, last: Int32Array, from: number, k2: Int32Array
  * Periodic stretches of a region: tokens whose K-gram came one period back (two tokens either
  * way, for a word inserted or dropped), gaps of a changed word bridged. A loop is one; a region
  * may hold a loop and then other repeats with other distances (a passage quoted, a cycle).
+ * Stretch k is the tokens [bounds[2k], bounds[2k + 1]); `bounds` is scratch shared by every
+ * call (valid until the next one), as a text may have thousands of stretches.
  */
-export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
+export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: number; bounds: Int32Array } {
+  let count = 0;
   let from = -1;
   let period = 0;
   let lastHit = -1;
+  const push = (a: number, b: number): void => {
+    if (2 * count + 2 > BOUNDS.length) {
+      const grown = new Int32Array(2 * BOUNDS.length + 64);
+      grown.set(BOUNDS);
+      BOUNDS = grown;
+    }
+    BOUNDS[2 * count] = a;
+    BOUNDS[2 * count + 1] = b;
+    count++;
+  };
   for (let i = lo; i < hi; i++) {
     const raw = lag[i - lo]!;
     // a passage met again far back is a quote or a cycle (the regions' business), no loop
@@ -191,7 +203,7 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
     }
     // inside a loop every K-gram came exactly one period back: another distance ends the stretch
     if (from >= 0 && (i - lastHit > GAP || l > 0)) {
-      if (lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
+      if (lastHit + 1 - from >= MIN_TOKENS) push(from, lastHit + 1);
       from = -1;
     }
     if (from < 0 && l > 0) {
@@ -200,9 +212,12 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
       lastHit = i;
     }
   }
-  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) runs.push([from, lastHit + 1]);
-  return runs;
+  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) push(from, lastHit + 1);
+  return { count, bounds: BOUNDS };
 }
+
+/** lagRuns' stretches, two bounds each. */
+let BOUNDS = new Int32Array(256);
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
 export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, info: Int32Array | null): Region {

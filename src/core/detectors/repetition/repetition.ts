@@ -574,16 +574,17 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   // the stretches are measured whole only where they are read: the one at the end, and those long enough for three
   // copies of their period (which alone is counted for the others)
-  const runs = lagRuns(lag, from, n);
+  const { count: runs, bounds } = lagRuns(lag, from, n);
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
   // with nothing but marks between them is that one's end, not a loop of its own
-  let tailAt = runs.length > 0 && n - runs[runs.length - 1]![1] <= END_SLACK ? runs.length - 1 : -1;
+  let tailAt = runs > 0 && n - bounds[2 * runs - 1]! <= END_SLACK ? runs - 1 : -1;
   if (tailAt > 0) {
-    const [a, b] = runs[tailAt]!;
-    const before = runs[tailAt - 1]!;
-    if (b - a < K && n - before[1] <= END_SLACK && onlyMarks(info, before[1], a)) tailAt--;
+    const a = bounds[2 * tailAt]!;
+    const b = bounds[2 * tailAt + 1]!;
+    const beforeTo = bounds[2 * tailAt - 1]!;
+    if (b - a < K && n - beforeTo <= END_SLACK && onlyMarks(info, beforeTo, a)) tailAt--;
   }
-  const tailStretch = tailAt >= 0 ? measureStretch(ids, lag, from, runs[tailAt]![0], runs[tailAt]![1], info) : null;
+  const tailStretch = tailAt >= 0 ? measureStretch(ids, lag, from, bounds[2 * tailAt]!, bounds[2 * tailAt + 1]!, info) : null;
   let tail: Loop | null = null;
   if (tailRegion) {
     const cycle = loopOf(tailRegion, true);
@@ -601,8 +602,9 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
   }
   let recovered: Loop | null = null;
-  for (let k = 0; k < runs.length; k++) {
-    const [a, b] = runs[k]!;
+  for (let k = 0; k < runs; k++) {
+    const a = bounds[2 * k]!;
+    const b = bounds[2 * k + 1]!;
     // three copies at least: two periods of repeats
     if (k === tailAt || b - a + K - 1 < 2 * stretchPeriod(lag, from, a, b)) continue;
     const l = loopOf(measureStretch(ids, lag, from, a, b, info), false);
