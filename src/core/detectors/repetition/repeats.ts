@@ -58,9 +58,11 @@ const MIN_TOKENS = 4;
  * The lag of every token of `ids[lo, hi)`, and the last region of at least MIN_TOKENS tokens
  * (the one the end of the text is judged by), measured. `ids[i]` is the token id to compare
  * (WILD for a rare word); a K-gram made only of WILD ids never repeats. `info` (the tokens'
- * flags) says which tokens are words, for Region.words (all, when null).
+ * flags) says which tokens are words, for Region.words (all, when null). With `endSlack`, the
+ * last region is measured only when it ends that many tokens or fewer before `hi` (else null):
+ * a caller that reads it only then is spared measuring a region that may be most of the text.
  */
-export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null): Regions {
+export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null, endSlack = Infinity): Regions {
   const n = hi - lo;
   if (n < K + 1) return { last: null, lag: new Int32Array(0) };
   // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
@@ -137,7 +139,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     regionTo = lastRep + 1;
     regionReps = reps;
   }
-  return { last: regionFrom < 0 ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
+  return { last: regionFrom < 0 || hi - regionTo > endSlack ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
 }
 
 /**

@@ -485,7 +485,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
-  const { last, lag } = findRegions(ids, from, n, info);
+  // the last region is read only when it reaches the end
+  const { last, lag } = findRegions(ids, from, n, info, END_SLACK);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
