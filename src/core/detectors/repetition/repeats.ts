@@ -66,14 +66,14 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   const n = hi - lo;
   if (n < K + 1) return { last: null, lag: new Int32Array(0) };
   // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
-  // `last` holds the token index + 1 of the K-gram's last occurrence, 0 for an empty slot
+  // a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot), side by
+  // side: one cache line per probe
   let size = 64;
   while (size < 2 * n && size < 1 << 12) size <<= 1;
   let mask = size - 1;
-  let table = 0;
-  pooled(table, size);
-  let keys = KEYS[table]!;
-  let last = LASTS[table]!;
+  let which = 0;
+  pooled(which, size);
+  let table = TABLES[which]!;
   let used = 0;
   if (LAG.length < n) LAG = new Int32Array(n);
   const lag = LAG.subarray(0, n);
@@ -95,24 +95,23 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
     let slot = (h ^ (h >>> 13)) & mask;
     for (;;) {
-      const at = last[slot]!;
+      const at = table[2 * slot + 1]!;
       if (at === 0) {
-        keys[slot] = h;
-        last[slot] = i + 1;
+        table[2 * slot] = h;
+        table[2 * slot + 1] = i + 1;
         if (++used * 2 > size) {
-          table ^= 1;
-          pooled(table, size << 1);
-          rehash(keys, last, size, KEYS[table]!, LASTS[table]!, size << 1);
-          keys = KEYS[table]!;
-          last = LASTS[table]!;
+          which ^= 1;
+          pooled(which, size << 1);
+          rehash(table, size, TABLES[which]!, size << 1);
+          table = TABLES[which]!;
           size <<= 1;
           mask = size - 1;
         }
         break;
       }
-      if (keys[slot] === h) {
+      if (table[2 * slot] === h) {
         lag[i - lo] = i + 1 - at;
-        last[slot] = i + 1;
+        table[2 * slot + 1] = i + 1;
         break;
       }
       slot = (slot + 1) & mask;
@@ -147,29 +146,26 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
  * shared by every call (the analyzer runs one at a time, and the lags are read only until the
  * next call), so that a call allocates nothing. A table's cells in use are cleared first.
  */
-const KEYS = [new Int32Array(0), new Int32Array(0)];
-const LASTS = [new Int32Array(0), new Int32Array(0)];
+const TABLES = [new Int32Array(0), new Int32Array(0)];
 let LAG = new Int32Array(0);
 
 /** Table k with `size` empty slots. */
 function pooled(k: number, size: number): void {
-  if (KEYS[k]!.length < size) {
-    KEYS[k] = new Int32Array(size);
-    LASTS[k] = new Int32Array(size);
-  } else LASTS[k]!.fill(0, 0, size);
+  if (TABLES[k]!.length < 2 * size) TABLES[k] = new Int32Array(2 * size);
+  else TABLES[k]!.fill(0, 0, 2 * size);
 }
 
 /** The entries of a table of `from` slots moved to an empty one of `size` slots (a power of two). */
-function rehash(keys: Int32Array, last: Int32Array, from: number, k2: Int32Array, l2: Int32Array, size: number): void {
+function rehash(table: Int32Array, from: number, to: Int32Array, size: number): void {
   const mask = size - 1;
   for (let s = 0; s < from; s++) {
-    const at = last[s]!;
+    const at = table[2 * s + 1]!;
     if (at === 0) continue;
-    const h = keys[s]!;
+    const h = table[2 * s]!;
     let slot = (h ^ (h >>> 13)) & mask;
-    while (l2[slot] !== 0) slot = (slot + 1) & mask;
-    k2[slot] = h;
-    l2[slot] = at;
+    while (to[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    to[2 * slot] = h;
+    to[2 * slot + 1] = at;
   }
 }
 
