@@ -167,8 +167,8 @@ function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
   const s = v.folded;
   const at = v.at;
   const from = v.from;
-  let lineStart = at[tailFrom]! - from;
-  while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
+  const first = at[tailFrom]! - from;
+  let lineStart = first > 0 ? s.lastIndexOf('\n', first - 1) + 1 : 0;
   let k = tailFrom;
   let chars = 0;
   while (k < m) {
@@ -176,9 +176,17 @@ function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
     if (lineEnd < 0) lineEnd = s.length;
     const lineProse = isProseLine(s, lineStart) ? 1 : 0;
     const end = from + lineEnd;
-    const first = k;
-    for (; k < m && at[k]! < end; k++) prose[k - tailFrom] = lineProse;
-    chars += lineProse * (k - first);
+    // the line's normalised chars: those from k that start before its end (the view's offsets rise), found by halving
+    let lo = k;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    prose.fill(lineProse, k - tailFrom, lo - tailFrom);
+    chars += lineProse * (lo - k);
+    k = lo;
     lineStart = lineEnd + 1;
   }
   return chars;
