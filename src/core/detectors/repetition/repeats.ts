@@ -323,10 +323,12 @@ function measure(
 
 /**
  * The ids a region finder compares: token ids, with the words (not function words) the text uses
- * at most `rareMax` times as WILD (or none, for verbatim).
+ * at most `rareMax` times as WILD (or none, for verbatim). The array is scratch shared by every
+ * call (the analyzer runs one at a time): valid until the next call.
  */
 export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number): Int32Array {
-  const out = new Int32Array(t.n);
+  if (TEMPLATE.length < t.n) TEMPLATE = new Int32Array(Math.max(t.n, 2 * TEMPLATE.length));
+  const out = TEMPLATE.subarray(0, t.n);
   for (let i = 0; i < t.n; i++) {
     const id = t.id[i]!;
     const info = t.info[i]!;
@@ -334,6 +336,9 @@ export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number)
   }
   return out;
 }
+
+/** templateIds' array. */
+let TEMPLATE = new Int32Array(0);
 
 /** Occurrences of each token id. */
 export function idCounts(t: TokenBuffer, ids: number): Int32Array {
