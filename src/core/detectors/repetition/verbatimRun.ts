@@ -112,8 +112,10 @@ export function verbatimRun(
       known = knownStamp;
       for (let i = Math.max(lo, end - p); i < end; i++) {
         const x = ids[i]!;
-        if (x < 0) (knownNegative ??= new Set<number>()).add(x);
-        else {
+        if (x < 0) {
+          knownNegative ??= new Set<number>();
+          knownNegative.add(x);
+        } else {
           if (x >= KNOWN.length) {
             const grown = new Int32Array(Math.max(x + 1, 2 * KNOWN.length));
             grown.set(KNOWN);
