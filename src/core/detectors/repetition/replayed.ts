@@ -116,10 +116,12 @@ function mixed(h: number): number {
  */
 /** Per normalised char of the last part: 1 when its line is prose. */
 let PROSE = new Uint8Array(0);
-/** Per slot, the stamp of the call that filled it and the shingle's hash, side by side (one cache line per probe). */
+/**
+ * Per slot, twice the stamp of the call that filled it (plus one when the shingle came before
+ * the last part) and the shingle's hash, side by side: one cache line per probe, and the mark of
+ * a shingle said before read where the probe already is.
+ */
 let TABLE = new Int32Array(0);
-/** Per slot, 1 when the shingle came before the last part. */
-let HEAD = new Uint8Array(0);
 /** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
 let SLOTS = new Int32Array(0);
 let AGAIN = new Uint8Array(0);
@@ -205,13 +207,11 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   const mask = size - 1;
   if (TABLE.length < 2 * size) {
     TABLE = new Int32Array(2 * size);
-    HEAD = new Uint8Array(size);
     SLOTS = new Int32Array(size);
     AGAIN = new Uint8Array(size);
     stamp = 0;
   }
   const table = TABLE;
-  const head = HEAD;
   const slots = SLOTS;
   const again = AGAIN;
   const filter = FILTER;
@@ -220,7 +220,9 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     table.fill(0);
     stamp = 1;
   }
-  const used = stamp;
+  // a slot of this call holds used or used + 1 (said before the last part): (cell | 1) === mark tells it
+  const used = stamp << 1;
+  const mark = used | 1;
   // the shingles that end in the last part (tailFrom >= SHINGLE): each one's slot, and whether it came earlier in it
   let h = 0;
   for (let i = tailFrom - SHINGLE + 1; i < m; i++) {
@@ -228,14 +230,13 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     if (i < tailFrom) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
-    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    while ((table[slot]! | 1) === mark && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
     const q = i - tailFrom;
-    if (table[slot] === used) again[q] = 1;
+    if ((table[slot]! | 1) === mark) again[q] = 1;
     else {
       again[q] = 0;
       table[slot] = used;
       table[slot + 1] = x;
-      head[slot >> 1] = 0;
       const f = h >>> (32 - FILTER_BITS);
       filter[f >>> 5]! |= 1 << (f & 31);
     }
@@ -251,15 +252,15 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
-    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
-    if (table[slot] === used) head[slot >> 1] = 1;
+    while ((table[slot]! | 1) === mark && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    if ((table[slot]! | 1) === mark) table[slot] = mark;
   }
   // the chars the shingles said earlier cover, each counted once
   let coveredTo = tailFrom;
   let covered = 0;
   for (let i = tailFrom; i < m; i++) {
     const q = i - tailFrom;
-    if (again[q] === 0 && head[slots[q]! >> 1] === 0) continue;
+    if (again[q] === 0 && (table[slots[q]!]! & 1) === 0) continue;
     for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j - tailFrom]!;
     if (i + 1 > coveredTo) coveredTo = i + 1;
   }
