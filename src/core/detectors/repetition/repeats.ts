@@ -181,16 +181,7 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: numbe
   let from = -1;
   let period = 0;
   let lastHit = -1;
-  const push = (a: number, b: number): void => {
-    if (2 * count + 2 > BOUNDS.length) {
-      const grown = new Int32Array(2 * BOUNDS.length + 64);
-      grown.set(BOUNDS);
-      BOUNDS = grown;
-    }
-    BOUNDS[2 * count] = a;
-    BOUNDS[2 * count + 1] = b;
-    count++;
-  };
+  // (no closure over the counts: variables a closure shares live on the heap, and this loop reads them per token)
   for (let i = lo; i < hi; i++) {
     const raw = lag[i - lo]!;
     // a passage met again far back is a quote or a cycle (the regions' business), no loop
@@ -201,7 +192,7 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: numbe
     }
     // inside a loop every K-gram came exactly one period back: another distance ends the stretch
     if (from >= 0 && (i - lastHit > GAP || l > 0)) {
-      if (lastHit + 1 - from >= MIN_TOKENS) push(from, lastHit + 1);
+      if (lastHit + 1 - from >= MIN_TOKENS) count = pushed(count, from, lastHit + 1);
       from = -1;
     }
     if (from < 0 && l > 0) {
@@ -210,12 +201,24 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: numbe
       lastHit = i;
     }
   }
-  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) push(from, lastHit + 1);
+  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) count = pushed(count, from, lastHit + 1);
   return { count, bounds: BOUNDS };
 }
 
 /** lagRuns' stretches, two bounds each. */
 let BOUNDS = new Int32Array(256);
+
+/** Stretch `count` [a, b) put in BOUNDS (grown by need); returns the stretches now held. */
+function pushed(count: number, a: number, b: number): number {
+  if (2 * count + 2 > BOUNDS.length) {
+    const grown = new Int32Array(2 * BOUNDS.length + 64);
+    grown.set(BOUNDS);
+    BOUNDS = grown;
+  }
+  BOUNDS[2 * count] = a;
+  BOUNDS[2 * count + 1] = b;
+  return count + 1;
+}
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
 export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, info: Int32Array | null): Region {
