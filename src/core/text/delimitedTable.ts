@@ -17,12 +17,6 @@ export const TABLE_ROWS = 4;
 /** Share of the rows that hold the common count of the delimiter (a quoted field with a comma in it changes one row's count). */
 export const TABLE_ROW_SHARE = 0.8;
 
-/** For each ASCII char, the index of the delimiter it is in DELIMITERS, or -1. */
-const DELIMITER_INDEX = new Int8Array(128).fill(-1);
-DELIMITERS.forEach(([code], d) => {
-  DELIMITER_INDEX[code] = d;
-});
-
 /** Rows read, back from the end of the text: a table is judged on its last rows, whatever its length. */
 export const TABLE_ROWS_READ = 256;
 /**
@@ -34,46 +28,58 @@ const HOPELESS = Math.floor((1 - TABLE_ROW_SHARE) * TABLE_ROWS_READ) + 1;
 /** Most delimiters of one kind counted on a row (a row of more columns counts as this many). */
 const MOST_COLUMNS = 63;
 
+/** Per delimiter, how many rows hold each count of it: scratch shared by every call (each clears it first). */
+const ROWS = new Int32Array(DELIMITERS.length * (MOST_COLUMNS + 1));
+/** The delimiters as strings, for indexOf. */
+const DELIMITER_CHARS = DELIMITERS.map(([code]) => String.fromCharCode(code));
+
 /** Are the non-blank lines of `text` (TABLE_ROWS or more; the last TABLE_ROWS_READ read) rows of one delimited table? */
 export function isDelimitedTable(text: string): boolean {
-  // per delimiter, how many rows hold each count of it: one pass of char codes back from the end
-  const rows = new Int32Array(DELIMITERS.length * (MOST_COLUMNS + 1));
-  const counts = new Int32Array(DELIMITERS.length);
+  // per delimiter, how many rows hold each count of it: the rows read back from the end, each found and its delimiters
+  // counted by the string's own searches (a loop over char codes in script reads a long text several times slower)
+  const rows = ROWS;
+  rows.fill(0);
   let lines = 0;
-  let blank = true;
   // the most rows that hold one count (of a delimiter, at least its fewest) so far
   let most = 0;
-  const endRow = () => {
+  let end = text.length;
+  for (;;) {
+    const nl = end > 0 ? text.lastIndexOf('\n', end - 1) : -1;
+    // a row holds a char other than a space, a tab or a CR
+    let blank = true;
+    for (let i = end - 1; i > nl; i--) {
+      const c = text.charCodeAt(i);
+      if (c !== 0x20 && c !== 0x0d && c !== 0x09) {
+        blank = false;
+        break;
+      }
+    }
     if (!blank) {
       lines++;
+      const row = text.slice(nl + 1, end);
       for (let d = 0; d < DELIMITERS.length; d++) {
-        const k = Math.min(counts[d]!, MOST_COLUMNS);
+        const k = Math.min(occurrences(row, DELIMITER_CHARS[d]!), MOST_COLUMNS);
         const r = ++rows[d * (MOST_COLUMNS + 1) + k]!;
         if (k >= DELIMITERS[d]![1] && r > most) most = r;
       }
     }
-    counts.fill(0);
-    blank = true;
-  };
-  for (let i = text.length - 1; i >= 0 && lines < TABLE_ROWS_READ; i--) {
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) {
-      endRow();
-      // prose: even if every row still to read held the commonest count, it would stay under the share of rows
-      if (lines - most >= HOPELESS) return false;
-      continue;
-    }
-    if (c !== 0x20 && c !== 0x0d && c !== 0x09) blank = false;
-    if (c < 128) {
-      const d = DELIMITER_INDEX[c]!;
-      if (d >= 0) counts[d]!++;
-    }
+    if (nl < 0) break;
+    // prose: even if every row still to read held the commonest count, it would stay under the share of rows
+    if (lines - most >= HOPELESS) return false;
+    if (lines >= TABLE_ROWS_READ) break;
+    end = nl;
   }
-  if (lines < TABLE_ROWS_READ) endRow();
   if (lines < TABLE_ROWS) return false;
   for (let d = 0; d < DELIMITERS.length; d++) {
     const fewest = DELIMITERS[d]![1];
     for (let k = fewest; k <= MOST_COLUMNS; k++) if (rows[d * (MOST_COLUMNS + 1) + k]! >= TABLE_ROW_SHARE * lines) return true;
   }
   return false;
+}
+
+/** Occurrences of the char `c` in `s`. */
+function occurrences(s: string, c: string): number {
+  let n = 0;
+  for (let i = s.indexOf(c); i >= 0; i = s.indexOf(c, i + 1)) n++;
+  return n;
 }

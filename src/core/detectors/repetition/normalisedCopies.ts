@@ -61,9 +61,7 @@ function isLetter(c: number): boolean {
   return LETTER.test(String.fromCharCode(c));
 }
 
-/** Scratch arrays shared by every call (the analyzer runs one call at a time); a call writes the cells it reads. */
-let REV = new Int32Array(0);
-let AT = new Int32Array(0);
+/** The Z function's array, shared by every call (the analyzer runs one call at a time); a call writes the cells it reads. */
 let Z = new Int32Array(0);
 
 /**
@@ -82,27 +80,17 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     v = normalisedTail(text.slice(0, end), offset, WINDOW, tail !== undefined);
     cut = { first: 0, cutRun: false };
   }
-  // the normalised chars, last first, and where each came from in the text
-  const n = v.m - cut.first;
-  if (REV.length < n) {
-    REV = new Int32Array(n);
-    AT = new Int32Array(n);
-    Z = new Int32Array(n);
-  }
-  const rev = REV;
-  const at = AT;
+  // the normalised chars read last first, in place: char k of the reversed window is norm[last - k], from the text at
+  // shift + vat[last - k] (a run of digits cut at the window's start is a mark of the window, where the window starts)
+  const m = v.m - cut.first;
+  if (m < 4) return NO_COPIES;
   const norm = v.norm;
   const vat = v.at;
   const shift = v.offset - offset;
-  let m = 0;
-  for (let k = v.m - 1; k >= cut.first; k--) {
-    rev[m] = norm[k]!;
-    at[m++] = shift + vat[k]!;
-  }
-  // a run of digits cut at the window's start is a mark of the window, where the window starts
-  if (cut.cutRun) at[m - 1] = start;
-  if (m < 4) return NO_COPIES;
-  const z = zOf(rev, m);
+  const last = v.m - 1;
+  const cutRun = cut.cutRun;
+  const atOf = (k: number): number => (k === m - 1 && cutRun ? start : shift + vat[last - k]!);
+  const z = zOfReversed(norm, last, m);
   // the period that covers the most chars back from the end, the shortest of those
   let best = 0;
   let reach = 0;
@@ -116,10 +104,10 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   }
   if (best === 0) return NO_COPIES;
   let letters = 0;
-  for (let k = 0; k < best; k++) if (isLetter(rev[k]!)) letters++;
-  const onset = at[reach - 1]!;
+  for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
+  const onset = atOf(reach - 1);
   // the unit as the last period holds it (the copy the onset starts may begin with the end of the sentence before)
-  const unit = text.slice(at[best - 1]!, end);
+  const unit = text.slice(atOf(best - 1), end);
   return {
     copies: reach / best,
     unitChars: best,
@@ -133,8 +121,9 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   };
 }
 
-/** The Z function of a[0, m): z[i] = the longest common prefix of a and a[i..] (z[0] = 0). */
-function zOf(a: Int32Array, m: number): Int32Array {
+/** The Z function of a[0, m), where a[k] = norm[last - k] (the chars read back from `last`): z[i] = the longest common prefix of a and a[i..] (z[0] = 0). */
+function zOfReversed(norm: Int32Array, last: number, m: number): Int32Array {
+  if (Z.length < m) Z = new Int32Array(m);
   const z = Z;
   z[0] = 0;
   let l = 0;
@@ -142,7 +131,7 @@ function zOf(a: Int32Array, m: number): Int32Array {
   for (let i = 1; i < m; i++) {
     let k = 0;
     if (i < r) k = Math.min(r - i, z[i - l]!);
-    while (i + k < m && a[k] === a[i + k]) k++;
+    while (i + k < m && norm[last - k] === norm[last - i - k]) k++;
     z[i] = k;
     if (i + k > r) {
       l = i;

@@ -74,6 +74,12 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
   let m = 0;
   for (let i = 0; i < n; i++) {
     const c = folded.charCodeAt(i);
+    // most chars are letters and marks past the digits, below the spaces of Latin-1: kept as they are, one compare each way
+    if (c > 0x39 && c < 0xa0) {
+      at[m] = from + i;
+      norm[m++] = c;
+      continue;
+    }
     if (isSpace(c)) continue;
     at[m] = from + i;
     if (isDigit(c)) {

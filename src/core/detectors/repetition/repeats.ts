@@ -58,20 +58,26 @@ const MIN_TOKENS = 4;
  * The lag of every token of `ids[lo, hi)`, and the last region of at least MIN_TOKENS tokens
  * (the one the end of the text is judged by), measured. `ids[i]` is the token id to compare
  * (WILD for a rare word); a K-gram made only of WILD ids never repeats. `info` (the tokens'
- * flags) says which tokens are words, for Region.words (all, when null).
+ * flags) says which tokens are words, for Region.words (all, when null). With `endSlack`, the
+ * last region is measured only when it ends that many tokens or fewer before `hi` (else null):
+ * a caller that reads it only then is spared measuring a region that may be most of the text.
  */
-export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null): Regions {
+export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null, endSlack = Infinity): Regions {
   const n = hi - lo;
   if (n < K + 1) return { last: null, lag: new Int32Array(0) };
   // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
-  // `last` holds the token index + 1 of the K-gram's last occurrence, 0 for an empty slot
+  // a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot), side by
+  // side: one cache line per probe
   let size = 64;
   while (size < 2 * n && size < 1 << 12) size <<= 1;
   let mask = size - 1;
-  let keys: Int32Array = new Int32Array(size);
-  let last: Int32Array = new Int32Array(size);
+  let which = 0;
+  pooled(which, size);
+  let table = TABLES[which]!;
   let used = 0;
-  const lag = new Int32Array(n);
+  if (LAG.length < n) LAG = new Int32Array(n);
+  const lag = LAG.subarray(0, n);
+  lag.fill(0);
   let start = -1;
   let lastRep = -1;
   let reps = 0;
@@ -89,20 +95,23 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
     let slot = (h ^ (h >>> 13)) & mask;
     for (;;) {
-      const at = last[slot]!;
+      const at = table[2 * slot + 1]!;
       if (at === 0) {
-        keys[slot] = h;
-        last[slot] = i + 1;
+        table[2 * slot] = h;
+        table[2 * slot + 1] = i + 1;
         if (++used * 2 > size) {
+          which ^= 1;
+          pooled(which, size << 1);
+          rehash(table, size, TABLES[which]!, size << 1);
+          table = TABLES[which]!;
           size <<= 1;
           mask = size - 1;
-          ({ keys, last } = rehashed(keys, last, size));
         }
         break;
       }
-      if (keys[slot] === h) {
+      if (table[2 * slot] === h) {
         lag[i - lo] = i + 1 - at;
-        last[slot] = i + 1;
+        table[2 * slot + 1] = i + 1;
         break;
       }
       slot = (slot + 1) & mask;
@@ -129,36 +138,50 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     regionTo = lastRep + 1;
     regionReps = reps;
   }
-  return { last: regionFrom < 0 ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
+  return { last: regionFrom < 0 || hi - regionTo > endSlack ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
 }
 
-/** The table's entries moved to one of `size` slots (a power of two). */
-function rehashed(keys: Int32Array, last: Int32Array, size: number): { keys: Int32Array; last: Int32Array } {
+/**
+ * findRegions' hash tables, two so that one is rehashed into the other, and its lags: scratch
+ * shared by every call (the analyzer runs one at a time, and the lags are read only until the
+ * next call), so that a call allocates nothing. A table's cells in use are cleared first.
+ */
+const TABLES = [new Int32Array(0), new Int32Array(0)];
+let LAG = new Int32Array(0);
+
+/** Table k with `size` empty slots. */
+function pooled(k: number, size: number): void {
+  if (TABLES[k]!.length < 2 * size) TABLES[k] = new Int32Array(2 * size);
+  else TABLES[k]!.fill(0, 0, 2 * size);
+}
+
+/** The entries of a table of `from` slots moved to an empty one of `size` slots (a power of two). */
+function rehash(table: Int32Array, from: number, to: Int32Array, size: number): void {
   const mask = size - 1;
-  const k2 = new Int32Array(size);
-  const l2 = new Int32Array(size);
-  for (let s = 0; s < keys.length; s++) {
-    const at = last[s]!;
+  for (let s = 0; s < from; s++) {
+    const at = table[2 * s + 1]!;
     if (at === 0) continue;
-    const h = keys[s]!;
+    const h = table[2 * s]!;
     let slot = (h ^ (h >>> 13)) & mask;
-    while (l2[slot] !== 0) slot = (slot + 1) & mask;
-    k2[slot] = h;
-    l2[slot] = at;
+    while (to[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    to[2 * slot] = h;
+    to[2 * slot + 1] = at;
   }
-  return { keys: k2, last: l2 };
 }
 
 /**
  * Periodic stretches of a region: tokens whose K-gram came one period back (two tokens either
  * way, for a word inserted or dropped), gaps of a changed word bridged. A loop is one; a region
  * may hold a loop and then other repeats with other distances (a passage quoted, a cycle).
+ * Stretch k is the tokens [bounds[2k], bounds[2k + 1]); `bounds` is scratch shared by every
+ * call (valid until the next one), as a text may have thousands of stretches.
  */
-export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
+export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: number; bounds: Int32Array } {
+  let count = 0;
   let from = -1;
   let period = 0;
   let lastHit = -1;
+  // (no closure over the counts: variables a closure shares live on the heap, and this loop reads them per token)
   for (let i = lo; i < hi; i++) {
     const raw = lag[i - lo]!;
     // a passage met again far back is a quote or a cycle (the regions' business), no loop
@@ -169,7 +192,7 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
     }
     // inside a loop every K-gram came exactly one period back: another distance ends the stretch
     if (from >= 0 && (i - lastHit > GAP || l > 0)) {
-      if (lastHit + 1 - from >= MIN_TOKENS) runs.push([from, lastHit + 1]);
+      if (lastHit + 1 - from >= MIN_TOKENS) count = pushed(count, from, lastHit + 1);
       from = -1;
     }
     if (from < 0 && l > 0) {
@@ -178,8 +201,23 @@ export function lagRuns(lag: Int32Array, lo: number, hi: number): Array<[number,
       lastHit = i;
     }
   }
-  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) runs.push([from, lastHit + 1]);
-  return runs;
+  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) count = pushed(count, from, lastHit + 1);
+  return { count, bounds: BOUNDS };
+}
+
+/** lagRuns' stretches, two bounds each. */
+let BOUNDS = new Int32Array(256);
+
+/** Stretch `count` [a, b) put in BOUNDS (grown by need); returns the stretches now held. */
+function pushed(count: number, a: number, b: number): number {
+  if (2 * count + 2 > BOUNDS.length) {
+    const grown = new Int32Array(2 * BOUNDS.length + 64);
+    grown.set(BOUNDS);
+    BOUNDS = grown;
+  }
+  BOUNDS[2 * count] = a;
+  BOUNDS[2 * count + 1] = b;
+  return count + 1;
 }
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
@@ -189,10 +227,35 @@ export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, fro
   return measure(ids, lag, lo, from, to, repeated, info);
 }
 
+/**
+ * The period measure() gives the region of tokens [from, to), alone: the votes of its first
+ * pass, without the counts. Stretches are many and most are too short for a loop, which their
+ * period tells: only those that may be one are measured whole.
+ */
+export function stretchPeriod(lag: Int32Array, lo: number, from: number, to: number): number {
+  const votes = VOTES;
+  let cand = 0;
+  let top = 0;
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l === 0 || l > MAX_PERIOD) continue;
+    const v = ++votes[l]!;
+    if (v > top || (v === top && l < cand)) {
+      top = v;
+      cand = l;
+    }
+  }
+  for (let i = from; i < to; i++) {
+    const l = lag[i - lo]!;
+    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
+  }
+  return Math.max(1, cand);
+}
+
 export interface Regions {
   /** The last region (null when none). */
   last: Region | null;
-  /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none. */
+  /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none (scratch: valid until the next call). */
   lag: Int32Array;
 }
 
@@ -263,10 +326,12 @@ function measure(
 
 /**
  * The ids a region finder compares: token ids, with the words (not function words) the text uses
- * at most `rareMax` times as WILD (or none, for verbatim).
+ * at most `rareMax` times as WILD (or none, for verbatim). The array is scratch shared by every
+ * call (the analyzer runs one at a time): valid until the next call.
  */
 export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number): Int32Array {
-  const out = new Int32Array(t.n);
+  if (TEMPLATE.length < t.n) TEMPLATE = new Int32Array(Math.max(t.n, 2 * TEMPLATE.length));
+  const out = TEMPLATE.subarray(0, t.n);
   for (let i = 0; i < t.n; i++) {
     const id = t.id[i]!;
     const info = t.info[i]!;
@@ -274,6 +339,9 @@ export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number)
   }
   return out;
 }
+
+/** templateIds' array. */
+let TEMPLATE = new Int32Array(0);
 
 /** Occurrences of each token id. */
 export function idCounts(t: TokenBuffer, ids: number): Int32Array {

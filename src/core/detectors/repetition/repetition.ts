@@ -23,7 +23,7 @@ import { closesOpened } from '../../text/brackets.js';
 import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
-import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, templateIds } from './repeats.js';
+import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, stretchPeriod, templateIds } from './repeats.js';
 import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
 import { type NormalisedTail, normalisedTail } from './normalisedTail.js';
@@ -485,7 +485,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
-  const { last, lag } = findRegions(ids, from, n, info);
+  // the last region is read only when it reaches the end
+  const { last, lag } = findRegions(ids, from, n, info, END_SLACK);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
@@ -572,19 +573,19 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   };
   // loops are the periodic stretches of the regions; returns and novelty are the region's
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
-  const stretches = lagRuns(lag, from, n).map(([a, b]) => measureStretch(ids, lag, from, a, b, info));
+  // the stretches are measured whole only where they are read: the one at the end, and those long enough for three
+  // copies of their period (which alone is counted for the others)
+  const { count: runs, bounds } = lagRuns(lag, from, n);
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
   // with nothing but marks between them is that one's end, not a loop of its own
-  let tailStretch = stretches.length > 0 && n - stretches[stretches.length - 1]!.to <= END_SLACK ? stretches[stretches.length - 1]! : null;
-  const before = stretches.length > 1 ? stretches[stretches.length - 2]! : null;
-  if (
-    tailStretch &&
-    before &&
-    tailStretch.to - tailStretch.from < K &&
-    n - before.to <= END_SLACK &&
-    onlyMarks(info, before.to, tailStretch.from)
-  )
-    tailStretch = before;
+  let tailAt = runs > 0 && n - bounds[2 * runs - 1]! <= END_SLACK ? runs - 1 : -1;
+  if (tailAt > 0) {
+    const a = bounds[2 * tailAt]!;
+    const b = bounds[2 * tailAt + 1]!;
+    const beforeTo = bounds[2 * tailAt - 1]!;
+    if (b - a < K && n - beforeTo <= END_SLACK && onlyMarks(info, beforeTo, a)) tailAt--;
+  }
+  const tailStretch = tailAt >= 0 ? measureStretch(ids, lag, from, bounds[2 * tailAt]!, bounds[2 * tailAt + 1]!, info) : null;
   let tail: Loop | null = null;
   if (tailRegion) {
     const cycle = loopOf(tailRegion, true);
@@ -602,10 +603,12 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
   }
   let recovered: Loop | null = null;
-  for (const r of stretches) {
+  for (let k = 0; k < runs; k++) {
+    const a = bounds[2 * k]!;
+    const b = bounds[2 * k + 1]!;
     // three copies at least: two periods of repeats
-    if (r === tailStretch || r.to - r.from + K - 1 < 2 * r.period) continue;
-    const l = loopOf(r, false);
+    if (k === tailAt || b - a + K - 1 < 2 * stretchPeriod(lag, from, a, b)) continue;
+    const l = loopOf(measureStretch(ids, lag, from, a, b, info), false);
     if (l.copies >= 3 && (!recovered || l.end - l.onset > recovered.end - recovered.onset)) recovered = l;
   }
   return { tail, recovered };

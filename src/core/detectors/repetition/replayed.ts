@@ -56,21 +56,42 @@ function isProseLine(s: string, i: number): boolean {
   let code = 0;
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x0a) break;
-    if (c === 0x09) tabs++;
-    else if (c === 0x20) spaces++;
-    else if (c === 0x2c) commas++;
-    else if (c === 0x3b) semis++;
-    if (c === 0x7c) pipes++;
-    if (c < 128 && CODE[c] === 1) code++;
+    if (c >= 128) continue;
+    // most chars are none of those counted: one read of the table tells them
+    const f = MARKS[c]!;
+    if (f === 0) continue;
+    if (f === NEWLINE) break;
+    if (f === TAB) tabs++;
+    else if (f === SPACE) spaces++;
+    else if (f === COMMA) commas++;
+    else if (f === SEMI) {
+      semis++;
+      code++;
+    } else if (f === PIPE) {
+      pipes++;
+      code++;
+    } else code++;
   }
   if (tabs > 0 || pipes >= 2 || (commas >= 2 && spaces < commas) || (semis >= 2 && spaces < semis)) return false;
   return code < 2;
 }
 
-/** Code marks: { } ( ) [ ] ; = < > | \ ` */
-const CODE = new Uint8Array(128);
-for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
+/** Per ASCII char, what isProseLine counts it as (0: nothing); code marks are { } ( ) [ ] ; = < > | \ ` */
+const NEWLINE = 1;
+const TAB = 2;
+const SPACE = 3;
+const COMMA = 4;
+const SEMI = 5;
+const PIPE = 6;
+const CODE = 7;
+const MARKS = new Uint8Array(128);
+for (const c of '{}()[]=<>\\`') MARKS[c.charCodeAt(0)] = CODE;
+MARKS[0x0a] = NEWLINE;
+MARKS[0x09] = TAB;
+MARKS[0x20] = SPACE;
+MARKS[0x2c] = COMMA;
+MARKS[0x3b] = SEMI;
+MARKS[0x7c] = PIPE;
 
 /** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
 const BASE = 0x01000193;
@@ -95,10 +116,12 @@ function mixed(h: number): number {
  */
 /** Per normalised char of the last part: 1 when its line is prose. */
 let PROSE = new Uint8Array(0);
-/** Per slot, the stamp of the call that filled it and the shingle's hash, side by side (one cache line per probe). */
+/**
+ * Per slot, twice the stamp of the call that filled it (plus one when the shingle came before
+ * the last part) and the shingle's hash, side by side: one cache line per probe, and the mark of
+ * a shingle said before read where the probe already is.
+ */
 let TABLE = new Int32Array(0);
-/** Per slot, 1 when the shingle came before the last part. */
-let HEAD = new Uint8Array(0);
 /** Per shingle of the last part: its slot, and 1 when it came earlier in the last part. */
 let SLOTS = new Int32Array(0);
 let AGAIN = new Uint8Array(0);
@@ -146,8 +169,8 @@ function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
   const s = v.folded;
   const at = v.at;
   const from = v.from;
-  let lineStart = at[tailFrom]! - from;
-  while (lineStart > 0 && s.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
+  const first = at[tailFrom]! - from;
+  let lineStart = first > 0 ? s.lastIndexOf('\n', first - 1) + 1 : 0;
   let k = tailFrom;
   let chars = 0;
   while (k < m) {
@@ -155,9 +178,17 @@ function proseLines(v: NormalisedTail, tailFrom: number, m: number): number {
     if (lineEnd < 0) lineEnd = s.length;
     const lineProse = isProseLine(s, lineStart) ? 1 : 0;
     const end = from + lineEnd;
-    const first = k;
-    for (; k < m && at[k]! < end; k++) prose[k - tailFrom] = lineProse;
-    chars += lineProse * (k - first);
+    // the line's normalised chars: those from k that start before its end (the view's offsets rise), found by halving
+    let lo = k;
+    let hi = m;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (at[mid]! < end) lo = mid + 1;
+      else hi = mid;
+    }
+    prose.fill(lineProse, k - tailFrom, lo - tailFrom);
+    chars += lineProse * (lo - k);
+    k = lo;
     lineStart = lineEnd + 1;
   }
   return chars;
@@ -176,13 +207,11 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   const mask = size - 1;
   if (TABLE.length < 2 * size) {
     TABLE = new Int32Array(2 * size);
-    HEAD = new Uint8Array(size);
     SLOTS = new Int32Array(size);
     AGAIN = new Uint8Array(size);
     stamp = 0;
   }
   const table = TABLE;
-  const head = HEAD;
   const slots = SLOTS;
   const again = AGAIN;
   const filter = FILTER;
@@ -191,7 +220,9 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     table.fill(0);
     stamp = 1;
   }
-  const used = stamp;
+  // a slot of this call holds used or used + 1 (said before the last part): (cell | 1) === mark tells it
+  const used = stamp << 1;
+  const mark = used | 1;
   // the shingles that end in the last part (tailFrom >= SHINGLE): each one's slot, and whether it came earlier in it
   let h = 0;
   for (let i = tailFrom - SHINGLE + 1; i < m; i++) {
@@ -199,14 +230,13 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     if (i < tailFrom) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
-    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    while ((table[slot]! | 1) === mark && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
     const q = i - tailFrom;
-    if (table[slot] === used) again[q] = 1;
+    if ((table[slot]! | 1) === mark) again[q] = 1;
     else {
       again[q] = 0;
       table[slot] = used;
       table[slot + 1] = x;
-      head[slot >> 1] = 0;
       const f = h >>> (32 - FILTER_BITS);
       filter[f >>> 5]! |= 1 << (f & 31);
     }
@@ -222,15 +252,15 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
     if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
-    while (table[slot] === used && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
-    if (table[slot] === used) head[slot >> 1] = 1;
+    while ((table[slot]! | 1) === mark && table[slot + 1] !== x) slot = (slot + 2) & (2 * mask + 1);
+    if ((table[slot]! | 1) === mark) table[slot] = mark;
   }
   // the chars the shingles said earlier cover, each counted once
   let coveredTo = tailFrom;
   let covered = 0;
   for (let i = tailFrom; i < m; i++) {
     const q = i - tailFrom;
-    if (again[q] === 0 && head[slots[q]! >> 1] === 0) continue;
+    if (again[q] === 0 && (table[slots[q]!]! & 1) === 0) continue;
     for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j - tailFrom]!;
     if (i + 1 > coveredTo) coveredTo = i + 1;
   }

@@ -37,6 +37,11 @@ export function isCodeMark(t: TokenBuffer, i: number): boolean {
   return (t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1;
 }
 
+/** The words' ids and the sequence table: scratch shared by every call (the analyzer runs one at a time), cleared per call. */
+let WORDS = new Int32Array(0);
+let KEYS = new Int32Array(0);
+let USED = new Uint8Array(0);
+
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
   // the end first, read back from the last token: is it prose, and are there words enough before it?
@@ -55,20 +60,25 @@ export function restated(t: TokenBuffer): Restated {
   let code = 0;
   for (let i = first; i < t.n; i++) if (isCodeMark(t, i)) code++;
   if (code > PROSE_CODE_SHARE * (t.n - first)) return none;
-  // then the words of the whole text, as token indexes
-  const words = new Int32Array(t.n);
+  // then the words of the whole text, as token ids
+  if (WORDS.length < t.n) WORDS = new Int32Array(t.n);
+  const words = WORDS;
   let w = 0;
-  for (let i = 0; i < t.n; i++) if (isWordToken(t.info[i]!)) words[w++] = i;
+  for (let i = 0; i < t.n; i++) if (isWordToken(t.info[i]!)) words[w++] = t.id[i]!;
   // every 8-word sequence, hashed into an open-addressed table (its count in `used`) sized by need
   let size = 64;
   while (size < 2 * w) size <<= 1;
   const mask = size - 1;
-  const keys = new Int32Array(size);
-  const used = new Uint8Array(size);
+  if (KEYS.length < size) {
+    KEYS = new Int32Array(size);
+    USED = new Uint8Array(size);
+  } else USED.fill(0, 0, size);
+  const keys = KEYS;
+  const used = USED;
   let repeats = 0;
   for (let j = N - 1; j < w; j++) {
     let h = 0x811c9dc5 | 0;
-    for (let k = j - N + 1; k <= j; k++) h = Math.imul(h ^ t.id[words[k]!]!, 0x01000193);
+    for (let k = j - N + 1; k <= j; k++) h = Math.imul(h ^ words[k]!, 0x01000193);
     h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
     let slot = (h ^ (h >>> 12)) & mask;
     while (used[slot] && keys[slot] !== h) slot = (slot + 1) & mask;

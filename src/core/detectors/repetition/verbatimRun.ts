@@ -75,6 +75,10 @@ export class PeriodCounts {
   }
 }
 
+/** The ids of a run's last copy, by id: the stamp of the run that marked them (one run reads them at a time). */
+let KNOWN = new Int32Array(1024);
+let knownStamp = 0;
+
 /** PeriodCounts' arrays: one period is counted at a time (the analyzer runs one call at a time). */
 let DIFF = new Int32Array(0);
 let WILDS = new Int32Array(0);
@@ -96,13 +100,32 @@ export function verbatimRun(
   let compared = 0;
   // the tokens of the last copy, built when a differing token is first asked about: a token equal to the one a period
   // later is one of them (the copies after it were all accepted, so each of their tokens is)
-  let known: Set<number> | null = null;
+  let known = 0;
+  let knownNegative: Set<number> | null = null;
   const isKnown = (id: number): boolean => {
-    if (!known) {
-      known = new Set<number>();
-      for (let i = Math.max(lo, end - p); i < end; i++) known.add(ids[i]!);
+    if (known === 0) {
+      // the ids of the last copy marked with a stamp of this run in a table by id (negative ids, WILD, in a set)
+      if (++knownStamp > 0x3fffffff) {
+        KNOWN.fill(0);
+        knownStamp = 1;
+      }
+      known = knownStamp;
+      for (let i = Math.max(lo, end - p); i < end; i++) {
+        const x = ids[i]!;
+        if (x < 0) {
+          knownNegative ??= new Set<number>();
+          knownNegative.add(x);
+        } else {
+          if (x >= KNOWN.length) {
+            const grown = new Int32Array(Math.max(x + 1, 2 * KNOWN.length));
+            grown.set(KNOWN);
+            KNOWN = grown;
+          }
+          KNOWN[x] = known;
+        }
+      }
     }
-    return known.has(id);
+    return id < 0 ? (knownNegative?.has(id) ?? false) : id < KNOWN.length && KNOWN[id] === known;
   };
   if (MISSES.length < budget + 1) MISSES = new Int32Array(budget + 1);
   const misses = MISSES;
