@@ -5,7 +5,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { letterCount } from '../../../src/core/detectors/languageId/charClasses.js';
-import { paragraphUnits, proseParagraphs, UNIT_CHARS } from '../../../src/core/detectors/languageId/proseUnits.js';
+import {
+  blockParagraphs,
+  lineBlocks,
+  ParagraphCache,
+  type ProseParagraph,
+  paragraphUnits,
+  proseParagraphs,
+  UNIT_CHARS,
+  walkParagraphs,
+} from '../../../src/core/detectors/languageId/proseUnits.js';
 
 const texts = (s: string) => proseParagraphs(s).map((p) => p.text);
 
@@ -72,5 +81,61 @@ describe('proseParagraphs', () => {
 
   it('counts letters as \\p{L} code points (astral ones once)', () => {
     assert.equal(letterCount('ab 12 Ça 你好 𝐀!'), 7);
+  });
+});
+
+describe('walkParagraphs and ParagraphCache', () => {
+  // blocks of several paragraphs split by lines that are no prose (a table row, a markup line, a # comment among others)
+  const TEXT = [
+    'A first paragraph\nover two lines.\n| a | b |\nA second one, after a table row.\n<div>markup</div>\nA third one.',
+    'Title alone',
+    '# a comment\nmapfile -t old < list\nWords after the code line.',
+    'The last paragraph,\nwhich also runs\nover three lines.',
+  ].join('\n\n');
+  const blocks = lineBlocks(TEXT);
+
+  it('gives blockParagraphs from the start and in reverse from the end, and all of them once every line is read', () => {
+    assert.equal(blocks.length, 4);
+    for (const b of blocks) {
+      const whole = blockParagraphs(TEXT, b);
+      const fwd: ProseParagraph[] = [];
+      const back: ProseParagraph[] = [];
+      assert.deepEqual(
+        walkParagraphs(TEXT, b, 1, (p) => fwd.push(p) > 0),
+        { stopped: false, all: whole },
+      );
+      assert.deepEqual(
+        walkParagraphs(TEXT, b, -1, (p) => back.push(p) > 0),
+        { stopped: false, all: whole },
+      );
+      assert.deepEqual(fwd, whole);
+      assert.deepEqual(back.reverse(), whole);
+    }
+  });
+
+  it('stops where take says, and keeps a block only when it was read whole', () => {
+    const first = blocks[0]!;
+    let seen = 0;
+    const r = walkParagraphs(TEXT, first, -1, () => ++seen < 1);
+    assert.deepEqual([seen, r.stopped, r.all], [1, true, null]);
+    const cache = new ParagraphCache(TEXT, blocks);
+    const got: string[] = [];
+    assert.equal(
+      cache.walk(0, 1, (p) => got.push(p.text) < 1),
+      false,
+    );
+    assert.deepEqual(got, ['A first paragraph over two lines.']);
+    // the last paragraph stops the walk, but every line was read: kept, and given from the cache
+    assert.equal(
+      cache.walk(3, -1, () => false),
+      false,
+    );
+    const again: string[] = [];
+    assert.equal(
+      cache.walk(3, 1, (p) => again.push(p.text) > 0),
+      true,
+    );
+    assert.deepEqual(again, ['The last paragraph, which also runs over three lines.']);
+    assert.deepEqual(cache.of(0), blockParagraphs(TEXT, first));
   });
 });

@@ -17,10 +17,11 @@
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
+import { roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
 import { letterCount } from './charClasses.js';
-import { lineBlocks, paragraphsOf, type ProseUnit } from './proseUnits.js';
+import { lineBlocks, ParagraphCache, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];
@@ -160,7 +161,8 @@ export const languageId = {
     const text = scan.text();
     const blocks = lineBlocks(text);
     // the ends, the sample and the titles read some of the same blocks: each is read into paragraphs once
-    const paras = paragraphsOf(text, blocks);
+    const cache = new ParagraphCache(text, blocks);
+    const paras = cache.of;
     const plan = (endsOnly: boolean) =>
       pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras).map(([u, opens, weighs]) => ({
         u,
@@ -182,11 +184,18 @@ export const languageId = {
     // an answer whose first and last confident units share a language has no switch to show, whatever lies between
     // (with the default thresholds: the judge then sees only these units): most answers cost two or three units, and
     // the sample and the titles are not even looked for
+    const none = { blocks: blocks.length, units: [] };
+    // most answers: the walk below over the ends' counted units, on the few units it reads (roughEnds.ts)
+    const walk = {
+      minLetters: THRESHOLDS.languageUnitLetters.value,
+      search: SURE_SEARCH,
+      stopLetters: THRESHOLDS.alphabeticSwitchLetters.value,
+    };
+    if (roughEndsAgree(cache, { ...walk, units: FIRST_UNITS }, { ...walk, units: LAST_UNITS })) return none;
     const ends = plan(true);
     // the first and last units long enough to count: when their script and function words agree, so would the identifier
     // (an unclear unit too short to be a tail of its own is passed over, as firstSure passes over the identifier's unsure ones)
     // fewer units than the ends read are every unit of the text: with fewer than two readable, nothing shows a switch
-    const none = { blocks: blocks.length, units: [] };
     if (ends.length < FIRST_UNITS + LAST_UNITS && !readable(ends)) return none;
     const counted = ends.filter((p) => p.letters >= THRESHOLDS.languageUnitLetters.value);
     const first = counted.length < 2 ? null : roughAt(counted, 0, 1);

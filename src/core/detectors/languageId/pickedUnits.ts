@@ -4,7 +4,7 @@
  * they stand in are read into paragraphs.
  */
 import { letterCount } from './charClasses.js';
-import { type LineBlock, type ParagraphsOf, type ProseUnit, paragraphsOf, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
+import { type LineBlock, ParagraphCache, type ParagraphsOf, type ProseUnit, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
 
 /** Units identified from the start: enough for the language the answer opens in. */
 export const FIRST_UNITS = 8;
@@ -32,7 +32,7 @@ export function pickedUnits(
   blocks: readonly LineBlock[],
   minLetters: number,
   endsOnly = false,
-  paras: ParagraphsOf = paragraphsOf(text, blocks),
+  paras: ParagraphsOf = new ParagraphCache(text, blocks).of,
 ): Array<[ProseUnit, boolean, boolean]> {
   // whether the paragraph before paragraph i of block b is a title
   const afterTitle = (b: number, i: number): boolean => {

@@ -141,53 +141,116 @@ function isComment(text: string, a: number, several: boolean): boolean {
 /** The prose paragraphs of one block: its lines read as prose or not, a line that is not splitting it. */
 export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[] {
   const out: ProseParagraph[] = [];
-  let para = '';
-  let paraStart = -1;
-  let lines = 0;
-  const flush = () => {
-    if (para.length > 0) {
-      const title = lines === 1 && para.length <= TITLE_CHARS && !endsSentence(para.charCodeAt(para.length - 1));
-      out.push({ start: paraStart, text: para, lines, title });
-    }
-    para = '';
-    paraStart = -1;
-    lines = 0;
-  };
+  walkParagraphs(text, block, 1, (p) => out.push(p) > 0);
+  return out;
+}
+
+/** The prose of the line [pos, nl) of a block, or null (see proseOf; a comment of code is none). */
+function lineProse(text: string, pos: number, nl: number, several: boolean): string | null {
+  const a = firstNonSpace(text, pos, nl);
+  return isComment(text, a, several) ? null : proseOf(text, a, lastNonSpace(text, a, nl));
+}
+
+/**
+ * The paragraphs of a block one at a time, from its start (dir 1) or its end (dir -1), each line
+ * read only when the walk reaches it: `take` gets each and returns false to stop (then so does
+ * the walk). The paragraphs are blockParagraphs', in its order or the reverse; a walk that stops
+ * at the first paragraph of a long block reads only that paragraph's lines and the next one.
+ * `all` is every paragraph of the block in text order when every line was read (even if `take`
+ * stopped at the last one), null otherwise.
+ */
+export function walkParagraphs(
+  text: string,
+  block: LineBlock,
+  dir: 1 | -1,
+  take: (p: ProseParagraph) => boolean,
+): { stopped: boolean; all: ProseParagraph[] | null } {
   // a # line among others is a comment of unfenced code (shell, Python, YAML); a heading stands on a line of its own
   const lines1 = text.indexOf('\n', block.from);
   const several = lines1 >= 0 && lines1 < block.to;
-  let pos = block.from;
-  while (pos <= block.to) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0 || nl > block.to) nl = block.to;
-    const a = firstNonSpace(text, pos, nl);
-    const prose = isComment(text, a, several) ? null : proseOf(text, a, lastNonSpace(text, a, nl));
-    if (prose === null) flush();
-    else {
-      if (paraStart < 0) paraStart = pos;
-      para = para.length > 0 ? `${para} ${prose}` : prose;
-      lines++;
+  // the run of prose lines going on, in text order however it was walked
+  let pieces: string[] = [];
+  let paraStart = -1;
+  const seen: ProseParagraph[] = [];
+  const flush = (): boolean => {
+    if (pieces.length === 0) return true;
+    if (dir < 0) pieces.reverse();
+    const para = pieces.join(' ');
+    const title = pieces.length === 1 && para.length <= TITLE_CHARS && !endsSentence(para.charCodeAt(para.length - 1));
+    const p = { start: paraStart, text: para, lines: pieces.length, title };
+    pieces = [];
+    paraStart = -1;
+    seen.push(p);
+    return take(p);
+  };
+  const partly = { stopped: true, all: null };
+  if (dir > 0) {
+    for (let pos = block.from; pos <= block.to; ) {
+      let nl = text.indexOf('\n', pos);
+      if (nl < 0 || nl > block.to) nl = block.to;
+      const prose = lineProse(text, pos, nl, several);
+      if (prose === null) {
+        if (!flush()) return partly;
+      } else {
+        if (paraStart < 0) paraStart = pos;
+        pieces.push(prose);
+      }
+      pos = nl + 1;
     }
-    pos = nl + 1;
+    return { stopped: !flush(), all: seen };
   }
-  flush();
-  return out;
+  for (let nl = block.to; nl >= block.from; ) {
+    const pos = Math.max(block.from, text.lastIndexOf('\n', nl - 1) + 1);
+    const prose = lineProse(text, pos, nl, several);
+    if (prose === null) {
+      if (!flush()) return partly;
+    } else {
+      paraStart = pos;
+      pieces.push(prose);
+    }
+    nl = pos - 1;
+  }
+  return { stopped: !flush(), all: seen.reverse() };
 }
 
 /** The prose paragraphs of block b of a text, read once however often asked for. */
 export type ParagraphsOf = (b: number) => ProseParagraph[];
 
-/** The paragraphs of each block of a text, each block read on first demand and kept: the ends, the sample and the middle share them. */
-export function paragraphsOf(text: string, blocks: readonly LineBlock[]): ParagraphsOf {
-  const read: Array<ProseParagraph[] | undefined> = new Array(blocks.length);
-  return (b) => {
-    let p = read[b];
+/**
+ * The paragraphs of each block of a text, each block read on demand and kept once read whole:
+ * the walks from the two ends, the ends, the sample and the titles share them.
+ */
+export class ParagraphCache {
+  private readonly read: Array<ProseParagraph[] | undefined>;
+
+  constructor(
+    private readonly text: string,
+    readonly blocks: readonly LineBlock[],
+  ) {
+    this.read = new Array(blocks.length);
+  }
+
+  /** Every paragraph of block b. */
+  readonly of: ParagraphsOf = (b) => {
+    let p = this.read[b];
     if (p === undefined) {
-      p = blockParagraphs(text, blocks[b]!);
-      read[b] = p;
+      p = blockParagraphs(this.text, this.blocks[b]!);
+      this.read[b] = p;
     }
     return p;
   };
+
+  /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */
+  walk(b: number, dir: 1 | -1, take: (p: ProseParagraph) => boolean): boolean {
+    const known = this.read[b];
+    if (known !== undefined) {
+      for (let i = dir > 0 ? 0 : known.length - 1; i >= 0 && i < known.length; i += dir) if (!take(known[i]!)) return false;
+      return true;
+    }
+    const r = walkParagraphs(this.text, this.blocks[b]!, dir, take);
+    if (r.all !== null) this.read[b] = r.all;
+    return !r.stopped;
+  }
 }
 
 /** The prose paragraphs of a whole text, in order (every block read: the detector reads only the blocks it needs). */
