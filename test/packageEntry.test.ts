@@ -12,12 +12,15 @@ test("the package's main entry exports analyzeText, loadable by its package name
   const script = `import('coherency-exporter').then((m) => {
     const ok = m.analyzeText('A short, healthy answer about caches and their eviction policies.');
     const bad = m.analyzeText('intro text here. ' + 'again and again we go round. '.repeat(40));
-    console.log(JSON.stringify({ ok: ok.verdict, bad: bad.verdict, keys: Object.keys(ok), stream: typeof m.createStreamAnalyzer }));
+    const scored = Object.keys(m.analyzeText('A short, healthy answer about caches.', { score: true }));
+    console.log(JSON.stringify({ ok: ok.verdict, bad: bad.verdict, keys: Object.keys(ok), scored, stream: typeof m.createStreamAnalyzer }));
   })`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoPath(), encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout) as { ok: string; bad: string; keys: string[]; stream: string };
-  assert.deepEqual(out.keys, ['verdict', 'findings', 'reasons', 'metrics', 'score']);
+  const out = JSON.parse(r.stdout) as { ok: string; bad: string; keys: string[]; scored: string[]; stream: string };
+  // the learned model's score only when asked for (it costs a sixth of a call)
+  assert.deepEqual(out.keys, ['verdict', 'findings', 'reasons', 'metrics']);
+  assert.deepEqual(out.scored, ['verdict', 'findings', 'reasons', 'metrics', 'score']);
   assert.equal(out.bad, 'fail');
   assert.notEqual(out.ok, 'fail');
   assert.equal(out.stream, 'function');

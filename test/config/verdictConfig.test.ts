@@ -21,7 +21,7 @@ describe('probes[].verdict', () => {
     const p = r.config.probes[0]!;
     assert.equal(p.verdict, 'rules');
     assert.equal(p.verdictModel, null);
-    assert.deepEqual(verdictOptions(p), { verdict: 'rules' });
+    assert.deepEqual(verdictOptions(p), { verdict: 'rules', score: true });
   });
 
   it('takes learned, and refuses anything else naming the key', () => {
@@ -49,7 +49,7 @@ describe('probes[].verdictModel', () => {
     const p = r.config.probes[0]!;
     assert.equal(p.verdictModel, good);
     assert.deepEqual(p.learnedModel, DEFAULT_VERDICT_MODEL);
-    assert.deepEqual(verdictOptions(p), { verdict: 'learned', verdictModel: DEFAULT_VERDICT_MODEL });
+    assert.deepEqual(verdictOptions(p), { verdict: 'learned', score: true, verdictModel: DEFAULT_VERDICT_MODEL });
     const shown = redactConfig(r.config).probes[0]!;
     assert.equal(shown.verdictModel, good);
     assert.equal(shown.learnedModel, undefined);
