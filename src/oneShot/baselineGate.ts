@@ -10,7 +10,8 @@ import { TOLERANCE_FLAGS, tolerancesFromFlags, type Tolerances } from '../baseli
 import type { Config } from '../config/types.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { VERSION } from '../version.js';
-import { PROBE_EXIT, type FailOn } from './exitCode.js';
+import { EXIT } from '../cli/exitCodes.js';
+import type { FailOn } from './exitCode.js';
 import type { TargetIdentity } from './identifyTargets.js';
 import type { ProbeFlagValues, ProbePair } from './probeFlags.js';
 
@@ -82,8 +83,8 @@ export function baselineOfRuns(
 
 /** The exit status of a gated run: 1 regressed, 3 more errors than the baseline (nothing to judge), else 0. */
 export function gateExitCode(c: Comparison): number {
-  if (c.regressed) return PROBE_EXIT.FAILED;
-  return c.errorsRose ? PROBE_EXIT.TARGET_ERROR : PROBE_EXIT.OK;
+  if (c.regressed) return EXIT.FAILED;
+  return c.errorsRose ? EXIT.TARGET_ERROR : EXIT.OK;
 }
 
 /** Compares and saves as planned; `saveError` says why the new baseline could not be written. */

@@ -6,7 +6,8 @@ import { runView } from '../http/runView.js';
 import { comparisonTable } from '../baseline/comparisonTable.js';
 import { worstVerdict } from '../probe/probeTypes.js';
 import { finishBaseline, gateExitCode, planBaseline } from './baselineGate.js';
-import { PROBE_EXIT, probeExitCode, type FailOn } from './exitCode.js';
+import { EXIT } from '../cli/exitCodes.js';
+import { probeExitCode, type FailOn } from './exitCode.js';
 import { configFromFlags, ENDPOINT_FLAGS, kindFlag, selectPairs, type ProbeFlagValues } from './probeFlags.js';
 import { plainProgress, ttyProgress } from './progressView.js';
 import { runOneShot } from './runOneShot.js';
@@ -48,11 +49,11 @@ async function startConfigSimulator(
   }
 }
 
-/** `coherency-exporter probe`: runs probes once, prints a report (or --json) and exits with PROBE_EXIT. */
+/** `coherency-exporter probe`: runs probes once, prints a report (or --json) and exits with an EXIT code. */
 export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO): Promise<number> {
   const usage = (msg: string) => {
     io.stderr(`error: ${msg}\n`);
-    return PROBE_EXIT.USAGE;
+    return EXIT.USAGE;
   };
   const failOn = String(values['fail-on'] ?? 'fail');
   if (failOn !== 'warn' && failOn !== 'fail') return usage(`--fail-on: warn or fail, got "${failOn}"`);
@@ -83,7 +84,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   }
   if (!result.ok) {
     io.stderr(`error: invalid ${file !== undefined ? `config ${file}` : 'probe flags'}: ${result.errors.join('; ')}\n`);
-    return PROBE_EXIT.USAGE;
+    return EXIT.USAGE;
   }
   const config = result.config;
   // with --config, --kind picks the probes of that kind (without it, the kind of the one probe built from the flags)
@@ -134,7 +135,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const comparison = gated?.comparison ?? null;
   // with --baseline the gate is the comparison: a failure the baseline had too is no regression
   let code = comparison ? gateExitCode(comparison) : probeExitCode(runs, failOn as FailOn);
-  if (gated?.saveError) code = PROBE_EXIT.USAGE;
+  if (gated?.saveError) code = EXIT.USAGE;
   if (json) {
     const verdict = worstVerdict(runs.map((r) => r.verdict));
     io.stdout(

@@ -1,4 +1,4 @@
-import type { CliIO } from '../../src/cli.js';
+import type { CliIO } from '../../src/cli/cliIO.js';
 
 /** A CliIO that keeps what a command writes, with the environment and standard input given. */
 export function cliIO(stdin = '', env: Record<string, string> = {}) {

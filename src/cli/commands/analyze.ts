@@ -1,0 +1,110 @@
+import type { VerdictModel } from '../../core/verdictModel.js';
+import type { Command } from '../command.js';
+import { EXIT } from '../exitCodes.js';
+
+export const analyze: Command = {
+  summary: `analyse a text or a captured SSE stream for degeneration (exit ${EXIT.OK} ok/warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadable)`,
+  usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both] [--finish-reason R]
+                           [--verdict rules|learned] [--verdict-model FILE]
+
+  FILE              plain text, or a captured chat-completion stream (its "data:" lines,
+                    e.g. from curl -N); - or no FILE reads standard input
+  --json            print {verdict, findings, reasons, metrics} as JSON instead of a report
+  --channel C       for streams: content, reasoning, or both together (default both)
+  --finish-reason R how the generation ended, for plain text (a captured stream says it
+                    itself): "length" means it was cut by the token limit, which inside a
+                    loop or flood is evidence of collapse whatever its size
+  --verdict V       who decides: rules (default; the learned model's score is shown as
+                    information) or learned (the model with the hard rules, see
+                    docs/detection.md "The learned verdict")
+  --verdict-model F a model retrained with npm run train (default: the committed one)
+
+Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadable input or model.`,
+  options: {
+    json: { type: 'boolean' },
+    channel: { type: 'string' },
+    'finish-reason': { type: 'string' },
+    verdict: { type: 'string' },
+    'verdict-model': { type: 'string' },
+  },
+  allowPositionals: true,
+  async run(values, positionals, io) {
+    const channel = String(values['channel'] ?? 'both');
+    if (channel !== 'content' && channel !== 'reasoning' && channel !== 'both') {
+      io.stderr(`error: --channel: must be content, reasoning or both, got "${channel}"\n`);
+      return EXIT.USAGE;
+    }
+    if (positionals.length > 1) {
+      io.stderr('error: analyze takes at most one FILE\n');
+      return EXIT.USAGE;
+    }
+    const file = positionals[0] ?? '-';
+    let text: string;
+    try {
+      // bounded and non-blocking: a FIFO or /dev/zero given as FILE is refused, not read without end
+      const { readBoundedFile } = await import('../../files/readBoundedFile.js');
+      const bytes = file === '-' ? await (io.readStdin ?? readStdin)() : await readBoundedFile(file, { maxBytes: ANALYZE_MAX_BYTES });
+      if (bytes.length > ANALYZE_MAX_BYTES) throw new Error(`more than ${ANALYZE_MAX_BYTES} bytes`);
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch (err) {
+      const e = err as NodeJS.ErrnoException;
+      const why = e.code === 'TOO_LARGE' ? `more than ${ANALYZE_MAX_BYTES} bytes` : e instanceof TypeError ? 'not UTF-8 text' : e.message;
+      io.stderr(`error: cannot read ${file === '-' ? 'standard input' : file}: ${why}\n`);
+      return EXIT.USAGE;
+    }
+    const finishReason = values['finish-reason'] === undefined ? null : String(values['finish-reason']);
+    if (finishReason !== null && !/^[a-z_]{1,40}$/.test(finishReason)) {
+      io.stderr(`error: --finish-reason: a finish_reason such as length or stop, got "${finishReason.slice(0, 40)}"\n`);
+      return EXIT.USAGE;
+    }
+    const mode = String(values['verdict'] ?? 'rules');
+    if (mode !== 'rules' && mode !== 'learned') {
+      io.stderr(`error: --verdict: must be rules or learned, got "${mode.slice(0, 40)}"\n`);
+      return EXIT.USAGE;
+    }
+    let verdictModel: VerdictModel | undefined;
+    if (values['verdict-model'] !== undefined) {
+      const { readVerdictModelFile } = await import('../../config/readVerdictModelFile.js');
+      try {
+        verdictModel = await readVerdictModelFile(String(values['verdict-model']));
+      } catch (err) {
+        io.stderr(`error: --verdict-model ${(err as Error).message}\n`);
+        return EXIT.USAGE;
+      }
+    }
+    const { analyzeCapture } = await import('../../core/analyzeCapture.js');
+    const result = analyzeCapture(text, channel, undefined, finishReason, {
+      verdict: mode,
+      score: true,
+      ...(verdictModel ? { verdictModel } : {}),
+    });
+    const { analysis } = result;
+    if (values['json']) {
+      const { verdict, findings, reasons, metrics, score } = analysis;
+      const { findingView } = await import('../../http/findingView.js');
+      const shown = findings.map(findingView);
+      io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, score, finishReason: result.finishReason }, null, 2)}\n`);
+    } else {
+      const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
+      const { formatReport } = await import('../../core/formatReport.js');
+      io.stdout(formatReport(analysis, { title }));
+    }
+    for (const note of result.notes) io.stderr(`note: ${note}\n`);
+    return analysis.verdict === 'fail' ? EXIT.FAILED : EXIT.OK;
+  },
+};
+
+/** Largest text `analyze` reads, from a file or standard input: a generation of a million tokens fits several times. */
+const ANALYZE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Standard input up to one byte past ANALYZE_MAX_BYTES (the caller refuses more): `< /dev/zero` ends. */
+async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    total += (chunk as Buffer).length;
+    if (total > ANALYZE_MAX_BYTES) break;
+  }
+  return Buffer.concat(chunks);
+}
