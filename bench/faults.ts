@@ -21,6 +21,7 @@ import { freePort, stopChild } from './childProcess.js';
 import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { learnedCases } from './faults/learned.js';
+import { cli38Cases } from './faults/cli38.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
@@ -673,6 +674,7 @@ export async function runFaultsBench(): Promise<void> {
     await shortffCases(root, results);
     await realworldCases(root, results);
     await learnedCases(root, results);
+    await cli38Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
