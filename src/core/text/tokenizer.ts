@@ -84,7 +84,7 @@ export class Tokenizer {
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
   markSeen = false;
-  private readonly words = new WordTable();
+  private readonly words: WordTable;
   /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
   private readonly asciiSeen = new Uint8Array(128);
   private s: State;
@@ -95,6 +95,7 @@ export class Tokenizer {
   constructor(expectedChars = 0) {
     // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the buffer
     this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 3)));
+    this.words = new WordTable(expectedChars);
     this.s = {
       pos: 0,
       pendingHigh: -1,
