@@ -413,6 +413,17 @@ export class Tokenizer {
   }
 
   /**
+   * True when the word [start, end) is a function word. A word's key is the hash of its chars
+   * lower-cased one by one, the same as the function words' keys (FW_KEYS), so a key that no
+   * function word has rules it out without slicing the text; a key that one has is checked by the
+   * chars (two words may share a hash).
+   */
+  private functionWord(key: number, len: number, start: number, end: number): boolean {
+    if ((FW_KEYS_EXACT || !this.s.wNonAscii) && FW_KEYS.get(key, len) < 0) return false;
+    return FUNCTION_WORDS.has(this.store.slice(start, end).toLowerCase());
+  }
+
+  /**
    * One token. `ascii` >= 0: an ASCII punctuation char (its id); -1: a non-ASCII char
    * keyed by its code point `key`; <= -2: a word keyed by hash `key` and length -2 - ascii.
    */
@@ -436,7 +447,7 @@ export class Tokenizer {
           grown.set(this.idFlags);
           this.idFlags = grown;
         }
-        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && FUNCTION_WORDS.has(this.store.slice(start, end).toLowerCase()) ? F_FUNC : 0;
+        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && this.functionWord(key, len, start, end) ? F_FUNC : 0;
         flags |= F_NEW;
       }
     }
@@ -492,4 +503,22 @@ function lowerOf(c: number): number {
 
 function isDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669) || (c >= 0xff10 && c <= 0xff19);
+}
+
+/**
+ * The function words by the key the scan gives them (the hash of their chars lower-cased one by
+ * one, and their length). A word whose chars lower-cased one by one are not its lower-case form
+ * is the one exception: "İ" lower-cases to two chars and a final "Σ" to "ς". When no function
+ * word holds such a form (a "ς", a combining dot, an astral char), a key that none has rules a
+ * word out; otherwise only an ASCII word's key does (FW_KEYS_EXACT false).
+ */
+const FW_KEYS = new WordTable();
+const FW_KEYS_EXACT = ![...FUNCTION_WORDS].some((w) => w.includes('\u03c2') || w.includes('\u0307') || /[\ud800-\udfff]/.test(w));
+for (const w of FUNCTION_WORDS) {
+  let h = WORD_SEED;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    h = Math.imul(h ^ (c < 128 ? LOWER[c]! : lowerOf(c)), 0x01000193);
+  }
+  FW_KEYS.set(h, w.length, 0);
 }
