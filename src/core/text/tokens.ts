@@ -47,12 +47,10 @@ export class TokenBuffer {
 
   constructor(capacity = 64) {
     const c = Math.max(16, capacity);
-    // the four columns are views of one buffer: one allocation per text, not four
-    const buf = new ArrayBuffer(16 * c);
-    this.start = new Int32Array(buf, 0, c);
-    this.end = new Int32Array(buf, 4 * c, c);
-    this.id = new Int32Array(buf, 8 * c, c);
-    this.info = new Int32Array(buf, 12 * c, c);
+    this.start = new Int32Array(c);
+    this.end = new Int32Array(c);
+    this.id = new Int32Array(c);
+    this.info = new Int32Array(c);
   }
 
   push(start: number, end: number, id: number, info: number): void {
@@ -66,17 +64,16 @@ export class TokenBuffer {
   }
 
   private grow(): void {
-    const c = this.id.length * 2;
-    const buf = new ArrayBuffer(16 * c);
-    const g = (a: Int32Array, at: number) => {
-      const b = new Int32Array(buf, at * c, c);
+    const size = this.id.length * 2;
+    const g = (a: Int32Array) => {
+      const b = new Int32Array(size);
       b.set(a);
       return b;
     };
-    this.start = g(this.start, 0);
-    this.end = g(this.end, 4);
-    this.id = g(this.id, 8);
-    this.info = g(this.info, 12);
+    this.start = g(this.start);
+    this.end = g(this.end);
+    this.id = g(this.id);
+    this.info = g(this.info);
   }
 }
 
