@@ -419,8 +419,18 @@ export class Tokenizer {
    * chars (two words may share a hash).
    */
   private functionWord(key: number, len: number, start: number, end: number): boolean {
-    if ((FW_KEYS_EXACT || !this.s.wNonAscii) && FW_KEYS.get(key, len) < 0) return false;
-    return FUNCTION_WORDS.has(this.store.slice(start, end).toLowerCase());
+    const ascii = !this.s.wNonAscii;
+    const k = ascii || FW_KEYS_EXACT ? FW_KEYS.get(key, len) : -1;
+    if (k < 0 && (ascii || FW_KEYS_EXACT)) return false;
+    const text = this.store.slice(start, end);
+    if (ascii && k >= 0) {
+      // the function word of that key, most likely: compared char by char, not lower-cased and hashed again
+      const w = FW_LIST[k]!;
+      let i = 0;
+      while (i < len && LOWER[text.charCodeAt(i)] === w.charCodeAt(i)) i++;
+      if (i === len) return true;
+    }
+    return FUNCTION_WORDS.has(text.toLowerCase());
   }
 
   /**
@@ -513,12 +523,14 @@ function isDigit(c: number): boolean {
  * word out; otherwise only an ASCII word's key does (FW_KEYS_EXACT false).
  */
 const FW_KEYS = new WordTable();
+/** The function words, by the value FW_KEYS gives their key. */
+const FW_LIST = [...FUNCTION_WORDS];
 const FW_KEYS_EXACT = ![...FUNCTION_WORDS].some((w) => w.includes('\u03c2') || w.includes('\u0307') || /[\ud800-\udfff]/.test(w));
-for (const w of FUNCTION_WORDS) {
+for (const [k, w] of FW_LIST.entries()) {
   let h = WORD_SEED;
   for (let i = 0; i < w.length; i++) {
     const c = w.charCodeAt(i);
     h = Math.imul(h ^ (c < 128 ? LOWER[c]! : lowerOf(c)), 0x01000193);
   }
-  FW_KEYS.set(h, w.length, 0);
+  FW_KEYS.set(h, w.length, k);
 }
