@@ -51,7 +51,7 @@ export class CompressionTracker {
 
   private deflateBlock(buf: Buffer): number {
     return this.prevBlock === null
-      ? deflateRawSync(buf, { level: 6 }).length
+      ? deflateRawSync(buf, smallDeflate(buf.length)).length
       : deflateRawSync(buf, { level: 6, dictionary: this.prevBlock }).length;
   }
 
@@ -70,6 +70,25 @@ export class CompressionTracker {
     const ratio = bytes === 0 ? 1 : (gz + GZIP_OVERHEAD) / bytes;
     return { ratio, exact: this.gzBlocks <= GZ_EXACT_BLOCKS };
   }
+}
+
+/** Options for deflating `bytes` bytes without a dictionary, by window size (index: windowBits). */
+const SMALL_DEFLATE: Array<{ level: number; windowBits: number; chunkSize: number }> = [];
+for (let bits = 9; bits <= 15; bits++) {
+  SMALL_DEFLATE[bits] = { level: 6, windowBits: bits, chunkSize: Math.min(16384, Math.max(64, (1 << bits) - 200)) };
+}
+
+/**
+ * The smallest window that holds the whole input (a short answer needs 1 KB, not 32 KB), and an
+ * output chunk about its size: zlib allocates and clears the window and its hash chains per call,
+ * which costs more than compressing a short text. The output is byte for byte the same: a match
+ * reaches back at most the window size less 262 bytes, and an input that fits there never slides
+ * the window, so no match is lost; the hash table (memLevel) and the level are unchanged.
+ */
+function smallDeflate(bytes: number): { level: number; windowBits: number; chunkSize: number } {
+  let bits = 9;
+  while (bits < 15 && (1 << bits) - 262 < bytes) bits++;
+  return SMALL_DEFLATE[bits]!;
 }
 
 function sampled(block: number): boolean {

@@ -8,45 +8,65 @@
  * word loop of the same extent (and, rarely, push a word run past its threshold).
  */
 export class WordTable {
-  // small to start: a table is made per analysis, and a short answer has a few dozen words (it grows by need)
-  private keys = new Int32Array(1 << 8);
-  private lens = new Int32Array(1 << 8);
-  private vals = new Int32Array(1 << 8).fill(-1);
+  /**
+   * SLOT ints per slot: hash, length, id + 1 (0 for an empty slot, so a new table needs no
+   * fill). One array, so a probe reads one cache line, and one allocation per table.
+   */
+  private slots: Int32Array;
+  private mask: number;
   private count = 0;
+
+  /** `expectedChars`: the text's length when known, to size the table once (distinct words grow about as the square root of the length). */
+  constructor(expectedChars = 0) {
+    let size = MIN_SIZE;
+    const want = Math.min(MAX_START, 4 * Math.sqrt(expectedChars));
+    while (size < want) size *= 2;
+    this.slots = new Int32Array(size * SLOT);
+    this.mask = size - 1;
+  }
 
   /** The id of (hash, len), or -1. */
   get(hash: number, len: number): number {
-    const mask = this.keys.length - 1;
+    const slots = this.slots;
+    const mask = this.mask;
     let i = (hash ^ (hash >>> 15)) & mask;
     for (;;) {
-      const v = this.vals[i]!;
-      if (v < 0) return -1;
-      if (this.keys[i] === hash && this.lens[i] === len) return v;
+      const at = i * SLOT;
+      const v = slots[at + 2]!;
+      if (v === 0) return -1;
+      if (slots[at] === hash && slots[at + 1] === len) return v - 1;
       i = (i + 1) & mask;
     }
   }
 
   set(hash: number, len: number, id: number): void {
-    if (2 * (this.count + 1) > this.keys.length) this.grow();
-    this.insert(hash, len, id);
+    if (2 * (this.count + 1) > this.mask + 1) this.grow();
+    this.insert(hash, len, id + 1);
     this.count++;
   }
 
-  private insert(hash: number, len: number, id: number): void {
-    const mask = this.keys.length - 1;
+  private insert(hash: number, len: number, v: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
     let i = (hash ^ (hash >>> 15)) & mask;
-    while (this.vals[i]! >= 0) i = (i + 1) & mask;
-    this.keys[i] = hash;
-    this.lens[i] = len;
-    this.vals[i] = id;
+    while (slots[i * SLOT + 2] !== 0) i = (i + 1) & mask;
+    const at = i * SLOT;
+    slots[at] = hash;
+    slots[at + 1] = len;
+    slots[at + 2] = v;
   }
 
   private grow(): void {
-    const { keys, lens, vals } = this;
-    const size = keys.length * 2;
-    this.keys = new Int32Array(size);
-    this.lens = new Int32Array(size);
-    this.vals = new Int32Array(size).fill(-1);
-    for (let i = 0; i < keys.length; i++) if (vals[i]! >= 0) this.insert(keys[i]!, lens[i]!, vals[i]!);
+    const old = this.slots;
+    const size = (this.mask + 1) * 2;
+    this.slots = new Int32Array(size * SLOT);
+    this.mask = size - 1;
+    for (let at = 0; at < old.length; at += SLOT) if (old[at + 2] !== 0) this.insert(old[at]!, old[at + 1]!, old[at + 2]!);
   }
 }
+
+const SLOT = 4;
+/** Slots of the smallest table: a short answer has a few dozen distinct words. */
+const MIN_SIZE = 64;
+/** A table sized from the expected length starts no larger than this (it grows by need). */
+const MAX_START = 1 << 15;

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { formatReport } from '../../src/core/formatReport.js';
 import { ngramFractions } from '../../src/core/ngramFractions.js';
+import { TokenBuffer } from '../../src/core/text/tokens.js';
 import { TextStore } from '../../src/core/textStore.js';
 import { WordTable } from '../../src/core/wordTable.js';
 
@@ -36,6 +37,24 @@ describe('WordTable', () => {
     for (let i = 0; i < 20_000; i += 97) assert.equal(t.get(Math.imul(i, 0x9e3779b1), 3 + (i % 5)), i);
     assert.equal(t.get(Math.imul(5, 0x9e3779b1), 99), -1);
     assert.equal(t.get(12345, 4), -1);
+  });
+
+  it('gives the same answers whatever length it was sized for', () => {
+    for (const expected of [0, 200, 50_000, 10_000_000]) {
+      const t = new WordTable(expected);
+      for (let i = 0; i < 3000; i++) t.set(Math.imul(i, 0x9e3779b1), 1 + (i % 3), i);
+      for (let i = 0; i < 3000; i++) assert.equal(t.get(Math.imul(i, 0x9e3779b1), 1 + (i % 3)), i, `sized for ${expected}: word ${i}`);
+      assert.equal(t.get(Math.imul(7, 0x9e3779b1), 9), -1);
+    }
+  });
+});
+
+describe('TokenBuffer', () => {
+  it('keeps every column through growth', () => {
+    const b = new TokenBuffer(1);
+    for (let i = 0; i < 1000; i++) b.push(i, i + 1, 7 * i, -1 - i);
+    assert.equal(b.n, 1000);
+    for (let i = 0; i < 1000; i++) assert.deepEqual([b.start[i], b.end[i], b.id[i], b.info[i]], [i, i + 1, 7 * i, -1 - i], `token ${i}`);
   });
 });
 

@@ -84,7 +84,7 @@ export class Tokenizer {
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
   markSeen = false;
-  private readonly words = new WordTable();
+  private readonly words: WordTable;
   /** ASCII punctuation ids are fixed (the char code); 1 once each was seen (not written by a snapshot). */
   private readonly asciiSeen = new Uint8Array(128);
   private s: State;
@@ -95,6 +95,7 @@ export class Tokenizer {
   constructor(expectedChars = 0) {
     // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the buffer
     this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 3)));
+    this.words = new WordTable(expectedChars);
     this.s = {
       pos: 0,
       pendingHigh: -1,
@@ -412,6 +413,27 @@ export class Tokenizer {
   }
 
   /**
+   * True when the word [start, end) is a function word. A word's key is the hash of its chars
+   * lower-cased one by one, the same as the function words' keys (FW_KEYS), so a key that no
+   * function word has rules it out without slicing the text; a key that one has is checked by the
+   * chars (two words may share a hash).
+   */
+  private functionWord(key: number, len: number, start: number, end: number): boolean {
+    const ascii = !this.s.wNonAscii;
+    const k = ascii || FW_KEYS_EXACT ? FW_KEYS.get(key, len) : -1;
+    if (k < 0 && (ascii || FW_KEYS_EXACT)) return false;
+    const text = this.store.slice(start, end);
+    if (ascii && k >= 0) {
+      // the function word of that key, most likely: compared char by char, not lower-cased and hashed again
+      const w = FW_LIST[k]!;
+      let i = 0;
+      while (i < len && LOWER[text.charCodeAt(i)] === w.charCodeAt(i)) i++;
+      if (i === len) return true;
+    }
+    return FUNCTION_WORDS.has(text.toLowerCase());
+  }
+
+  /**
    * One token. `ascii` >= 0: an ASCII punctuation char (its id); -1: a non-ASCII char
    * keyed by its code point `key`; <= -2: a word keyed by hash `key` and length -2 - ascii.
    */
@@ -435,7 +457,7 @@ export class Tokenizer {
           grown.set(this.idFlags);
           this.idFlags = grown;
         }
-        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && FUNCTION_WORDS.has(this.store.slice(start, end).toLowerCase()) ? F_FUNC : 0;
+        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && this.functionWord(key, len, start, end) ? F_FUNC : 0;
         flags |= F_NEW;
       }
     }
@@ -491,4 +513,24 @@ function lowerOf(c: number): number {
 
 function isDigit(c: number): boolean {
   return (c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669) || (c >= 0xff10 && c <= 0xff19);
+}
+
+/**
+ * The function words by the key the scan gives them (the hash of their chars lower-cased one by
+ * one, and their length). A word whose chars lower-cased one by one are not its lower-case form
+ * is the one exception: "İ" lower-cases to two chars and a final "Σ" to "ς". When no function
+ * word holds such a form (a "ς", a combining dot, an astral char), a key that none has rules a
+ * word out; otherwise only an ASCII word's key does (FW_KEYS_EXACT false).
+ */
+const FW_KEYS = new WordTable();
+/** The function words, by the value FW_KEYS gives their key. */
+const FW_LIST = [...FUNCTION_WORDS];
+const FW_KEYS_EXACT = ![...FUNCTION_WORDS].some((w) => w.includes('\u03c2') || w.includes('\u0307') || /[\ud800-\udfff]/.test(w));
+for (const [k, w] of FW_LIST.entries()) {
+  let h = WORD_SEED;
+  for (let i = 0; i < w.length; i++) {
+    const c = w.charCodeAt(i);
+    h = Math.imul(h ^ (c < 128 ? LOWER[c]! : lowerOf(c)), 0x01000193);
+  }
+  FW_KEYS.set(h, w.length, k);
 }

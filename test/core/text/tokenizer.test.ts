@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { FUNCTION_WORDS } from '../../../src/core/functionWords.js';
 import { Tokenizer } from '../../../src/core/text/tokenizer.js';
 import {
   F_BLANK,
@@ -103,6 +104,25 @@ describe('Tokenizer', () => {
     assert.ok(!(by('The', 1).info & F_NEW), 'case folded: the second "The" is not new');
     assert.ok(by('The').info & F_FUNC);
     assert.ok(!(by('cat').info & F_FUNC));
+  });
+
+  it('flags every function word of every language as one, in lower case, capitalized and in capitals, and words beside them as none', () => {
+    for (const w of FUNCTION_WORDS) {
+      for (const form of [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]) {
+        if (form.toLowerCase() !== w) continue; // a capital that lower-cases to other chars
+        const [tok] = read(form);
+        assert.equal(tok!.text, form);
+        assert.ok(tok!.info & F_FUNC, `"${form}" is a function word`);
+      }
+      for (const other of [w + 'x', 'x' + w, w + 'é', w.slice(1)]) {
+        if (FUNCTION_WORDS.has(other) || other === '') continue;
+        const [tok] = read(other);
+        if (tok!.text !== other) continue;
+        assert.ok(!(tok!.info & F_FUNC), `"${other}" is no function word`);
+      }
+    }
+    // a final capital sigma lower-cases to "ς" as a whole word, to "σ" alone: no function word has either
+    assert.ok(!(read('ΣΑΣ')[0]!.info & F_FUNC));
   });
 
   it('splits scripts written without spaces into one token a letter', () => {
