@@ -26,7 +26,7 @@ import {
   type TokenBuffer,
 } from '../../text/tokens.js';
 import { SC_NONE } from '../../charClass.js';
-import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
+import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, emptyChunks, grow } from './chunks.js';
 import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
 import { escapesBreak, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
 
@@ -40,6 +40,17 @@ const BAR_RUN = 3;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
 
+/**
+ * The chunks of the last reading, one set for the prose and one for the fenced blocks: each call
+ * overwrites its set (grown when the text needs more room), so a reading uses its chunks before
+ * the next one of the same kind. Allocating the arrays anew for every text cost more than reading
+ * a short one.
+ */
+const PROSE = emptyChunks();
+const FENCED = emptyChunks();
+/** Letters per script of the chunk being read; the chunk's close zeroes the ones it used. */
+const SCRIPTS = new Int32Array(16);
+
 export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
   // alone does not make them code (a URL, a tag or a comment inside the block still does)
@@ -47,25 +58,18 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   const keepOnly = fenced ? F_FENCE : 0;
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
-  const cap = Math.max(16, (tn - from) >> 1);
-  const out: Chunks = {
-    n: 0,
-    start: new Int32Array(cap),
-    flags: new Uint8Array(cap),
-    script: new Uint8Array(cap),
-    letters: new Int32Array(cap),
-    scriptLetters: new Int32Array(cap),
-    key: new Int32Array(cap),
-    noise: new Uint8Array(cap),
-    fenced: false,
-  };
+  const out = fenced ? FENCED : PROSE;
+  out.n = 0;
+  out.fenced = false;
+  // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
+  if (out.start.length < (tn - from) >> 1) grow(out, (tn - from) >> 1);
   let flags = 0;
   let letters = 0;
   let start = -1;
   let code = false;
   let sawFence = false;
   let prevScript = SC_NONE;
-  const scripts = new Int32Array(16);
+  const scripts = SCRIPTS.fill(0);
   // the scripts the chunk has letters of, one bit each: most chunks have one
   let scriptMask = 0;
   let commas = 0;
