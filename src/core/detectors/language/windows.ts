@@ -4,10 +4,9 @@
  * (noise), of function words (soup) and for word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
-import { SC_CJK } from '../../charClass.js';
+import { SC_CJK, SC_NONE } from '../../charClass.js';
 import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
 import { addSaladPoint, type SaladPoint } from './salad.js';
-import { dominant } from './scripts.js';
 import { gluesLatin } from './tokenShapes.js';
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
@@ -136,6 +135,13 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   return w;
 }
 
+/** The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window). */
+function dominantScript(w: Int32Array): number {
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  return best;
+}
+
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
 export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   const f = {
@@ -162,7 +168,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     const letterless = w[S.LETTERLESS]!;
     if (w[S.SCRIPTS + SC_CJK]! > 0) f.cjk = true;
     // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
-    if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
+    if (gluesLatin(dominantScript(w))) {
       malformed += w[S.GLUED_MALFORMED]!;
       glued = 0;
     } else malformed += glued;
@@ -188,7 +194,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS && w[S.CASED]! < TITLE_CASE_SHARE * n) {
       const fs = func / n;
       const bs = breaks / n;
-      addSaladPoint(f.salad, { func: fs, breaks: bs, at });
+      addSaladPoint(f.salad, fs, bs, at);
     }
   };
   if (c.n < WINDOW) {
