@@ -98,15 +98,17 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let noisy = 0;
   let letterless = 0;
   let cased = 0;
+  // the chunks' arrays in locals: the loop reads them at every chunk
+  const { flags, script, noise, scriptLetters, letters } = c;
   for (let i = a; i < b; i++) {
-    const fl = c.flags[i]!;
-    const s = c.script[i]!;
-    const ns = c.noise[i]!;
-    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + c.scriptLetters[i]!;
+    const fl = flags[i]!;
+    const s = script[i]!;
+    const ns = noise[i]!;
+    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
     if (ns & 1 && !(fl & C_CODEISH)) noisy++;
     noisy += ns >> 1;
     letterless += ns >> 1;
-    const wt = Math.min(c.letters[i]!, WEIGHT_CAP);
+    const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
     if (fl & C_CODEISH) codeish += wt;
     if (fl & C_BREAK) breaks++;
