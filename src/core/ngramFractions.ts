@@ -109,13 +109,17 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
     top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
   }
   for (let n = 5; n <= 10; n++) {
-    growHashes(hashes, ids, count, n);
     newPass();
     let dupChars = 0;
     let i = 0;
+    // each n-gram's hash grown from the (n-1)-gram's as the scan reaches it, those it skips past too (the next n needs them)
     while (i + n <= count) {
-      if (bump(hashes[i]!) > 1) {
+      const h = step(hashes[i]!, ids[i + n - 1]!);
+      hashes[i] = h;
+      if (bump(h) > 1) {
         dupChars += pre[i + n]! - pre[i]!;
+        const to = Math.min(i + n, count - n + 1);
+        for (let j = i + 1; j < to; j++) hashes[j] = step(hashes[j]!, ids[j + n - 1]!);
         i += n;
       } else i++;
     }

@@ -63,7 +63,9 @@ export function textFigures(scan: Scan): TextFigures {
   let lineHash = 0x811c9dc5 | 0;
   let lineChars = 0;
   let dupChars = 0;
-  const endLine = (end: number) => {
+  // the line's start and hash come as arguments: the loop writes them at every token, and a closure over them would keep
+  // them out of its registers
+  const endLine = (end: number, lineStart: number, lineHash: number) => {
     const len = end - lineStart;
     if (len > 0 && len <= MAX_LINE) {
       lineChars += len;
@@ -83,7 +85,7 @@ export function textFigures(scan: Scan): TextFigures {
     const info = t.info[i]!;
     const id = t.id[i]!;
     if (info & F_LINE && i > 0) {
-      endLine(t.end[i - 1]!);
+      endLine(t.end[i - 1]!, lineStart, lineHash);
       lineStart = t.start[i]!;
       lineHash = 0x811c9dc5 | 0;
     }
@@ -105,7 +107,7 @@ export function textFigures(scan: Scan): TextFigures {
     }
     prev = id;
   }
-  if (t.n > 0) endLine(t.end[t.n - 1]!);
+  if (t.n > 0) endLine(t.end[t.n - 1]!, lineStart, lineHash);
   let top = -1;
   for (let e = 0; e < lineN.length; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
   const topLine = top < 0 ? { n: 0, chars: 0, at: -1 } : { n: lineN[top]!, chars: lineLen[top]!, at: lineAt[top]! };
