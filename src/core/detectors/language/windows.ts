@@ -84,6 +84,9 @@ const S = {
   SCRIPTS: 13,
 } as const;
 const SUMS = S.SCRIPTS + 16;
+/** The sums of the half window read and of the one before, shared by every call (one runs at a time, each zeroes them first). */
+const SUMS_NEXT = new Int32Array(SUMS);
+const SUMS_PREV = new Int32Array(SUMS);
 
 /** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
@@ -157,7 +160,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     salad: [] as SaladPoint[],
     cjk: false,
   };
-  const sums = new Int32Array(SUMS);
+  const sums = SUMS_NEXT;
   const judgeWindow = (w: Int32Array) => {
     const n = w[S.N]!;
     const weight = w[S.WEIGHT]!;
@@ -204,8 +207,8 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   } else {
     // the windows overlap by half: each half is summed once, a window is two halves
     const half = WINDOW / 2;
-    const prev = new Int32Array(SUMS);
-    chunkSums(c, 0, half, prev);
+    const prev = SUMS_PREV;
+    chunkSums(c, 0, half, prev.fill(0));
     let a = 0;
     for (; a + WINDOW <= c.n; a += half) {
       const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
