@@ -41,9 +41,8 @@ export interface Chunks {
   fenced: boolean;
 }
 
-/** Chunks with room for 16 (readChunks grows them as it needs). */
-export function emptyChunks(): Chunks {
-  const cap = 16;
+/** Chunks with room for `cap` (readChunks grows them as it needs). */
+export function emptyChunks(cap = 16): Chunks {
   return {
     n: 0,
     start: new Int32Array(cap),

@@ -45,12 +45,14 @@ const DATA_COMMAS = 2;
 
 /**
  * The chunks of the last reading, one set for the prose and one for the fenced blocks: each call
- * overwrites its set (grown when the text needs more room), so a reading uses its chunks before
- * the next one of the same kind. Allocating the arrays anew for every text cost more than reading
- * a short one.
+ * overwrites its set (grown when the text needs more room, let go for a far shorter text), so a
+ * reading uses its chunks before the next one of the same kind. Allocating the arrays anew for
+ * every text cost more than reading a short one.
  */
-const PROSE = emptyChunks();
-const FENCED = emptyChunks();
+let PROSE = emptyChunks();
+let FENCED = emptyChunks();
+/** Room (in chunks) from which a set much larger than the text needs is let go rather than kept for the next text. */
+const KEEP_ROOM = 1 << 16;
 /** Letters per script of the chunk being read; the chunk's close zeroes the ones it used. */
 const SCRIPTS = new Int32Array(16);
 
@@ -61,11 +63,18 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   const keepOnly = fenced ? F_FENCE : 0;
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
-  const out = fenced ? FENCED : PROSE;
+  // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
+  const room = Math.max(16, (tn - from) >> 1);
+  let out = fenced ? FENCED : PROSE;
+  // a set grown for a long text is let go when a far shorter one comes, so the process keeps no more than the text needs
+  if (out.start.length > KEEP_ROOM && out.start.length > 8 * room) {
+    out = emptyChunks(room);
+    if (fenced) FENCED = out;
+    else PROSE = out;
+  }
   out.n = 0;
   out.fenced = false;
-  // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
-  if (out.start.length < (tn - from) >> 1) grow(out, (tn - from) >> 1);
+  if (out.start.length < room) grow(out, room);
   let flags = 0;
   let letters = 0;
   let start = -1;
