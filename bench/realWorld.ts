@@ -22,7 +22,11 @@ function collect(dir: string, out: string[]): void {
     const path = join(dir, name);
     const st = statSync(path, { throwIfNoEntry: false });
     if (!st) continue;
-    if (st.isDirectory()) collect(path, out);
+    // node_modules/.cache holds what tools write while they run (the analyzer bench's bundles): not installed files,
+    // and read while a bench runs they would change the set under the training (npm run train -- --check)
+    if (st.isDirectory()) {
+      if (name !== '.cache') collect(path, out);
+    }
     // 3–200 KB: the size of a probe's output; minified bundles and source maps are not prose or code a model writes.
     else if (KINDS.has(extname(name)) && st.size > 3000 && st.size < 200_000 && !/\.min\.|\.map$/.test(name)) out.push(path);
   }

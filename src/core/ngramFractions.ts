@@ -26,38 +26,55 @@ function growHashes(hashes: Int32Array, ids: Int32Array, count: number, n: numbe
 }
 
 /**
- * A reusable open-addressing table of 32-bit hashes to counts. A pass stamp marks live
- * slots, so starting a new pass costs nothing (no clearing); 4096 slots for <= 2048 keys.
+ * A reusable open-addressing table of 32-bit hashes to counts, each slot two ints side by side:
+ * the hash, and the pass that wrote the slot (high bits) with the count (low COUNT_BITS). A slot
+ * of another pass is free, so starting a new pass costs nothing (no clearing). A call uses the
+ * first slots only, twice its words rounded up to a power of two, so a short text's table stays
+ * in the cache; which slot a hash lands in changes no count.
  */
 const BITS = 12;
 const SIZE = 1 << BITS;
-const keys = new Int32Array(SIZE);
-const vals = new Int32Array(SIZE);
-const stamps = new Uint32Array(SIZE);
+/** Bits of a count: a pass counts at most SIZE / 2 n-grams. */
+const COUNT_BITS = 12;
+const COUNT_MASK = (1 << COUNT_BITS) - 1;
+/** Passes before the stamps start over (the table cleared): a stamp shifted by COUNT_BITS stays a positive int. */
+const LAST_PASS = (1 << (31 - COUNT_BITS)) - 1;
+const TABLE = new Int32Array(SIZE * 2);
 let pass = 0;
+/** The slots of this call's table, less one (a mask), and how far a hash is shifted onto its low bits. */
+let mask = SIZE - 1;
+let shift = BITS;
 
 function newPass(): void {
-  pass = (pass + 1) >>> 0;
-  if (pass === 0) {
-    stamps.fill(0);
+  pass++;
+  if (pass > LAST_PASS) {
+    TABLE.fill(0);
     pass = 1;
   }
 }
 
 /** Adds one to the count of h and returns the new count. */
 function bump(h: number): number {
-  let i = (h ^ (h >>> BITS)) & (SIZE - 1);
+  let i = (h ^ (h >>> shift)) & mask;
   for (;;) {
-    if (stamps[i] !== pass) {
-      stamps[i] = pass;
-      keys[i] = h;
-      vals[i] = 1;
+    const at = i << 1;
+    const v = TABLE[at + 1]!;
+    if (v >>> COUNT_BITS !== pass) {
+      TABLE[at] = h;
+      TABLE[at + 1] = (pass << COUNT_BITS) | 1;
       return 1;
     }
-    if (keys[i] === h) return ++vals[i]!;
-    i = (i + 1) & (SIZE - 1);
+    if (TABLE[at] === h) {
+      TABLE[at + 1] = v + 1;
+      return (v & COUNT_MASK) + 1;
+    }
+    i = (i + 1) & mask;
   }
 }
+
+/** Word-length prefix sums and n-gram hashes of the words, shared by every call (one runs at a time). */
+const PRE = new Float64Array(SIZE / 2 + 1);
+const HASHES = new Int32Array(SIZE / 2);
 
 export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number): NgramFractions {
   if (count > SIZE / 2) throw new RangeError(`at most ${SIZE / 2} words`);
@@ -66,18 +83,24 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
   const top: number[] = [];
   const dup: number[] = [];
   if (total === 0) return { top: [0, 0, 0], dup: [0, 0, 0, 0, 0, 0] };
+  // twice the words in slots, 16 at least: the table is never more than half full
+  shift = Math.max(4, 32 - Math.clz32(2 * count - 1));
+  mask = (1 << shift) - 1;
   // prefix sums of word lengths: chars of words [i, i+n) = pre[i+n] - pre[i]
-  const pre = new Float64Array(count + 1);
+  const pre = PRE;
+  pre[0] = 0;
   for (let i = 0; i < count; i++) pre[i + 1] = pre[i]! + lens[i]!;
-  const hashes = new Int32Array(count);
+  const hashes = HASHES;
   growHashes(hashes, ids, count, 1);
   for (let n = 2; n <= 4; n++) {
-    growHashes(hashes, ids, count, n);
     newPass();
     let best = 0;
     let bestAt = -1;
+    // each n-gram's hash grown from the (n-1)-gram's and counted in one pass
     for (let i = 0; i + n <= count; i++) {
-      const c = bump(hashes[i]!);
+      const h = step(hashes[i]!, ids[i + n - 1]!);
+      hashes[i] = h;
+      const c = bump(h);
       if (c > best) {
         best = c;
         bestAt = i;
@@ -86,13 +109,17 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
     top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
   }
   for (let n = 5; n <= 10; n++) {
-    growHashes(hashes, ids, count, n);
     newPass();
     let dupChars = 0;
     let i = 0;
+    // each n-gram's hash grown from the (n-1)-gram's as the scan reaches it, those it skips past too (the next n needs them)
     while (i + n <= count) {
-      if (bump(hashes[i]!) > 1) {
+      const h = step(hashes[i]!, ids[i + n - 1]!);
+      hashes[i] = h;
+      if (bump(h) > 1) {
         dupChars += pre[i + n]! - pre[i]!;
+        const to = Math.min(i + n, count - n + 1);
+        for (let j = i + 1; j < to; j++) hashes[j] = step(hashes[j]!, ids[j + n - 1]!);
         i += n;
       } else i++;
     }

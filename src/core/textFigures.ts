@@ -24,15 +24,29 @@ export interface TextFigures {
 
 /** Words kept for the n-gram fractions (a power of two: the ring is indexed by a mask). */
 const NGRAM_WORDS = 2048;
-/** The ring of the last NGRAM_WORDS words, shared by every call (one runs at a time; each reads only the slots it wrote). */
+/** The last NGRAM_WORDS words in text order, shared by every call (one runs at a time; each reads only what it wrote). */
 const NG_IDS = new Int32Array(NGRAM_WORDS);
 const NG_LENS = new Int32Array(NGRAM_WORDS);
+/**
+ * The call that last saw each word id (its stamp), shared by every call: a word is new to the
+ * text when its slot holds another call's stamp, so no array sized by the vocabulary is
+ * allocated and cleared per call.
+ */
+let seenStamp = new Int32Array(1024);
+let stamp = 0;
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
 
 export function textFigures(scan: Scan): TextFigures {
   const t = scan.tokens;
-  const seen = new Uint8Array(scan.idCount);
+  if (seenStamp.length < scan.idCount) seenStamp = new Int32Array(Math.max(scan.idCount, 2 * seenStamp.length));
+  stamp++;
+  if (stamp === 0x7fffffff) {
+    seenStamp.fill(0);
+    stamp = 1;
+  }
+  const seen = seenStamp;
+  const call = stamp;
   let words = 0;
   let distinct = 0;
   let punct = 0;
@@ -40,8 +54,6 @@ export function textFigures(scan: Scan): TextFigures {
   let best = 0;
   let bestAt = -1;
   let prev = -1;
-  const ngIds = NG_IDS;
-  const ngLens = NG_LENS;
   // each distinct line: its count, chars and first offset, in arrays indexed through the map
   const lineIndex = new Map<number, number>();
   const lineN: number[] = [];
@@ -51,7 +63,9 @@ export function textFigures(scan: Scan): TextFigures {
   let lineHash = 0x811c9dc5 | 0;
   let lineChars = 0;
   let dupChars = 0;
-  const endLine = (end: number) => {
+  // the line's start and hash come as arguments: the loop writes them at every token, and a closure over them would keep
+  // them out of its registers
+  const endLine = (end: number, lineStart: number, lineHash: number) => {
     const len = end - lineStart;
     if (len > 0 && len <= MAX_LINE) {
       lineChars += len;
@@ -71,7 +85,7 @@ export function textFigures(scan: Scan): TextFigures {
     const info = t.info[i]!;
     const id = t.id[i]!;
     if (info & F_LINE && i > 0) {
-      endLine(t.end[i - 1]!);
+      endLine(t.end[i - 1]!, lineStart, lineHash);
       lineStart = t.start[i]!;
       lineHash = 0x811c9dc5 | 0;
     }
@@ -81,8 +95,8 @@ export function textFigures(scan: Scan): TextFigures {
       continue;
     }
     words++;
-    if (seen[id] === 0) {
-      seen[id] = 1;
+    if (seen[id] !== call) {
+      seen[id] = call;
       distinct++;
     }
     if (id === prev && !(info & F_LINE)) run++;
@@ -92,21 +106,18 @@ export function textFigures(scan: Scan): TextFigures {
       bestAt = i;
     }
     prev = id;
-    ngIds[(words - 1) & (NGRAM_WORDS - 1)] = id;
-    ngLens[(words - 1) & (NGRAM_WORDS - 1)] = t.end[i]! - t.start[i]!;
   }
-  if (t.n > 0) endLine(t.end[t.n - 1]!);
+  if (t.n > 0) endLine(t.end[t.n - 1]!, lineStart, lineHash);
   let top = -1;
   for (let e = 0; e < lineN.length; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
   const topLine = top < 0 ? { n: 0, chars: 0, at: -1 } : { n: lineN[top]!, chars: lineLen[top]!, at: lineAt[top]! };
-  // the ring in text order
+  // the last words, read back from the end of the text once their number is known (no ring written at every word)
   const kept = Math.min(words, NGRAM_WORDS);
-  const ids = new Int32Array(kept);
-  const lens = new Int32Array(kept);
-  for (let j = 0; j < kept; j++) {
-    const slot = (words - kept + j) % NGRAM_WORDS;
-    ids[j] = ngIds[slot]!;
-    lens[j] = ngLens[slot]!;
+  for (let i = t.n - 1, j = kept - 1; j >= 0; i--) {
+    if ((t.info[i]! & KIND_MASK) === K_PUNCT) continue;
+    NG_IDS[j] = t.id[i]!;
+    NG_LENS[j] = t.end[i]! - t.start[i]!;
+    j--;
   }
   return {
     words,
@@ -116,7 +127,7 @@ export function textFigures(scan: Scan): TextFigures {
     topLineRepeats: topLine.n,
     topLine: topLine.at >= 0 ? excerptOf(scan.slice(topLine.at, topLine.at + Math.min(topLine.chars, 200)).trim(), 120) : '',
     duplicateLineFraction: lineChars === 0 ? 0 : dupChars / lineChars,
-    ngrams: ngramFractions(ids, lens, kept),
+    ngrams: ngramFractions(NG_IDS, NG_LENS, kept),
     punctChars: punct,
   };
 }

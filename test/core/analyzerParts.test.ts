@@ -78,6 +78,55 @@ describe('ngramFractions', () => {
     const g = ngramFractions(...words([1, 2, 3, 4, 5, 9, 1, 2, 3, 4, 5]));
     assert.equal(g.dup[0], 5 / 11);
   });
+
+  it('counts as a plain map of n-grams does, whatever the number of words and the calls before', () => {
+    // the table is sized by the words and reused from call to call: a long call, then short ones, then long again
+    const reference = (ids: number[], lens: number[]) => {
+      const total = lens.reduce((a, b) => a + b, 0);
+      const chars = (i: number, n: number) => lens.slice(i, i + n).reduce((a, b) => a + b, 0);
+      const top = [2, 3, 4].map((n) => {
+        const counts = new Map<string, number>();
+        let best = 0;
+        let bestAt = -1;
+        for (let i = 0; i + n <= ids.length; i++) {
+          const k = ids.slice(i, i + n).join(' ');
+          const c = (counts.get(k) ?? 0) + 1;
+          counts.set(k, c);
+          if (c > best) [best, bestAt] = [c, i];
+        }
+        return bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * chars(bestAt, n)) / total);
+      });
+      const dup = [5, 6, 7, 8, 9, 10].map((n) => {
+        const seen = new Set<string>();
+        let d = 0;
+        for (let i = 0; i + n <= ids.length; ) {
+          const k = ids.slice(i, i + n).join(' ');
+          if (seen.has(k)) {
+            d += chars(i, n);
+            i += n;
+          } else {
+            seen.add(k);
+            i++;
+          }
+        }
+        return d / total;
+      });
+      return { top, dup };
+    };
+    let seed = 7;
+    const next = (m: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % m;
+    };
+    for (const count of [2048, 1, 5, 8, 9, 16, 17, 300, 1025, 2048, 12]) {
+      for (const vocab of [2, 5, 40, 5000]) {
+        const ids = Array.from({ length: count }, () => next(vocab));
+        const lens = ids.map(() => 1 + next(9));
+        const f = ngramFractions(Int32Array.from(ids), Int32Array.from(lens), count);
+        assert.deepEqual(f, reference(ids, lens), `${count} words of ${vocab}`);
+      }
+    }
+  });
 });
 
 describe('formatReport', () => {

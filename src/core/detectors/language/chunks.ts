@@ -41,18 +41,34 @@ export interface Chunks {
   fenced: boolean;
 }
 
-export function grow(c: Chunks): void {
-  const size = c.start.length * 2;
-  c.start = grown(c.start, new Int32Array(size));
-  c.flags = grown(c.flags, new Uint8Array(size));
-  c.script = grown(c.script, new Uint8Array(size));
-  c.letters = grown(c.letters, new Int32Array(size));
-  c.scriptLetters = grown(c.scriptLetters, new Int32Array(size));
-  c.key = grown(c.key, new Int32Array(size));
-  c.noise = grown(c.noise, new Uint8Array(size));
+/** Chunks with room for `cap` (readChunks grows them as it needs). */
+export function emptyChunks(cap = 16): Chunks {
+  return {
+    n: 0,
+    start: new Int32Array(cap),
+    flags: new Uint8Array(cap),
+    script: new Uint8Array(cap),
+    letters: new Int32Array(cap),
+    scriptLetters: new Int32Array(cap),
+    key: new Int32Array(cap),
+    noise: new Uint8Array(cap),
+    fenced: false,
+  };
 }
 
-function grown<A extends Int32Array | Uint8Array>(from: A, to: A): A {
-  to.set(from);
+/** Room for `atLeast` chunks (twice the room there is, when not given), the first `n` kept. */
+export function grow(c: Chunks, atLeast = 0): void {
+  const size = Math.max(c.start.length * 2, atLeast);
+  c.start = grown(c.start, new Int32Array(size), c.n);
+  c.flags = grown(c.flags, new Uint8Array(size), c.n);
+  c.script = grown(c.script, new Uint8Array(size), c.n);
+  c.letters = grown(c.letters, new Int32Array(size), c.n);
+  c.scriptLetters = grown(c.scriptLetters, new Int32Array(size), c.n);
+  c.key = grown(c.key, new Int32Array(size), c.n);
+  c.noise = grown(c.noise, new Uint8Array(size), c.n);
+}
+
+function grown<A extends Int32Array | Uint8Array>(from: A, to: A, n: number): A {
+  if (n > 0) to.set(from.subarray(0, n));
   return to;
 }

@@ -46,16 +46,17 @@ export function readMarkLines(t: TokenBuffer): MarkLineFigures {
   let lines = 0;
   let markOnlyLines = 0;
   let firstMarkOnly = -1;
-  const endLine = () => {
-    if (tokens === 0) return;
-    window.push(only && !(tokens === 1 && star), start);
-    lines++;
-    if (marksOnly && markOnlyLines++ === 0) firstMarkOnly = start;
-  };
   const info = t.info;
-  for (let i = 0; i < t.n; i++) {
-    if (i > 0 && info[i]! & F_LINE) {
-      endLine();
+  // one step past the last token ends the last line; a line's end is read in the loop (no closure over its state, which
+  // the loop writes at every token)
+  for (let i = 0; i <= t.n; i++) {
+    if (i === t.n || (i > 0 && info[i]! & F_LINE)) {
+      if (tokens > 0) {
+        window.push(only && !(tokens === 1 && star), start);
+        lines++;
+        if (marksOnly && markOnlyLines++ === 0) firstMarkOnly = start;
+      }
+      if (i === t.n) break;
       only = true;
       marksOnly = true;
       tokens = 0;
@@ -72,7 +73,6 @@ export function readMarkLines(t: TokenBuffer): MarkLineFigures {
       if (!marksOnly) while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
     }
   }
-  endLine();
   const short = lines < MARK_LINES;
   return {
     markLines: window.best,

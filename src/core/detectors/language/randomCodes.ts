@@ -41,23 +41,32 @@ const RANDOM_LOWER_RUN = 3;
  * random ones come new each time, and healthy text never has half its words of them.
  */
 export function readCodeChunks(text: string, c: Chunks): CodeFigures {
+  // most texts have no chunk that reads as a code: no window to slide then (its best share is 0, found nowhere)
+  let first = 0;
+  while (first < c.n && !readsAsCodeChunk(text, c, first)) first++;
+  if (first === c.n) return { codeChunks: 0, codeChunksAt: -1 };
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
-  for (let i = 0; i < c.n; i++) {
-    const at = c.start[i]!;
-    // most chunks are words in lower case: no code, and not random (which takes two capitals). Neither is read as an
-    // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": codes a list or a table was asked to hold), and
-    // random chars only between words on a line
-    const fl = c.flags[i]!;
-    const code =
-      (fl & (C_CASED | C_AFTER)) === C_CASED &&
-      ((!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at)));
-    window.push(code && !seen.has(c.key[i]!), at);
+  for (let i = 0; i < first; i++) window.push(false, c.start[i]!);
+  for (let i = first; i < c.n; i++) {
+    const code = i === first || readsAsCodeChunk(text, c, i);
+    window.push(code && !seen.has(c.key[i]!), c.start[i]!);
     if (code) seen.add(c.key[i]!);
   }
   window.finish(CODE_MIN_CHUNKS);
   return { codeChunks: window.best, codeChunksAt: window.bestAt };
+}
+
+/** Does chunk i read as a random code (a code of capitals and digits, or chars drawn at random)? */
+function readsAsCodeChunk(text: string, c: Chunks, i: number): boolean {
+  // most chunks are words in lower case: no code, and not random (which takes two capitals). Neither is read as an
+  // item or a cell of its own ("1. X7K2P9", "| aB3xQ9 |": codes a list or a table was asked to hold), and
+  // random chars only between words on a line
+  const fl = c.flags[i]!;
+  if ((fl & (C_CASED | C_AFTER)) !== C_CASED) return false;
+  const at = c.start[i]!;
+  return (!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at));
 }
 
 function isLower(ch: number): boolean {

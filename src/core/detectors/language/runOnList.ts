@@ -25,34 +25,36 @@ export function readRunOnList(c: Chunks): ListFigures {
   let items = 0;
   let at = -1;
   let from = 0;
-  // a run is counted for repeats only when it would be the longest so far (rarely)
-  const end = (to: number) => {
-    if (items > f.listItems) {
-      const seen = new Set<number>();
-      let repeats = 0;
-      for (let k = from; k < to; k++) {
-        if (seen.has(c.key[k]!)) repeats++;
-        else seen.add(c.key[k]!);
-      }
-      f.listItems = items;
-      f.listRepeats = repeats;
-      f.listAt = at;
-    }
-    items = 0;
-  };
+  const { flags, letters, start } = c;
   for (let i = 0; i < c.n; i++) {
-    const fl = c.flags[i]!;
+    const fl = flags[i]!;
     // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
     // words on the same line starts it); so does a chunk of marks alone before it: words strung one after another make a
     // list, while commands or fields parted by "&&", "|" or "-" are segments of a line
-    if (fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER) || c.letters[i]! > LONG_CHUNK) end(i);
-    if (fl & (C_CODEISH | C_FUNC) || c.letters[i]! > LONG_CHUNK) continue;
+    if (fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER) || letters[i]! > LONG_CHUNK) {
+      if (items > f.listItems) longestRun(c, f, from, i, items, at);
+      items = 0;
+    }
+    if (fl & (C_CODEISH | C_FUNC) || letters[i]! > LONG_CHUNK) continue;
     if (items === 0) {
-      at = c.start[i]!;
+      at = start[i]!;
       from = i;
     }
     items++;
   }
-  end(c.n);
+  if (items > f.listItems) longestRun(c, f, from, c.n, items, at);
   return f;
+}
+
+/** A run of `items` chunks [from, to) starting at `at`, longer than any before: its repeats counted (rarely, so apart from the loop). */
+function longestRun(c: Chunks, f: ListFigures, from: number, to: number, items: number, at: number): void {
+  const seen = new Set<number>();
+  let repeats = 0;
+  for (let k = from; k < to; k++) {
+    if (seen.has(c.key[k]!)) repeats++;
+    else seen.add(c.key[k]!);
+  }
+  f.listItems = items;
+  f.listRepeats = repeats;
+  f.listAt = at;
 }

@@ -22,13 +22,17 @@ export function saladUnder(front: readonly SaladPoint[], maxBreaks: number): Sal
   return best;
 }
 
-/** Adds a window to the front unless an earlier one has no more function words and no more breaks; drops those it beats. */
-export function addSaladPoint(front: SaladPoint[], p: SaladPoint): void {
-  if (front.some((q) => q.breaks <= p.breaks && q.func <= p.func)) return;
+/**
+ * Adds a window (its function-word share, break share and start) to the front unless an earlier
+ * one has no more function words and no more breaks; drops those it beats. Most windows are
+ * beaten: the point is made only for one that joins.
+ */
+export function addSaladPoint(front: SaladPoint[], func: number, breaks: number, at: number): void {
+  for (const q of front) if (q.breaks <= breaks && q.func <= func) return;
   let k = 0;
-  for (const q of front) if (!(q.breaks >= p.breaks && q.func >= p.func)) front[k++] = q;
+  for (const q of front) if (!(q.breaks >= breaks && q.func >= func)) front[k++] = q;
   front.length = k;
   let i = 0;
-  while (i < front.length && front[i]!.breaks < p.breaks) i++;
-  front.splice(i, 0, p);
+  while (i < front.length && front[i]!.breaks < breaks) i++;
+  front.splice(i, 0, { func, breaks, at });
 }

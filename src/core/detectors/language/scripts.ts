@@ -38,6 +38,11 @@ export function dominant(letters: Int32Array): number {
   return best;
 }
 
+/** Letters per script of the clause read, of the opening's prose and of all the prose: shared by every call (each zeroes them first). */
+const CLAUSE = new Int32Array(16);
+const OPENING = new Int32Array(16);
+const ALL = new Int32Array(16);
+
 /**
  * The text's own script: the one most letters of its opening prose are in (its first 12
  * letters of clauses that read as prose in their script: with one of its function words, or
@@ -48,9 +53,9 @@ export function dominant(letters: Int32Array): number {
  * its letters are in.
  */
 function openingScript(c: Chunks, asides: Asides): number {
-  const clause = new Int32Array(16);
-  const opening = new Int32Array(16);
-  const all = new Int32Array(16);
+  const clause = CLAUSE.fill(0);
+  const opening = OPENING.fill(0);
+  const all = ALL.fill(0);
   let proseLetters = 0;
   // scripts the clause reads as prose in: one of its function words, or letters of a script written without spaces
   let prose = 0;

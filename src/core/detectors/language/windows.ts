@@ -4,10 +4,9 @@
  * (noise), of function words (soup) and for word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
-import { SC_CJK } from '../../charClass.js';
+import { SC_CJK, SC_NONE } from '../../charClass.js';
 import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
 import { addSaladPoint, type SaladPoint } from './salad.js';
-import { dominant } from './scripts.js';
 import { gluesLatin } from './tokenShapes.js';
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
@@ -85,6 +84,9 @@ const S = {
   SCRIPTS: 13,
 } as const;
 const SUMS = S.SCRIPTS + 16;
+/** The sums of the half window read and of the one before, shared by every call (one runs at a time, each zeroes them first). */
+const SUMS_NEXT = new Int32Array(SUMS);
+const SUMS_PREV = new Int32Array(SUMS);
 
 /** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
@@ -99,15 +101,17 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let noisy = 0;
   let letterless = 0;
   let cased = 0;
+  // the chunks' arrays in locals: the loop reads them at every chunk
+  const { flags, script, noise, scriptLetters, letters } = c;
   for (let i = a; i < b; i++) {
-    const fl = c.flags[i]!;
-    const s = c.script[i]!;
-    const ns = c.noise[i]!;
-    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + c.scriptLetters[i]!;
+    const fl = flags[i]!;
+    const s = script[i]!;
+    const ns = noise[i]!;
+    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
     if (ns & 1 && !(fl & C_CODEISH)) noisy++;
     noisy += ns >> 1;
     letterless += ns >> 1;
-    const wt = Math.min(c.letters[i]!, WEIGHT_CAP);
+    const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
     if (fl & C_CODEISH) codeish += wt;
     if (fl & C_BREAK) breaks++;
@@ -136,6 +140,13 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   return w;
 }
 
+/** The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window). */
+function dominantScript(w: Int32Array): number {
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  return best;
+}
+
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
 export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   const f = {
@@ -149,7 +160,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     salad: [] as SaladPoint[],
     cjk: false,
   };
-  const sums = new Int32Array(SUMS);
+  const sums = SUMS_NEXT;
   const judgeWindow = (w: Int32Array) => {
     const n = w[S.N]!;
     const weight = w[S.WEIGHT]!;
@@ -162,7 +173,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     const letterless = w[S.LETTERLESS]!;
     if (w[S.SCRIPTS + SC_CJK]! > 0) f.cjk = true;
     // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
-    if (gluesLatin(dominant(w.subarray(S.SCRIPTS)))) {
+    if (gluesLatin(dominantScript(w))) {
       malformed += w[S.GLUED_MALFORMED]!;
       glued = 0;
     } else malformed += glued;
@@ -188,7 +199,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS && w[S.CASED]! < TITLE_CASE_SHARE * n) {
       const fs = func / n;
       const bs = breaks / n;
-      addSaladPoint(f.salad, { func: fs, breaks: bs, at });
+      addSaladPoint(f.salad, fs, bs, at);
     }
   };
   if (c.n < WINDOW) {
@@ -196,8 +207,8 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   } else {
     // the windows overlap by half: each half is summed once, a window is two halves
     const half = WINDOW / 2;
-    const prev = new Int32Array(SUMS);
-    chunkSums(c, 0, half, prev);
+    const prev = SUMS_PREV;
+    chunkSums(c, 0, half, prev.fill(0));
     let a = 0;
     for (; a + WINDOW <= c.n; a += half) {
       const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));

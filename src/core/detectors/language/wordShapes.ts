@@ -26,7 +26,7 @@ import {
   type TokenBuffer,
 } from '../../text/tokens.js';
 import { SC_NONE } from '../../charClass.js';
-import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
+import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, emptyChunks, grow } from './chunks.js';
 import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
 import { escapesBreak, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
 
@@ -37,8 +37,24 @@ const GLUED_ANY = 60;
 const ELLIPSIS_DOTS = 3;
 /** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
 const BAR_RUN = 3;
+/** Bits of what the chunk's runs of marks left: punctuation where no language puts it; a comma or a dot no ellipsis. */
+const RUN_NOISY = 1;
+const RUN_LOOSE = 2;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
+
+/**
+ * The chunks of the last reading, one set for the prose and one for the fenced blocks: each call
+ * overwrites its set (grown when the text needs more room, let go for a far shorter text), so a
+ * reading uses its chunks before the next one of the same kind. Allocating the arrays anew for
+ * every text cost more than reading a short one.
+ */
+let PROSE = emptyChunks();
+let FENCED = emptyChunks();
+/** Room (in chunks) from which a set much larger than the text needs is let go rather than kept for the next text. */
+const KEEP_ROOM = 1 << 16;
+/** Letters per script of the chunk being read; the chunk's close zeroes the ones it used. */
+const SCRIPTS = new Int32Array(16);
 
 export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = false): Chunks {
   // the prose reading keeps no chunk of code; the fenced one keeps only chunks inside fenced blocks, and their fence
@@ -47,25 +63,25 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   const keepOnly = fenced ? F_FENCE : 0;
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
-  const cap = Math.max(16, (tn - from) >> 1);
-  const out: Chunks = {
-    n: 0,
-    start: new Int32Array(cap),
-    flags: new Uint8Array(cap),
-    script: new Uint8Array(cap),
-    letters: new Int32Array(cap),
-    scriptLetters: new Int32Array(cap),
-    key: new Int32Array(cap),
-    noise: new Uint8Array(cap),
-    fenced: false,
-  };
+  // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
+  const room = Math.max(16, (tn - from) >> 1);
+  let out = fenced ? FENCED : PROSE;
+  // a set grown for a long text is let go when a far shorter one comes, so the process keeps no more than the text needs
+  if (out.start.length > KEEP_ROOM && out.start.length > 8 * room) {
+    out = emptyChunks(room);
+    if (fenced) FENCED = out;
+    else PROSE = out;
+  }
+  out.n = 0;
+  out.fenced = false;
+  if (out.start.length < room) grow(out, room);
   let flags = 0;
   let letters = 0;
   let start = -1;
   let code = false;
   let sawFence = false;
   let prevScript = SC_NONE;
-  const scripts = new Int32Array(16);
+  const scripts = SCRIPTS.fill(0);
   // the scripts the chunk has letters of, one bit each: most chunks have one
   let scriptMask = 0;
   let commas = 0;
@@ -76,16 +92,18 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   let escapedLine = false;
   // a chunk without letters, or of code, came since the last kept one
   let afterOwed = false;
-  // the run of sentence marks (, . ; : ! ?) going on: its length, its dots, its first two marks
+  // the run of sentence marks (, . ; : ! ?) going on: its length, its dots, its first two marks (the counts are zeroed
+  // when a run starts)
   let run = 0;
   let runDots = 0;
   let runCommas = 0;
   let runColons = 0;
   let runPair = 0;
   let lastEnd = -1;
-  let noisy = false;
-  // a comma, or a dot that is no ellipsis, somewhere in the chunk; a digit in it
-  let loose = false;
+  // RUN_NOISY: punctuation where no language puts it; RUN_LOOSE: a comma, or a dot that is no ellipsis, somewhere in the
+  // chunk
+  let marks = 0;
+  // a digit in the chunk
   let digits = false;
   let enclosed = false;
   // the longest run in the chunk of one of \ / | (and the run going on)
@@ -94,84 +112,20 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   let barChar = 0;
   let barEnd = -1;
   let noiseOwed = 0;
-  const endRun = () => {
-    const ellipsis = runDots === run && run >= ELLIPSIS_DOTS;
-    // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
-    if (run >= 2 && !ellipsis && runColons < run && !(run === 2 && isUsualPair(runPair))) noisy = true;
-    if (runCommas > 0 || (runDots > 0 && !ellipsis)) loose = true;
-    run = 0;
-    runDots = 0;
-    runCommas = 0;
-    runColons = 0;
-    runPair = 0;
-  };
-  const close = (breakAfter: boolean, next: number) => {
-    // "!" or "?" alone ends a sentence: the next one does not start in lower case
-    if (run === 1 && (runPair === 0x21 || runPair === 0x3f) && next < tn && (tInfo[next]! & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
-      noisy = true;
-    endRun();
-    // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
-    // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
-    if (letters === 0 && loose && !digits && !enclosed && tEnd[next - 1]! - start > 1) noisy = true;
-    // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
-    // them ("///" opening a line is a comment)
-    if (letters === 0 && barMax >= BAR_RUN && !enclosed && !(flags & C_LINE)) noisy = true;
-    // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
-    if ((letters === 0 || code) && start >= 0 && out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
-    // fields glued by commas are data (a CSV row), not words glued by a comma
-    if (commas >= DATA_COMMAS) flags |= C_CODEISH;
-    // code and data are not words: only letters of two scripts glued count in them
-    if (flags & C_CODEISH) flags &= ~C_MALFORMED;
-    if (start >= 0 && letters > 0 && !code) {
-      if (out.n === out.start.length) grow(out);
-      if (lineOwed) flags |= C_LINE;
-      if (afterOwed) flags |= C_AFTER;
-      lineOwed = false;
-      afterOwed = false;
-      let best = SC_NONE;
-      if ((scriptMask & (scriptMask - 1)) === 0) best = 31 - Math.clz32(scriptMask);
-      else for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
-      out.start[out.n] = start;
-      out.flags[out.n] = flags | (breakAfter ? C_BREAK : 0);
-      out.script[out.n] = best;
-      out.letters[out.n] = letters;
-      out.scriptLetters[out.n] = scripts[best]!;
-      out.key[out.n] = key;
-      out.noise[out.n] = (noisy ? 1 : 0) | (noiseOwed << 1);
-      noiseOwed = 0;
-      out.n++;
-    } else {
-      // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
-      if (flags & C_LINE) lineOwed = true;
-      if (start >= 0) afterOwed = true;
-      if (noisy && !code && start >= 0) {
-        if (out.n > 0 && out.noise[out.n - 1]! < 0xfe) out.noise[out.n - 1] = out.noise[out.n - 1]! + 2;
-        else if (out.n === 0 && noiseOwed < 0x7f) noiseOwed++;
-      }
-    }
-    noisy = false;
-    loose = false;
-    digits = false;
-    enclosed = false;
-    barMax = 0;
-    barRun = 0;
-    flags = line ? C_LINE : 0;
-    letters = 0;
-    commas = 0;
-    key = 0x811c9dc5 | 0;
-    start = -1;
-    code = false;
-    prevScript = SC_NONE;
-    if (scriptMask !== 0 && (scriptMask & (scriptMask - 1)) === 0) scripts[31 - Math.clz32(scriptMask)] = 0;
-    else if (scriptMask !== 0) scripts.fill(0);
-    scriptMask = 0;
-  };
-  for (let i = from; i < tn; i++) {
-    const info = tInfo[i]!;
-    if (i > from && info & F_SPACE) {
+  // one loop over the tokens and one step past the last: a chunk is closed where whitespace or a glued tag starts the
+  // next one, and at the end. The chunk's state lives in this function's locals (no closure shares them), which keeps
+  // them out of memory in the loop
+  for (let i = from; ; i++) {
+    const info = i < tn ? tInfo[i]! : 0;
+    let closing = i === tn;
+    let breakAfter = false;
+    if (closing) {
+      // past the last token: the chunk going on ends with the text
+    } else if (i > from && info & F_SPACE) {
       line = (info & F_LINE) !== 0 || escapedLine;
       escapedLine = false;
-      close(line, i);
+      closing = true;
+      breakAfter = line;
     } else if (
       start >= 0 &&
       (code
@@ -181,7 +135,73 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       // a tag glued to Chinese, Japanese or Thai ("答案。<eoa>", "<b>粗体</b>") parts it as a space does: those scripts
       // write no space, so a glued tag would take a whole line of prose with it into markup (in spaced prose it takes a word)
       line = false;
-      close(false, i);
+      closing = true;
+    }
+    if (closing) {
+      // "!" or "?" alone ends a sentence: the next one does not start in lower case
+      if (run === 1 && (runPair === 0x21 || runPair === 0x3f) && i < tn && (info & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
+        marks |= RUN_NOISY;
+      if (run > 0) {
+        marks |= runMarks(run, runDots, runCommas, runColons, runPair);
+        run = 0;
+      }
+      // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
+      // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
+      if (letters === 0 && marks & RUN_LOOSE && !digits && !enclosed && tEnd[i - 1]! - start > 1) marks |= RUN_NOISY;
+      // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
+      // them ("///" opening a line is a comment)
+      if (letters === 0 && barMax >= BAR_RUN && !enclosed && !(flags & C_LINE)) marks |= RUN_NOISY;
+      const n = out.n;
+      // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
+      if ((letters === 0 || code) && start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
+      // fields glued by commas are data (a CSV row), not words glued by a comma
+      if (commas >= DATA_COMMAS) flags |= C_CODEISH;
+      // code and data are not words: only letters of two scripts glued count in them
+      if (flags & C_CODEISH) flags &= ~C_MALFORMED;
+      const noisy = (marks & RUN_NOISY) !== 0;
+      if (start >= 0 && letters > 0 && !code) {
+        if (n === out.start.length) grow(out);
+        if (lineOwed) flags |= C_LINE;
+        if (afterOwed) flags |= C_AFTER;
+        lineOwed = false;
+        afterOwed = false;
+        let best = SC_NONE;
+        if ((scriptMask & (scriptMask - 1)) === 0) best = 31 - Math.clz32(scriptMask);
+        else for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+        out.start[n] = start;
+        out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
+        out.script[n] = best;
+        out.letters[n] = letters;
+        out.scriptLetters[n] = scripts[best]!;
+        out.key[n] = key;
+        out.noise[n] = (noisy ? 1 : 0) | (noiseOwed << 1);
+        noiseOwed = 0;
+        out.n = n + 1;
+      } else {
+        // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
+        if (flags & C_LINE) lineOwed = true;
+        if (start >= 0) afterOwed = true;
+        if (noisy && !code && start >= 0) {
+          if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
+          else if (n === 0 && noiseOwed < 0x7f) noiseOwed++;
+        }
+      }
+      if (i === tn) break;
+      marks = 0;
+      digits = false;
+      enclosed = false;
+      barMax = 0;
+      barRun = 0;
+      flags = line ? C_LINE : 0;
+      letters = 0;
+      commas = 0;
+      key = 0x811c9dc5 | 0;
+      start = -1;
+      code = false;
+      prevScript = SC_NONE;
+      if (scriptMask !== 0 && (scriptMask & (scriptMask - 1)) === 0) scripts[31 - Math.clz32(scriptMask)] = 0;
+      else if (scriptMask !== 0) scripts.fill(0);
+      scriptMask = 0;
     }
     if (keepOnly !== 0 && !(info & F_FENCE)) {
       // outside every fenced block: skipped to the next fenced token, as one chunk of code (dropped)
@@ -201,21 +221,36 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       // the escape of a line break or a tab ("\n", "\t") in a string of JSON or code is the break it stands for: a help
       // text kept as one string is lines, not one run of words, and the backslash of an escape is no code
       if (id === 0x5c && escapesBreak(t, text, i)) {
-        if (run > 0) endRun();
+        if (run > 0) {
+          marks |= runMarks(run, runDots, runCommas, runColons, runPair);
+          run = 0;
+        }
         if (letters > 0) flags |= C_BREAK;
         if (text.charCodeAt(tStart[i + 1]!) !== 0x74) escapedLine = true;
         i++;
         continue;
       }
       if (isSentenceMark(id)) {
-        if (run > 0 && tStart[i] !== lastEnd) endRun();
+        if (run > 0 && tStart[i] !== lastEnd) {
+          marks |= runMarks(run, runDots, runCommas, runColons, runPair);
+          run = 0;
+        }
+        if (run === 0) {
+          runDots = 0;
+          runCommas = 0;
+          runColons = 0;
+          runPair = 0;
+        }
         if (run < 2) runPair = (runPair << 8) | id;
         run++;
         if (id === 0x2e) runDots++;
         else if (id === 0x2c) runCommas++;
         else if (id === 0x3a) runColons++;
         lastEnd = tEnd[i]!;
-      } else if (run > 0) endRun();
+      } else if (run > 0) {
+        marks |= runMarks(run, runDots, runCommas, runColons, runPair);
+        run = 0;
+      }
       if (isBracketOrQuote(id)) enclosed = true;
       if (id === 0x5c || id === 0x2f || id === 0x7c) {
         barRun = id === barChar && tStart[i] === barEnd ? barRun + 1 : 1;
@@ -249,7 +284,10 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && letters > 0) flags |= C_BREAK;
       continue;
     }
-    if (run > 0) endRun();
+    if (run > 0) {
+      marks |= runMarks(run, runDots, runCommas, runColons, runPair);
+      run = 0;
+    }
     const script = (info >> SCRIPT_SHIFT) & 15;
     const len = tEnd[i]! - tStart[i]!;
     if (script === SC_NONE) {
@@ -276,7 +314,16 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       flags |= C_GLUE;
     prevScript = script;
   }
-  close(false, tn);
   out.fenced = sawFence;
   return out;
+}
+
+/** What a run of sentence marks that ended leaves on its chunk: RUN_NOISY, RUN_LOOSE, both or neither. */
+function runMarks(run: number, dots: number, commas: number, colons: number, pair: number): number {
+  const ellipsis = dots === run && run >= ELLIPSIS_DOTS;
+  let m = 0;
+  // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
+  if (run >= 2 && !ellipsis && colons < run && !(run === 2 && isUsualPair(pair))) m |= RUN_NOISY;
+  if (commas > 0 || (dots > 0 && !ellipsis)) m |= RUN_LOOSE;
+  return m;
 }
