@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+
 /**
  * Whether a request wants a page rather than JSON. `format=html|json` decides when given;
  * otherwise HTML only when the Accept header names text/html with a weight at least that
@@ -19,4 +21,10 @@ export function prefersHtml(accept: string | undefined, format?: string | undefi
     else if (type === 'application/json') json = Math.max(json, weight);
   }
   return html > 0 && html >= json;
+}
+
+/** Whether a request wants a page: ?format=html|json, else its Accept header. */
+export function wantsHtml(req: FastifyRequest): boolean {
+  const format = (req.query as { format?: unknown } | undefined)?.format;
+  return prefersHtml(req.headers.accept, typeof format === 'string' ? format : undefined);
 }
