@@ -22,6 +22,7 @@ import { browserCases } from './faults/browser.js';
 import { deadlineCases } from './faults/deadline.js';
 import { learnedCases } from './faults/learned.js';
 import { cli38Cases } from './faults/cli38.js';
+import { http38Cases } from './faults/http38.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
@@ -675,6 +676,7 @@ export async function runFaultsBench(): Promise<void> {
     await realworldCases(root, results);
     await learnedCases(root, results);
     await cli38Cases(root, results);
+    await http38Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
