@@ -29,7 +29,7 @@ const IDLE_TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIM
  */
 export function connectionError(
   err: unknown,
-  phase: 'connecting' | 'waiting' | 'body',
+  phase: 'connecting' | 'waiting' | 'body' | 'settled',
   done: boolean,
 ): { type: StreamErrorType; message: string } | null {
   const code = errorCode(err);
@@ -57,4 +57,11 @@ function reasonText(reason: unknown): string {
   if (reason instanceof Error && reason.name === 'AbortError') return '';
   const text = reason instanceof Error ? reason.message : String(reason);
   return text === '' ? '' : `: ${text}`;
+}
+
+/** The error of a call whose timer ran out. */
+export function timeoutError(timer: 'connect' | 'total' | 'headers', seconds: number): { type: StreamErrorType; message: string } {
+  if (timer === 'connect') return { type: 'timeout_connect', message: `no connection within ${seconds} s` };
+  if (timer === 'total') return { type: 'timeout_total', message: `stream not finished within ${seconds} s` };
+  return { type: 'timeout_idle', message: `no response headers for ${seconds} s` };
 }

@@ -30,11 +30,11 @@ export async function closeStreamDispatchers(): Promise<void> {
 }
 
 /**
- * The chat request as undici dispatch options. Throws `invalid request: …` for a URL that is
- * not http(s) or a body that is not JSON; the URL may carry a key in its query string, so it is
- * not repeated in the message.
+ * The chat request as undici dispatch options, or the message `invalid request: …` for a URL
+ * that is not http(s) or a body that is not JSON; the URL may carry a key in its query
+ * string, so it is not repeated in the message.
  */
-export function chatDispatch(request: ChatRequest): Dispatcher.DispatchOptions {
+export function chatDispatch(request: ChatRequest): Dispatcher.DispatchOptions | string {
   let url: URL;
   let body: string;
   try {
@@ -42,7 +42,7 @@ export function chatDispatch(request: ChatRequest): Dispatcher.DispatchOptions {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     body = JSON.stringify(request.body);
   } catch (err) {
-    throw new Error(`invalid request: ${err instanceof Error ? err.message : String(err)}`);
+    return `invalid request: ${err instanceof Error ? err.message : String(err)}`;
   }
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(request.headers)) headers[k.toLowerCase()] = v;

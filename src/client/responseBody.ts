@@ -1,7 +1,8 @@
 import { StreamAccumulator, accumulateChatCompletionText, type StreamAccumulation, type StreamDelta } from '../core/streamAccumulator.js';
 import type { BodyDecoder } from './bodyDecoder.js';
 import { SseEvents } from './sseEvents.js';
-import type { StreamErrorType } from './streamTypes.js';
+import type { ResponseHead } from './responseHead.js';
+import type { StreamErrorType, StreamProgress } from './streamTypes.js';
 
 /**
  * What counts as progress for the idle timer once the headers are in: an event that carries
@@ -52,12 +53,27 @@ export class ResponseBody {
     this.acc = new StreamAccumulator(redact);
   }
 
-  /** Decides how to read the body from the response's status and content type. */
-  start(status: number, contentType: string): void {
-    if (status < 200 || status >= 300) this.mode = 'error_status';
-    else if (contentType.includes('text/event-stream')) this.mode = 'sse';
+  /**
+   * Decides how to read the body from the response's status and headers; returns why it
+   * cannot be read (an encoding that cannot be decoded), else null.
+   */
+  start(head: ResponseHead): string | null {
+    try {
+      this.decoder.expect(head.contentEncoding);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    if (head.httpStatus < 200 || head.httpStatus >= 300) this.mode = 'error_status';
+    else if (head.contentType.includes('text/event-stream')) this.mode = 'sse';
     // Some proxies mislabel SSE; decide on the first bytes.
     else this.mode = 'sniff';
+    return null;
+  }
+
+  /** What the caller's onProgress is told after a read that carried output. */
+  progress(delta: StreamDelta, elapsedSeconds: number): StreamProgress {
+    const { contentDelta, reasoningDelta, tokens } = delta;
+    return { contentDelta, reasoningDelta, tokens, chunks: this.acc.chunkCount(), bytes: this.rawBytes, elapsedSeconds };
   }
 
   read(chunk: Buffer, atMs: number): BodyRead {

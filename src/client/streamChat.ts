@@ -1,18 +1,16 @@
 import type { Dispatcher } from 'undici';
-import type { IncomingHttpHeaders } from 'node:http';
-import type { StreamDelta } from '../core/streamAccumulator.js';
 import type { ChatRequest, StreamErrorType, StreamProgress, StreamResult, StreamTimeouts } from './streamTypes.js';
 import { DEFAULT_MAX_BYTES } from './streamTypes.js';
 import { ReadPacer } from './readPacer.js';
-import { OutputRate, slowWindowMs } from './outputRate.js';
-import { identityHeaders } from './identityHeaders.js';
+import { OutputFloor } from './outputFloor.js';
+import { responseHead, type ResponseHead } from './responseHead.js';
 import { redactText, secretsOf } from './redactSecrets.js';
 import { BodyDecoder } from './bodyDecoder.js';
 import { ResponseBody } from './responseBody.js';
 import { ReadBacklog } from './readBacklog.js';
 import { CallTimers } from './callTimers.js';
 import { MAX_TIMER_MS, chatDispatch, defaultDispatcher, timerMs } from './chatDispatch.js';
-import { abortError, connectionError, errorText } from './callErrors.js';
+import { abortError, connectionError, errorText, timeoutError } from './callErrors.js';
 import { streamResult } from './streamResult.js';
 
 // The layers live in their own modules; these stay importable from here.
@@ -78,11 +76,7 @@ export function streamChat(request: ChatRequest, options: StreamChatOptions): Pr
 }
 
 type Phase = 'connecting' | 'waiting' | 'body' | 'settled';
-
-function headerValue(headers: IncomingHttpHeaders, name: string): string {
-  const v = headers[name];
-  return Array.isArray(v) ? v.join(', ') : (v ?? '');
-}
+type StreamError = { type: StreamErrorType; message: string };
 
 /**
  * One call: its timers, pacing, abort, progress reports and errors. The body is read by its
@@ -91,23 +85,17 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string {
 class StreamCall {
   private readonly now: () => number;
   private readonly startMs: number;
-  private readonly secrets: string[];
-  private readonly timers = new CallTimers<'connect' | 'idle' | 'total' | 'slow'>();
-  /** The minimum output rate (outputRate.ts): its window timer runs from the first output on. */
-  private readonly slowMs: number | null;
-  private readonly rate: OutputRate;
+  /** Credentials must never show up in an error message or the text, even if a server echoes them back. */
+  private readonly redact: (text: string) => string;
+  private readonly timers = new CallTimers<'connect' | 'idle' | 'total'>();
+  private readonly floor: OutputFloor;
   private readonly decoder: BodyDecoder;
   private readonly body: ResponseBody;
   private readonly backlog: ReadBacklog;
   private phase: Phase = 'connecting';
   private controller: Dispatcher.DispatchController | null = null;
-  private httpStatus: number | null = null;
-  private contentType = '';
-  private location = '';
-  /** The response's server and version headers. */
-  private identity: Record<string, string> = {};
-  private pendingError: { type: StreamErrorType; message: string } | null = null;
-  private readonly onAbort = (): void => this.failWith(abortError(this.options.signal?.reason, false));
+  private head: ResponseHead | null = null;
+  private readonly onAbort = (): void => this.settle(abortError(this.options.signal?.reason, false));
 
   constructor(
     private readonly request: ChatRequest,
@@ -116,76 +104,67 @@ class StreamCall {
   ) {
     this.now = options.now ?? (() => performance.now());
     this.startMs = this.now();
-    // Credentials must never show up in an error message, even if a server echoes them back.
-    this.secrets = secretsOf(request.headers);
-    this.slowMs = slowWindowMs(options.timeouts.slowSeconds);
-    this.rate = new OutputRate((this.slowMs ?? 0) / 1000);
+    const secrets = secretsOf(request.headers);
+    this.redact = (text) => redactText(text, secrets);
+    // Output received but not read yet (the pacer shares the loop between streams) is judged with the next window.
+    const waiting = (): boolean => this.backlog.pending() || this.body.acc.isDone();
+    this.floor = new OutputFloor(options.timeouts.slowSeconds, waiting, (message) => this.settle({ type: 'too_slow', message }));
     this.decoder = new BodyDecoder({
-      bytes: (chunk) => {
-        if (this.controller !== null && !this.settled()) this.backlog.add(this.controller, chunk, this.now());
-      },
+      bytes: (chunk) => this.controller !== null && !this.settled() && this.backlog.add(this.controller, chunk, this.now()),
       // what the decoder gave last may still wait in the backlog
-      end: () => this.backlog.whenRead(() => this.finish()),
-      error: (message) => this.fail('malformed', message),
+      end: () => this.backlog.whenRead(() => this.settle()),
+      error: (message) => this.settle({ type: 'malformed', message }),
     });
-    this.body = new ResponseBody(this.decoder, options.maxBytes ?? DEFAULT_MAX_BYTES, (t) => this.redact(t), options.onRaw);
+    this.body = new ResponseBody(this.decoder, options.maxBytes ?? DEFAULT_MAX_BYTES, this.redact, options.onRaw);
     this.backlog = new ReadBacklog(options.pacer ?? defaultPacer, {
       read: (chunk, atMs) => this.read(chunk, atMs),
       settled: () => this.settled(),
-      readFailed: (message) => this.fail('truncated', message),
+      readFailed: (message) => this.settle({ type: 'truncated', message }),
     });
   }
 
   start(): void {
     const { signal, timeouts: t } = this.options;
-    if (signal?.aborted) return this.failWith(abortError(signal.reason, true));
-    let dispatch: Dispatcher.DispatchOptions;
-    try {
-      dispatch = chatDispatch(this.request);
-    } catch (err) {
-      return this.fail('connect', (err as Error).message);
+    const dispatch = chatDispatch(this.request);
+    if (signal?.aborted || typeof dispatch === 'string') {
+      this.settle(signal?.aborted ? abortError(signal.reason, true) : { type: 'connect', message: String(dispatch) });
+      return;
     }
     const connectMs = timerMs(t.connectSeconds);
     signal?.addEventListener('abort', this.onAbort, { once: true });
-    this.timers.once('connect', connectMs, () => this.fail('timeout_connect', `no connection within ${t.connectSeconds} s`));
-    this.timers.once('total', timerMs(t.totalSeconds), () => this.fail('timeout_total', `stream not finished within ${t.totalSeconds} s`));
+    this.timers.once('connect', connectMs, () => this.settle(timeoutError('connect', t.connectSeconds)));
+    this.timers.once('total', timerMs(t.totalSeconds), () => this.settle(timeoutError('total', t.totalSeconds)));
     try {
       (this.options.dispatcher ?? defaultDispatcher(connectMs ?? MAX_TIMER_MS)).dispatch(dispatch, {
-        onRequestStart: (controller) => this.onRequestStart(controller),
-        onResponseStart: (controller, status, headers) => this.onResponseStart(controller, status, headers),
-        onResponseData: (_controller, chunk) => (this.settled() ? undefined : this.decoder.write(chunk)),
+        onRequestStart: (controller) => this.onStart(controller, 'waiting'),
+        onResponseStart: (controller, status, headers) => this.onStart(controller, 'body') && this.onHead(responseHead(status, headers)),
+        onResponseData: (_controller, chunk) => this.settled() || this.decoder.write(chunk),
         // A decoder may still hold bytes: the sample ends when it has given them all.
-        onResponseEnd: () => this.backlog.whenRead(() => (this.settled() ? undefined : this.decoder.end())),
-        onResponseError: (_controller, err) => this.backlog.whenRead(() => this.onError(err)),
+        onResponseEnd: () => this.backlog.whenRead(() => this.settled() || this.decoder.end()),
+        onResponseError: (_controller, err) =>
+          this.backlog.whenRead(() => this.settle(connectionError(err, this.phase, this.body.acc.isDone()))),
       });
     } catch (err) {
-      this.fail('connect', `request could not be sent: ${errorText(err)}`);
+      this.settle({ type: 'connect', message: `request could not be sent: ${errorText(err)}` });
     }
   }
 
-  private onRequestStart(controller: Dispatcher.DispatchController): void {
-    if (this.settled()) return controller.abort(new Error('settled'));
+  /** The request went out (the idle timer starts) or the response came (it starts again); false once settled. */
+  private onStart(controller: Dispatcher.DispatchController, phase: 'waiting' | 'body'): boolean {
+    if (this.settled()) controller.abort(new Error('settled'));
+    if (this.settled()) return false;
     this.controller = controller;
-    this.phase = 'waiting';
+    this.phase = phase;
     this.timers.clear('connect');
-    this.timers.once('idle', timerMs(this.options.timeouts.idleSeconds), () => this.onIdle());
+    if (phase === 'waiting') this.timers.once('idle', timerMs(this.options.timeouts.idleSeconds), () => this.onIdle());
+    else this.timers.refresh('idle');
+    return true;
   }
 
-  private onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
-    if (this.settled()) return controller.abort(new Error('settled'));
-    this.controller = controller;
-    this.phase = 'body';
-    this.timers.refresh('idle');
-    this.httpStatus = status;
-    this.contentType = headerValue(headers, 'content-type').toLowerCase();
-    this.identity = identityHeaders(headers);
-    if (status >= 300 && status < 400) this.location = headerValue(headers, 'location');
-    try {
-      this.decoder.expect(headerValue(headers, 'content-encoding').toLowerCase().trim());
-    } catch (err) {
-      return this.fail('malformed', (err as Error).message);
-    }
-    this.body.start(status, this.contentType);
+  private onHead(head: ResponseHead): void {
+    this.head = head;
+    const unreadable = this.body.start(head);
+    if (unreadable !== null) this.settle({ type: 'malformed', message: unreadable });
   }
 
   /** Reads one piece of the body, in order, and acts on what it held. */
@@ -194,70 +173,33 @@ class StreamCall {
     if (step.progressed) this.timers.refresh('idle');
     const delta = step.delta;
     if (delta !== null) {
-      this.output(delta.contentDelta + delta.reasoningDelta);
+      this.floor.output(delta.contentDelta + delta.reasoningDelta, this.body.acc.isDone());
       // [DONE] means complete: a server (or proxy) that then holds the response open is not waited for.
-      if (delta.done) {
-        this.timers.clear('slow');
-        this.timers.once('idle', DONE_GRACE_MS, () => this.finish());
-      }
-      if (delta.tokenChunks > 0 && !this.report(delta)) return;
+      if (delta.done) this.timers.once('idle', DONE_GRACE_MS, () => this.settle());
+      // Delivered before the end below, so an incremental analyzer sees every delta the result holds.
+      if (delta.tokenChunks > 0 && !this.report(this.body.progress(delta, (this.now() - this.startMs) / 1000))) return;
     }
-    if (step.end === 'finish') this.finish();
-    else if (step.end !== null) this.failWith(step.end);
+    if (step.end !== null) this.settle(step.end === 'finish' ? null : step.end);
   }
 
-  /** Delivers what arrived first, so an incremental analyzer sees every delta the result holds; false when that settled the call. */
-  private report(delta: StreamDelta): boolean {
-    const { onProgress } = this.options;
-    if (onProgress === undefined) return true;
-    const { contentDelta, reasoningDelta, tokens } = delta;
-    const elapsedSeconds = (this.now() - this.startMs) / 1000;
+  /** False when the report settled the call (onProgress threw, or the caller aborted from inside it). */
+  private report(progress: StreamProgress): boolean {
     try {
-      onProgress({ contentDelta, reasoningDelta, tokens, chunks: this.body.acc.chunkCount(), bytes: this.body.rawBytes, elapsedSeconds });
+      this.options.onProgress?.(progress);
     } catch (err) {
-      this.fail('aborted', `onProgress threw: ${errorText(err)}`);
-      return false;
+      this.settle({ type: 'aborted', message: `onProgress threw: ${errorText(err)}` });
     }
-    return !this.settled(); // the caller may abort from inside onProgress
+    return !this.settled();
   }
 
   private onIdle(): void {
-    // After [DONE] the stream is complete; a server that keeps the socket open is not at fault.
-    if (this.body.acc.isDone()) return this.finish();
-    // Received but not read yet (the pacer shares the loop between streams): not the server's stall.
-    if (this.backlog.pending()) return this.timers.refresh('idle');
     const idle = this.options.timeouts.idleSeconds;
-    this.fail('timeout_idle', this.phase === 'waiting' ? `no response headers for ${idle} s` : this.body.idleMessage(idle));
-  }
-
-  /** Output text of an event stream arrived: the first opens the windows of the minimum output rate. */
-  private output(text: string): void {
-    if (this.slowMs === null || text === '') return;
-    if (this.rate.output(Buffer.byteLength(text, 'utf8')) && !this.body.acc.isDone()) {
-      this.timers.every('slow', this.slowMs, () => {
-        // Received but not read yet (the pacer shares the loop between streams): judged with the next window.
-        if (this.backlog.pending() || this.body.acc.isDone()) return;
-        const tooSlow = this.rate.windowEnded();
-        if (tooSlow !== null) this.fail('too_slow', tooSlow);
-      });
-    }
-  }
-
-  private onError(err: Error): void {
-    if (this.phase === 'settled') return;
-    const error = connectionError(err, this.phase, this.body.acc.isDone());
-    if (error === null) this.finish();
-    else this.failWith(error);
-  }
-
-  private fail(type: StreamErrorType, message: string): void {
-    if (this.settled()) return;
-    this.pendingError = { type, message };
-    this.finish();
-  }
-
-  private failWith(error: { type: StreamErrorType; message: string }): void {
-    this.fail(error.type, error.message);
+    // After [DONE] the stream is complete; a server that keeps the socket open is not at fault.
+    if (this.body.acc.isDone()) this.settle();
+    // Received but not read yet (the pacer shares the loop between streams): not the server's stall.
+    else if (this.backlog.pending()) this.timers.refresh('idle');
+    else if (this.phase === 'waiting') this.settle(timeoutError('headers', idle));
+    else this.settle({ type: 'timeout_idle', message: this.body.idleMessage(idle) });
   }
 
   /** A method, so TypeScript does not narrow phase across callbacks that can settle the call. */
@@ -265,29 +207,22 @@ class StreamCall {
     return this.phase === 'settled';
   }
 
-  /** Settles once: stops timers, closes the connection if still open, builds the result. */
-  private finish(): void {
-    if (this.phase === 'settled') return;
+  /**
+   * Settles once, complete (null) or with the error that ended the call early: stops timers,
+   * closes the connection if still open, builds the result.
+   */
+  private settle(error: StreamError | null = null): void {
+    if (this.settled()) return;
     const hadBody = this.phase === 'body';
     this.phase = 'settled';
     this.timers.clearAll();
+    this.floor.stop();
     this.backlog.clear();
     this.options.signal?.removeEventListener('abort', this.onAbort);
     // Aborting destroys the socket: that is how vLLM, SGLang and llama.cpp learn to free the sequence.
     this.controller?.abort(new Error('stream settled'));
     this.decoder.destroy();
-    const endMs = this.now();
-    const { body } = this;
-    this.resolve(
-      streamResult(body.accumulation(endMs, this.pendingError !== null), {
-        ...{ url: this.request.url, startMs: this.startMs, endMs, httpStatus: this.httpStatus, contentType: this.contentType },
-        ...{ location: this.location, hadBody, mode: body.mode, bufferedText: () => body.bufferedText(), bytes: body.rawBytes },
-        ...{ pendingError: this.pendingError, headers: this.identity, redact: (t: string) => this.redact(t) },
-      }),
-    );
-  }
-
-  private redact(message: string): string {
-    return redactText(message, this.secrets);
+    const end = { url: this.request.url, startMs: this.startMs, endMs: this.now(), head: this.head, hadBody };
+    this.resolve(streamResult(this.body, { ...end, pendingError: error, redact: this.redact }));
   }
 }

@@ -1,6 +1,7 @@
 import type { StreamAccumulation } from '../core/streamAccumulator.js';
-import type { BodyMode } from './responseBody.js';
-import type { ServedBy, StreamErrorType, StreamResult } from './streamTypes.js';
+import type { ResponseBody } from './responseBody.js';
+import type { ResponseHead } from './responseHead.js';
+import type { StreamErrorType, StreamResult } from './streamTypes.js';
 
 const SNIPPET_CHARS = 200;
 
@@ -11,19 +12,12 @@ export interface CallEnd {
   url: string;
   startMs: number;
   endMs: number;
-  httpStatus: number | null;
-  contentType: string;
-  /** A redirect's Location header ('' when none). */
-  location: string;
+  /** The response's status and headers; null when none came. */
+  head: ResponseHead | null;
   /** True when the call had the response headers (a stream cut then is a truncation, not "no response"). */
   hadBody: boolean;
-  mode: BodyMode;
-  /** The kept body bytes as text (an error page, a non-streaming answer). */
-  bufferedText: () => string;
-  bytes: number;
   /** The error that ended the call early (a timeout, an abort, a lost connection). */
   pendingError: StreamError | null;
-  headers: ServedBy['headers'];
   redact: (text: string) => string;
 }
 
@@ -32,30 +26,33 @@ export interface CallEnd {
  * (the root cause of anything after it), then what ended the call early, then a body that was
  * not a stream, then a stream that ended without saying it was complete.
  */
-export function resultError(acc: StreamAccumulation, end: CallEnd): StreamError | null {
+export function resultError(acc: StreamAccumulation, body: ResponseBody, end: CallEnd): StreamError | null {
   let error: StreamError | null = null;
-  if (end.mode === 'error_status' && end.httpStatus !== null) {
+  const status = end.head?.httpStatus ?? null;
+  if (body.mode === 'error_status' && status !== null) {
     // Redact before cutting: a key cut in half by the snippet would no longer match.
-    const body = flatSnippet(end.redact(end.bufferedText()));
-    const status = end.httpStatus;
+    const snippet = flatSnippet(end.redact(body.bufferedText()));
     error = {
       type: 'http_status',
-      message: `HTTP ${status}${statusLabel(status)}${redirectNote(status, end.location, end.url)}${body !== '' ? `: ${body}` : ''}`,
+      message: `HTTP ${status}${statusLabel(status)}${redirectNote(status, end.head?.location ?? '', end.url)}${snippet !== '' ? `: ${snippet}` : ''}`,
     };
   } else if (acc.error !== null) {
     error = { ...acc.error };
   } else if (end.pendingError !== null) {
     error = end.pendingError;
-  } else if (end.mode === 'buffer' || end.mode === 'sniff') {
-    const ct = end.contentType === '' ? 'no content-type' : end.contentType;
+  } else if (body.mode === 'buffer' || body.mode === 'sniff') {
+    const ct = end.head === null || end.head.contentType === '' ? 'no content-type' : end.head.contentType;
     if (acc.chunks > 0 && (acc.content !== '' || acc.reasoning !== '' || acc.finishReason !== null)) {
       error = {
         type: 'not_streaming',
         message: `server answered ${ct} instead of text/event-stream (stream ignored); the completion body was analysed`,
       };
     } else {
-      const body = flatSnippet(end.redact(end.bufferedText()));
-      error = { type: 'not_streaming', message: `server answered ${ct} instead of text/event-stream${body !== '' ? `: ${body}` : ''}` };
+      const snippet = flatSnippet(end.redact(body.bufferedText()));
+      error = {
+        type: 'not_streaming',
+        message: `server answered ${ct} instead of text/event-stream${snippet !== '' ? `: ${snippet}` : ''}`,
+      };
     }
   } else if (!acc.endedCleanly) {
     error = { type: 'truncated', message: end.hadBody ? 'stream ended before a finish_reason or [DONE]' : 'no response' };
@@ -64,9 +61,10 @@ export function resultError(acc: StreamAccumulation, end: CallEnd): StreamError 
   return error;
 }
 
-/** The call's result from the body's accumulation and how the call ended. */
-export function streamResult(acc: StreamAccumulation, end: CallEnd): StreamResult {
-  const error = resultError(acc, end);
+/** The call's result from its body, its tail read now, and how the call ended. */
+export function streamResult(body: ResponseBody, end: CallEnd): StreamResult {
+  const acc = body.accumulation(end.endMs, end.pendingError !== null);
+  const error = resultError(acc, body, end);
   const sec = (ms: number | null): number | null => (ms === null ? null : Math.max(0, (ms - end.startMs) / 1000));
   return {
     // A server that echoes the key (in an error, or as "you sent Bearer sk-…" in its answer)
@@ -87,10 +85,10 @@ export function streamResult(acc: StreamAccumulation, end: CallEnd): StreamResul
     maxGapSeconds: acc.maxGapMs / 1000,
     gapsSeconds: acc.gapsMs.map((g) => g / 1000),
     endedCleanly: error === null && acc.endedCleanly,
-    httpStatus: end.httpStatus,
-    bytes: end.bytes,
+    httpStatus: end.head?.httpStatus ?? null,
+    bytes: body.rawBytes,
     error,
-    served: { model: acc.servedModel, systemFingerprint: acc.systemFingerprint, headers: end.headers },
+    served: { model: acc.servedModel, systemFingerprint: acc.systemFingerprint, headers: end.head?.identity ?? {} },
   };
 }
 
