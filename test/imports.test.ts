@@ -125,6 +125,20 @@ describe('src layout', () => {
     assert.ok(simulator.includes('prose/healthyText.ts'), simulator.join(', '));
   });
 
+  it('is the table of floors in docs/development.md', () => {
+    const doc = readFileSync(join(repoRoot(), 'docs', 'development.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('### Layers'), doc.indexOf('\n## ', doc.indexOf('### Layers')));
+    const rows = [...section.matchAll(/^\| (\d+) \| (.+) \|$/gm)].map((m) => [
+      Number(m[1]),
+      [...m[2]!.matchAll(/`([^`]+?)\/?`/g)].map((u) => u[1]),
+    ]);
+    assert.deepEqual(
+      rows,
+      LAYERS.map((units, floor) => [floor, [...units]]).reverse(),
+      'the floors of docs/development.md ("Layers") and LAYERS of test/imports.test.ts differ',
+    );
+  });
+
   it('puts every file of src in a layer', () => {
     const homeless = all.filter((f) => unitOf(f) === undefined).map(rel);
     assert.deepEqual(homeless, [], `files in no unit of LAYERS (test/imports.test.ts): ${homeless.join(', ')}`);

@@ -19,7 +19,7 @@ export interface PlantedFact {
 export interface Conversation {
   messages: ChatMessage[];
   facts: PlantedFact[];
-  /** Estimated prompt tokens (the simulator's tokenizer, plus a few per message as chat templates add). */
+  /** Estimated prompt tokens (prose/tokenize.ts, plus a few per message as chat templates add). */
   tokens: number;
 }
 
