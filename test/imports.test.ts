@@ -139,6 +139,19 @@ describe('src layout', () => {
     );
   });
 
+  it('keeps the probe contract types only and the dispatcher free of re-exports', () => {
+    const contract = readFileSync(join(src, 'probe', 'probeDeps.ts'), 'utf8');
+    const values = contract.match(/^(?:import (?!type )|export (?!interface |type )).*$/gm) ?? [];
+    assert.deepEqual(values, [], 'src/probe/probeDeps.ts imports or exports values: it holds types only');
+    const dispatcher = readFileSync(join(src, 'probe', 'runProbe.ts'), 'utf8');
+    const exports = dispatcher.match(/^export .*$/gm) ?? [];
+    assert.deepEqual(
+      exports.map((line) => line.replace(/\(.*/, '')),
+      ['export async function runProbe'],
+      'src/probe/runProbe.ts exports runProbe and nothing else',
+    );
+  });
+
   it('puts every file of src in a layer', () => {
     const homeless = all.filter((f) => unitOf(f) === undefined).map(rel);
     assert.deepEqual(homeless, [], `files in no unit of LAYERS (test/imports.test.ts): ${homeless.join(', ')}`);

@@ -6,15 +6,11 @@ import { PROBE_KINDS } from './kinds/index.js';
 import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
 /**
- * runProbe, which picks the function of the probe's kind. The contract the kinds share with it
- * lives in probeDeps.ts; the generation kind and the sample runner live in generationProbe.ts,
- * the other kinds in kinds/. This module exports only runProbe, so nothing imports a kind through it.
- */
-
-/**
  * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
  * recall, contamination, conformance), within the run's deadline (runDeadline.ts): the kind
  * sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become `error` samples.
+ * The contract the kinds share with this dispatcher is probeDeps.ts; this module exports
+ * runProbe and nothing else, so no kind is reached through it and none imports it back.
  */
 export async function runProbe(
   target: TargetConfig,
