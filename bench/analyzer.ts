@@ -13,7 +13,7 @@ import { readTexts } from '../test/corpus/paths.js';
 import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
 import { repoRoot } from '../test/helpers/repoRoot.js';
 import { type AnalyzerModule, analyzers, PREVIOUS_RELEASE } from './releases.js';
-import { createRng as rng } from '../src/simulator/random.js';
+import { createRng as rng } from '../src/prose/random.js';
 
 const VOCAB = (
   'the of and to in is that for it as with was on be by this are or from at an which have not has but can its more one ' +
