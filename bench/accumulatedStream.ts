@@ -1,8 +1,8 @@
 import { StreamAccumulator } from '../src/core/streamAccumulator.js';
-import type { StreamFn } from '../src/probe/runProbe.js';
+import type { StreamFn } from '../src/probe/probeDeps.js';
 import { createChunkEncoder } from '../src/simulator/chunks.js';
-import { createHealthyText } from '../src/simulator/healthyText.js';
-import { tokenize } from '../src/simulator/tokenize.js';
+import { createHealthyText } from '../src/prose/healthyText.js';
+import { tokenize } from '../src/prose/tokenize.js';
 
 /** SSE events per push: what one socket read of a fast stream carries. */
 const EVENTS_PER_PUSH = 32;

@@ -13,7 +13,7 @@ import { readTexts } from '../test/corpus/paths.js';
 import { loadRealCorpus, realCorpusDirs } from '../test/corpus/realCorpus.js';
 import { repoRoot } from '../test/helpers/repoRoot.js';
 import { type AnalyzerModule, analyzers, PREVIOUS_RELEASE } from './releases.js';
-import { createRng as rng } from '../src/simulator/random.js';
+import { createRng as rng } from '../src/prose/random.js';
 
 const VOCAB = (
   'the of and to in is that for it as with was on be by this are or from at an which have not has but can its more one ' +
@@ -117,6 +117,15 @@ export async function runAnalyzerBench(): Promise<void> {
     };
     const mixed1 = mixedText(1_000_000);
     both('analyzeText, 1 MB of mixed prose, code, HTML', 1, (m) => m.analyzeText(mixed1), 9, true);
+    // issue 35: a dozen control characters scattered through it (form feeds, a bell, NULs) once made the special-token
+    // reading search the whole text twice
+    const controls = ['\f', '\u0007', '\u0000', '\u000b', '\u001b', '\f'];
+    let scattered = mixed1;
+    for (let k = 0; k < 12; k++) {
+      const at = Math.floor(((k + 0.5) * scattered.length) / 12);
+      scattered = scattered.slice(0, at) + controls[k % controls.length]! + scattered.slice(at + 1);
+    }
+    both('  the same with 12 control chars scattered', 1, (m) => m.analyzeText(scattered), 9);
     const prose1 = benchText(1_000_000);
     both('analyzeText, 1 MB of prose', 1, (m) => m.analyzeText(prose1), 9);
     const real = [...(loadRealCorpus(realCorpusDirs()[0]) ?? []), ...(loadRealCorpus(realCorpusDirs()[1]) ?? [])].map((s) => s.text);

@@ -6,7 +6,8 @@ import { StreamAccumulator } from '../src/core/streamAccumulator.js';
 import { pino } from 'pino';
 import { streamChat } from '../src/client/streamChat.js';
 import type { ProbeConfig, TargetConfig } from '../src/config/types.js';
-import { runProbe, type ProbeDeps } from '../src/probe/runProbe.js';
+import type { ProbeDeps } from '../src/probe/probeDeps.js';
+import { runProbe } from '../src/probe/runProbe.js';
 import { parseConfig } from '../src/config/parseConfig.js';
 
 /**

@@ -12,7 +12,7 @@ import { createMetrics } from './metrics/createMetrics.js';
 import { forgetSeries } from './metrics/recordRun.js';
 import { createScheduler, type Scheduler } from './scheduler/createScheduler.js';
 import { readKeyFile } from './probe/readKeyFile.js';
-import type { StreamFn } from './probe/runProbe.js';
+import type { StreamFn } from './probe/probeDeps.js';
 import type { HttpFn } from './client/httpExchange.js';
 import { ProbeService, runKey } from './scheduler/probeService.js';
 import { FingerprintCache } from './fingerprint/fingerprintCache.js';

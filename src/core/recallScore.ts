@@ -1,5 +1,3 @@
-import type { RecallPosition } from '../config/probeKindTypes.js';
-
 /** Letters and digits only, lower case: "Cobalt heron, 4821!" and "COBALT-HERON-4821" compare equal. */
 export function compactText(text: string): string {
   return text
@@ -14,28 +12,32 @@ export function mentions(answer: string, value: string): boolean {
   return v.length > 0 && compactText(answer).includes(v);
 }
 
-export interface RecallFact {
+/**
+ * A planted fact. The position is a type parameter (the config's RecallPosition in the probe)
+ * so that the core names nothing of the config.
+ */
+export interface RecallFact<P extends string = string> {
   label: string;
   value: string;
-  position: RecallPosition;
+  position: P;
 }
 
-export interface RecallScore {
+export interface RecallScore<P extends string = string> {
   facts: number;
   recalled: number;
   /** recalled / facts, 0-1 (higher is better). */
   ratio: number;
   verdict: 'ok' | 'warn' | 'fail';
   /** Planted and recalled facts per position that has any. */
-  byPosition: Partial<Record<RecallPosition, { planted: number; recalled: number }>>;
+  byPosition: Partial<Record<P, { planted: number; recalled: number }>>;
   /** The facts the answer lacks, with where they were planted. */
-  missed: RecallFact[];
+  missed: RecallFact<P>[];
 }
 
 /** Scores an answer against the planted facts: ok when all are there, fail under minRecall, warn between. Pure. */
-export function scoreRecall(answer: string, facts: readonly RecallFact[], minRecall: number): RecallScore {
-  const byPosition: RecallScore['byPosition'] = {};
-  const missed: RecallFact[] = [];
+export function scoreRecall<P extends string>(answer: string, facts: readonly RecallFact<P>[], minRecall: number): RecallScore<P> {
+  const byPosition: RecallScore<P>['byPosition'] = {};
+  const missed: RecallFact<P>[] = [];
   for (const f of facts) {
     const slot = byPosition[f.position] ?? { planted: 0, recalled: 0 };
     byPosition[f.position] = slot;

@@ -3,7 +3,7 @@ import { secretsOf } from '../client/redactSecrets.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { TargetConfig } from '../config/types.js';
 import { failedReads, fetchIdentity, fingerprintOfReads, type IdentityReads } from '../fingerprint/fetchIdentity.js';
-import { identityTargetOf } from '../fingerprint/identityTargetOf.js';
+import { identityTargetOf } from '../probe/identityTargetOf.js';
 import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 import { VERSION } from '../version.js';
 

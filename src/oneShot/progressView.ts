@@ -1,5 +1,5 @@
 import type { SampleResult } from '../probe/probeTypes.js';
-import type { LiveState } from '../probe/runProbe.js';
+import type { LiveState } from '../probe/probeDeps.js';
 import { sampleEndLine, sampleLabel } from './sampleReport.js';
 import { terminalSafe } from './terminalSafe.js';
 

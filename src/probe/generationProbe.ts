@@ -10,12 +10,12 @@ import { placeTokens } from './placeTokens.js';
 import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
 import { beginRun, runResult } from './kinds/sampleSteps.js';
-import type { ProbeDeps } from './runProbe.js';
+import type { ProbeDeps } from './probeDeps.js';
 
 /**
  * The generation probe (the default kind) and the sample runner the other kinds reuse: one
  * streamed request analysed as it arrives, with the live check that closes a collapsed stream.
- * runProbe.ts dispatches to it by kind; it imports only types from there, so no module cycle.
+ * runProbe.ts dispatches to it by kind through kinds/index.ts; its contract is probeDeps.ts.
  */
 
 /** The generation kind: every sample of one probe against one target. Never throws: failures become `error` samples. */

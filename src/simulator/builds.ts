@@ -1,6 +1,6 @@
-import { createHealthyText } from './healthyText.js';
+import { createHealthyText } from '../prose/healthyText.js';
 import { healthySource } from './scenarios/healthy.js';
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../prose/tokenize.js';
 import { concatSources, cycleSource, lockedIn, takeSource, type TokenSource } from './tokenSource.js';
 
 /**

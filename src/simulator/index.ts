@@ -2,8 +2,8 @@ import { SCENARIO_MAP } from './scenarios/index.js';
 
 export { startSimulator, DEFAULT_MAX_TOKENS, MAX_BODY_BYTES, REQUEST_LOG_LIMIT } from './startSimulator.js';
 export type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
-export { createHealthyText, type HealthyText, type HealthyTextOptions } from './healthyText.js';
-export { tokenize } from './tokenize.js';
+export { createHealthyText, type HealthyText, type HealthyTextOptions } from '../prose/healthyText.js';
+export { tokenize } from '../prose/tokenize.js';
 export { DEFECTS, RENAMED_MODEL, type DefectName } from './defects.js';
 export { createReleaseSwitch, DEFAULT_DEGRADE_TO, type ReleaseOptions } from './release.js';
 

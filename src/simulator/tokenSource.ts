@@ -1,4 +1,4 @@
-import { tokenize } from './tokenize.js';
+import { tokenize } from '../prose/tokenize.js';
 
 /** One streamed delta. `reasoning` tokens go out as `delta.reasoning_content`. */
 export interface Token {

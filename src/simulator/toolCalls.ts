@@ -1,5 +1,5 @@
 import type { ToolCall } from './chunks.js';
-import { createRng } from './random.js';
+import { createRng } from '../prose/random.js';
 import type { TokenSource } from './tokenSource.js';
 
 /**

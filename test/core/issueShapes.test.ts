@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../src/core/analyzeText.js';
-import { createRng } from '../../src/simulator/random.js';
+import { createRng } from '../../src/prose/random.js';
 import { healthyProse } from '../helpers/texts.js';
 
 const prose = healthyProse(900, 3);

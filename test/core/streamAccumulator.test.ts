@@ -10,7 +10,7 @@ import {
   accumulateChatCompletionText,
   type StreamAccumulation,
 } from '../../src/core/streamAccumulator.js';
-import { createRng as rng } from '../../src/simulator/random.js';
+import { createRng as rng } from '../../src/prose/random.js';
 
 const FIXTURES = repoPath('test', 'fixtures', 'streams') + '/';
 

@@ -4,7 +4,7 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { createStreamAnalyzer, isCertainFail } from '../../src/core/streamAnalyzer.js';
 import { tuningCorpus } from '../corpus/generate.js';
 import { readTexts } from '../corpus/paths.js';
-import { createRng as rng } from '../../src/simulator/random.js';
+import { createRng as rng } from '../../src/prose/random.js';
 
 /** Split at random UTF-16 offsets (also inside surrogate pairs and words), pieces of 0..maxLen chars. */
 function randomSplit(text: string, rand: () => number, maxLen: number): string[] {

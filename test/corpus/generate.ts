@@ -11,7 +11,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type NamedText, readTexts } from './paths.js';
-import { createRng } from '../../src/simulator/random.js';
+import { createRng } from '../../src/prose/random.js';
 
 export type Label = 'healthy' | 'degenerate';
 

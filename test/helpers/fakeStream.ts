@@ -1,4 +1,4 @@
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import type { ChatRequest, StreamResult } from '../../src/client/streamTypes.js';
 import { streamResult } from './testConfig.js';
 

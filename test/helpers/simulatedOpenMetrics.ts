@@ -12,7 +12,7 @@ import { once } from 'node:events';
 import { Registry } from 'prom-client';
 import type { StreamResult } from '../../src/client/streamTypes.js';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import type { SampleVerdict } from '../../src/probe/probeTypes.js';
 import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';

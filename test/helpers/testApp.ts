@@ -3,7 +3,7 @@ import type { Config } from '../../src/config/types.js';
 import { buildApp, type AppDeps } from '../../src/http/buildApp.js';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
 import type { HttpFn } from '../../src/client/httpExchange.js';
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { silentLogger } from './testConfig.js';

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import type { Config } from '../../src/config/types.js';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
 import { silentLogger } from './testConfig.js';

@@ -1,4 +1,4 @@
-import { createHealthyText } from '../../src/simulator/healthyText.js';
+import { createHealthyText } from '../../src/prose/healthyText.js';
 
 /** Healthy technical prose of about `words` words, from the simulator's generator (deterministic per seed). */
 export function healthyProse(words: number, seed = 1): string {

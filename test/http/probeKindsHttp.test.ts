@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import { streamResult, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
 import { testApp } from '../helpers/testApp.js';
 

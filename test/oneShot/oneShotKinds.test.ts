@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatRequest } from '../../src/client/streamTypes.js';
 import { runOneShot } from '../../src/oneShot/runOneShot.js';
-import type { StreamFn } from '../../src/probe/runProbe.js';
+import type { StreamFn } from '../../src/probe/probeDeps.js';
 import { silentLogger, streamResult, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
 
 // the raw bytes as a server would send them: each request's own last message, as one event

@@ -6,7 +6,8 @@ import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchang
 import { CONFORMANCE_CHECKS, type ConformanceCheckName } from '../../src/config/probeKindTypes.js';
 import type { TargetConfig } from '../../src/config/types.js';
 import { conformanceTokenBudget } from '../../src/probe/conformance/index.js';
-import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
+import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { runProbe } from '../../src/probe/runProbe.js';
 import { DEFECTS, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 

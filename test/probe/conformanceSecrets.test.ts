@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, it } from 'node:test';
 import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchange.js';
-import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
+import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { runProbe } from '../../src/probe/runProbe.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 
 const KEY = 'sk-authEcho0123456789abcdefGHIJ';

@@ -1,7 +1,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { streamChat } from '../../src/client/streamChat.js';
-import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
+import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { runProbe } from '../../src/probe/runProbe.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 

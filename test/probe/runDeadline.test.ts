@@ -7,7 +7,8 @@ import { after, describe, it } from 'node:test';
 import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchange.js';
 import { closeStreamDispatchers, streamChat } from '../../src/client/streamChat.js';
 import { runDeadlineSeconds } from '../../src/probe/runDeadline.js';
-import { runProbe, type ProbeDeps } from '../../src/probe/runProbe.js';
+import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { runProbe } from '../../src/probe/runProbe.js';
 import { startLoopback, type Loopback } from '../client/loopback.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 

@@ -1,6 +1,8 @@
 import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { adaptToRefusal, apiKeyOf, buildChatRequest, findingKinds, judgeSample, runProbe, shapeOf } from '../../src/probe/runProbe.js';
+import { adaptToRefusal, apiKeyOf, buildChatRequest, shapeOf } from '../../src/probe/buildChatRequest.js';
+import { findingKinds, judgeSample } from '../../src/probe/judgeSample.js';
+import { runProbe } from '../../src/probe/runProbe.js';
 import { responseByteCap } from '../../src/probe/responseByteCap.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { captureLogger } from '../helpers/captureLogger.js';

@@ -93,8 +93,10 @@ export class Tokenizer {
   private replaying = false;
 
   constructor(expectedChars = 0) {
-    // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the buffer
-    this.tokens = new TokenBuffer(Math.min(1 << 20, Math.ceil(expectedChars / 3)));
+    // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the
+    // buffer (growing copies it: a 10 MB text capped at 1M tokens grew twice, 2% of its time and more garbage than room
+    // made at once; the input of `analyze` is bounded, and a stream starts small and doubles)
+    this.tokens = new TokenBuffer(Math.ceil(expectedChars / 3));
     this.words = new WordTable(expectedChars);
     this.s = {
       pos: 0,

@@ -4,7 +4,7 @@ import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.
 import { VERSION } from '../../version.js';
 import { adaptToRefusal, currentShape, effectiveTimeouts, type RequestShape } from '../buildChatRequest.js';
 import { responseByteCap } from '../responseByteCap.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 import { fail, short, type CheckVerdict } from './checkTypes.js';
 import { readCompletion, readStreamAnswer, type CompletionAnswer, type StreamAnswer } from './readAnswers.js';
 

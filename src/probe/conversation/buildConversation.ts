@@ -1,8 +1,8 @@
 import type { ChatMessage } from '../../config/types.js';
 import type { RecallPosition, RecallSettings } from '../../config/probeKindTypes.js';
-import { createHealthyText } from '../../simulator/healthyText.js';
-import { createRng, hashSeed, intBetween, pick, type Rng } from '../../simulator/random.js';
-import { tokenize } from '../../simulator/tokenize.js';
+import { createHealthyText } from '../../prose/healthyText.js';
+import { createRng, hashSeed, intBetween, pick, type Rng } from '../../prose/random.js';
+import { tokenize } from '../../prose/tokenize.js';
 import { ACKNOWLEDGEMENTS, FACT_SUBJECTS, FILLER_ASKS, FILLER_TOPICS, accountNumber, codeWord, personName } from './words.js';
 
 /** One fact planted in a recall conversation. */
@@ -19,7 +19,7 @@ export interface PlantedFact {
 export interface Conversation {
   messages: ChatMessage[];
   facts: PlantedFact[];
-  /** Estimated prompt tokens (the simulator's tokenizer, plus a few per message as chat templates add). */
+  /** Estimated prompt tokens (prose/tokenize.ts, plus a few per message as chat templates add). */
   tokens: number;
 }
 

@@ -1,4 +1,4 @@
-import { intBetween, pick, type Rng } from '../../simulator/random.js';
+import { intBetween, pick, type Rng } from '../../prose/random.js';
 
 /**
  * Word lists for the recall and contamination probes: the planted facts, the filler questions

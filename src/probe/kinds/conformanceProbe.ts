@@ -7,7 +7,7 @@ import { fail, type CheckResult, type CheckVerdict, type ConformanceOutcome } fr
 import { CHECKS } from '../conformance/index.js';
 import { errorSample } from '../judgeSample.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 import { addFinding, beginRun, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /**

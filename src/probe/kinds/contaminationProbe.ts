@@ -1,11 +1,11 @@
 import { DEFAULTS } from '../../config/defaults.js';
 import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import { compactText } from '../../core/recallScore.js';
-import { createRng, hashSeed } from '../../simulator/random.js';
+import { createRng, hashSeed } from '../../prose/random.js';
 import { CONTAMINATION_TOPICS, codeWord } from '../conversation/words.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
 import { runSample } from '../generationProbe.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 import { addFinding, beginRun, excerptAt, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /** One of a round's simultaneous requests. */

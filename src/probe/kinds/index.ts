@@ -2,7 +2,7 @@ import type { ProbeKind } from '../../config/probeKindTypes.js';
 import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import type { RunResult } from '../probeTypes.js';
 import { runGenerationProbe } from '../generationProbe.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 import { runConformanceProbe } from './conformanceProbe.js';
 import { runContaminationProbe } from './contaminationProbe.js';
 import { runRecallProbe } from './recallProbe.js';

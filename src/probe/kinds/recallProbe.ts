@@ -4,7 +4,7 @@ import { scoreRecall } from '../../core/recallScore.js';
 import { buildConversation, type Conversation } from '../conversation/buildConversation.js';
 import type { RunResult, SampleResult } from '../probeTypes.js';
 import { runSample } from '../generationProbe.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 import { addFinding, beginRun, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
 
 /**

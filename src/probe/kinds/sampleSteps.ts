@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ProbeConfig, TargetConfig } from '../../config/types.js';
 import { crashedSample } from '../judgeSample.js';
 import { worstVerdict, type RunResult, type SampleFinding, type SampleResult } from '../probeTypes.js';
-import type { ProbeDeps } from '../runProbe.js';
+import type { ProbeDeps } from '../probeDeps.js';
 
 /**
  * The steps every kind other than generation takes around a sample, in the generation probe's

@@ -1,6 +1,6 @@
-import { createHealthyText } from '../healthyText.js';
-import { createRng, pick } from '../random.js';
-import { tokenize } from '../tokenize.js';
+import { createHealthyText } from '../../prose/healthyText.js';
+import { createRng, pick } from '../../prose/random.js';
+import { tokenize } from '../../prose/tokenize.js';
 import { concatSources, cycleSource, lockedIn, takeSource, type TokenSource } from '../tokenSource.js';
 import { healthySource } from './healthy.js';
 import { generation, type ScenarioContext, type ScenarioDefinition } from './types.js';

@@ -1,5 +1,5 @@
 import { lastUserText } from '../messageTexts.js';
-import { tokenize } from '../tokenize.js';
+import { tokenize } from '../../prose/tokenize.js';
 import { textSource, type TokenSource } from '../tokenSource.js';
 import { generation, type ScenarioDefinition } from './types.js';
 

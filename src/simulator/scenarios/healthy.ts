@@ -1,4 +1,4 @@
-import { createHealthyText } from '../healthyText.js';
+import { createHealthyText } from '../../prose/healthyText.js';
 import { concatSources, takeSource, textSource, type TokenSource } from '../tokenSource.js';
 import { generation, type ScenarioDefinition } from './types.js';
 

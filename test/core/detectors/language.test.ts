@@ -158,6 +158,28 @@ describe('language: the same script throughout', () => {
     const longer = `${text} The rest of them are dropped from the result without a warning of any kind, and a log line counts them when the debug flag is on, which helps when a caller wonders where its values went.`;
     assert.deepEqual(judged(longer), ['script_switch/fail']);
   });
+  // a code span glued to Chinese parts it as a space does (those scripts write no space): the prose around it is read
+  const SPANS: Array<[string, string, string[], string]> = [
+    [
+      'English steps that turn Chinese after a comma, around glued code spans',
+      `${prose}\n\n1. Check the value at the middle index. If it is equal to the target, return the index.\n2. If \`guess\` is less than the target,说明目标在中间部分的右侧，将\`low\`更新为\`mid + 1\`。\n3. If \`guess\` is greater than the target,说明目标在中间部分的左侧，将\`high\`更新为\`mid - 1\`。\n4. Return -1 when the loop ends.`,
+      ['script_switch/fail'],
+      'the Chinese clauses were taken into the code span glued to them, so no letter of them counted',
+    ],
+    [
+      'a Chinese answer that glues code spans to its words',
+      '这个函数先检查输入是否为空，然后将`low`设为零，将`high`设为数组长度减一。每次循环都计算`mid`的值并与目标比较，直到找到目标或者区间为空为止。',
+      [],
+      'its own script throughout: a glued span is code, the words around it Chinese prose',
+    ],
+    [
+      'an English answer with spaced code spans',
+      `${prose} Set \`low\` to zero and \`high\` to the last index, then compare \`arr[mid]\` with the target.`,
+      [],
+      'spans set apart by spaces were code before and stay code',
+    ],
+  ];
+  for (const [name, text, expected, why] of SPANS) it(`${name} (${why})`, () => assert.deepEqual(judged(text), expected));
   it('an English answer ending in Cyrillic prose fails', () =>
     assert.deepEqual(
       judged(

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { WILD } from '../../../src/core/detectors/repetition/repeats.js';
 import { PeriodCounts, verbatimRun } from '../../../src/core/detectors/repetition/verbatimRun.js';
-import { createRng } from '../../../src/simulator/random.js';
+import { createRng } from '../../../src/prose/random.js';
 
 /** Tokens of a loop: a unit of `period` ids said again and again, with some tokens swapped, new, WILD or a rising counter. */
 function loopIds(seed: number, n: number, period: number): Int32Array {

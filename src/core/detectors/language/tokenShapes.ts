@@ -29,6 +29,11 @@ export function writesTogether(script: number): boolean {
   return script === SC_CJK || script === SC_THAI;
 }
 
+/** Token i is a backtick: it opens or closes an inline code span. */
+export function isBacktick(t: TokenBuffer, i: number): boolean {
+  return t.id[i] === 0x60 && (t.info[i]! & KIND_MASK) === K_PUNCT;
+}
+
 /** Token i is a '<' that opens a tag: a tag name or "/" and a tag name follow it, glued. */
 export function opensTag(t: TokenBuffer, i: number): boolean {
   if (t.id[i] !== 0x3c || (t.info[i]! & KIND_MASK) !== K_PUNCT || i + 1 >= t.n) return false;

@@ -28,7 +28,7 @@ import {
 import { SC_NONE } from '../../charClass.js';
 import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, emptyChunks, grow } from './chunks.js';
 import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
-import { escapesBreak, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
+import { escapesBreak, isBacktick, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
@@ -129,11 +129,12 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     } else if (
       start >= 0 &&
       (code
-        ? i > from && tId[i - 1] === 0x3e && (info & KIND_MASK) === K_SOLO
-        : letters > 0 && writesTogether(prevScript) && opensTag(t, i))
+        ? i > from && (tId[i - 1] === 0x3e || (isBacktick(t, i - 1) && !(info & F_CODE))) && (info & KIND_MASK) === K_SOLO
+        : letters > 0 && writesTogether(prevScript) && (opensTag(t, i) || isBacktick(t, i)))
     ) {
-      // a tag glued to Chinese, Japanese or Thai ("答案。<eoa>", "<b>粗体</b>") parts it as a space does: those scripts
-      // write no space, so a glued tag would take a whole line of prose with it into markup (in spaced prose it takes a word)
+      // a tag or a code span glued to Chinese, Japanese or Thai ("答案。<eoa>", "<b>粗体</b>", "将`low`更新为") parts it as a
+      // space does: those scripts write no space, so a glued tag or span would take a whole line of prose with it into
+      // markup or code (in spaced prose it takes a word)
       line = false;
       closing = true;
     }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { describe, it } from 'node:test';
-import { createHealthyText, tokenize } from '../../src/simulator/index.js';
+import { createHealthyText } from '../../src/prose/healthyText.js';
+import { tokenize } from '../../src/prose/tokenize.js';
 
 /** The first `count` tokens of the healthy stream for `seed`, as text. */
 function healthyTokens(seed: number, count: number): string {

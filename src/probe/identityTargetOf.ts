@@ -1,7 +1,7 @@
 import type { TargetConfig } from '../config/types.js';
-import { apiKeyOf } from '../probe/buildChatRequest.js';
+import { apiKeyOf } from './buildChatRequest.js';
 import { VERSION } from '../version.js';
-import type { IdentityTarget } from './fetchIdentity.js';
+import type { IdentityTarget } from '../fingerprint/fetchIdentity.js';
 
 /**
  * A target as fetchIdentity reads it: its base URL, its model and the headers of its chat
