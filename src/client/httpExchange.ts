@@ -97,6 +97,16 @@ function codeOf(err: unknown): string {
   return '';
 }
 
+/**
+ * Drops a body unread. undici reports a body dropped before its end was read as an 'error'
+ * event; unheard, that event ended the process (a target answering a fingerprint read with a
+ * Content-Encoding stopped the daemon). The exchange has said what went wrong already.
+ */
+function dropBody(body: NodeJS.ReadableStream & { destroy(): void }): void {
+  body.on('error', () => {});
+  body.destroy();
+}
+
 export const httpExchange: HttpFn = async (req, options) => {
   const now = options.now ?? (() => performance.now());
   const started = now();
@@ -158,7 +168,7 @@ export const httpExchange: HttpFn = async (req, options) => {
     const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase();
     if (encoding !== 'identity' && encoding !== '') {
       fail('malformed', `the body is ${encoding.slice(0, 40)}-encoded, which was not asked for (Accept-Encoding: identity)`);
-      res.body.destroy();
+      dropBody(res.body);
     } else {
       const decoder = new TextDecoder('utf-8');
       const progress = new OutputProgress(out.contentType.includes('text/event-stream'));
@@ -190,7 +200,7 @@ export const httpExchange: HttpFn = async (req, options) => {
         keep(atMs, text, false);
         if (bytes > options.maxBytes) {
           fail('too_large', `the answer passed ${options.maxBytes} bytes`);
-          res.body.destroy();
+          dropBody(res.body);
           break;
         }
       }

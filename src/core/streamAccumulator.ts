@@ -1,4 +1,4 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { chunkLogprobs, LogprobTrace, type LogprobSummary } from './logprobTrace.js';
 
 /**
@@ -10,6 +10,13 @@ import { chunkLogprobs, LogprobTrace, type LogprobSummary } from './logprobTrace
  */
 
 /** Errors the stream body itself can carry. The client adds transport errors on top. */
+/** One framed SSE message: an event (its type and data) or a comment line. */
+export interface SseMessage {
+  comment?: boolean;
+  event?: string | undefined;
+  data: string;
+}
+
 export type SseErrorType = 'malformed' | 'server_error_event';
 
 export interface SseError {
@@ -251,6 +258,24 @@ export class StreamAccumulator {
   }
 
   /**
+   * Push the events of one read, already framed (the client decodes and frames the body
+   * itself). `final` marks the events flushed at end of input, whose unparseable tail is a cut
+   * line rather than garbage.
+   */
+  pushEvents(events: readonly SseMessage[], nowMs: number, final = false): StreamDelta {
+    this.begin(nowMs);
+    if (!this.finished) {
+      this.flushing = final;
+      for (const message of events) {
+        if (message.comment) this.state.comments++;
+        else this.onEvent(message);
+      }
+      this.flushing = false;
+    }
+    return this.delta();
+  }
+
+  /**
    * End of input: flush a trailing partial UTF-8 sequence and a last event that lacks its
    * blank line (some servers end with "data: [DONE]" and no newline). Idempotent.
    */
@@ -330,7 +355,7 @@ export class StreamAccumulator {
     }
   }
 
-  private onEvent(event: EventSourceMessage): void {
+  private onEvent(event: SseMessage): void {
     if (this.state.done) return;
     const data = event.data;
     if (data === '[DONE]' || (data.length < 16 && data.trim() === '[DONE]')) {
