@@ -23,6 +23,7 @@ import { deadlineCases } from './faults/deadline.js';
 import { learnedCases } from './faults/learned.js';
 import { cli38Cases } from './faults/cli38.js';
 import { http38Cases } from './faults/http38.js';
+import { stream38Cases } from './faults/stream38.js';
 import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
@@ -677,6 +678,7 @@ export async function runFaultsBench(): Promise<void> {
     await learnedCases(root, results);
     await cli38Cases(root, results);
     await http38Cases(root, results);
+    await stream38Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
