@@ -9,7 +9,6 @@ import { chunkLogprobs, LogprobTrace, type LogprobSummary } from './logprobTrace
  * any monotonic scale). A bad event never throws; it becomes `error` with a stable type.
  */
 
-/** Errors the stream body itself can carry. The client adds transport errors on top. */
 /** One framed SSE message: an event (its type and data) or a comment line. */
 export interface SseMessage {
   comment?: boolean;
@@ -17,6 +16,7 @@ export interface SseMessage {
   data: string;
 }
 
+/** Errors the stream body itself can carry. The client adds transport errors on top. */
 export type SseErrorType = 'malformed' | 'server_error_event';
 
 export interface SseError {
