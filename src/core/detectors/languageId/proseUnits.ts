@@ -140,9 +140,8 @@ function isComment(text: string, a: number, several: boolean): boolean {
 
 /** The prose paragraphs of one block: its lines read as prose or not, a line that is not splitting it. */
 export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[] {
-  const out: ProseParagraph[] = [];
-  walkParagraphs(text, block, 1, (p) => out.push(p) > 0);
-  return out;
+  // a walk that never stops reads every line: its `all` is the block's paragraphs
+  return walkParagraphs(text, block, 1, () => true).all ?? [];
 }
 
 /** The prose of the line [pos, nl) of a block, or null (see proseOf; a comment of code is none). */
