@@ -31,6 +31,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // The simulator needs only prose/, but it sits up here so that no production code below
   // the daemon and the commands can lean on it.
   ['http', 'simulator'],
+  // the pieces the composition root wires (clients, storage, reload), below it
+  ['daemon'],
   ['oneShot', 'daemon.ts'],
   ['cli'],
   ['cli.ts', 'index.ts'],

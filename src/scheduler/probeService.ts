@@ -37,8 +37,6 @@ export interface ProbeServiceDeps {
   metrics: Metrics;
   history: RunHistory;
   logger: Logger;
-  /** Called with every finished run after it is recorded (the daemon stores failing runs). */
-  onRun?: (run: RunResult) => void;
   /** Reads each target's fingerprint after its runs; absent: runs carry none and no change is seen. */
   fingerprints?: FingerprintCache<Dispatcher>;
 }
@@ -222,7 +220,6 @@ export class ProbeService {
       await this.identify(target, run, served);
     }
     this.deps.history.add(run);
-    this.deps.onRun?.(run);
     return run;
   }
 

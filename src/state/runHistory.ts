@@ -22,6 +22,13 @@ export interface StoredRuns {
   load(id: string): Promise<RunResult | null>;
   /** Resolves once the stored runs are indexed (the daemon indexes them after it starts listening). */
   indexed?(): Promise<unknown>;
+  /** Writes a run to disk (queued; never throws). Absent: the history only reads what is stored. */
+  save?(run: RunResult): Promise<void>;
+}
+
+/** Runs worth keeping across a restart: those with a failing or erroring sample. */
+export function shouldStore(run: RunResult): boolean {
+  return run.samples.some((s) => s.verdict === 'fail' || s.verdict === 'error');
 }
 
 interface Entry {
@@ -78,7 +85,9 @@ export class RunHistory {
     return this.entries.length;
   }
 
+  /** Keeps a finished run in memory, and on disk as well when it failed or erred (shouldStore) and the history has a store that saves. */
   add(run: RunResult): void {
+    if (this.stored?.save && shouldStore(run)) void this.stored.save(run);
     const bytes = runTextBytes(run);
     const entry: Entry =
       bytes > this.limits.maxBytes

@@ -59,11 +59,6 @@ export const OLD_FORMAT_MAX_BYTES = 4 * 1024 * 1024;
 /** Stored files indexed per turn of the event loop at start-up. */
 const INDEX_BATCH = 32;
 
-/** Runs worth keeping across a restart: those with a failing or erroring sample. */
-export function shouldStore(run: RunResult): boolean {
-  return run.samples.some((s) => s.verdict === 'fail' || s.verdict === 'error');
-}
-
 export function fileNameFor(run: RunResult): string {
   const stamp = run.startedAt.replace(/[-:.]/g, '');
   const safeId = run.id.replace(/[^A-Za-z0-9-]/g, '').slice(0, 64) || 'run';

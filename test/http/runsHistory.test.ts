@@ -9,7 +9,7 @@ import { createMetrics } from '../../src/metrics/createMetrics.js';
 import type { RunResult } from '../../src/probe/probeTypes.js';
 import { ProbeService } from '../../src/scheduler/probeService.js';
 import { RunHistory } from '../../src/state/runHistory.js';
-import { createRunStore, shouldStore } from '../../src/state/runStore.js';
+import { createRunStore } from '../../src/state/runStore.js';
 import { fakeStream } from '../helpers/fakeStream.js';
 import { testApp } from '../helpers/testApp.js';
 import { silentLogger, testConfig, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -72,9 +72,6 @@ test('/runs and /runs/:id over runs in memory, runs evicted by bytes, and stored
     metrics: createMetrics(registry, { version: 'test', defaultMetrics: false }),
     history,
     logger: silentLogger,
-    onRun: (run) => {
-      if (shouldStore(run)) void store.save(run);
-    },
   });
   const app = buildApp({ service, registry, history, logger: silentLogger, version: 'test', isReady: () => true });
   try {

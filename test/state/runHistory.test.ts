@@ -152,3 +152,21 @@ test('the history keeps its own copy of everything but the text (an excerpt may 
   assert.equal(kept.verdict, 'fail');
   assert.equal(kept.samples[0]!.content, original.samples[0]!.content);
 });
+
+test('the history decides what is stored: a failing or erroring run is saved, a healthy one is not', async () => {
+  const saved: string[] = [];
+  const history = new RunHistory(
+    { maxRuns: 100, maxBytes: 1000 },
+    {
+      ...fakeStore([]),
+      save: async (r) => {
+        saved.push(r.id);
+      },
+    },
+  );
+  history.add(run('failed', 10));
+  history.add(run('healthy', 10, { verdict: 'ok', samples: [{ ...run('x', 10).samples[0]!, verdict: 'ok' }] }));
+  history.add(run('erred', 10, { samples: [{ ...run('x', 10).samples[0]!, verdict: 'error' }] }));
+  assert.deepEqual(saved, ['failed', 'erred']);
+  assert.deepEqual(ids(history.list()), ['erred', 'healthy', 'failed'], 'every run is kept in memory alike');
+});
