@@ -1,5 +1,5 @@
 import { displayedServer, displayedVersion, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
-import type { Comparison, PeriodSummary } from '../state/changeComparison.js';
+import type { Comparison, PeriodSummary } from '../fingerprint/changeComparison.js';
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc } from './htmlPage.js';
 

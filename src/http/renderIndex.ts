@@ -2,7 +2,7 @@ import type { Config } from '../config/types.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import { formatAge, formatIn } from './formatAge.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
-import type { Comparison } from '../state/changeComparison.js';
+import type { Comparison } from '../fingerprint/changeComparison.js';
 import { comparisonHtml } from './renderChange.js';
 import { renderRunButton } from './renderRunButton.js';
 

@@ -1,7 +1,7 @@
 import type { TextMetrics } from '../core/analysisTypes.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 import { formatAge } from './formatAge.js';
-import type { Comparison } from '../state/changeComparison.js';
+import type { Comparison } from '../fingerprint/changeComparison.js';
 import { comparisonHtml, fingerprintHtml } from './renderChange.js';
 import { escapeHtml as esc, htmlPage, verdictBadge } from './htmlPage.js';
 import { markOutput, visibleWhitespace } from './markOutput.js';

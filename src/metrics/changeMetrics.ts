@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { displayedServer, displayedVersion, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
-import type { Comparison, PeriodSummary } from '../state/changeComparison.js';
+import type { Comparison, PeriodSummary } from '../fingerprint/changeComparison.js';
 
 /**
  * The series of target fingerprints and of the before/after comparison. The fingerprint's

@@ -1,9 +1,13 @@
 import { SAMPLE_VERDICTS, type RunResult, type SampleResult } from '../probe/probeTypes.js';
 import { findingKinds } from '../probe/judgeSample.js';
-import type { MetricsDetail } from '../config/types.js';
+import type { MetricsDetail, ProbeConfig } from '../config/types.js';
+import type { VerdictWindow } from '../state/verdictWindow.js';
 import type { Metrics } from './createMetrics.js';
 import { recordConformanceSample } from './conformanceMetrics.js';
 import { recordKindSample } from './kindMetrics.js';
+import type { RunIdentity } from '../fingerprint/targetChanges.js';
+import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
+import { forgetComparisonSeries, infoLabels, recordComparison, recordFingerprint } from './changeMetrics.js';
 
 const CHANNELS = ['content', 'reasoning', 'combined'] as const;
 type Channel = (typeof CHANNELS)[number];
@@ -90,6 +94,42 @@ export function exportedChannels(detail: MetricsDetail, hasReasoning: boolean): 
   return detail === 'full' ? CHANNELS : ['content', 'reasoning'];
 }
 
+/** A sample of a run took its slot and is streaming. */
+export function recordSampleStarted(metrics: Metrics): void {
+  metrics.inFlight.inc();
+}
+
+/**
+ * A sample ended: out of flight, then (when `window` is given: its pair is still configured)
+ * every series it moves, and its verdict into the pair's degeneration window, whose ratio is
+ * exported. A sweep keeps one window per temperature: the ratios are what it compares.
+ */
+export function recordSampleFinished(
+  metrics: Metrics,
+  window: VerdictWindow | null,
+  target: string,
+  probe: Pick<ProbeConfig, 'name' | 'temperatures'>,
+  sample: SampleResult,
+): void {
+  metrics.inFlight.dec();
+  if (!window) return;
+  const swept = probe.temperatures !== null;
+  recordSample(metrics, target, probe.name, sample, swept);
+  // a conformance checklist is not output that degenerates: it has its own series and alert
+  if (sample.conformance) return;
+  const temp = temperatureLabel(swept, sample);
+  const key = `${target}\u0000${probe.name}${temp.temperature === undefined ? '' : `\u0000${temp.temperature}`}`;
+  const ratio = window.add(key, sample.verdict);
+  if (ratio !== null) metrics.degenerationRatio.set({ target, probe: probe.name, ...temp }, ratio);
+}
+
+/** The gaps between a sample's output tokens, into the inter-token latency histogram. */
+export function recordTokenGaps(metrics: Metrics, target: string, probe: string, gaps: readonly number[]): void {
+  // one label lookup per sample, not per token (a 200k-token sample has 200k gaps)
+  const histogram = metrics.interTokenLatency.labels({ target, probe });
+  for (const seconds of gaps) histogram.observe(seconds);
+}
+
 /** The per-run gauges, set once every sample of the run is recorded. */
 export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds: number): void {
   const tp = { target: run.target, probe: run.probe };
@@ -103,6 +143,26 @@ export function recordRunEnd(metrics: Metrics, run: RunResult, finishedAtSeconds
   if (analysed.some((s) => s.verdict === 'fail')) metrics.runsSinceFail.set(tp, 0);
   else if (analysed.length > 0) metrics.runsSinceFail.inc(tp);
   metrics.lastRun.set(tp, finishedAtSeconds);
+}
+
+/** What a run told about its target: its info series, a change counted and stamped, the comparisons of its pairs. */
+export function recordRunIdentity(metrics: Metrics, target: string, identity: RunIdentity): void {
+  const { seen, atMs } = identity;
+  if (seen && atMs !== undefined) {
+    const previous = seen.kind === 'first' ? null : seen.kind === 'changed' ? seen.previous : seen.known;
+    recordFingerprint(metrics, target, seen.known, previous, seen.kind === 'changed', atMs / 1000);
+  }
+  for (const c of identity.comparisons) recordComparison(metrics, c);
+}
+
+/** Removes the series of what was known of a target's identity (TargetChanges.forgetTarget's answer). */
+export function forgetTargetIdentity(
+  metrics: Metrics,
+  target: string,
+  forgotten: { known: Fingerprint | null; probes: readonly string[] },
+): void {
+  if (forgotten.known) metrics.targetInfo.remove(infoLabels(target, forgotten.known));
+  for (const probe of forgotten.probes) forgetComparisonSeries(metrics, target, probe);
 }
 
 /**

@@ -1,7 +1,15 @@
 import type { Logger } from 'pino';
 import type { Config, ProbeConfig, TargetConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
-import { initSeries, recordRunEnd, recordSample, temperatureLabel } from '../metrics/recordRun.js';
+import {
+  forgetTargetIdentity,
+  initSeries,
+  recordRunEnd,
+  recordRunIdentity,
+  recordSampleFinished,
+  recordSampleStarted,
+  recordTokenGaps,
+} from '../metrics/recordRun.js';
 import { initKindSeries } from '../metrics/kindMetrics.js';
 import type { RunResult } from '../probe/probeTypes.js';
 import type { RequestShape } from '../probe/buildChatRequest.js';
@@ -13,11 +21,11 @@ import { SampleSlots } from './sampleSlots.js';
 import type { Dispatcher } from 'undici';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { FingerprintCache } from '../fingerprint/fingerprintCache.js';
-import { describeChanges } from '../fingerprint/normalizeFingerprint.js';
 import { identityTargetOf } from '../probe/identityTargetOf.js';
-import { ChangeComparison, sampleFigures, type Comparison } from '../state/changeComparison.js';
-import { TargetFingerprints } from '../state/targetFingerprints.js';
-import { forgetComparisonSeries, infoLabels, recordComparison, recordFingerprint } from '../metrics/changeMetrics.js';
+import type { Comparison } from '../fingerprint/changeComparison.js';
+import { TargetChanges } from '../fingerprint/targetChanges.js';
+import type { TargetFingerprints } from '../fingerprint/targetFingerprints.js';
+import { sampleFigures } from '../probe/sampleFigures.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
 
@@ -61,8 +69,7 @@ export class ProbeService {
   private configured = new Set<string>();
 
   /** Each target's known fingerprint, and the figures before and after its last change. */
-  private readonly identities = new TargetFingerprints();
-  private readonly comparisons = new ChangeComparison();
+  private readonly changes: TargetChanges<Dispatcher>;
 
   /** Request shapes the targets' servers asked for (max_completion_tokens, no temperature), kept across runs. */
   private readonly shapes = new Map<string, RequestShape>();
@@ -71,6 +78,7 @@ export class ProbeService {
     this.config = deps.config;
     this.window = new VerdictWindow(deps.config.metrics.degenerationWindow);
     this.slots = new SampleSlots(deps.config.server.maxConcurrentSamples);
+    this.changes = new TargetChanges(deps.fingerprints ?? null, deps.logger, deps.probe.now);
     this.initSeries();
   }
 
@@ -188,103 +196,62 @@ export class ProbeService {
         observer: {
           sampleStarted: () => {
             this.started.add(windowKey);
-            metrics.inFlight.inc();
+            recordSampleStarted(metrics);
           },
-          sampleFinished: (t, p, sample) => {
-            metrics.inFlight.dec();
-            if (!this.configured.has(windowKey)) return;
-            const swept = probe.temperatures !== null;
-            recordSample(metrics, t, p, sample, swept);
-            // a conformance checklist is not output that degenerates: it has its own series and alert
-            if (sample.conformance) return;
-            // a sweep keeps one window per temperature: the ratios are what it compares
-            const temp = temperatureLabel(swept, sample);
-            const ratio = this.window.add(
-              temp.temperature === undefined ? windowKey : `${windowKey}\u0000${temp.temperature}`,
-              sample.verdict,
-            );
-            if (ratio !== null) metrics.degenerationRatio.set({ target: t, probe: p, ...temp }, ratio);
-          },
+          // a run whose pair a reload removed records nothing more
+          sampleFinished: (t, _p, sample) =>
+            recordSampleFinished(metrics, this.configured.has(windowKey) ? this.window : null, t, probe, sample),
           tokenGaps: (t, p, gaps) => {
-            if (!this.configured.has(windowKey)) return;
-            // one label lookup per sample, not per token (a 200k-token sample has 200k gaps)
-            const histogram = metrics.interTokenLatency.labels({ target: t, probe: p });
-            for (const seconds of gaps) histogram.observe(seconds);
+            if (this.configured.has(windowKey)) recordTokenGaps(metrics, t, p, gaps);
           },
         },
       },
       trigger,
     );
-    if (this.configured.has(windowKey)) {
-      recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
-      await this.identify(target, run, served);
+    if (!this.configured.has(windowKey)) {
+      this.deps.history.add(run);
+      return run;
     }
-    this.deps.history.add(run);
-    return run;
-  }
-
-  /**
-   * The run's fingerprint (never fails the run: a failed read is a line of `unavailable`), a
-   * change of it logged, counted and opening a comparison, and the run's samples added to its
-   * pair's comparison.
-   */
-  private async identify(target: TargetConfig, run: RunResult, served: ServedBy[]): Promise<void> {
-    const { fingerprints, metrics, logger } = this.deps;
-    if (fingerprints && !this.deps.probe.signal?.aborted) {
-      try {
-        const identity = await identityTargetOf(target, this.deps.probe.env, this.deps.probe.readKeyFile);
-        const dispatcher = this.deps.probe.dispatcherFor?.(target);
-        const fresh = await fingerprints.fingerprint(target.name, identity, served, {
-          ...(dispatcher ? { dispatcher } : {}),
-          ...(this.deps.probe.signal ? { signal: this.deps.probe.signal } : {}),
-        });
-        const atMs = this.deps.probe.now();
-        const seen = this.identities.observe(target.name, fresh, atMs);
-        run.fingerprint = seen.known;
-        const previous = seen.kind === 'first' ? null : seen.kind === 'changed' ? seen.previous : seen.known;
-        recordFingerprint(metrics, target.name, seen.known, previous, seen.kind === 'changed', atMs / 1000);
-        if (seen.kind === 'changed') {
-          const what = describeChanges(seen.changes);
-          logger.warn(
-            { target: target.name, changes: seen.changes, before: seen.previous.hash, after: seen.known.hash },
-            `target ${target.name} changed: ${what}`,
-          );
-          this.comparisons.markChange(target.name, atMs, what);
-        }
-      } catch (err) {
-        logger.error({ target: target.name, err: (err as Error).message }, 'could not read the fingerprint; the run is kept');
-      }
-    }
-    this.comparisons.record(
-      target.name,
-      run.probe,
+    recordRunEnd(metrics, run, this.deps.probe.now() / 1000);
+    const { probe: io } = this.deps;
+    const dispatcher = io.dispatcherFor?.(target);
+    const identity = await this.changes.afterRun(
+      target,
+      probe.name,
       run.samples.map((s) => sampleFigures(s)),
+      io.signal?.aborted
+        ? null
+        : {
+            identity: () => identityTargetOf(target, io.env, io.readKeyFile),
+            served,
+            io: { ...(dispatcher ? { dispatcher } : {}), ...(io.signal ? { signal: io.signal } : {}) },
+          },
     );
-    for (const name of target.probes) {
-      const c = this.comparisons.comparison(target.name, name);
-      if (c) recordComparison(metrics, c);
-    }
+    recordRunIdentity(metrics, target.name, identity);
+    const identified: RunResult = identity.fingerprint ? { ...run, fingerprint: identity.fingerprint } : run;
+    this.deps.history.add(identified);
+    return identified;
   }
 
   /** The comparison across the last change of the pair's target; null before any change. */
   comparison(targetName: string, probeName: string): Comparison | null {
-    return this.comparisons.comparison(targetName, probeName);
+    return this.changes.comparison(targetName, probeName);
   }
 
   /** Every pair's comparison across its target's last change. */
   allComparisons(): Comparison[] {
-    return this.comparisons.all();
+    return this.changes.all();
   }
 
   /** The target's known fingerprint and when it last changed (ms); null before its first run. */
   fingerprintOf(targetName: string): ReturnType<TargetFingerprints['get']> {
-    return this.identities.get(targetName);
+    return this.changes.fingerprintOf(targetName);
   }
 
   /** Forgets the degeneration window of a removed target/probe. */
   forget(targetName: string, probeName: string): void {
     this.window.delete(runKey(targetName, probeName));
-    this.comparisons.forget(targetName, probeName);
+    this.changes.forget(targetName, probeName);
   }
 
   /**
@@ -293,10 +260,6 @@ export class ProbeService {
    * next is a first fingerprint, not a change).
    */
   forgetTarget(targetName: string): void {
-    const known = this.identities.get(targetName);
-    if (known) this.deps.metrics.targetInfo.remove(infoLabels(targetName, known.fingerprint));
-    this.identities.forget(targetName);
-    this.deps.fingerprints?.forget(targetName);
-    for (const probe of this.comparisons.forgetTarget(targetName)) forgetComparisonSeries(this.deps.metrics, targetName, probe);
+    forgetTargetIdentity(this.deps.metrics, targetName, this.changes.forgetTarget(targetName));
   }
 }

@@ -1,4 +1,4 @@
-import type { SampleFigures } from '../../src/state/changeComparison.js';
+import type { SampleFigures } from '../../src/fingerprint/changeComparison.js';
 
 /** A healthy sample's figures for the before/after comparison, with the fields a test sets. */
 export function sampleFiguresOf(over: Partial<SampleFigures> = {}): SampleFigures {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { comparisonHtml, describeComparison, fingerprintHtml, looksWorse, percentChange } from '../../src/http/renderChange.js';
-import { summarize, type SampleFigures } from '../../src/state/changeComparison.js';
+import { summarize, type SampleFigures } from '../../src/fingerprint/changeComparison.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
 import { sampleFiguresOf } from '../helpers/sampleFigures.js';
 

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { forgetComparisonSeries, recordComparison, recordFingerprint } from '../../src/metrics/changeMetrics.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
-import { summarize } from '../../src/state/changeComparison.js';
+import { summarize } from '../../src/fingerprint/changeComparison.js';
 import { sampleFiguresOf } from '../helpers/sampleFigures.js';
 
 const fp = (version: string, root = '/m/r1') =>

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SampleResult } from '../../src/probe/probeTypes.js';
-import { AFTER_SAMPLES, BEFORE_SAMPLES, ChangeComparison, sampleFigures, summarize } from '../../src/state/changeComparison.js';
+import { AFTER_SAMPLES, BEFORE_SAMPLES, ChangeComparison, summarize } from '../../src/fingerprint/changeComparison.js';
+import { sampleFigures } from '../../src/probe/sampleFigures.js';
 import { sampleFiguresOf } from '../helpers/sampleFigures.js';
-import { TargetFingerprints } from '../../src/state/targetFingerprints.js';
+import { TargetFingerprints } from '../../src/fingerprint/targetFingerprints.js';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
 
 const fig = sampleFiguresOf;

@@ -1,7 +1,3 @@
-import { REPEAT_KINDS } from '../core/verdictRules.js';
-import type { FindingKind } from '../core/finding.js';
-import type { SampleResult } from '../probe/probeTypes.js';
-
 /**
  * Before and after a target's fingerprint changed: the figures of the last samples before the
  * change, per target × probe, against the samples since. Bounded: BEFORE_SAMPLES before, the
@@ -13,7 +9,7 @@ export const BEFORE_SAMPLES = 20;
 /** Samples since the change the figures are of (the newest). */
 export const AFTER_SAMPLES = 50;
 
-/** What one sample adds to the comparison. */
+/** What one sample adds to the comparison (probe/sampleFigures.ts reads them off a sample). */
 export interface SampleFigures {
   failed: boolean;
   errored: boolean;
@@ -26,25 +22,6 @@ export interface SampleFigures {
   ttftSeconds: number | null;
   /** Mean gap between output tokens after the first: (duration − TTFT) / (tokens − 1). */
   itlSeconds: number | null;
-}
-
-const LOOP_KINDS: ReadonlySet<string> = new Set<FindingKind>([...REPEAT_KINDS, 'stutter']);
-
-export function sampleFigures(s: SampleResult): SampleFigures {
-  const checks = s.conformance?.checks.filter((c) => c.status !== 'skipped') ?? [];
-  return {
-    failed: s.verdict === 'fail',
-    errored: s.verdict === 'error',
-    loop: s.findings.some((f) => LOOP_KINDS.has(f.kind)),
-    onsetToken: s.onsetToken,
-    recall: s.recall?.ratio ?? null,
-    conformanceFailed: checks.length > 0 ? checks.filter((c) => c.status === 'fail').length / checks.length : null,
-    ttftSeconds: s.ttftSeconds,
-    itlSeconds:
-      s.ttftSeconds !== null && s.outputTokens > 1 && s.durationSeconds > s.ttftSeconds
-        ? (s.durationSeconds - s.ttftSeconds) / (s.outputTokens - 1)
-        : null,
-  };
 }
 
 /** The figures of one side of a change. Ratios are 0–1; null where no sample had the figure. */

@@ -1,4 +1,4 @@
-import { diffFingerprints, mergeFingerprint, type FieldChange, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
+import { diffFingerprints, mergeFingerprint, type FieldChange, type Fingerprint } from './normalizeFingerprint.js';
 
 /** What a run's fingerprint told about its target. */
 export type FingerprintSeen =
