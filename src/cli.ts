@@ -58,37 +58,55 @@ export async function main(argv: string[], io: CliIO = defaultIO, earlySignals?:
   // Everything printed can hold text a target chose (its /version, model names, error messages,
   // output excerpts): control characters and bidi controls are shown escaped, never obeyed.
   io = { ...io, stdout: terminalSafeWriter(io.stdout), stderr: terminalSafeWriter(io.stderr), rawStderr: io.rawStderr ?? io.stderr };
-  const first = argv[0];
-  if (first === '--help' || first === '-h' || first === 'help') {
+  const line = parseCommandLine(argv);
+  if (line.kind === 'help') {
     io.stdout(usage());
     return EXIT.OK;
   }
-  if (first === '--version' || first === '-V' || first === 'version') {
+  if (line.kind === 'version') {
     io.stdout(`${VERSION}\n`);
     return EXIT.OK;
   }
-  const explicit = first !== undefined && !first.startsWith('-');
-  const name = explicit ? first : 'serve';
-  const command = COMMANDS[name];
-  if (!command) {
-    io.stderr(`error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n`);
+  if (line.kind === 'error') {
+    io.stderr(line.message);
     return EXIT.USAGE;
   }
-  const rest = explicit ? argv.slice(1) : argv;
-  if (rest.includes('--help') || rest.includes('-h')) {
+  const { name, command } = line;
+  if (line.kind === 'commandHelp') {
     io.stdout(`${command.usage}${command.moreHelp ? `\n${await command.moreHelp()}` : ''}\n`);
     return EXIT.OK;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.allowPositionals, strict: true });
-  } catch (err) {
-    io.stderr(`error: ${(err as Error).message}\nUsage: ${command.usage.split('\n')[0]}\n`);
-    return EXIT.USAGE;
   }
   if (name !== 'serve') {
     const stopped = releaseEarlySignals(io.earlySignals);
     if (stopped !== null) return stopped;
   }
-  return command.run(parsed.values as CommandValues, parsed.positionals, io);
+  return command.run(line.values, line.positionals, io);
+}
+
+/** What a command line asks for, read without running anything. */
+export type CommandLine =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'commandHelp'; name: string; command: Command }
+  | { kind: 'run'; name: string; command: Command; values: CommandValues; positionals: string[] }
+  /** A usage error: the message as printed (ending in a newline). */
+  | { kind: 'error'; message: string };
+
+/** Reads argv (after the program name): the command (serve when the first word is a flag or absent) and its flags, strictly. */
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  const first = argv[0];
+  if (first === '--help' || first === '-h' || first === 'help') return { kind: 'help' };
+  if (first === '--version' || first === '-V' || first === 'version') return { kind: 'version' };
+  const explicit = first !== undefined && !first.startsWith('-');
+  const name = explicit ? first : 'serve';
+  const command = COMMANDS[name];
+  if (!command) return { kind: 'error', message: `error: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})\n` };
+  const rest = explicit ? argv.slice(1) : [...argv];
+  if (rest.includes('--help') || rest.includes('-h')) return { kind: 'commandHelp', name, command };
+  try {
+    const parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.allowPositionals, strict: true });
+    return { kind: 'run', name, command, values: parsed.values as CommandValues, positionals: parsed.positionals };
+  } catch (err) {
+    return { kind: 'error', message: `error: ${(err as Error).message}\nUsage: ${command.usage.split('\n')[0]}\n` };
+  }
 }

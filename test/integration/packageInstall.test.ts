@@ -25,13 +25,13 @@ import {
   waitFor,
 } from '../helpers/integrationProcess.js';
 
-/** The `probe` command lines of README's CI snippets (the lines that run `node bin/coherency-exporter.js probe`). */
+/** The `probe` command lines of README's CI snippets (the lines that run `npx coherency-exporter probe`), whole. */
 function snippetProbeCommands(readme: string): string[] {
   const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
   return blocks.flatMap((b) =>
     b
       .split('\n')
-      .map((l) => /(?:^|\s)node bin\/coherency-exporter\.js (probe .*)$/.exec(l)?.[1])
+      .map((l) => /(?:^|\s)(npx coherency-exporter probe .*)$/.exec(l)?.[1])
       .filter((c): c is string => c !== undefined),
   );
 }
@@ -122,18 +122,19 @@ describe('the packed package, installed into an empty folder', { timeout: 240_00
     // README's snippets, as a CI job runs them: from the checkout's folder, saving next to it
     sim = await startSimulator({ host: '127.0.0.1', port: 0, tokensPerSecond: 0 });
     const commands = snippetProbeCommands(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    assert.ok(commands.length >= 2, `README has ${commands.length} CI snippets running node bin/coherency-exporter.js probe`);
+    assert.ok(commands.length >= 2, `README has ${commands.length} CI snippets running npx coherency-exporter probe`);
     for (const [i, command] of commands.entries()) {
-      const job = join(tmp.dir, `job-${i}`);
+      // inside the folder the package is installed in, as a clone after `npm ci` is: npx finds the command there
+      const job = join(app, `job-${i}`);
       const checkout = join(job, 'coherency-exporter');
       mkdirSync(checkout, { recursive: true });
-      const r = await runCommand('/bin/sh', ['-c', `"$COHERENCY_NODE" "$COHERENCY_BIN" ${command}`], {
+      const r = await runCommand('/bin/sh', ['-c', command], {
         cwd: checkout,
         timeoutMs: 60_000,
         env: {
           ...cleanEnv,
-          COHERENCY_NODE: process.execPath,
-          COHERENCY_BIN: join(installed, 'bin', 'coherency-exporter.js'),
+          // never the registry: the command must be found where it is installed
+          npm_config_offline: 'true',
           OPENAI_BASE_URL: sim.url,
           MODEL: 'healthy',
         },
