@@ -13,7 +13,7 @@
  */
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { DEFAULTS, EXPECT_DEFAULTS, KEYWORDS_MAX, RESERVED_BODY_KEYS, RESERVED_HEADERS, TEMPERATURES_MAX } from './defaults.js';
-import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindTypes.js';
+import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
 
 interface Common {
   description: string;

@@ -1,4 +1,4 @@
-import { CONFORMANCE_CHECKS } from './probeKindTypes.js';
+import { CONFORMANCE_CHECKS } from './probeKindNames.js';
 
 /**
  * Every config default and limit in one place. The validator, the env fallback,
