@@ -363,6 +363,7 @@ export const CONFIG_SPEC = {
           pattern: NAME_PATTERN,
           schemaOnly: true,
           verbatim: true,
+          blankOk: true,
           namedIn: 'probes',
           message: 'must be a probe name',
           description: 'A probe name',
@@ -713,6 +714,20 @@ type Keys<S extends SectionName> = Extract<keyof (typeof CONFIG_SPEC)[S]['fields
 export function sectionKeys<S extends SectionName>(section: S): readonly Keys<S>[] {
   return Object.freeze(Object.keys(CONFIG_SPEC[section].fields)) as readonly Keys<S>[];
 }
+
+/** Every key the file format accepts, per section, as configSpec.ts declares them; config/example.yaml documents each. */
+export const CONFIG_KEYS = Object.freeze({
+  root: sectionKeys('root'),
+  server: sectionKeys('server'),
+  simulator: sectionKeys('simulator'),
+  metrics: sectionKeys('metrics'),
+  storage: sectionKeys('storage'),
+  target: sectionKeys('target'),
+  probe: sectionKeys('probe'),
+  message: sectionKeys('message'),
+  timeouts: sectionKeys('timeouts'),
+  tls: sectionKeys('tls'),
+});
 
 /** The validator's message for a wrong value, from the declaration unless it gives its own. */
 export function fieldMessage(f: FieldSpec): string {

@@ -32,9 +32,12 @@ export interface Reading {
   hooks?: SectionHooks;
   /**
    * Hand checks of one key ("target.baseUrl"), run on its value once the declaration's checks
-   * passed, in the declaration's order; they may report problems and return the value changed.
+   * passed, in the declaration's order; they may report problems and return the value changed
+   * (undefined: refused). "server.trustProxy[]" checks each entry of a list or a map.
    */
   keys?: Readonly<Record<string, (value: never, at: string, raw: Obj) => unknown>>;
+  /** Where a key the file leaves out comes from instead of its default ("server.authToken": the environment). */
+  absent?: Readonly<Record<string, (at: string) => unknown>>;
   /** The names a `namedIn` value may take (the probes a target may name). */
   names?: Readonly<Record<string, readonly string[]>>;
 }
@@ -112,6 +115,7 @@ export function readSection<S extends SectionName>(
     let refused = false;
     if (!given(key)) {
       if (f.required) r.add(at, f.type === 'list' && f.emptyMessage ? f.emptyMessage : 'is required');
+      value = r.absent?.[`${name}.${key}`]?.(at);
     } else if (skip.has(key)) {
       refused = true; // reported by the group's rule
     } else if (f.onlyWhen && !holds(f.onlyWhen)) {
@@ -123,8 +127,8 @@ export function readSection<S extends SectionName>(
       const c = f.notWhen;
       r.add(at, `does not apply to a ${String(current(c))} ${name}${c.why ? ` (${c.why})` : ''}: leave it out`);
     } else {
-      value = readValue(f, raw[key], at, r);
-      const check = r.keys?.[`${name}.${key}`] as ((v: unknown, at: string, raw: Obj) => unknown) | undefined;
+      value = readValue(f, raw[key], at, r, r.keys?.[`${name}.${key}[]`] as Check | undefined);
+      const check = r.keys?.[`${name}.${key}`] as Check | undefined;
       if (check && value !== undefined) value = check(value, at, raw);
     }
     // a section left out (or wrong) is read as empty: its defaults, and its hook still runs (server: the token from the environment)
@@ -138,15 +142,17 @@ export function readSection<S extends SectionName>(
   return (hook ? hook(out, path, raw) : out) as SectionValue<S>;
 }
 
-/** One present value by its declaration; undefined when it is wrong (the problem is reported). */
-function readValue(f: FieldSpec, v: unknown, at: string, r: Reading): unknown {
+type Check = (v: unknown, at: string, raw: Obj) => unknown;
+
+/** One present value by its declaration; undefined when it is wrong (the problem is reported). `each` checks a list's or map's entries. */
+function readValue(f: FieldSpec, v: unknown, at: string, r: Reading, each?: Check): unknown {
   switch (f.type) {
     case 'section':
       return readSection(f.section, v, at, r, f.partial === true);
     case 'list':
-      return readList(f, v, at, r);
+      return readList(f, v, at, r, each);
     case 'map':
-      return readMap(f, v, at, r);
+      return readMap(f, v, at, r, each);
     default:
       if (!fieldAccepts(f, v)) {
         r.add(at, wrongValueMessage(f, v));
@@ -156,7 +162,7 @@ function readValue(f: FieldSpec, v: unknown, at: string, r: Reading): unknown {
   }
 }
 
-function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: string, r: Reading): unknown[] | undefined {
+function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: string, r: Reading, each?: Check): unknown[] | undefined {
   if (!Array.isArray(v)) {
     r.add(at, fieldMessage(f));
     return undefined;
@@ -176,8 +182,17 @@ function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: strin
   const names = f.items.type === 'string' && f.items.namedIn !== undefined ? f.items.namedIn : undefined;
   v.forEach((item, i) => {
     const iat = `${at}[${i}]`;
-    const value = readValue(f.items, item, iat, r);
-    if (value === undefined) return;
+    // an entry with a problem anywhere inside is left out (a message without its content)
+    let bad = false;
+    let value = readValue(f.items, item, iat, {
+      ...r,
+      add: (a, m) => {
+        bad = true;
+        r.add(a, m);
+      },
+    });
+    if (value !== undefined && !bad && each) value = each(value, iat, {});
+    if (value === undefined || bad) return;
     const first = firstAt.get(value);
     if (f.uniqueItems && first !== undefined) {
       const shown = typeof value === 'string' ? JSON.stringify(value.slice(0, 80)) : String(value);
@@ -211,7 +226,7 @@ function readWholeList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown[], at
   return undefined;
 }
 
-function readMap(f: Extract<FieldSpec, { type: 'map' }>, v: unknown, at: string, r: Reading): Obj | undefined {
+function readMap(f: Extract<FieldSpec, { type: 'map' }>, v: unknown, at: string, r: Reading, each?: Check): Obj | undefined {
   if (!isObj(v)) {
     r.add(at, fieldMessage(f));
     return undefined;
@@ -221,16 +236,16 @@ function readMap(f: Extract<FieldSpec, { type: 'map' }>, v: unknown, at: string,
   for (const [key, value] of Object.entries(v)) {
     const kat = keyPath(at, key);
     const forbidden = f.forbiddenKeys?.find((k) => k === (f.keysIgnoreCase ? key.toLowerCase() : key));
-    if (key === '__proto__') r.add(kat, 'is not a valid field name');
-    else if (f.keys && !f.keys.includes(key)) unknownKey(kat, key, f.keys, f.keyNoun ?? 'key', r.add);
+    if (f.keys && !f.keys.includes(key)) unknownKey(kat, key, f.keys, f.keyNoun ?? 'key', r.add);
+    else if (key === '__proto__') r.add(kat, 'is not a valid field name');
     else if (keyRe && !keyRe.test(key)) r.add(kat, f.keyMessage ?? 'is not a valid key');
     else if (forbidden !== undefined) {
       const why = f.forbiddenReasons && Object.hasOwn(f.forbiddenReasons, forbidden) ? f.forbiddenReasons[forbidden] : undefined;
       const message = f.forbiddenMessage ?? 'cannot be set';
       r.add(kat, why !== undefined ? `${message}: ${why}` : message);
-    } else if (f.values === null) out[key] = value;
-    else {
-      const read = readValue(f.values, value, kat, r);
+    } else {
+      let read = f.values === null ? value : readValue(f.values, value, kat, r);
+      if (read !== undefined && each) read = each(read, kat, {});
       if (read !== undefined) out[key] = read;
     }
   }

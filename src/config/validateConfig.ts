@@ -16,47 +16,19 @@ import { isIP } from 'node:net';
 import { validate as validateCron } from 'node-cron';
 import type { VerdictModel } from '../core/verdictModel.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
-import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
-import { CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec, sectionKeys } from './configSpec.js';
+import { checkWritableDir } from './checkWritableDir.js';
+import { CONFIG_KEYS, CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec } from './configSpec.js';
 import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULTS } from './defaults.js';
 import { isObj, keyPath, type Obj, present, readSection } from './readSection.js';
 import { readVerdictModelFileSync } from './readVerdictModelFile.js';
 import type { SectionValue } from './specTypes.js';
-import type { Config, ProbeConfig, ServerConfig, TargetConfig } from './types.js';
+import type { Config, ProbeConfig, TargetConfig } from './types.js';
+import type { ConfigEnv, ConfigResult, ValidateOptions } from './validateOptions.js';
 import { probeKindSettings } from './validateProbeKind.js';
 
-export type ConfigEnv = Record<string, string | undefined>;
-
-export type ConfigResult = { ok: true; config: Config; warnings?: string[] } | { ok: false; errors: string[] };
-
-export interface ValidateOptions {
-  /** How apiKeyFile and tls.caFile are checked at load; defaults to the real file system. */
-  checkFile?: FileCheck;
-  /** How probes[].verdictModel is read and checked (throws a message naming the file); defaults to a bounded read of the real file. */
-  readVerdictModel?: (path: string) => VerdictModel;
-  /** How storage.dir is checked (a directory that exists or can be created, writable); defaults to the real file system. */
-  checkDir?: DirCheck;
-  /**
-   * What an unset apiKeyEnv variable is: an error (serve, reload: the default) or a warning
-   * (check-config in a pipeline that has the file but not the secret).
-   */
-  missingSecrets?: 'error' | 'warning';
-}
-
-/** Every key the file format accepts, per section, as configSpec.ts declares them; config/example.yaml documents each. */
-export const CONFIG_KEYS = Object.freeze({
-  root: sectionKeys('root'),
-  server: sectionKeys('server'),
-  simulator: sectionKeys('simulator'),
-  metrics: sectionKeys('metrics'),
-  storage: sectionKeys('storage'),
-  target: sectionKeys('target'),
-  probe: sectionKeys('probe'),
-  message: sectionKeys('message'),
-  timeouts: sectionKeys('timeouts'),
-  tls: sectionKeys('tls'),
-});
+export { CONFIG_KEYS } from './configSpec.js';
+export type { ConfigEnv, ConfigResult, ValidateOptions } from './validateOptions.js';
 
 const NAME_RE = new RegExp(CONFIG_SPEC.probe.fields.name.pattern);
 const CONVENTIONAL_ENV_NAME_RE = /^[A-Z][A-Z0-9_]{0,63}$/;
@@ -103,42 +75,29 @@ function checkHost(host: string, at: string, p: Problems): string {
 }
 
 /** An IPv4 or IPv6 address, optionally with a /prefix of a length that fits it. */
-function cidrProblem(entry: string): string | null {
+function checkCidr(entry: string, at: string, p: Problems): string | undefined {
   const slash = entry.indexOf('/');
   const family = isIP(slash < 0 ? entry : entry.slice(0, slash));
-  const what = `must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry.slice(0, 60))}`;
-  if (family === 0) return what;
-  if (slash < 0) return null;
   const prefix = entry.slice(slash + 1);
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128) ? null : what;
+  if (family !== 0 && (slash < 0 || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128)))) return entry;
+  p.add(at, `must be an IP address or a CIDR range (127.0.0.1, 10.0.0.0/8, fd00::/8), got ${JSON.stringify(entry.slice(0, 60))}`);
 }
 
-/**
- * server.authToken (checked by its declaration), else the environment variable (for a
- * Kubernetes Secret); the file value wins. `given` is true when either was set, valid or not.
- */
-function authToken(fromFile: string | undefined, inFile: boolean, env: ConfigEnv, p: Problems): { token: string | null; given: boolean } {
-  if (inFile) return { token: fromFile ?? null, given: true };
+/** The token where server.authToken is left out: the environment variable (for a Kubernetes Secret), held to the key's declaration. */
+function envToken(env: ConfigEnv, p: Problems): string | null {
   const name = DEFAULTS.authTokenEnv;
   const t = env[name]?.trim();
-  if (t === undefined) return { token: null, given: false };
   // Fail closed: an empty variable is more likely a broken Secret than a wish for no auth.
   if (t === '') p.add(name, 'is set but empty (unset it to run without auth)');
-  else if (!fieldAccepts(TOKEN, t)) p.add(name, fieldMessage(TOKEN));
-  else return { token: t, given: true };
-  return { token: null, given: true };
+  else if (t !== undefined && !fieldAccepts(TOKEN, t)) p.add(name, fieldMessage(TOKEN));
+  else return t ?? null;
+  return null;
 }
 
-function checkServer(s: SectionValue<'server'>, raw: Obj, env: ConfigEnv, p: Problems): ServerConfig {
-  const { token, given } = authToken(s.authToken, present(raw['authToken']), env, p);
-  if (s.metricsAuth && !given) p.add('server.metricsAuth', `needs a token: set server.authToken or ${DEFAULTS.authTokenEnv}`);
-  const proxies = raw['trustProxy'];
-  if (Array.isArray(proxies))
-    proxies.forEach((entry, i) => {
-      const why = typeof entry === 'string' && entry.trim() !== '' ? cidrProblem(entry.trim()) : null;
-      if (why) p.add(`server.trustProxy[${i}]`, why);
-    });
-  return { ...s, authToken: token };
+/** The keys in the order of their declaration, as the config has always been serialised (redacted copies, fingerprints). */
+function inDeclaredOrder<T extends object>(section: 'target', value: T): T {
+  const v = value as Obj;
+  return Object.fromEntries(CONFIG_KEYS[section].filter((k) => Object.hasOwn(v, k)).map((k) => [k, v[k]])) as T;
 }
 
 /** Names are unique within their list; the first one keeps it. */
@@ -213,7 +172,7 @@ function checkTarget(t: SectionValue<'target'>, path: string, raw: Obj, c: Conte
       tlsAt,
       'set either caFile or insecureSkipVerify: true, not both (no certificate is checked against caFile when verification is skipped)',
     );
-  return {
+  return inDeclaredOrder('target', {
     ...t,
     baseUrl,
     apiKeyEnv: t.apiKeyEnv ?? null,
@@ -222,7 +181,7 @@ function checkTarget(t: SectionValue<'target'>, path: string, raw: Obj, c: Conte
     probes: t.probes ?? [...c.probeNames],
     tls: { caFile: t.tls.caFile ?? null, insecureSkipVerify: t.tls.insecureSkipVerify },
     omit: t.omit ?? [],
-  };
+  });
 }
 
 /** A cron expression node-cron accepts; the value as written is quoted in the message. */
@@ -248,10 +207,6 @@ function readExpect(pr: SectionValue<'probe'>, raw: Obj, at: string, p: Problems
   const given = raw['expect'];
   if (!isObj(given) || pr.expect === undefined) return null;
   const keywords = pr.expect.keywords ?? [];
-  // The schema's keyword pattern is laxer (editors' regex engines lack \p{..}): a letter or a digit is the rule.
-  keywords.forEach((k, i) => {
-    if (!/[\p{L}\p{N}]/u.test(k)) p.add(`${at}.keywords[${i}]`, 'must be a word or phrase (letters or digits)');
-  });
   if (keywords.length === 0 && pr.expect.headings === 0 && !present(given['keywords']))
     p.add(at, 'sets nothing to check: give keywords, headings or both');
   return { keywords, minCoverage: pr.expect.minCoverage, headings: pr.expect.headings };
@@ -272,8 +227,6 @@ function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Contex
       `${sweep} temperatures x samples ${pr.samples} = ${sweep * pr.samples} requests per run, more than ${DEFAULTS.limits.samplesMax}`,
     );
   const extraBody = pr.extraBody ?? {};
-  for (const [key, value] of Object.entries(extraBody))
-    if (!jsonSafe(value)) p.add(keyPath(keyPath(path, 'extraBody'), key), 'must be plain JSON data (no .inf, .nan or special YAML types)');
   let learnedModel: VerdictModel | undefined;
   // the model is read and checked now, so a bad file is a config problem naming the key and the file
   if (pr.verdictModel !== undefined)
@@ -341,6 +294,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   const read = readSection('root', root, '', {
     add: (at, message) => p.add(at, message),
     names: { probes: probeNames },
+    absent: { 'server.authToken': () => envToken(env, p) },
     keys: {
       'server.host': (host: string, at) => checkHost(host, at, p),
       'simulator.host': (host: string, at) => checkHost(host, at, p),
@@ -354,12 +308,27 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
       'target.apiKeyEnv': (name: string, at) => checkApiKeyEnv(name, at, c),
       'target.apiKeyFile': (file: string, at) => checkFileAt(file, at, c),
       'tls.caFile': (file: string, at) => checkFileAt(file, at, c),
+      'server.trustProxy[]': (entry: string, at) => checkCidr(entry, at, p),
+      // a token set in the file or in the environment, valid or not
+      'server.metricsAuth': (on: boolean, at, obj) => {
+        if (on && !present(obj['authToken']) && env[DEFAULTS.authTokenEnv] === undefined)
+          p.add(at, `needs a token: set server.authToken or ${DEFAULTS.authTokenEnv}`);
+        return on;
+      },
       'probe.name': (name: string, at) => checkUniqueName(name, at, 'probes', c),
+      'probe.extraBody[]': (value: unknown, at) => {
+        if (jsonSafe(value)) return value;
+        p.add(at, 'must be plain JSON data (no .inf, .nan or special YAML types)');
+      },
+      // The schema's keyword pattern is laxer (editors' regex engines lack \p{..}): a letter or a digit is the rule.
+      'expect.keywords[]': (word: string, at) => {
+        if (/[\p{L}\p{N}]/u.test(word)) return word;
+        p.add(at, 'must be a word or phrase (letters or digits)');
+      },
       // the expression as written is quoted in messages
       'probe.schedule': (_trimmed: string, at, obj) => checkSchedule(obj['schedule'] as string, at, p),
     },
     hooks: {
-      server: (s, _path, obj) => checkServer(s, obj, env, p),
       target: (t, path, obj) => checkTarget(t, path, obj, c),
       probe: (pr, path, obj) => checkProbe(pr, path, obj, c),
     },
