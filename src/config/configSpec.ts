@@ -117,9 +117,13 @@ export interface SectionSpec {
 
 const L = DEFAULTS.limits;
 const KL = DEFAULTS.probeKinds.limits;
-const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
+const RECALL = { key: 'kind', values: ['recall'] } as const satisfies KeyIs;
 /** A conformance probe sends its own fixed requests, once per run: the keys that shape a generation do not apply. */
-const CONFORMANCE: KeyIs = { key: 'kind', values: ['conformance'], why: 'it sends its own fixed requests, once per run' };
+const CONFORMANCE = {
+  key: 'kind',
+  values: ['conformance'],
+  why: 'it sends its own fixed requests, once per run',
+} as const satisfies KeyIs;
 const NAME_PATTERN = '^[a-z0-9_-]+$';
 /** A target's or a probe's name (validateConfig checks that it is unique). */
 const uniqueName = (among: string) =>

@@ -1,10 +1,10 @@
 /**
- * The probe kinds' names and settings. The settings' types are derived from the kind keys'
- * declarations in configSpec.ts (what each key means is said there); the names live in
- * probeKindNames.ts, which the spec reads, and are exported again here for the probe kinds.
+ * The probe kinds' names and settings. Each kind's settings are the probe keys declared
+ * onlyWhen that kind in configSpec.ts, with their types (what each key means is said there);
+ * the names live in probeKindNames.ts, which the spec reads, and are exported again here.
  */
 import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
-import type { SectionValue } from './specTypes.js';
+import type { KeysOnlyWhen, SectionValue } from './specTypes.js';
 
 export { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS };
 
@@ -15,10 +15,10 @@ export type ConformanceCheckName = (typeof CONFORMANCE_CHECKS)[number];
 type Probe = SectionValue<'probe'>;
 
 /** A recall conversation: its size in estimated tokens, the facts planted, where, its seed, and the share under which a sample fails. */
-export type RecallSettings = Pick<Probe, 'conversationTokens' | 'facts' | 'positions' | 'seed' | 'minRecall'>;
+export type RecallSettings = Pick<Probe, KeysOnlyWhen<'probe', 'recall'>>;
 
 /** Requests sent at once, each with its own topic and code word; the seed of topics and code words (with the run id). */
-export type ContaminationSettings = Pick<Probe, 'concurrency' | 'seed'>;
+export type ContaminationSettings = Pick<Probe, KeysOnlyWhen<'probe', 'contamination'>>;
 
 /** The checks to run, in CONFORMANCE_CHECKS order (default: all; each one skips itself where it cannot apply). */
-export type ConformanceSettings = Pick<Probe, 'checks'>;
+export type ConformanceSettings = Pick<Probe, KeysOnlyWhen<'probe', 'conformance'>>;

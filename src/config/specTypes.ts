@@ -40,3 +40,13 @@ export type SectionValue<S extends SectionName> = {
 } & {
   -readonly [K in keyof Fields<S> as Fields<S>[K] extends Always ? never : K]?: Value<Fields<S>[K]>;
 };
+
+/** The keys of a section declared onlyWhen a sibling has the value V (probe, recall: the recall keys). */
+export type KeysOnlyWhen<S extends SectionName, V extends string> = {
+  [K in keyof Fields<S>]: Fields<S>[K] extends { onlyWhen: { values: readonly (infer X)[] } } ? (V extends X ? K : never) : never;
+}[keyof Fields<S>];
+
+/** Every key of a section declared onlyWhen a sibling has some value. */
+export type ConditionalKeys<S extends SectionName> = {
+  [K in keyof Fields<S>]: Fields<S>[K] extends { onlyWhen: object } ? K : never;
+}[keyof Fields<S>];

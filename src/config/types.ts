@@ -9,7 +9,7 @@
 import type { ExpectConfig } from '../core/promptAdherence.js';
 import type { VerdictModel } from '../core/verdictModel.js';
 import type { ProbeKindSettings } from './validateProbeKind.js';
-import type { SectionValue } from './specTypes.js';
+import type { ConditionalKeys, SectionValue } from './specTypes.js';
 
 export type ChatMessage = SectionValue<'message'>;
 
@@ -60,7 +60,7 @@ export interface TargetConfig extends Omit<SectionValue<'target'>, TargetChanged
 }
 
 /** Keys of a probe that only its kind reads: they come nested by kind (recall, contamination, conformance). */
-type KindKeys = 'kind' | 'conversationTokens' | 'facts' | 'positions' | 'seed' | 'minRecall' | 'concurrency' | 'checks';
+type KindKeys = 'kind' | ConditionalKeys<'probe'>;
 type ProbeChanged = 'prompt' | 'messages' | 'thresholds' | 'verdictModel' | 'timeouts' | 'extraBody' | 'expect' | 'temperatures';
 
 export interface ProbeConfig extends Omit<SectionValue<'probe'>, ProbeChanged | KindKeys>, ProbeKindSettings {
