@@ -19,6 +19,8 @@ interface Common {
   description: string;
   /** What the key is when absent (taken from DEFAULTS); shown by editors. */
   default?: unknown;
+  /** What the key is when absent where editors are shown no default (taken from DEFAULTS: null, {} or []). */
+  whenAbsent?: unknown;
   required?: true;
   /** null is a meaningful value (storage.dir: null keeps runs in memory only). */
   nullable?: true;
@@ -331,6 +333,7 @@ export const CONFIG_SPEC = {
       },
       model: { type: 'string', minLength: 1, required: true, description: 'The "model" field sent in each request' },
       apiKeyEnv: {
+        whenAbsent: DEFAULTS.target.apiKeyEnv,
         type: 'string',
         pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
         verbatim: true,
@@ -338,12 +341,14 @@ export const CONFIG_SPEC = {
         description: 'NAME of an environment variable holding the key (sent as Authorization: Bearer), never the key itself',
       },
       apiKeyFile: {
+        whenAbsent: DEFAULTS.target.apiKeyFile,
         type: 'string',
         minLength: 1,
         message: 'must be the path of a file holding the key, not the key itself',
         description: 'Path of a file holding the key (a mounted Secret), read at each run',
       },
       headers: {
+        whenAbsent: DEFAULTS.target.headers,
         type: 'map',
         values: {
           type: 'string',
@@ -389,6 +394,7 @@ export const CONFIG_SPEC = {
         description: 'Where the token limit goes; default max_tokens, switched when the server refuses it',
       },
       omit: {
+        whenAbsent: DEFAULTS.target.omit,
         type: 'list',
         items: { type: 'string', enum: ['temperature'], message: 'only temperature can be left out', description: 'A request field' },
         message: 'must be a list of request fields to leave out: [temperature]',
@@ -464,6 +470,7 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       thresholds: {
+        whenAbsent: DEFAULTS.probe.thresholds,
         type: 'map',
         values: { type: 'number', minimum: 0, message: 'must be a finite number >= 0', description: 'Analyzer threshold' },
         keys: Object.keys(DEFAULT_THRESHOLDS),
@@ -481,6 +488,7 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       verdictModel: {
+        whenAbsent: DEFAULTS.probe.verdictModel,
         type: 'string',
         minLength: 1,
         message: 'must be the path of a verdict model file (JSON written by npm run train)',
@@ -489,6 +497,7 @@ export const CONFIG_SPEC = {
       },
       timeouts: { type: 'section', section: 'timeouts', partial: true, description: "Timeout overrides, merged over the target's" },
       extraBody: {
+        whenAbsent: DEFAULTS.probe.extraBody,
         type: 'map',
         values: null,
         forbiddenKeys: Object.keys(RESERVED_BODY_KEYS),
@@ -523,6 +532,7 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       temperatures: {
+        whenAbsent: DEFAULTS.probe.temperatures,
         type: 'list',
         items: { type: 'number', minimum: L.temperatureMin, maximum: L.temperatureMax, description: 'A sampling temperature' },
         minItems: 1,
@@ -685,6 +695,7 @@ export const CONFIG_SPEC = {
     description: 'TLS options',
     fields: {
       caFile: {
+        whenAbsent: DEFAULTS.target.tls.caFile,
         type: 'string',
         minLength: 1,
         message: 'must be the path of a file holding PEM CA certificates',

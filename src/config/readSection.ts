@@ -134,7 +134,10 @@ export function readSection<S extends SectionName>(
     // a section left out (or wrong) is read as empty: its defaults, and its hook still runs (server: the token from the environment)
     if (value === undefined && f.type === 'section') {
       if (!refused) value = readSection(f.section, {}, at, r, partial || f.partial === true);
-    } else if (value === undefined && f.default !== undefined && !partial) value = structuredClone(f.default);
+    } else if (value === undefined && !partial) {
+      const absent = f.default !== undefined ? f.default : f.whenAbsent;
+      if (absent !== undefined) value = structuredClone(absent);
+    }
     if (value !== undefined) out[key] = value;
   }
   for (const [at, message] of rules) r.add(at, message);

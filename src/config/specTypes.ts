@@ -2,8 +2,8 @@
  * The TypeScript type of each section of CONFIG_SPEC, derived from the declaration so that
  * a key's type is written once: a string key with an enum is the union of its values, a
  * list the array of its items, a section the type of that section. What readSection gives:
- * a key that is required, has a default or is a section is always there; the others are
- * absent when the file leaves them out; a nullable key may be null.
+ * a key that is required, has a default (or a whenAbsent value) or is a section is always
+ * there; the others are absent when the file leaves them out; a nullable key may be null.
  */
 import type { CONFIG_SPEC, SectionName } from './configSpec.js';
 
@@ -31,8 +31,8 @@ export type FieldValue<F> = F extends { type: 'string'; enum: readonly (infer E)
                   ? Record<string, FieldValue<V>>
                   : never;
 
-type Value<F> = F extends { nullable: true } ? FieldValue<F> | null : FieldValue<F>;
-type Always = { required: true } | { default: unknown } | { type: 'section' };
+type Value<F> = F extends { nullable: true } | { whenAbsent: null } ? FieldValue<F> | null : FieldValue<F>;
+type Always = { required: true } | { default: unknown } | { whenAbsent: unknown } | { type: 'section' };
 
 /** A section as readSection gives it. */
 export type SectionValue<S extends SectionName> = {

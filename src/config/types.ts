@@ -33,57 +33,26 @@ export type MetricsConfig = SectionValue<'metrics'>;
 /** Which series the exporter keeps: basic (~100 per target x probe) or full (every figure, channel and fine bucket). */
 export type MetricsDetail = MetricsConfig['detail'];
 
-export interface TlsConfig extends Omit<SectionValue<'tls'>, 'caFile'> {
-  /** PEM file of the CA(s) that signed the target's certificate; null (left out) = the system CAs. */
-  caFile: string | null;
-}
+export type TlsConfig = SectionValue<'tls'>;
 
-/** Keys validateConfig changes on the way (null or [] where left out, resolved, normalised). */
-type TargetChanged = 'baseUrl' | 'apiKeyEnv' | 'apiKeyFile' | 'headers' | 'probes' | 'timeouts' | 'tls' | 'omit';
-
-export interface TargetConfig extends Omit<SectionValue<'target'>, TargetChanged> {
-  /** Without trailing slash, e.g. http://127.0.0.1:8000/v1 */
-  baseUrl: string;
-  apiKeyEnv: string | null;
-  /**
-   * Path of a file holding the key (a mounted Secret). The key is never in a Config:
-   * the probe reads the file at each run, so a rotated secret applies without a reload.
-   */
-  apiKeyFile: string | null;
-  headers: Record<string, string>;
-  /** Names of the probes this target runs (every probe when absent in the file). */
+export interface TargetConfig extends Omit<SectionValue<'target'>, 'probes' | 'timeouts'> {
+  /** Names of the probes this target runs: every probe where the file leaves it out (known only from the whole document). */
   probes: string[];
+  /** Every timeout set; slowSeconds optional only for configs built by hand (see Timeouts). */
   timeouts: Timeouts;
-  tls: TlsConfig;
-  /** Sampling fields never sent to this target (models that accept only their default). */
-  omit: Array<'temperature'>;
 }
 
 /** Keys of a probe that only its kind reads: they come nested by kind (recall, contamination, conformance). */
 type KindKeys = 'kind' | ConditionalKeys<'probe'>;
-type ProbeChanged = 'prompt' | 'messages' | 'thresholds' | 'verdictModel' | 'timeouts' | 'extraBody' | 'expect' | 'temperatures';
+type ProbeChanged = 'prompt' | 'messages' | 'expect';
 
 export interface ProbeConfig extends Omit<SectionValue<'probe'>, ProbeChanged | KindKeys>, ProbeKindSettings {
   /** prompt as one user message, or messages as given; empty for kinds that build their own. */
   messages: ChatMessage[];
-  /** Analyzer threshold overrides, keyed by the analyzer's threshold names ({} when left out). */
-  thresholds: Record<string, number>;
-  /** Path of a model retrained with `npm run train` (null: the committed model). */
-  verdictModel: string | null;
   /** That file's model, read and checked when the config is validated (absent: the committed model). Left out of the redacted copy. */
   learnedModel?: VerdictModel;
-  /** Probe-level timeout overrides (merged over the target's). */
-  timeouts: Partial<Timeouts>;
-  /** Extra JSON fields merged into the request body ({} when left out). */
-  extraBody: Record<string, unknown>;
   /** Keywords (and headings) the answer should have; null = not checked. */
   expect: ExpectConfig | null;
-  /**
-   * A temperature sweep: every sample is run at each of these (samples x temperatures requests
-   * per run), and the run counters, degeneration ratio and quality histograms of this probe get a
-   * `temperature` label. null: no sweep, `temperature` alone.
-   */
-  temperatures: number[] | null;
 }
 
 export interface Config {

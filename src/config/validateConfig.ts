@@ -94,12 +94,6 @@ function envToken(env: ConfigEnv, p: Problems): string | null {
   return null;
 }
 
-/** The keys in the order of their declaration, as the config has always been serialised (redacted copies, fingerprints). */
-function inDeclaredOrder<T extends object>(section: 'target', value: T): T {
-  const v = value as Obj;
-  return Object.fromEntries(CONFIG_KEYS[section].filter((k) => Object.hasOwn(v, k)).map((k) => [k, v[k]])) as T;
-}
-
 /** Names are unique within their list; the first one keeps it. */
 function checkUniqueName(name: string, at: string, list: 'targets' | 'probes', c: Context): string {
   const index = Number(/\[(\d+)\]\.name$/.exec(at)?.[1]);
@@ -162,26 +156,17 @@ function checkHeaders(headers: Record<string, string>, path: string, keySource: 
 
 function checkTarget(t: SectionValue<'target'>, path: string, raw: Obj, c: Context): TargetConfig {
   const baseUrl = t.baseUrl ?? '';
-  const keySource = t.apiKeyEnv !== undefined ? 'apiKeyEnv' : t.apiKeyFile !== undefined ? 'apiKeyFile' : null;
+  const keySource = t.apiKeyEnv != null ? 'apiKeyEnv' : t.apiKeyFile != null ? 'apiKeyFile' : null;
   checkHeaders(t.headers ?? {}, keyPath(path, 'headers'), keySource, c.p);
   const tlsAt = keyPath(path, 'tls');
   if (isObj(raw['tls']) && baseUrl !== '' && new URL(baseUrl).protocol === 'http:')
     c.p.add(tlsAt, 'applies only to an https baseUrl, and this one is http');
-  if (t.tls.caFile !== undefined && t.tls.insecureSkipVerify)
+  if (t.tls.caFile != null && t.tls.insecureSkipVerify)
     c.p.add(
       tlsAt,
       'set either caFile or insecureSkipVerify: true, not both (no certificate is checked against caFile when verification is skipped)',
     );
-  return inDeclaredOrder('target', {
-    ...t,
-    baseUrl,
-    apiKeyEnv: t.apiKeyEnv ?? null,
-    apiKeyFile: t.apiKeyFile ?? null,
-    headers: t.headers ?? {},
-    probes: t.probes ?? [...c.probeNames],
-    tls: { caFile: t.tls.caFile ?? null, insecureSkipVerify: t.tls.insecureSkipVerify },
-    omit: t.omit ?? [],
-  });
+  return t as TargetConfig; // probes: every probe where left out (the absent hook)
 }
 
 /** A cron expression node-cron accepts; the value as written is quoted in the message. */
@@ -226,10 +211,9 @@ function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Contex
       keyPath(path, 'temperatures'),
       `${sweep} temperatures x samples ${pr.samples} = ${sweep * pr.samples} requests per run, more than ${DEFAULTS.limits.samplesMax}`,
     );
-  const extraBody = pr.extraBody ?? {};
   let learnedModel: VerdictModel | undefined;
   // the model is read and checked now, so a bad file is a config problem naming the key and the file
-  if (pr.verdictModel !== undefined)
+  if (pr.verdictModel !== null)
     try {
       learnedModel = c.readModel(pr.verdictModel);
     } catch (err) {
@@ -243,17 +227,17 @@ function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Contex
     temperature: pr.temperature,
     samples: pr.samples,
     minTokens: pr.minTokens,
-    thresholds: pr.thresholds ?? {},
+    thresholds: pr.thresholds,
     verdict: pr.verdict,
-    verdictModel: pr.verdictModel ?? null,
+    verdictModel: pr.verdictModel,
     ...(learnedModel ? { learnedModel } : {}),
     timeouts: pr.timeouts,
-    extraBody,
+    extraBody: pr.extraBody,
     abortOnCollapse: pr.abortOnCollapse,
     runOnStart: pr.runOnStart,
     maxResponseBytes: pr.maxResponseBytes,
     expect: readExpect(pr, raw, keyPath(path, 'expect'), p),
-    temperatures: pr.temperatures ?? null,
+    temperatures: pr.temperatures,
     logprobs: pr.logprobs,
     ...probeKindSettings(pr),
   };
@@ -294,7 +278,8 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   const read = readSection('root', root, '', {
     add: (at, message) => p.add(at, message),
     names: { probes: probeNames },
-    absent: { 'server.authToken': () => envToken(env, p) },
+    // what these keys are when the file leaves them out: the token from the environment, every probe
+    absent: { 'server.authToken': () => envToken(env, p), 'target.probes': () => [...probeNames] },
     keys: {
       'server.host': (host: string, at) => checkHost(host, at, p),
       'simulator.host': (host: string, at) => checkHost(host, at, p),
