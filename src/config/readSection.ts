@@ -131,7 +131,7 @@ export function readSection<S extends SectionName>(
       const check = r.keys?.[`${name}.${key}`] as Check | undefined;
       if (check && value !== undefined) value = check(value, at, raw);
     }
-    // a section left out (or wrong) is read as empty: its defaults, and its hook still runs (server: the token from the environment)
+    // a section left out (or wrong) is read as empty: its defaults, and its hand checks still run (server: the token from the environment)
     if (value === undefined && f.type === 'section') {
       if (!refused) value = readSection(f.section, {}, at, r, partial || f.partial === true);
     } else if (value === undefined && !partial) {

@@ -308,7 +308,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
       // The schema's keyword pattern is laxer (editors' regex engines lack \p{..}): a letter or a digit is the rule.
       'expect.keywords[]': (word: string, at) => {
         if (/[\p{L}\p{N}]/u.test(word)) return word;
-        p.add(at, 'must be a word or phrase (letters or digits)');
+        p.add(at, fieldMessage(CONFIG_SPEC.expect.fields.keywords.items));
       },
       // the expression as written is quoted in messages
       'probe.schedule': (_trimmed: string, at, obj) => checkSchedule(obj['schedule'] as string, at, p),
@@ -318,7 +318,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
       probe: (pr, path, obj) => checkProbe(pr, path, obj, c),
     },
   });
-  // The hooks gave the server, each target and each probe their final shape.
+  // The hooks and the absent-key values gave each section its final shape (the token, targets, probes).
   const config = read as unknown as Config;
   if (config.simulator.enabled && config.simulator.port !== 0 && config.simulator.port === config.server.port) {
     p.add('simulator.port', `must differ from server.port (${config.server.port})`);
