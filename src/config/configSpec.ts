@@ -90,10 +90,10 @@ export type FieldSpec = Common &
         /** The message at a key that does not match keyPattern. */
         keyMessage?: string;
         keys?: readonly string[];
-        /** What a key of the closed list is called in "unknown ..." (threshold). */
+        /** What a key is called in messages ("unknown threshold", "duplicate of header"). */
         keyNoun?: string;
         forbiddenKeys?: readonly string[];
-        /** forbiddenKeys match whatever the case (HTTP header names). */
+        /** Keys are the same whatever the case (HTTP header names): a second spelling is refused, forbiddenKeys match any. */
         keysIgnoreCase?: true;
         /** The message at a forbidden key, followed by that key's reason where forbiddenReasons gives one. */
         forbiddenMessage?: string;
@@ -361,6 +361,7 @@ export const CONFIG_SPEC = {
         keyMessage: 'is not a valid HTTP header name',
         forbiddenKeys: RESERVED_HEADERS,
         keysIgnoreCase: true,
+        keyNoun: 'header',
         forbiddenMessage: 'is managed by the HTTP client and cannot be set',
         message: 'must be a mapping of header name to string value',
         description: 'Extra request headers (string values)',

@@ -35,7 +35,7 @@ export interface Reading {
    * passed, in the declaration's order; they may report problems and return the value changed
    * (undefined: refused). "server.trustProxy[]" checks each entry of a list or a map.
    */
-  keys?: Readonly<Record<string, (value: never, at: string, raw: Obj) => unknown>>;
+  keys?: Readonly<Record<string, (value: never, at: string, raw: Obj, key: string) => unknown>>;
   /** Where a key the file leaves out comes from instead of its default ("server.authToken": the environment). */
   absent?: Readonly<Record<string, (at: string) => unknown>>;
   /** The names a `namedIn` value may take (the probes a target may name). */
@@ -127,7 +127,8 @@ export function readSection<S extends SectionName>(
       const c = f.notWhen;
       r.add(at, `does not apply to a ${String(current(c))} ${name}${c.why ? ` (${c.why})` : ''}: leave it out`);
     } else {
-      value = readValue(f, raw[key], at, r, r.keys?.[`${name}.${key}[]`] as Check | undefined);
+      const entry = r.keys?.[`${name}.${key}[]`] as Check | undefined;
+      value = readValue(f, raw[key], at, r, entry && ((v, a, k) => entry(v, a, raw, k)));
       const check = r.keys?.[`${name}.${key}`] as Check | undefined;
       if (check && value !== undefined) value = check(value, at, raw);
     }
@@ -145,10 +146,12 @@ export function readSection<S extends SectionName>(
   return (hook ? hook(out, path, raw) : out) as SectionValue<S>;
 }
 
-type Check = (v: unknown, at: string, raw: Obj) => unknown;
+/** A hand check: the value, its path, the section it is in (as written) and, for an entry, its key. */
+type Check = (v: unknown, at: string, raw: Obj, key?: string) => unknown;
+type EntryCheck = (v: unknown, at: string, key: string) => unknown;
 
 /** One present value by its declaration; undefined when it is wrong (the problem is reported). `each` checks a list's or map's entries. */
-function readValue(f: FieldSpec, v: unknown, at: string, r: Reading, each?: Check): unknown {
+function readValue(f: FieldSpec, v: unknown, at: string, r: Reading, each?: EntryCheck): unknown {
   switch (f.type) {
     case 'section':
       return readSection(f.section, v, at, r, f.partial === true);
@@ -165,7 +168,7 @@ function readValue(f: FieldSpec, v: unknown, at: string, r: Reading, each?: Chec
   }
 }
 
-function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: string, r: Reading, each?: Check): unknown[] | undefined {
+function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: string, r: Reading, each?: EntryCheck): unknown[] | undefined {
   if (!Array.isArray(v)) {
     r.add(at, fieldMessage(f));
     return undefined;
@@ -194,7 +197,7 @@ function readList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown, at: strin
         r.add(a, m);
       },
     });
-    if (value !== undefined && !bad && each) value = each(value, iat, {});
+    if (value !== undefined && !bad && each) value = each(value, iat, String(i));
     if (value === undefined || bad) return;
     const first = firstAt.get(value);
     if (f.uniqueItems && first !== undefined) {
@@ -229,26 +232,34 @@ function readWholeList(f: Extract<FieldSpec, { type: 'list' }>, v: unknown[], at
   return undefined;
 }
 
-function readMap(f: Extract<FieldSpec, { type: 'map' }>, v: unknown, at: string, r: Reading, each?: Check): Obj | undefined {
+function readMap(f: Extract<FieldSpec, { type: 'map' }>, v: unknown, at: string, r: Reading, each?: EntryCheck): Obj | undefined {
   if (!isObj(v)) {
     r.add(at, fieldMessage(f));
     return undefined;
   }
   const out: Obj = {};
   const keyRe = f.keyPattern !== undefined ? new RegExp(f.keyPattern) : undefined;
+  const noun = f.keyNoun ?? 'key';
+  // keys that ignore case: the first spelling of each, to name it at a later one
+  const spelled = new Map<string, string>();
   for (const [key, value] of Object.entries(v)) {
     const kat = keyPath(at, key);
-    const forbidden = f.forbiddenKeys?.find((k) => k === (f.keysIgnoreCase ? key.toLowerCase() : key));
-    if (f.keys && !f.keys.includes(key)) unknownKey(kat, key, f.keys, f.keyNoun ?? 'key', r.add);
+    const folded = f.keysIgnoreCase ? key.toLowerCase() : key;
+    const earlier = spelled.get(folded);
+    if (!spelled.has(folded) && (!keyRe || keyRe.test(key))) spelled.set(folded, key);
+    const forbidden = f.forbiddenKeys?.find((k) => k === folded);
+    const why =
+      forbidden !== undefined && f.forbiddenReasons && Object.hasOwn(f.forbiddenReasons, forbidden)
+        ? f.forbiddenReasons[forbidden]
+        : undefined;
+    if (f.keys && !f.keys.includes(key)) unknownKey(kat, key, f.keys, noun, r.add);
     else if (key === '__proto__') r.add(kat, 'is not a valid field name');
     else if (keyRe && !keyRe.test(key)) r.add(kat, f.keyMessage ?? 'is not a valid key');
-    else if (forbidden !== undefined) {
-      const why = f.forbiddenReasons && Object.hasOwn(f.forbiddenReasons, forbidden) ? f.forbiddenReasons[forbidden] : undefined;
-      const message = f.forbiddenMessage ?? 'cannot be set';
-      r.add(kat, why !== undefined ? `${message}: ${why}` : message);
-    } else {
+    else if (earlier !== undefined) r.add(kat, `duplicate of ${noun} ${JSON.stringify(earlier)} (${noun} names ignore case)`);
+    else if (forbidden !== undefined) r.add(kat, `${f.forbiddenMessage ?? 'cannot be set'}${why !== undefined ? `: ${why}` : ''}`);
+    else {
       let read = f.values === null ? value : readValue(f.values, value, kat, r);
-      if (read !== undefined && each) read = each(read, kat, {});
+      if (read !== undefined && each) read = each(read, kat, key);
       if (read !== undefined) out[key] = read;
     }
   }

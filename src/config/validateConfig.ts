@@ -137,27 +137,21 @@ function checkFileAt(file: string, at: string, c: Context): string {
   return file;
 }
 
-function checkHeaders(headers: Record<string, string>, path: string, keySource: string | null, p: Problems): void {
-  const seen = new Map<string, string>();
-  for (const [name, value] of Object.entries(headers)) {
-    const at = keyPath(path, name);
-    const lower = name.toLowerCase();
-    const earlier = seen.get(lower);
-    seen.set(lower, earlier ?? name);
-    if (earlier !== undefined) p.add(at, `duplicate of header ${JSON.stringify(earlier)} (header names ignore case)`);
-    else if (lower === 'authorization' && keySource !== null)
-      p.add(at, `conflicts with ${keySource}, which sets Authorization: Bearer <key>; use one of them`);
-    else if (/[\r\n\0]/.test(value)) p.add(at, 'must not contain line breaks');
-    // What an HTTP client accepts in a header value: tab, visible ASCII, space, Latin-1.
-    else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
-      p.add(at, 'must contain only printable ASCII or Latin-1 characters (no control characters, no characters above U+00FF)');
-  }
+/** A header value an HTTP client sends as it is, and no second Authorization beside a key. */
+function checkHeader(value: string, at: string, target: Obj, name: string, p: Problems): string | undefined {
+  const keyed = (key: 'apiKeyEnv' | 'apiKeyFile') => present(target[key]) && fieldAccepts(fieldSpec('target', key), target[key]);
+  const keySource = keyed('apiKeyEnv') ? 'apiKeyEnv' : keyed('apiKeyFile') ? 'apiKeyFile' : null;
+  if (name.toLowerCase() === 'authorization' && keySource !== null)
+    p.add(at, `conflicts with ${keySource}, which sets Authorization: Bearer <key>; use one of them`);
+  else if (/[\r\n\0]/.test(value)) p.add(at, 'must not contain line breaks');
+  // What an HTTP client accepts in a header value: tab, visible ASCII, space, Latin-1.
+  else if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
+    p.add(at, 'must contain only printable ASCII or Latin-1 characters (no control characters, no characters above U+00FF)');
+  else return value;
 }
 
 function checkTarget(t: SectionValue<'target'>, path: string, raw: Obj, c: Context): TargetConfig {
   const baseUrl = t.baseUrl ?? '';
-  const keySource = t.apiKeyEnv != null ? 'apiKeyEnv' : t.apiKeyFile != null ? 'apiKeyFile' : null;
-  checkHeaders(t.headers ?? {}, keyPath(path, 'headers'), keySource, c.p);
   const tlsAt = keyPath(path, 'tls');
   if (isObj(raw['tls']) && baseUrl !== '' && new URL(baseUrl).protocol === 'http:')
     c.p.add(tlsAt, 'applies only to an https baseUrl, and this one is http');
@@ -294,6 +288,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
       'target.apiKeyFile': (file: string, at) => checkFileAt(file, at, c),
       'tls.caFile': (file: string, at) => checkFileAt(file, at, c),
       'server.trustProxy[]': (entry: string, at) => checkCidr(entry, at, p),
+      'target.headers[]': (value: string, at, obj, name) => checkHeader(value, at, obj, name, p),
       // a token set in the file or in the environment, valid or not
       'server.metricsAuth': (on: boolean, at, obj) => {
         if (on && !present(obj['authToken']) && env[DEFAULTS.authTokenEnv] === undefined)
