@@ -1,29 +1,33 @@
 /**
  * The config file format, declared once: every section and key with its type, range,
- * enum, pattern, default (from DEFAULTS) and a one-line description. Two things read it:
- * validateConfig (which keys exist, and the type/range/enum checks of plain keys, with
- * its messages) and configSchema (the JSON Schema that editors use). What a declaration
- * cannot say (cross-field rules, cron syntax, files, environment variables, URL parsing)
- * stays hand code in validateConfig; the schema carries only what ajv can check.
+ * enum, pattern, default (from DEFAULTS), the rules between keys, the validator's messages
+ * and a one-line description. Three things read it: readSection (the generic reader: it
+ * enforces every rule declared here and applies the defaults), specTypes (the TypeScript
+ * type of each section, derived from this object) and configSchema (the JSON Schema that
+ * editors use). What a declaration cannot say (cron syntax, files, environment variables,
+ * URL parsing, unique names, arithmetic between keys) stays hand code in validateConfig.
  *
- * Adding a key: one entry here (its section's order is the order of CONFIG_KEYS and of
- * the schema), plus its read in validateConfig (usually `readSpec(obj, key, path, p, FIELD)`),
- * then `npm run schema` to refresh config/coherency.schema.json.
+ * Adding a key: one entry here (its section's order is the order of CONFIG_KEYS, of the
+ * schema and of the messages) and its line in config/example.yaml, then `npm run schema`
+ * to refresh config/coherency.schema.json.
  */
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
-import { DEFAULTS, RESERVED_BODY_KEYS, RESERVED_HEADERS } from './defaults.js';
-import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindTypes.js';
-import { EXPECT_DEFAULTS, KEYWORDS_MAX, TEMPERATURES_MAX } from './validateProbeSignals.js';
+import { DEFAULTS, EXPECT_DEFAULTS, KEYWORDS_MAX, RESERVED_BODY_KEYS, RESERVED_HEADERS, TEMPERATURES_MAX } from './defaults.js';
+import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
 
 interface Common {
   description: string;
   /** What the key is when absent (taken from DEFAULTS); shown by editors. */
   default?: unknown;
+  /** What the key is when absent where editors are shown no default (taken from DEFAULTS: null, {} or []). */
+  whenAbsent?: unknown;
   required?: true;
   /** null is a meaningful value (storage.dir: null keeps runs in memory only). */
   nullable?: true;
   /** The validator's message when the value is wrong; default: written from the type and range. */
   message?: string;
+  /** The message when the value is of another type (or a blank string), where it differs from `message`. */
+  typeMessage?: string;
   /** The key is allowed only where another key of the section has one of these values (facts: kind recall). */
   onlyWhen?: KeyIs;
   /** The key is refused where another key of the section has one of these values (samples: kind conformance). */
@@ -34,26 +38,66 @@ interface Common {
 export interface KeyIs {
   key: string;
   values: readonly string[];
+  /** Why, in the validator's message (a conformance probe sends its own fixed requests). */
+  why?: string;
 }
 
 export type FieldSpec = Common &
   (
-    | { type: 'string'; pattern?: string; minLength?: number; enum?: readonly string[] }
+    | {
+        type: 'string';
+        pattern?: string;
+        /** The pattern is for editors only: the validator checks the value by hand, and says more (a URL, a probe name). */
+        schemaOnly?: true;
+        minLength?: number;
+        /** Checked by the validator only (the schema file predates it and stays byte-identical). */
+        maxLength?: number;
+        enum?: readonly string[];
+        /** Kept as written, spaces included (a prompt, a name); other strings are trimmed. */
+        verbatim?: true;
+        /** An empty string is a value (a header's). */
+        blankOk?: true;
+        /** A wrong value is quoted at the end of the message (host names: never a secret). */
+        echo?: true;
+        /** The value names an entry of this root list (a target's probes name probes). */
+        namedIn?: 'probes';
+      }
     | { type: 'integer' | 'number'; minimum?: number; exclusiveMinimum?: number; maximum?: number }
     | { type: 'boolean' }
-    /** A named section of CONFIG_SPEC (a mapping with fixed keys). */
-    | { type: 'section'; section: SectionName }
-    | { type: 'list'; items: FieldSpec; minItems?: number; maxItems?: number; uniqueItems?: true }
+    /** A named section of CONFIG_SPEC (a mapping with fixed keys); partial: absent keys stay absent (no defaults). */
+    | { type: 'section'; section: SectionName; partial?: true }
+    | {
+        type: 'list';
+        items: FieldSpec;
+        minItems?: number;
+        maxItems?: number;
+        uniqueItems?: true;
+        /** The message when there are fewer than minItems entries (or none, where the list is required). */
+        emptyMessage?: string;
+        /** The message at a repeated entry; {value} is the entry, {first} where it came first. */
+        duplicateMessage?: string;
+        /** Any problem of the list or of an entry is `message`, said once for the whole list. */
+        oneMessage?: true;
+        /** With oneMessage: entries outside the items' enum are named after it. */
+        namesUnknown?: true;
+      }
     /** A mapping with free keys: values of one kind; keys limited by a pattern, a closed list or a deny list. */
     | {
         type: 'map';
         /** null: any JSON value. */
         values: FieldSpec | null;
         keyPattern?: string;
+        /** The message at a key that does not match keyPattern. */
+        keyMessage?: string;
         keys?: readonly string[];
+        /** What a key is called in messages ("unknown threshold", "duplicate of header"). */
+        keyNoun?: string;
         forbiddenKeys?: readonly string[];
-        /** forbiddenKeys match whatever the case (HTTP header names). */
+        /** Keys are the same whatever the case (HTTP header names): a second spelling is refused, forbiddenKeys match any. */
         keysIgnoreCase?: true;
+        /** The message at a forbidden key, followed by that key's reason where forbiddenReasons gives one. */
+        forbiddenMessage?: string;
+        forbiddenReasons?: Readonly<Record<string, string>>;
       }
   );
 
@@ -66,30 +110,51 @@ export interface SectionSpec {
   noneWhen?: KeyIs;
   /** At most one of these keys (targets: apiKeyEnv or apiKeyFile). */
   atMostOne?: readonly string[];
+  /** Where the atMostOne problem is reported (a key of the section; default the section) and its message. */
+  atMostOneAt?: string;
+  atMostOneMessage?: string;
+  /** The message when the section is not a mapping. */
+  message?: string;
 }
 
 const L = DEFAULTS.limits;
 const KL = DEFAULTS.probeKinds.limits;
-const RECALL: KeyIs = { key: 'kind', values: ['recall'] };
+const RECALL = { key: 'kind', values: ['recall'] } as const satisfies KeyIs;
 /** A conformance probe sends its own fixed requests, once per run: the keys that shape a generation do not apply. */
-const CONFORMANCE: KeyIs = { key: 'kind', values: ['conformance'] };
+const CONFORMANCE = {
+  key: 'kind',
+  values: ['conformance'],
+  why: 'it sends its own fixed requests, once per run',
+} as const satisfies KeyIs;
 const NAME_PATTERN = '^[a-z0-9_-]+$';
+/** A target's or a probe's name (validateConfig checks that it is unique). */
+const uniqueName = (among: string) =>
+  ({
+    type: 'string',
+    pattern: NAME_PATTERN,
+    verbatim: true,
+    required: true,
+    message: 'must match [a-z0-9_-]+',
+    description: `Unique among ${among}; [a-z0-9_-]+`,
+  }) as const satisfies FieldSpec;
 /** Somewhere a character other than whitespace and ASCII punctuation (ranges ! to /, : to @, [ to `, { to ~). */
 const KEYWORD_PATTERN = '[^ \t\n\r\f\v!-/:-@\\[-`{-~]';
-const port = (what: string, dflt: number): FieldSpec => ({
-  type: 'integer',
-  minimum: L.portMin,
-  maximum: L.portMax,
-  default: dflt,
-  description: `${what} listen port (0 = any free port)`,
-});
-const host = (what: string, dflt: string): FieldSpec => ({
-  type: 'string',
-  minLength: 1,
-  default: dflt,
-  description: `${what} listen address: an IP address or a host name (0.0.0.0 in a container)`,
-});
-const timeout = (what: string): FieldSpec => ({ type: 'number', exclusiveMinimum: 0, description: `Seconds: ${what}` });
+const port = (what: string, dflt: number) =>
+  ({
+    type: 'integer',
+    minimum: L.portMin,
+    maximum: L.portMax,
+    default: dflt,
+    description: `${what} listen port (0 = any free port)`,
+  }) as const satisfies FieldSpec;
+const host = (what: string, dflt: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    default: dflt,
+    description: `${what} listen address: an IP address or a host name (0.0.0.0 in a container)`,
+  }) as const satisfies FieldSpec;
+const timeout = (what: string) => ({ type: 'number', exclusiveMinimum: 0, description: `Seconds: ${what}` }) as const satisfies FieldSpec;
 
 export const CONFIG_SPEC = {
   root: {
@@ -108,6 +173,7 @@ export const CONFIG_SPEC = {
         items: { type: 'section', section: 'target', description: 'An endpoint to probe' },
         minItems: 1,
         required: true,
+        emptyMessage: 'must list at least one target',
         description: 'Endpoints to probe (at least one)',
       },
       probes: {
@@ -115,6 +181,7 @@ export const CONFIG_SPEC = {
         items: { type: 'section', section: 'probe', description: 'A request to send' },
         minItems: 1,
         required: true,
+        emptyMessage: 'must list at least one probe',
         description: 'What to send (at least one probe)',
       },
     },
@@ -154,9 +221,14 @@ export const CONFIG_SPEC = {
         items: {
           type: 'string',
           pattern: '^(\\*|(\\*\\.)?[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?\\.?)$',
+          maxLength: 253,
+          typeMessage: 'must be a non-empty string',
+          message: "must be a host name (letters, digits, '-' and '.', no port), *.domain or *",
+          echo: true,
           description: 'A host name, *.domain for the names under it, or * for any',
         },
         minItems: 1,
+        emptyMessage: 'must name at least one host (or [*] to accept any; leave it out for the default)',
         nullable: true,
         default: DEFAULTS.server.allowedHosts,
         message: 'must be a list of host names (localhost, coherency.example.com, *.example.com), or [*] to accept any',
@@ -250,34 +322,67 @@ export const CONFIG_SPEC = {
     description: 'An OpenAI-compatible endpoint',
     atMostOne: ['apiKeyEnv', 'apiKeyFile'],
     fields: {
-      name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among targets; [a-z0-9_-]+' },
+      name: uniqueName('targets'),
       baseUrl: {
         type: 'string',
         // new URL() is the real check; this catches the common slips in an editor.
         pattern: '^[hH][tT][tT][pP][sS]?://[^?#]+$',
+        schemaOnly: true,
         required: true,
         description: 'http(s) URL before /chat/completions, e.g. http://127.0.0.1:8000/v1; no user:password@, no ?query',
       },
       model: { type: 'string', minLength: 1, required: true, description: 'The "model" field sent in each request' },
       apiKeyEnv: {
+        whenAbsent: DEFAULTS.target.apiKeyEnv,
         type: 'string',
         pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        verbatim: true,
+        message: 'must be the name of an environment variable (letters, digits and _), not the key itself',
         description: 'NAME of an environment variable holding the key (sent as Authorization: Bearer), never the key itself',
       },
-      apiKeyFile: { type: 'string', minLength: 1, description: 'Path of a file holding the key (a mounted Secret), read at each run' },
+      apiKeyFile: {
+        whenAbsent: DEFAULTS.target.apiKeyFile,
+        type: 'string',
+        minLength: 1,
+        message: 'must be the path of a file holding the key, not the key itself',
+        description: 'Path of a file holding the key (a mounted Secret), read at each run',
+      },
       headers: {
+        whenAbsent: DEFAULTS.target.headers,
         type: 'map',
-        values: { type: 'string', description: 'Header value' },
+        values: {
+          type: 'string',
+          verbatim: true,
+          blankOk: true,
+          typeMessage: 'must be a string (quote numbers and booleans)',
+          description: 'Header value',
+        },
         keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+        keyMessage: 'is not a valid HTTP header name',
         forbiddenKeys: RESERVED_HEADERS,
         keysIgnoreCase: true,
+        keyNoun: 'header',
+        forbiddenMessage: 'is managed by the HTTP client and cannot be set',
+        message: 'must be a mapping of header name to string value',
         description: 'Extra request headers (string values)',
       },
       probes: {
         type: 'list',
-        items: { type: 'string', pattern: NAME_PATTERN, description: 'A probe name' },
+        items: {
+          type: 'string',
+          pattern: NAME_PATTERN,
+          schemaOnly: true,
+          verbatim: true,
+          blankOk: true,
+          namedIn: 'probes',
+          message: 'must be a probe name',
+          description: 'A probe name',
+        },
         minItems: 1,
         uniqueItems: true,
+        message: 'must be a list of probe names',
+        emptyMessage: 'must list at least one probe (leave it out to run every probe)',
+        duplicateMessage: 'duplicate of {first} {value}',
         description: 'Names of the probes this target runs; default every probe',
       },
       timeouts: { type: 'section', section: 'timeouts', description: 'Request timeouts' },
@@ -290,15 +395,17 @@ export const CONFIG_SPEC = {
         description: 'Where the token limit goes; default max_tokens, switched when the server refuses it',
       },
       omit: {
+        whenAbsent: DEFAULTS.target.omit,
         type: 'list',
-        items: { type: 'string', enum: ['temperature'], description: 'A request field' },
+        items: { type: 'string', enum: ['temperature'], message: 'only temperature can be left out', description: 'A request field' },
         message: 'must be a list of request fields to leave out: [temperature]',
         description: 'Request fields never sent (a model that accepts only its default temperature)',
       },
       modelAliases: {
         type: 'list',
-        items: { type: 'string', minLength: 1, description: 'A model name' },
+        items: { type: 'string', minLength: 1, message: 'must be a model name (a non-empty string)', description: 'A model name' },
         uniqueItems: true,
+        duplicateMessage: 'duplicate of {value}',
         default: DEFAULTS.target.modelAliases,
         message: 'must be a list of model names',
         description: "Other names the endpoint may give the model in its answers' model field (conformance probes: check models)",
@@ -316,21 +423,28 @@ export const CONFIG_SPEC = {
   probe: {
     description: 'A request sent to every target that runs it',
     exactlyOne: ['prompt', 'messages'],
-    noneWhen: { key: 'kind', values: ['recall', 'contamination', 'conformance'] },
+    noneWhen: { key: 'kind', values: ['recall', 'contamination', 'conformance'], why: 'builds its own messages' },
     atMostOne: ['temperature', 'temperatures'],
+    // a sweep replaces the one temperature: both set would leave one of them silently unused
+    atMostOneAt: 'temperature',
+    atMostOneMessage: 'set temperature or temperatures (a sweep), not both',
     fields: {
-      name: { type: 'string', pattern: NAME_PATTERN, required: true, description: 'Unique among probes; [a-z0-9_-]+' },
+      name: uniqueName('probes'),
       schedule: {
         type: 'string',
         nullable: true,
         default: DEFAULTS.probe.schedule,
+        blankOk: true,
+        typeMessage: 'must be a cron expression in quotes',
         description: 'node-cron expression, 5 fields (minute first) or 6 (second first); absent = manual only',
       },
-      prompt: { type: 'string', minLength: 1, description: 'Sent as a single user message (or give messages)' },
+      prompt: { type: 'string', minLength: 1, verbatim: true, description: 'Sent as a single user message (or give messages)' },
       messages: {
         type: 'list',
         items: { type: 'section', section: 'message', description: 'A chat message' },
         minItems: 1,
+        message: 'must be a list of {role, content}',
+        emptyMessage: 'must contain at least one message',
         description: 'A full conversation instead of prompt; at least one user message',
       },
       maxTokens: { type: 'integer', minimum: 1, required: true, description: 'Token limit of each request' },
@@ -357,9 +471,12 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       thresholds: {
+        whenAbsent: DEFAULTS.probe.thresholds,
         type: 'map',
         values: { type: 'number', minimum: 0, message: 'must be a finite number >= 0', description: 'Analyzer threshold' },
         keys: Object.keys(DEFAULT_THRESHOLDS),
+        keyNoun: 'threshold',
+        message: 'must be a mapping of threshold name to number',
         description: 'Analyzer threshold overrides by name (src/core/thresholds.ts)',
         notWhen: CONFORMANCE,
       },
@@ -372,16 +489,22 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       verdictModel: {
+        whenAbsent: DEFAULTS.probe.verdictModel,
         type: 'string',
         minLength: 1,
+        message: 'must be the path of a verdict model file (JSON written by npm run train)',
         description: 'A verdict model retrained with npm run train (JSON, read and checked at load); default the committed one',
         notWhen: CONFORMANCE,
       },
-      timeouts: { type: 'section', section: 'timeouts', description: "Timeout overrides, merged over the target's" },
+      timeouts: { type: 'section', section: 'timeouts', partial: true, description: "Timeout overrides, merged over the target's" },
       extraBody: {
+        whenAbsent: DEFAULTS.probe.extraBody,
         type: 'map',
         values: null,
         forbiddenKeys: Object.keys(RESERVED_BODY_KEYS),
+        forbiddenMessage: 'cannot be overridden',
+        forbiddenReasons: RESERVED_BODY_KEYS,
+        message: 'must be a mapping of request body fields',
         description: 'Fields merged into the request body (top_p, seed, stop, vendor options)',
       },
       abortOnCollapse: {
@@ -410,11 +533,14 @@ export const CONFIG_SPEC = {
         notWhen: CONFORMANCE,
       },
       temperatures: {
+        whenAbsent: DEFAULTS.probe.temperatures,
         type: 'list',
         items: { type: 'number', minimum: L.temperatureMin, maximum: L.temperatureMax, description: 'A sampling temperature' },
         minItems: 1,
         maxItems: TEMPERATURES_MAX,
         uniqueItems: true,
+        message: `must be a list of 1 to ${TEMPERATURES_MAX} distinct numbers from ${L.temperatureMin} to ${L.temperatureMax}`,
+        duplicateMessage: '{value} is listed twice',
         description: 'A sweep: every sample runs at each temperature (samples x temperatures requests); series get a temperature label',
         notWhen: CONFORMANCE,
       },
@@ -454,6 +580,8 @@ export const CONFIG_SPEC = {
         uniqueItems: true,
         default: DEFAULTS.probeKinds.recall.positions,
         onlyWhen: RECALL,
+        message: `must be a non-empty list of ${RECALL_POSITIONS.join(', ')} (each at most once)`,
+        oneMessage: true,
         description: 'Recall: where facts are planted, in turn (start, middle, end)',
       },
       seed: {
@@ -471,6 +599,7 @@ export const CONFIG_SPEC = {
         maximum: 1,
         default: DEFAULTS.probeKinds.recall.minRecall,
         onlyWhen: RECALL,
+        message: 'must be a number from 0 to 1 (the share of facts recalled under which a sample fails)',
         description: 'Recall: share of facts (0-1) under which a sample fails; some missed above it is a warning',
       },
       concurrency: {
@@ -489,20 +618,30 @@ export const CONFIG_SPEC = {
         default: DEFAULTS.probeKinds.conformance.checks,
         onlyWhen: CONFORMANCE,
         message: `must be a non-empty list of ${CONFORMANCE_CHECKS.join(', ')} (each at most once)`,
+        oneMessage: true,
+        namesUnknown: true,
         description: 'Conformance: the checks to run (default all; one that cannot apply to the target is skipped)',
       },
     },
   },
   expect: {
     description: 'What a generation answer must contain',
+    message: 'must be a mapping with keywords (a list), minCoverage (0-1) and headings (an integer)',
     fields: {
       keywords: {
         type: 'list',
         // The validator wants a letter or digit (\p{L}, \p{N}); the schema says "a character that is
         // neither whitespace nor ASCII punctuation", in the pattern subset every JSON Schema
         // validator reads (Python's re has no \p{..}): a little laxer, never stricter.
-        items: { type: 'string', pattern: KEYWORD_PATTERN, description: 'A word or short phrase (stemmed, case-insensitive)' },
+        items: {
+          type: 'string',
+          pattern: KEYWORD_PATTERN,
+          schemaOnly: true,
+          message: 'must be a word or phrase (letters or digits)',
+          description: 'A word or short phrase (stemmed, case-insensitive)',
+        },
         maxItems: KEYWORDS_MAX,
+        message: `must be a list of up to ${KEYWORDS_MAX} words or short phrases`,
         description: 'Words or phrases the answer should mention',
       },
       minCoverage: {
@@ -510,6 +649,7 @@ export const CONFIG_SPEC = {
         minimum: 0,
         maximum: 1,
         default: EXPECT_DEFAULTS.minCoverage,
+        message: 'must be a number from 0 to 1 (the share of keywords the answer must mention)',
         description: 'Share of keywords (0-1) the answer must mention; under it the sample fails off_prompt',
       },
       headings: {
@@ -517,15 +657,17 @@ export const CONFIG_SPEC = {
         minimum: 0,
         maximum: 1000,
         default: EXPECT_DEFAULTS.headings,
+        message: 'must be an integer from 0 to 1000 (markdown headings the answer must have)',
         description: 'At least this many markdown headings, else a warning (missing_headings)',
       },
     },
   },
   message: {
     description: 'A chat message',
+    message: 'must be a mapping with role and content',
     fields: {
       role: { type: 'string', enum: ['system', 'user', 'assistant'], required: true, description: 'Who speaks' },
-      content: { type: 'string', minLength: 1, required: true, description: 'The text' },
+      content: { type: 'string', minLength: 1, verbatim: true, required: true, description: 'The text' },
     },
   },
   timeouts: {
@@ -554,8 +696,10 @@ export const CONFIG_SPEC = {
     description: 'TLS options',
     fields: {
       caFile: {
+        whenAbsent: DEFAULTS.target.tls.caFile,
         type: 'string',
         minLength: 1,
+        message: 'must be the path of a file holding PEM CA certificates',
         description: 'PEM file of the CA(s) that signed the server certificate; default the system CAs',
       },
       insecureSkipVerify: {
@@ -587,6 +731,20 @@ export function sectionKeys<S extends SectionName>(section: S): readonly Keys<S>
   return Object.freeze(Object.keys(CONFIG_SPEC[section].fields)) as readonly Keys<S>[];
 }
 
+/** Every key the file format accepts, per section, as configSpec.ts declares them; config/example.yaml documents each. */
+export const CONFIG_KEYS = Object.freeze({
+  root: sectionKeys('root'),
+  server: sectionKeys('server'),
+  simulator: sectionKeys('simulator'),
+  metrics: sectionKeys('metrics'),
+  storage: sectionKeys('storage'),
+  target: sectionKeys('target'),
+  probe: sectionKeys('probe'),
+  message: sectionKeys('message'),
+  timeouts: sectionKeys('timeouts'),
+  tls: sectionKeys('tls'),
+});
+
 /** The validator's message for a wrong value, from the declaration unless it gives its own. */
 export function fieldMessage(f: FieldSpec): string {
   if (f.message !== undefined) return f.message;
@@ -611,16 +769,19 @@ export function fieldMessage(f: FieldSpec): string {
   }
 }
 
-/** Whether a present (non-null) value meets a scalar declaration: type, range, enum, pattern. */
+/** Whether a present (non-null) value meets a scalar declaration: type, range, enum, pattern, length. */
 export function fieldAccepts(f: FieldSpec, v: unknown): boolean {
   switch (f.type) {
     case 'boolean':
       return typeof v === 'boolean';
-    case 'string':
+    case 'string': {
       if (typeof v !== 'string') return false;
       if (f.enum) return f.enum.includes(v);
-      if (f.pattern !== undefined && !new RegExp(f.pattern, 'u').test(v)) return false;
-      return v.trim().length >= (f.minLength ?? 1);
+      const s = f.verbatim ? v : v.trim();
+      if (f.pattern !== undefined && !f.schemaOnly && !new RegExp(f.pattern, 'u').test(s)) return false;
+      if (f.maxLength !== undefined && s.length > f.maxLength) return false;
+      return f.blankOk === true || v.trim().length >= (f.minLength ?? 1);
+    }
     case 'integer':
     case 'number':
       if (typeof v !== 'number' || !Number.isFinite(v)) return false;
@@ -631,6 +792,14 @@ export function fieldAccepts(f: FieldSpec, v: unknown): boolean {
     default:
       return true;
   }
+}
+
+/** The message for a wrong scalar value: typeMessage for another type or a blank string, else the declaration's. */
+export function wrongValueMessage(f: FieldSpec, v: unknown): string {
+  if (f.typeMessage !== undefined && (typeof v !== 'string' || (v.trim() === '' && f.type === 'string' && !f.blankOk)))
+    return f.typeMessage;
+  const message = fieldMessage(f);
+  return f.type === 'string' && f.echo && typeof v === 'string' ? `${message}, got ${JSON.stringify(v.trim().slice(0, 60))}` : message;
 }
 
 /** One key's declaration: `fieldSpec('probe', 'temperature')`. */

@@ -1,4 +1,4 @@
-import { CONFORMANCE_CHECKS } from './probeKindTypes.js';
+import { CONFORMANCE_CHECKS } from './probeKindNames.js';
 
 /**
  * Every config default and limit in one place. The validator, the env fallback,
@@ -209,3 +209,10 @@ export const RESERVED_HEADERS: readonly string[] = Object.freeze([
   'upgrade',
   'expect',
 ]);
+
+/** probes[].expect when a key of it is absent. */
+export const EXPECT_DEFAULTS = { minCoverage: 0.6, headings: 0 } as const;
+/** At most this many temperatures in one sweep (each one is a label value). */
+export const TEMPERATURES_MAX = 8;
+/** At most this many keywords in probes[].expect. */
+export const KEYWORDS_MAX = 100;

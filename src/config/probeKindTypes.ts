@@ -1,42 +1,24 @@
-/** What a probe does: one long generation (the default), a recall test, a contamination test, or a conformance checklist. */
-export const PROBE_KINDS_NAMES = ['generation', 'recall', 'contamination', 'conformance'] as const;
+/**
+ * The probe kinds' names and settings. Each kind's settings are the probe keys declared
+ * onlyWhen that kind in configSpec.ts, with their types (what each key means is said there);
+ * the names live in probeKindNames.ts, which the spec reads, and are exported again here.
+ */
+import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
+import type { KeysOnlyWhen, SectionValue } from './specTypes.js';
+
+export { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS };
 
 export type ProbeKind = (typeof PROBE_KINDS_NAMES)[number];
-
-/** Where in a recall conversation facts are planted. */
-export const RECALL_POSITIONS = ['start', 'middle', 'end'] as const;
-
 export type RecallPosition = (typeof RECALL_POSITIONS)[number];
-
-export interface RecallSettings {
-  /** Size of the built conversation, in estimated tokens (the simulator's tokenizer). */
-  conversationTokens: number;
-  /** How many facts are planted. */
-  facts: number;
-  /** Where they are planted, in turn; facts cycle through the list. */
-  positions: RecallPosition[];
-  /** Seeds the filler and the facts: the same seed gives the same conversation. */
-  seed: number;
-  /** Share of facts under which a sample fails (0-1). */
-  minRecall: number;
-}
-
-export interface ContaminationSettings {
-  /** Requests sent at once, each with its own topic and code word. */
-  concurrency: number;
-  /** Seeds topics and code words, together with the run id (each run's words differ). */
-  seed: number;
-}
-
-/**
- * The checks of a conformance probe, in the order they run and are shown (each one a file of
- * src/probe/conformance/): what the endpoint and any proxy in front of it must get right.
- */
-export const CONFORMANCE_CHECKS = ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth'] as const;
-
 export type ConformanceCheckName = (typeof CONFORMANCE_CHECKS)[number];
 
-export interface ConformanceSettings {
-  /** The checks to run, in CONFORMANCE_CHECKS order (default: all; each one skips itself where it cannot apply). */
-  checks: ConformanceCheckName[];
-}
+type Probe = SectionValue<'probe'>;
+
+/** A recall conversation: its size in estimated tokens, the facts planted, where, its seed, and the share under which a sample fails. */
+export type RecallSettings = Pick<Probe, KeysOnlyWhen<'probe', 'recall'>>;
+
+/** Requests sent at once, each with its own topic and code word; the seed of topics and code words (with the run id). */
+export type ContaminationSettings = Pick<Probe, KeysOnlyWhen<'probe', 'contamination'>>;
+
+/** The checks to run, in CONFORMANCE_CHECKS order (default: all; each one skips itself where it cannot apply). */
+export type ConformanceSettings = Pick<Probe, KeysOnlyWhen<'probe', 'conformance'>>;
