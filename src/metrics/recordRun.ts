@@ -35,7 +35,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   recordKindSample(metrics, target, probe, sample);
   metrics.duration.observe(tp, sample.durationSeconds);
   // a checklist has no output of its own to measure: its checks have their own series
-  if (sample.conformance) {
+  if (sample.outcome?.kind === 'conformance') {
     recordConformanceSample(metrics, target, probe, sample);
     return;
   }

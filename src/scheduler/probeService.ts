@@ -198,7 +198,7 @@ export class ProbeService {
             const swept = probe.temperatures !== null;
             recordSample(metrics, t, p, sample, swept);
             // a conformance checklist is not output that degenerates: it has its own series and alert
-            if (sample.conformance) return;
+            if (sample.outcome?.kind === 'conformance') return;
             // a sweep keeps one window per temperature: the ratios are what it compares
             const temp = temperatureLabel(swept, sample);
             const ratio = this.window.add(
