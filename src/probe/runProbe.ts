@@ -6,9 +6,10 @@ import { probeKindOf } from './kinds/index.js';
 import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
 /**
- * Runs one probe against one target with the module of its kind (PROBE_KINDS of
- * kinds/index.ts: generation, recall, contamination, conformance), within the run's deadline (runDeadline.ts): the kind
- * sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become `error` samples.
+ * Runs one probe against one target with the module of its kind (PROBE_KINDS of kinds/index.ts:
+ * generation, recall, contamination, conformance), within the run's deadline (runDeadline.ts):
+ * the kind sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become
+ * `error` samples.
  * The contract the kinds share with this dispatcher is probeDeps.ts; this module exports
  * runProbe and nothing else, so no kind is reached through it and none imports it back.
  */
