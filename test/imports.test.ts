@@ -119,7 +119,7 @@ describe('src layout', () => {
   const graph = new Map(all.map((f) => [f, importsOf(f).filter((g) => g.endsWith('.ts') && existsSync(g))]));
 
   it('reads type imports, re-exports and import() of a literal path', () => {
-    const kinds = importsOf(join(src, 'probe', 'kinds', 'recallProbe.ts')).map(rel);
+    const kinds = importsOf(join(src, 'probe', 'kinds', 'recallKind.ts')).map(rel);
     assert.ok(kinds.includes('probe/probeDeps.ts'), kinds.join(', '));
     const probe = importsOf(join(src, 'cli', 'commands', 'probe.ts')).map(rel);
     assert.ok(probe.includes('oneShot/probeCommand.ts'), probe.join(', '));

@@ -59,7 +59,7 @@ interface RunAnswer {
   verdict: string;
   /** The run itself; the answer to /probe comes after the target's fingerprint read too (bounded at 3 s, no slot held). */
   durationSeconds: number;
-  samples: Array<{ verdict: string; error?: { type: string; message: string } | null; conformance?: { checks: unknown[] } }>;
+  samples: Array<{ verdict: string; error?: { type: string; message: string } | null; outcome?: { checks?: unknown[] } }>;
 }
 
 type Case = [name: string, run: () => Promise<string>];
@@ -110,7 +110,7 @@ probes:
         check(seconds < RUN_SECONDS + 1.5, `the run took ${seconds.toFixed(1)} s`);
         check(next.run.verdict === 'ok', `the waiting healthy run was ${next.run.verdict}`);
         check(next.seconds < RUN_SECONDS + 1, `the waiting healthy run took ${next.seconds.toFixed(1)} s, its slot wait included`);
-        return `timeout_run in ${seconds.toFixed(1)} s, ${s?.conformance?.checks.length ?? 0} checks kept; the run waiting for the slot ok in ${next.seconds.toFixed(1)} s`;
+        return `timeout_run in ${seconds.toFixed(1)} s, ${s?.outcome?.checks?.length ?? 0} checks kept; the run waiting for the slot ok in ${next.seconds.toFixed(1)} s`;
       },
     ],
     [
@@ -120,7 +120,7 @@ probes:
         const s = run.samples[0];
         check(s?.error?.type === 'timeout_run', `ended ${s?.error?.type ?? 'without an error'}: ${s?.error?.message ?? run.verdict}`);
         check(seconds < 4 + 1.5, `the run took ${seconds.toFixed(1)} s`);
-        return `timeout_run in ${seconds.toFixed(1)} s, ${s?.conformance?.checks.length ?? 0} checks kept`;
+        return `timeout_run in ${seconds.toFixed(1)} s, ${s?.outcome?.checks?.length ?? 0} checks kept`;
       },
     ],
     [

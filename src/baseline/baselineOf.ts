@@ -51,7 +51,7 @@ function latencyOf(samples: readonly SampleResult[]): LatencyFigures {
 function outputsOf(samples: readonly SampleResult[], seed: number | null, kind: string): SampleOutput[] {
   if (seed === null || kind === 'contamination') return [];
   return samples
-    .filter((s) => s.temperature === 0 && s.temperatureSent !== false && s.verdict !== 'error' && !s.conformance)
+    .filter((s) => s.temperature === 0 && s.temperatureSent !== false && s.verdict !== 'error' && s.outcome?.kind !== 'conformance')
     .map((s) => {
       const { tokens, total } = outputTokens(s.content, MAX_OUTPUT_TOKENS);
       return { sample: s.index, temperature: 0, seed, tokens, totalTokens: total, truncated: total > tokens.length };
@@ -65,8 +65,8 @@ export function pairFigures(run: RunResult, config: Config): PairFigures {
   const settings = probeSettings(probe);
   const samples = [...run.samples].sort((a, b) => a.index - b.index);
   const onsets = samples.filter((s) => s.verdict === 'fail' && s.onsetToken !== null).map((s) => s.onsetToken as number);
-  const recalls = samples.flatMap((s) => (s.recall ? [s.recall.ratio] : []));
-  const checks = samples.flatMap((s) => s.conformance?.checks ?? []);
+  const recalls = samples.flatMap((s) => (s.outcome?.kind === 'recall' ? [s.outcome.ratio] : []));
+  const checks = samples.flatMap((s) => (s.outcome?.kind === 'conformance' ? s.outcome.checks : []));
   return {
     target: run.target,
     probe: run.probe,

@@ -23,7 +23,7 @@ export function runFingerprint(target: Pick<TargetConfig, 'model' | 'baseUrl'>, 
   let systemFingerprint: string | null = null;
   for (const run of runs)
     for (const sample of run.samples)
-      for (const check of sample.conformance?.checks ?? []) {
+      for (const check of sample.outcome?.kind === 'conformance' ? sample.outcome.checks : []) {
         const e = check.evidence;
         if (check.check === 'models' && typeof e['answered'] === 'string' && e['answered'] !== '') answeredModel = e['answered'];
         if (check.check === 'fields') {

@@ -1,5 +1,5 @@
 import type { CheckResult, Evidence } from '../probe/conformance/checkTypes.js';
-import type { SampleResult } from '../probe/probeTypes.js';
+import { outcomeOf, type SampleResult } from '../probe/probeTypes.js';
 import { escapeHtml as esc, verdictBadge } from './htmlPage.js';
 import { escapeVisible } from './visibleText.js';
 
@@ -21,7 +21,7 @@ function checkRow(c: CheckResult): string {
 
 /** A conformance sample as a checklist: each check, its verdict and reason, what decided it. */
 export function renderChecklist(s: SampleResult): string {
-  const outcome = s.conformance;
+  const outcome = outcomeOf(s, 'conformance');
   if (!outcome) return '';
   const failed = outcome.checks.filter((c) => c.status === 'fail').length;
   const skipped = outcome.checks.filter((c) => c.status === 'skipped').length;

@@ -36,7 +36,7 @@ started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${e
  */
 function renderSampleSafely(s: SampleResult, i: number): string {
   try {
-    return s.conformance ? renderChecklist(s) : renderSample(s);
+    return s.outcome?.kind === 'conformance' ? renderChecklist(s) : renderSample(s);
   } catch (err) {
     return `<section class="sample" id="s${i}">
 <h2>Sample ${i}</h2>

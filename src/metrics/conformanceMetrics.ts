@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { CONFORMANCE_CHECKS } from '../config/probeKindTypes.js';
 import { CHECK_REASONS } from '../probe/conformance/checkTypes.js';
-import type { SampleResult } from '../probe/probeTypes.js';
+import { outcomeOf, type SampleResult } from '../probe/probeTypes.js';
 
 const TPC = ['target', 'probe', 'check'] as const;
 
@@ -58,7 +58,7 @@ export type ConformanceMetrics = ReturnType<typeof createConformanceMetrics>;
  * nothing about the API, and CoherencyProbeErrors has the outage.
  */
 export function recordConformanceSample(metrics: ConformanceMetrics, target: string, probe: string, sample: SampleResult): void {
-  const outcome = sample.conformance;
+  const outcome = outcomeOf(sample, 'conformance');
   if (!outcome || sample.verdict === 'error') return;
   for (const check of CONFORMANCE_CHECKS) {
     const labels = { target, probe, check };

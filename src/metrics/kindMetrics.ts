@@ -36,11 +36,12 @@ export type KindMetrics = ReturnType<typeof createKindMetrics>;
 
 /** What a recall or contamination sample moves; nothing for other samples. */
 export function recordKindSample(metrics: KindMetrics, target: string, probe: string, sample: SampleResult): void {
-  if (sample.recall) {
-    metrics.recallRatio.set({ target, probe }, sample.recall.ratio);
-    metrics.recallMinRatio.set({ target, probe }, sample.recall.minRecall);
+  const o = sample.outcome;
+  if (o?.kind === 'recall') {
+    metrics.recallRatio.set({ target, probe }, o.ratio);
+    metrics.recallMinRatio.set({ target, probe }, o.minRecall);
   }
-  if (sample.contamination && sample.contamination.leakedFrom.length > 0 && sample.verdict !== 'error') {
+  if (o?.kind === 'contamination' && o.leakedFrom.length > 0 && sample.verdict !== 'error') {
     metrics.contaminationDetected.inc({ target, probe });
   }
 }

@@ -1,7 +1,7 @@
 import { Registry } from 'prom-client';
 import { FINDING_KINDS } from '../core/finding.js';
 import { CHECK_REASON_MEANINGS } from '../probe/conformance/reasonMeanings.js';
-import { PROBE_KIND_FINDING_KINDS } from '../probe/kinds/kindResults.js';
+import { PROBE_KIND_FINDING_KINDS } from '../probe/kinds/index.js';
 import type { MetricsDetail } from '../config/types.js';
 import type { SampleErrorType } from '../probe/probeTypes.js';
 import { createMetrics } from './createMetrics.js';

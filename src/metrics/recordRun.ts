@@ -39,7 +39,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   recordKindSample(metrics, target, probe, sample);
   metrics.duration.observe(tp, sample.durationSeconds);
   // a checklist has no output of its own to measure: its checks have their own series
-  if (sample.conformance) {
+  if (sample.outcome?.kind === 'conformance') {
     recordConformanceSample(metrics, target, probe, sample);
     return;
   }
@@ -116,7 +116,7 @@ export function recordSampleFinished(
   const swept = probe.temperatures !== null;
   recordSample(metrics, target, probe.name, sample, swept);
   // a conformance checklist is not output that degenerates: it has its own series and alert
-  if (sample.conformance) return;
+  if (sample.outcome?.kind === 'conformance') return;
   const temp = temperatureLabel(swept, sample);
   const key = `${target}\u0000${probe.name}${temp.temperature === undefined ? '' : `\u0000${temp.temperature}`}`;
   const ratio = window.add(key, sample.verdict);

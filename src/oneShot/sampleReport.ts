@@ -1,5 +1,5 @@
 import { finishText, temperatureText } from '../http/sampleFacts.js';
-import type { SampleResult } from '../probe/probeTypes.js';
+import { outcomeOf, type SampleResult } from '../probe/probeTypes.js';
 import { checklistLines, checklistSummary } from './checklistReport.js';
 
 /** The label of a sample in progress lines and reports. */
@@ -9,8 +9,9 @@ export function sampleLabel(target: string, probe: string, index: number): strin
 
 /** One line when a sample ends (progress off a TTY, and the head of its report). */
 export function sampleEndLine(target: string, probe: string, s: SampleResult): string {
-  if (s.conformance) {
-    const figures = [...(s.conformance.checks.length ? [checklistSummary(s.conformance)] : []), `${s.durationSeconds.toFixed(1)} s`];
+  const checklist = outcomeOf(s, 'conformance');
+  if (checklist) {
+    const figures = [...(checklist.checks.length ? [checklistSummary(checklist)] : []), `${s.durationSeconds.toFixed(1)} s`];
     return `${sampleLabel(target, probe, s.index)}: ${s.verdict.toUpperCase()} (${figures.join(', ')})`;
   }
   const figures = [
@@ -27,10 +28,11 @@ export function sampleEndLine(target: string, probe: string, s: SampleResult): s
 /** The final report of one sample: verdict and figures, reasons, the loop with its onset, where --save wrote. */
 export function sampleReport(target: string, probe: string, s: SampleResult, savedTo: string | null): string {
   const lines = [sampleEndLine(target, probe, s)];
-  if (s.conformance) {
+  const checklist = outcomeOf(s, 'conformance');
+  if (checklist) {
     // the checklist says what the reasons would (one per failed check)
     if (s.error) lines.push(`  error: ${s.error.type}: ${s.error.message}`);
-    lines.push(...checklistLines(s.conformance));
+    lines.push(...checklistLines(checklist));
     for (const n of s.notes) lines.push(`  note: ${n}`);
     return `${lines.join('\n')}\n`;
   }
@@ -77,7 +79,7 @@ export function signalLines(s: SampleResult): string[] {
       `  logprobs: mean ${l.meanLogprob.toFixed(2)} over ${l.tokens} tokens; last ${l.tailTokens}: mean ${l.tailMeanLogprob.toFixed(2)}, ${pct(l.tailNearCertainRatio)} near-certain`,
     );
   }
-  const r = s.recall;
+  const r = outcomeOf(s, 'recall');
   if (r) {
     const missed = r.missed.slice(0, 5).map((m) => `${m.label} (${m.position})`);
     out.push(
@@ -85,7 +87,7 @@ export function signalLines(s: SampleResult): string[] {
         (missed.length > 0 ? `; missed ${missed.join(', ')}${r.missed.length > 5 ? ', ...' : ''}` : ''),
     );
   }
-  const c = s.contamination;
+  const c = outcomeOf(s, 'contamination');
   if (c) {
     const own = c.ownCodeWord ? 'its own code word answered' : 'its own code word missing';
     const leaked = c.leakedFrom.length > 0 ? `; holds the code word of request ${c.leakedFrom.join(', ')}` : '';

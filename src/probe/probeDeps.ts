@@ -2,17 +2,38 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
 import type { ChatRequest, StreamProgress, StreamResult, StreamTimeouts } from '../client/streamTypes.js';
-import type { TargetConfig } from '../config/types.js';
+import type { ProbeKind } from '../config/probeKindTypes.js';
+import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import type { FindingKind } from '../core/finding.js';
 import type { RequestShape } from './buildChatRequest.js';
 import type { CheckResult } from './conformance/checkTypes.js';
-import type { SampleResult } from './probeTypes.js';
+import type { ProbeKindFindingKind, RunResult, SampleResult } from './probeTypes.js';
 
 /**
- * The contract between the dispatcher (runProbe.ts) and the probe kinds: what running a probe
- * needs (ProbeDeps, the stream function, the observer hooks). Types only, and it imports
- * nothing of the kinds, so the kinds and the dispatcher both depend on it and not on each other.
+ * The contract between the dispatcher (runProbe.ts) and the probe kinds: what a kind is
+ * (ProbeKindModule) and what running a probe needs (ProbeDeps, the stream function, the observer
+ * hooks). Types only, and it imports nothing of the kinds, so the kinds and the dispatcher both
+ * depend on it and not on each other.
  */
+
+/**
+ * A probe kind: one module of kinds/ exports one of these, and the map of kinds/index.ts lists it.
+ * Its outcome type and its finding kinds' names it declares in the same module, into
+ * ProbeKindSamples of probeTypes.ts; its config keys live in src/config (a lower floor).
+ */
+export interface ProbeKindModule<K extends ProbeKind = ProbeKind> {
+  /** The `kind` of the probes it runs. */
+  name: K;
+  /**
+   * The sample-level finding kinds its samples can carry, in the order the docs list them: each
+   * a value of the `kind` label of coherency_degeneration_reasons_total, a fixed set.
+   */
+  findingKinds: readonly ProbeKindFindingKind[];
+  /** Samples of a run of this probe: the run's default deadline is measured by them (runDeadline.ts). */
+  samplesPerRun(probe: ProbeConfig): number;
+  /** Every sample of one probe against one target. Never throws: failures become `error` samples. */
+  run(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, trigger: RunResult['trigger']): Promise<RunResult>;
+}
 
 export interface StreamOptions {
   timeouts: StreamTimeouts;

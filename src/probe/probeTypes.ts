@@ -3,8 +3,6 @@ import type { Finding, FindingKind } from '../core/finding.js';
 import type { StreamErrorType } from '../client/streamTypes.js';
 import type { Adherence } from '../core/promptAdherence.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
-import { PROBE_KIND_FINDING_KINDS, type ContaminationOutcome, type ProbeKindFindingKind, type RecallOutcome } from './kinds/kindResults.js';
-import type { ConformanceOutcome } from './conformance/checkTypes.js';
 import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 
 /** Sample-level verdict: the analyzer's ok/warn/fail, or error when no usable answer came. */
@@ -16,25 +14,44 @@ export type SampleErrorType = StreamErrorType | 'api_key' | 'internal';
 export const SAMPLE_VERDICTS: readonly SampleVerdict[] = ['ok', 'warn', 'fail', 'error'];
 
 /**
+ * What each probe kind adds to a sample, by kind name: `outcome`, what its samples carry besides
+ * the usual fields, and `findingKinds`, the sample-level finding kinds it adds. Empty here: each
+ * module of kinds/ adds its own entry with `declare module '../probeTypes.js'` (TypeScript's
+ * declaration merging), so that this file, which every kind imports, names none of them.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the kind modules (declaration merging)
+export interface ProbeKindSamples {}
+
+/** The finding kinds the probe kinds add (recall_missed, contamination, ...): their modules declare them. */
+export type ProbeKindFindingKind = {
+  [K in keyof ProbeKindSamples]: ProbeKindSamples[K] extends { findingKinds: infer F } ? F : never;
+}[keyof ProbeKindSamples];
+
+/**
+ * What a sample of a kind with an outcome carries, told apart by `kind` (the probe kind's name):
+ * `{ kind: 'recall', ratio, ... } | { kind: 'contamination', ... } | ...`.
+ */
+export type SampleOutcome = {
+  [K in keyof ProbeKindSamples]: ProbeKindSamples[K] extends { outcome: infer O } ? { kind: K } & O : never;
+}[keyof ProbeKindSamples];
+
+/** The outcome of one kind, by its name. */
+export type OutcomeOf<K extends SampleOutcome['kind']> = Extract<SampleOutcome, { kind: K }>;
+
+/** The sample's outcome when it is of that kind; undefined otherwise. */
+export function outcomeOf<K extends SampleOutcome['kind']>(sample: Pick<SampleResult, 'outcome'>, kind: K): OutcomeOf<K> | undefined {
+  return sample.outcome?.kind === kind ? (sample.outcome as OutcomeOf<K>) : undefined;
+}
+
+/**
  * Kinds a sample can be judged by besides the analyzer's: too short to judge, the server's own
  * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings),
- * and the recall and contamination probes' (kinds/kindResults.ts).
+ * and those of the probe kinds (their modules in kinds/; the whole list at run time is
+ * SAMPLE_FINDING_KINDS of kinds/index.ts).
  */
-export type SampleFindingKind =
-  | FindingKind
-  | 'inconclusive'
-  | 'engine_repetition_stop'
-  | 'off_prompt'
-  | 'missing_headings'
-  | ProbeKindFindingKind;
+export const SAMPLE_LEVEL_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings'] as const;
 
-export const SAMPLE_FINDING_KINDS = [
-  'inconclusive',
-  'engine_repetition_stop',
-  'off_prompt',
-  'missing_headings',
-  ...PROBE_KIND_FINDING_KINDS,
-] as const;
+export type SampleFindingKind = FindingKind | (typeof SAMPLE_LEVEL_FINDING_KINDS)[number] | ProbeKindFindingKind;
 
 /** A finding of one sample: an analyzer finding of one channel, or a sample-level one. */
 export interface SampleFinding extends Omit<Finding, 'kind'> {
@@ -97,12 +114,14 @@ export interface SampleResult {
   /** Full output text; kept for run history, never sent in /metrics. */
   content: string;
   reasoning: string;
-  /** Recall probes: how many planted facts the answer gave back, and which were missed where. */
-  recall?: RecallOutcome;
-  /** Contamination probes: this request's code word and whose code words its answer held. */
-  contamination?: ContaminationOutcome;
-  /** Conformance probes: each check with its verdict, reason and evidence. */
-  conformance?: ConformanceOutcome;
+  /**
+   * What a kind other than generation found, told apart by `kind`: recall (how many planted facts
+   * the answer gave back, and which were missed where), contamination (this request's code word
+   * and whose code words its answer held), conformance (each check with its verdict, reason and
+   * evidence). Runs stored by earlier builds kept these as fields of their own (`recall`,
+   * `contamination`, `conformance`): the store converts them on reading (state/storedRunShape.ts).
+   */
+  outcome?: SampleOutcome;
 }
 
 export interface RunResult {

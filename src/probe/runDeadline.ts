@@ -1,6 +1,6 @@
 import { RunDeadlineAbort } from '../client/runDeadline.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
-import { samplePlan } from './generationProbe.js';
+import { probeKindOf } from './kinds/index.js';
 
 /**
  * The deadline of a whole run (timeouts.runSeconds). Each request has its own timeouts, but a
@@ -13,18 +13,14 @@ import { samplePlan } from './generationProbe.js';
  * and the samples and checks done so far are kept.
  */
 
-/** Samples of a run: the conformance checklist is one, a temperature sweep every temperature of every sample. */
-function samplesOf(probe: ProbeConfig): number {
-  const kind = probe.kind ?? 'generation';
-  if (kind === 'conformance') return 1;
-  if (kind === 'generation') return samplePlan(probe).length;
-  return probe.samples;
-}
-
-/** The run's deadline in seconds: runSeconds when set, else totalSeconds for each sample of the run plus one idleSeconds. */
+/**
+ * The run's deadline in seconds: runSeconds when set, else totalSeconds for each sample of the run
+ * (its kind says how many: the conformance checklist is one, a temperature sweep every
+ * temperature of every sample) plus one idleSeconds.
+ */
 export function runDeadlineSeconds(target: TargetConfig, probe: ProbeConfig): number {
   const t = { ...target.timeouts, ...probe.timeouts };
-  return t.runSeconds ?? t.totalSeconds * Math.max(1, samplesOf(probe)) + t.idleSeconds;
+  return t.runSeconds ?? t.totalSeconds * Math.max(1, probeKindOf(probe).samplesPerRun(probe)) + t.idleSeconds;
 }
 
 export interface RunDeadline {

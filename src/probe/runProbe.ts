@@ -2,13 +2,14 @@ import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import type { ProbeDeps } from './probeDeps.js';
 import type { RunResult } from './probeTypes.js';
 import { isRunDeadline } from '../client/runDeadline.js';
-import { PROBE_KINDS } from './kinds/index.js';
+import { probeKindOf } from './kinds/index.js';
 import { runDeadlineSeconds, startRunDeadline } from './runDeadline.js';
 
 /**
- * Runs one probe against one target with the function of its kind (PROBE_KINDS: generation,
- * recall, contamination, conformance), within the run's deadline (runDeadline.ts): the kind
- * sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become `error` samples.
+ * Runs one probe against one target with the module of its kind (PROBE_KINDS of kinds/index.ts:
+ * generation, recall, contamination, conformance), within the run's deadline (runDeadline.ts):
+ * the kind sees it as its signal, aborted with a RunDeadlineAbort. Never throws: failures become
+ * `error` samples.
  * The contract the kinds share with this dispatcher is probeDeps.ts; this module exports
  * runProbe and nothing else, so no kind is reached through it and none imports it back.
  */
@@ -21,7 +22,7 @@ export async function runProbe(
   const seconds = runDeadlineSeconds(target, probe);
   const deadline = startRunDeadline(seconds, deps.signal);
   try {
-    const run = await PROBE_KINDS[probe.kind ?? 'generation'](target, probe, { ...deps, signal: deadline.signal }, trigger);
+    const run = await probeKindOf(probe).run(target, probe, { ...deps, signal: deadline.signal }, trigger);
     // A deadline that passed while the run waited for a slot cut no request: the last sample says why the rest is missing.
     const last = run.samples.at(-1);
     if (isRunDeadline(deadline.signal.reason) && last && !run.samples.some((x) => x.error?.type === 'timeout_run')) {

@@ -7,13 +7,13 @@ const LOOP_KINDS: ReadonlySet<string> = new Set<FindingKind>([...REPEAT_KINDS, '
 
 /** What a finished sample adds to its pair's before/after comparison (fingerprint/changeComparison.ts). */
 export function sampleFigures(s: SampleResult): SampleFigures {
-  const checks = s.conformance?.checks.filter((c) => c.status !== 'skipped') ?? [];
+  const checks = (s.outcome?.kind === 'conformance' ? s.outcome.checks : []).filter((c) => c.status !== 'skipped');
   return {
     failed: s.verdict === 'fail',
     errored: s.verdict === 'error',
     loop: s.findings.some((f) => LOOP_KINDS.has(f.kind)),
     onsetToken: s.onsetToken,
-    recall: s.recall?.ratio ?? null,
+    recall: s.outcome?.kind === 'recall' ? s.outcome.ratio : null,
     conformanceFailed: checks.length > 0 ? checks.filter((c) => c.status === 'fail').length / checks.length : null,
     ttftSeconds: s.ttftSeconds,
     itlSeconds:

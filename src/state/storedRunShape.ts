@@ -74,6 +74,27 @@ function repairSample(s: SampleResult, i: number): void {
   if (typeof o['content'] !== 'string') o['content'] = '';
   if (typeof o['reasoning'] !== 'string') o['reasoning'] = '';
   o['score'] = repairScores(o['score']);
+  repairOutcome(o);
+}
+
+/** The fields each kind's outcome had of its own in runs stored before `outcome`, named after their kind. */
+const OLD_OUTCOME_FIELDS = ['recall', 'contamination', 'conformance'] as const;
+
+/**
+ * The sample's `outcome`: as stored, or, in a run stored by an earlier build, made of the old
+ * field of its kind (`recall: {...}` becomes `outcome: { kind: 'recall', ... }`), so that the pages,
+ * the JSON and the figures read one shape. One that is not a record naming its kind is dropped.
+ */
+function repairOutcome(o: Record<string, unknown>): void {
+  for (const kind of OLD_OUTCOME_FIELDS) {
+    const old = o[kind];
+    if (old === undefined) continue;
+    delete o[kind];
+    if (o['outcome'] === undefined && typeof old === 'object' && old !== null && !Array.isArray(old)) o['outcome'] = { ...old, kind };
+  }
+  const outcome = o['outcome'] as Record<string, unknown> | null | undefined;
+  if (outcome === undefined) return;
+  if (typeof outcome !== 'object' || outcome === null || Array.isArray(outcome) || typeof outcome['kind'] !== 'string') delete o['outcome'];
 }
 
 /** A stored score as the run page reads it, or null (older runs have none; a damaged one is dropped). */

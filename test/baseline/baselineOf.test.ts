@@ -81,8 +81,8 @@ describe('baselineOf', () => {
   });
 
   it('recall: the mean share; medians and inter-token latency of few samples', () => {
-    const r = (ratio: number) => ({ ratio }) as SampleResult['recall'];
-    assert.equal(baselineOf([run([sample(0, { recall: r(1) }), sample(1, { recall: r(0.6) })])], config(), meta).pairs[0]!.recall, 0.8);
+    const r = (ratio: number) => ({ kind: 'recall', ratio }) as SampleResult['outcome'];
+    assert.equal(baselineOf([run([sample(0, { outcome: r(1) }), sample(1, { outcome: r(0.6) })])], config(), meta).pairs[0]!.recall, 0.8);
     assert.equal(median([]), null);
     assert.equal(median([3, null, 1, 2]), 2);
     assert.equal(median([4, 1]), 2.5);
@@ -95,7 +95,8 @@ describe('baselineOf', () => {
     const fp = runFingerprint(config().targets[0]!, [
       run([
         sample(0, {
-          conformance: {
+          outcome: {
+            kind: 'conformance',
             checks: [
               { check: 'models', status: 'pass', reason: 'ok', detail: '', durationSeconds: 0, evidence: { answered: 'm-2026' } },
               {

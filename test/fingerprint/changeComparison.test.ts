@@ -28,9 +28,9 @@ describe('sampleFigures', () => {
 
   test('conformance: the failed share of the judged checks; recall: the ratio', () => {
     const checks = [{ status: 'pass' }, { status: 'fail' }, { status: 'skipped' }, { status: 'fail' }];
-    const conf = sampleFigures(sample({ conformance: { checks } as unknown as SampleResult['conformance'] }));
+    const conf = sampleFigures(sample({ outcome: { kind: 'conformance', checks } as unknown as SampleResult['outcome'] }));
     assert.equal(conf.conformanceFailed, 2 / 3);
-    assert.equal(sampleFigures(sample({ recall: { ratio: 0.75 } as SampleResult['recall'] })).recall, 0.75);
+    assert.equal(sampleFigures(sample({ outcome: { kind: 'recall', ratio: 0.75 } as SampleResult['outcome'] })).recall, 0.75);
   });
 });
 

@@ -35,7 +35,7 @@ describe('a conformance run in the app', { timeout: 30_000 }, () => {
     const { app } = testApp(config, () => Promise.reject(new Error('no generation here')), {}, httpExchange);
     const run = (await app.inject({ method: 'POST', url: '/probe?target=proxy&probe=conformance', payload: {} })).json();
     assert.equal(run.verdict, 'fail');
-    const checks = run.samples[0].conformance.checks as {
+    const checks = run.samples[0].outcome.checks as {
       check: string;
       status: string;
       reason: string;

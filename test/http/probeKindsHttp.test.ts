@@ -40,7 +40,7 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
     const mixing = (await app.inject({ method: 'POST', url: '/probe?target=leaky&probe=mixing', payload: {} })).json();
     assert.equal(mixing.verdict, 'fail');
     assert.equal(mixing.samples.length, 3);
-    const leaks = mixing.samples.filter((s: { contamination: { leakedFrom: number[] } }) => s.contamination.leakedFrom.length > 0);
+    const leaks = mixing.samples.filter((s: { outcome: { leakedFrom: number[] } }) => s.outcome.leakedFrom.length > 0);
     assert.equal(leaks.length, 2);
     assert.match(
       leaks[0].reasons.join('\n'),
@@ -49,8 +49,8 @@ test('/probe, /runs, /runs/:id and /metrics work for recall and contamination pr
 
     const recall = (await app.inject({ method: 'POST', url: '/probe?target=leaky&probe=recall', payload: {} })).json();
     assert.equal(recall.verdict, 'fail');
-    assert.equal(recall.samples[0].recall.ratio, 0);
-    assert.deepEqual(recall.samples[0].recall.byPosition, { start: { planted: 2, recalled: 0 }, end: { planted: 1, recalled: 0 } });
+    assert.equal(recall.samples[0].outcome.ratio, 0);
+    assert.deepEqual(recall.samples[0].outcome.byPosition, { start: { planted: 2, recalled: 0 }, end: { planted: 1, recalled: 0 } });
 
     const list = (await app.inject({ url: '/runs?target=leaky' })).json();
     const listed = JSON.stringify(list);

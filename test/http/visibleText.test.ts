@@ -107,7 +107,8 @@ describe('pages show output as it is', () => {
       tokensSaved: 0,
       contentChars: 0,
       reasoningChars: 0,
-      conformance: {
+      outcome: {
+        kind: 'conformance' as const,
         reasoningModel: false,
         streaming: null,
         checks: [
@@ -127,7 +128,7 @@ describe('pages show output as it is', () => {
     assert.match(page, /responses name <span class="cp"[^>]*>U\+202E<\/span>ledom/);
     assert.match(page, /<dd>m<span class="cp"[^>]*>U\+200B<\/span>x<span class="cp"[^>]*>U\+0000<\/span><\/dd>/);
     // a stored run edited or damaged: checks of the wrong type
-    const damaged = testRun('c2', [{ ...sample, conformance: { ...sample.conformance, checks: 'broken' as unknown as [] } }]);
+    const damaged = testRun('c2', [{ ...sample, outcome: { ...sample.outcome, checks: 'broken' as unknown as [] } }]);
     const page2 = renderRun(damaged, Date.parse('2026-01-01T00:01:00Z'));
     assert.match(page2, /stored record is damaged/);
   });

@@ -59,11 +59,11 @@ describe('probe --kind conformance', { timeout: 180_000 }, () => {
       verdict: string;
       runs: {
         probe: string;
-        samples: { conformance: { checks: { check: string; status: string; reason: string; evidence: object }[] } }[];
+        samples: { outcome: { checks: { check: string; status: string; reason: string; evidence: object }[] } }[];
       }[];
     };
     assert.deepEqual([doc.exitCode, doc.verdict, doc.runs[0]!.probe], [1, 'fail', 'conformance']);
-    const checks = doc.runs[0]!.samples[0]!.conformance.checks;
+    const checks = doc.runs[0]!.samples[0]!.outcome.checks;
     assert.deepEqual(
       checks.map((c) => c.check),
       ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth'],

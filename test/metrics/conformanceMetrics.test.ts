@@ -15,7 +15,8 @@ function checklist(checks: [ConformanceCheckName, CheckResult['status'], CheckRe
   s.reasons = [];
   s.durationSeconds = 2;
   s.verdict = checks.some(([, st]) => st === 'fail') ? 'fail' : 'ok';
-  s.conformance = {
+  s.outcome = {
+    kind: 'conformance',
     checks: checks.map(([check, status, reason]) => ({ check, status, reason, detail: '', evidence: {}, durationSeconds: 0.1 })),
     reasoningModel: false,
     streaming: streaming ? { lateContentRatio: 0.1, firstContentRatio: 0.02 } : null,
@@ -57,7 +58,7 @@ test('a checklist moves each check: success, consecutive failures, failures by r
   // the second failing run, for another reason; then the target is down (an error sample moves nothing)
   recordSample(metrics, 't', 'c', checklist([['streaming', 'fail', 'no_done']], false));
   const down = errorSample(0, 'connect', 'refused');
-  down.conformance = { checks: [], reasoningModel: null, streaming: null };
+  down.outcome = { kind: 'conformance', checks: [], reasoningModel: null, streaming: null };
   recordSample(metrics, 't', 'c', down);
   text = await registry.metrics();
   assert.equal(value(text, `coherency_conformance_check_consecutive_failures${at('streaming')}`), '2');

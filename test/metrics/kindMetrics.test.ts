@@ -23,12 +23,21 @@ test('a recall sample sets coherency_recall_ratio; a contamination sample with a
   assert.doesNotMatch(text, /coherency_contamination_detected_total\{target="a",probe="short"\}/);
 
   const recalled = sample();
-  recalled.recall = { ratio: 0.4, minRecall: 0.5, facts: 5, recalled: 2, conversationTokens: 8000, byPosition: {}, missed: [] };
+  recalled.outcome = {
+    kind: 'recall',
+    ratio: 0.4,
+    minRecall: 0.5,
+    facts: 5,
+    recalled: 2,
+    conversationTokens: 8000,
+    byPosition: {},
+    missed: [],
+  };
   recordSample(metrics, 'a', 'recall', recalled);
   const clean = sample();
-  clean.contamination = { request: 1, topic: 't', codeWord: 'X', ownCodeWord: true, leakedFrom: [] };
+  clean.outcome = { kind: 'contamination', request: 1, topic: 't', codeWord: 'X', ownCodeWord: true, leakedFrom: [] };
   const leaked = sample();
-  leaked.contamination = { request: 2, topic: 't', codeWord: 'Y', ownCodeWord: false, leakedFrom: [1] };
+  leaked.outcome = { kind: 'contamination', request: 2, topic: 't', codeWord: 'Y', ownCodeWord: false, leakedFrom: [1] };
   recordSample(metrics, 'a', 'leak', clean);
   recordSample(metrics, 'a', 'leak', leaked);
   text = await registry.metrics();

@@ -29,7 +29,8 @@ test('the report of a sample prints its temperature and the figures of its other
       temperature: 0.6,
       adherence: { coverage: 0.5, matched: ['cache', 'eviction'], missing: ['ttl', 'lru'], headings: 1 },
       logprobs: { tokens: 800, meanLogprob: -0.8123, tailTokens: 256, tailMeanLogprob: -0.02, tailNearCertainRatio: 0.93 },
-      recall: {
+      outcome: {
+        kind: 'recall',
         ratio: 0.6,
         minRecall: 0.5,
         facts: 5,
@@ -41,7 +42,16 @@ test('the report of a sample prints its temperature and the figures of its other
           { position: 'end', label: 'code word', value: 'heron' },
         ],
       },
-      contamination: { request: 2, topic: 'tides', codeWord: 'amber-fox', ownCodeWord: false, leakedFrom: [1, 3] },
+    } as SampleResult,
+    null,
+  );
+  // a sample has one outcome: the contamination figures are another sample's
+  const contamination = sampleReport(
+    't',
+    'p',
+    {
+      ...base,
+      outcome: { kind: 'contamination', request: 2, topic: 'tides', codeWord: 'amber-fox', ownCodeWord: false, leakedFrom: [1, 3] },
     } as SampleResult,
     null,
   );
@@ -53,7 +63,7 @@ test('the report of a sample prints its temperature and the figures of its other
     /^ {2}recall: 3 of 5 facts \(60%, min 50%\) from a 16000-token conversation; missed account number \(start\), code word \(end\)$/m,
   );
   assert.match(
-    text,
+    contamination,
     /^ {2}contamination: request 2 \(tides, code word amber-fox\): its own code word missing; holds the code word of request 1, 3$/m,
   );
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildConversation, estimateTokens } from '../../src/probe/conversation/buildConversation.js';
-import { contaminationRequests } from '../../src/probe/kinds/contaminationProbe.js';
+import { contaminationRequests } from '../../src/probe/kinds/contaminationKind.js';
 
 test('the conversation is sized in estimated tokens, the same for the same seed and different for another', () => {
   for (const size of [1000, 8000, 32000]) {

@@ -7,6 +7,7 @@ import { CONFORMANCE_CHECKS, type ConformanceCheckName } from '../../src/config/
 import type { TargetConfig } from '../../src/config/types.js';
 import { conformanceTokenBudget } from '../../src/probe/conformance/index.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { DEFECTS, startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -43,7 +44,7 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
   const targetAt = (defects: string, over: Partial<TargetConfig> = {}) =>
     testTarget({ baseUrl: defects ? sim.url.replace(/\/v1$/, `/defect/${defects}/v1`) : sim.url, apiKeyEnv: 'SIM_KEY', ...over });
   const statuses = (run: Awaited<ReturnType<typeof runProbe>>) =>
-    Object.fromEntries(run.samples[0]!.conformance!.checks.map((c) => [c.check, c.status === 'fail' ? c.reason : c.status]));
+    Object.fromEntries(outcomeOf(run.samples[0]!, 'conformance')!.checks.map((c) => [c.check, c.status === 'fail' ? c.reason : c.status]));
 
   it('passes every check on a healthy endpoint; reasoning is skipped for a model that does not reason', async () => {
     const run = await runProbe(targetAt(''), probe, deps);
@@ -58,11 +59,11 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
       limits: 'pass',
       auth: 'pass',
     });
-    const s = run.samples[0]!;
-    assert.equal(s.conformance!.checks.find((c) => c.check === 'reasoning')!.reason, 'not_reasoning_model');
-    assert.equal(s.conformance!.reasoningModel, false);
-    assert.ok(s.conformance!.streaming, 'the streaming figures were judged');
-    assert.ok(s.conformance!.streaming.lateContentRatio < 0.5 && s.conformance!.streaming.firstContentRatio < 0.5);
+    const s = outcomeOf(run.samples[0]!, 'conformance')!;
+    assert.equal(s.checks.find((c) => c.check === 'reasoning')!.reason, 'not_reasoning_model');
+    assert.equal(s.reasoningModel, false);
+    assert.ok(s.streaming, 'the streaming figures were judged');
+    assert.ok(s.streaming.lateContentRatio < 0.5 && s.streaming.firstContentRatio < 0.5);
     assert.ok(!JSON.stringify(run).includes(KEY), 'the key is nowhere in the run');
   });
 
@@ -70,7 +71,7 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
     const run = await runProbe(targetAt('', { model: 'reasoning' }), probe, deps);
     assert.equal(run.verdict, 'ok', JSON.stringify(run.samples[0]!.reasons));
     assert.ok(Object.values(statuses(run)).every((s) => s === 'pass'));
-    assert.equal(run.samples[0]!.conformance!.reasoningModel, true);
+    assert.equal(outcomeOf(run.samples[0]!, 'conformance')!.reasoningModel, true);
   });
 
   for (const defect of DEFECTS) {
@@ -94,7 +95,7 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
     try {
       const run = await runProbe(testTarget({ baseUrl: open.url }), probe, deps);
       assert.equal(run.verdict, 'ok');
-      const auth = run.samples[0]!.conformance!.checks.find((c) => c.check === 'auth')!;
+      const auth = outcomeOf(run.samples[0]!, 'conformance')!.checks.find((c) => c.check === 'auth')!;
       assert.deepEqual([auth.status, auth.reason], ['skipped', 'no_api_key']);
     } finally {
       await open.close();
@@ -122,7 +123,7 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
     const some = { ...probe, conformance: { checks: ['streaming', 'models'] as ConformanceCheckName[] } };
     const run = await runProbe(targetAt(''), some, deps);
     assert.deepEqual(
-      run.samples[0]!.conformance!.checks.map((c) => c.check),
+      outcomeOf(run.samples[0]!, 'conformance')!.checks.map((c) => c.check),
       ['streaming', 'models'],
     );
   });
@@ -132,6 +133,10 @@ describe('the conformance probe against the simulator', { timeout: 90_000 }, () 
     const s = run.samples[0]!;
     assert.equal(s.verdict, 'error');
     assert.equal(s.error?.type, 'connect');
-    assert.ok(s.conformance!.checks.filter((c) => c.status !== 'skipped').every((c) => c.reason === 'no_response'));
+    assert.ok(
+      outcomeOf(s, 'conformance')!
+        .checks.filter((c) => c.status !== 'skipped')
+        .every((c) => c.reason === 'no_response'),
+    );
   });
 });

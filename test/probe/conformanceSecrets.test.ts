@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { after, before, it } from 'node:test';
 import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchange.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 
@@ -37,7 +38,7 @@ it('the auth check redacts the target key from answers to requests sent without 
     newId: () => 'run',
   };
   const run = await runProbe(testTarget({ baseUrl: base, apiKeyEnv: 'AUTH_KEY' }), probe, deps);
-  const auth = run.samples[0]!.conformance!.checks.find((c) => c.check === 'auth')!;
+  const auth = outcomeOf(run.samples[0]!, 'conformance')!.checks.find((c) => c.check === 'auth')!;
   assert.equal(auth.reason, 'unexpected_status');
   const text = JSON.stringify(run).toLowerCase();
   for (let i = 0; i + 8 <= KEY.length; i++) assert.ok(!text.includes(KEY.slice(i, i + 8).toLowerCase()), text.slice(0, 2000));

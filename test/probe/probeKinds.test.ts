@@ -5,6 +5,7 @@ import { streamChat } from '../../src/client/streamChat.js';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import type { ProbeConfig } from '../../src/config/types.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { findingKinds } from '../../src/probe/judgeSample.js';
 import { chunk, finishChunk, sseHeaders, startLoopback, usageChunk, type Loopback } from '../client/loopback.js';
@@ -63,14 +64,12 @@ describe('kind: recall against loopback servers', () => {
   test('a 16k-token conversation is ok with recall ratio 1 against the server that remembers', async () => {
     const run = await runProbe(testTarget({ baseUrl: remembers.url.replace('/chat/completions', '') }), recallProbe(), deps());
     const sample = run.samples[0]!;
+    const recall = outcomeOf(sample, 'recall');
     assert.equal(run.verdict, 'ok', sample.reasons.join('; '));
-    assert.equal(sample.recall?.ratio, 1);
-    assert.equal(sample.recall?.facts, 5);
-    assert.deepEqual(sample.recall?.missed, []);
-    assert.ok(
-      sample.recall!.conversationTokens >= 16000 && sample.recall!.conversationTokens < 17000,
-      String(sample.recall!.conversationTokens),
-    );
+    assert.equal(recall?.ratio, 1);
+    assert.equal(recall?.facts, 5);
+    assert.deepEqual(recall?.missed, []);
+    assert.ok(recall!.conversationTokens >= 16000 && recall!.conversationTokens < 17000, String(recall!.conversationTokens));
     // the server got a long multi-turn conversation that ends with the question
     const sent = messagesOf(remembers.requests.at(-1)!.body);
     assert.ok(sent.length > 50, `${sent.length} messages`);
@@ -80,16 +79,17 @@ describe('kind: recall against loopback servers', () => {
   test('it fails with recall 0 against the server that forgot, naming the positions missed', async () => {
     const run = await runProbe(testTarget({ baseUrl: forgets.url.replace('/chat/completions', '') }), recallProbe(), deps());
     const sample = run.samples[0]!;
+    const recall = outcomeOf(sample, 'recall');
     assert.equal(run.verdict, 'fail');
-    assert.equal(sample.recall?.ratio, 0);
+    assert.equal(recall?.ratio, 0);
     assert.deepEqual(findingKinds(sample.findings), ['recall_missed']);
     assert.match(sample.reasons[0]!, /^recall_missed: recalled 0 of 5 facts .*2 at the start, 2 at the middle, 1 at the end/);
-    assert.deepEqual(sample.recall?.byPosition, {
+    assert.deepEqual(recall?.byPosition, {
       start: { planted: 2, recalled: 0 },
       middle: { planted: 2, recalled: 0 },
       end: { planted: 1, recalled: 0 },
     });
-    assert.equal(sample.recall?.missed.length, 5);
+    assert.equal(recall?.missed.length, 5);
   });
 
   test('the same seed sends the same conversation', async () => {
@@ -127,11 +127,12 @@ describe('kind: contamination against loopback servers', () => {
       assert.equal(run.samples.length, 4);
       assert.equal(most, 4, 'the 4 requests were in flight together');
       assert.deepEqual(
-        run.samples.map((s) => s.contamination?.request),
+        run.samples.map((s) => outcomeOf(s, 'contamination')?.request),
         [1, 2, 3, 4],
       );
-      assert.ok(run.samples.every((s) => s.contamination?.ownCodeWord && s.contamination.leakedFrom.length === 0));
-      assert.equal(new Set(run.samples.map((s) => s.contamination?.codeWord)).size, 4);
+      const outcomes = run.samples.map((s) => outcomeOf(s, 'contamination'));
+      assert.ok(outcomes.every((c) => c?.ownCodeWord && c.leakedFrom.length === 0));
+      assert.equal(new Set(run.samples.map((s) => outcomeOf(s, 'contamination')?.codeWord)).size, 4);
     } finally {
       await own.close();
     }
@@ -148,17 +149,20 @@ describe('kind: contamination against loopback servers', () => {
       const run = await runProbe(testTarget({ baseUrl: leaky.url.replace('/chat/completions', '') }), contaminationProbe(4), deps());
       assert.equal(run.verdict, 'fail');
       // the order the server saw them in says which answer got whose code word
-      const order = leaky.requests.map((r) => run.samples.find((s) => lastUser(messagesOf(r.body)).includes(s.contamination!.codeWord))!);
+      const order = leaky.requests.map(
+        (r) => run.samples.find((s) => lastUser(messagesOf(r.body)).includes(outcomeOf(s, 'contamination')!.codeWord))!,
+      );
       for (let k = 1; k < order.length; k++) {
         const victim = order[k]!;
-        const source = order[k - 1]!;
+        const source = outcomeOf(order[k - 1]!, 'contamination')!;
+        const hit = outcomeOf(victim, 'contamination')!;
         assert.equal(victim.verdict, 'fail');
-        assert.deepEqual(victim.contamination?.leakedFrom, [source.contamination!.request]);
+        assert.deepEqual(hit.leakedFrom, [source.request]);
         const leak = victim.findings.find((f) => f.kind === 'contamination')!;
         assert.equal(
           leak.detail,
-          `request ${source.contamination!.request}'s code word ${source.contamination!.codeWord} (topic: ${source.contamination!.topic}) ` +
-            `appeared in the answer to request ${victim.contamination!.request} (topic: ${victim.contamination!.topic})`,
+          `request ${source.request}'s code word ${source.codeWord} (topic: ${source.topic}) ` +
+            `appeared in the answer to request ${hit.request} (topic: ${hit.topic})`,
         );
         assert.ok(victim.findings.some((f) => f.kind === 'codeword_missing'));
       }

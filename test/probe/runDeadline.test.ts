@@ -8,6 +8,7 @@ import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchang
 import { closeStreamDispatchers, streamChat } from '../../src/client/streamChat.js';
 import { runDeadlineSeconds } from '../../src/probe/runDeadline.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { startLoopback, type Loopback } from '../client/loopback.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -53,7 +54,7 @@ describe('the deadline of a whole run', { timeout: 30_000 }, () => {
     assert.equal(sample.verdict, 'error');
     assert.equal(sample.error?.type, 'timeout_run', JSON.stringify(sample.error));
     assert.match(sample.error!.message, /deadline of 3 s \(timeouts\.runSeconds\): \d of 8 checks ran/);
-    const checks = sample.conformance!.checks;
+    const checks = outcomeOf(sample, 'conformance')!.checks;
     assert.ok(checks.length >= 1 && checks.length < 8, `${checks.length} checks kept`);
     // each request before the deadline ended at idleSeconds: junk is no progress
     assert.equal(checks[0]!.evidence['error'], 'timeout_idle', JSON.stringify(checks[0]));

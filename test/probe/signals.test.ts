@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { streamChat } from '../../src/client/streamChat.js';
-import { samplePlan } from '../../src/probe/generationProbe.js';
+import { samplePlan } from '../../src/probe/kinds/generationKind.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { judgeSample } from '../../src/probe/judgeSample.js';

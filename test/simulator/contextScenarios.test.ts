@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { streamChat } from '../../src/client/streamChat.js';
 import type { ProbeConfig } from '../../src/config/types.js';
+import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
@@ -43,16 +44,16 @@ describe('simulator context scenarios', () => {
   test('echo-all remembers every fact; echo-last forgets them all', async () => {
     const remembered = await run('echo-all', recall);
     assert.equal(remembered.verdict, 'ok', remembered.samples[0]!.reasons.join('; '));
-    assert.equal(remembered.samples[0]!.recall?.ratio, 1);
+    assert.equal(outcomeOf(remembered.samples[0]!, 'recall')?.ratio, 1);
     const forgot = await run('echo-last', recall);
     assert.equal(forgot.verdict, 'fail');
-    assert.equal(forgot.samples[0]!.recall?.ratio, 0);
+    assert.equal(outcomeOf(forgot.samples[0]!, 'recall')?.ratio, 0);
   });
 
   test('forget-after@N keeps only the last N tokens: the facts at the end survive, the others are missed', async () => {
     const r = await run('forget-after@1500', recall);
     const s = r.samples[0]!;
-    assert.deepEqual(s.recall?.byPosition, {
+    assert.deepEqual(outcomeOf(s, 'recall')?.byPosition, {
       start: { planted: 2, recalled: 0 },
       middle: { planted: 2, recalled: 0 },
       end: { planted: 2, recalled: 2 },
@@ -60,7 +61,7 @@ describe('simulator context scenarios', () => {
     // 2 of 6 is under minRecall 0.5
     assert.equal(s.verdict, 'fail');
     assert.deepEqual(
-      s.recall?.missed.map((m) => m.position),
+      outcomeOf(s, 'recall')?.missed.map((m) => m.position),
       ['start', 'middle', 'start', 'middle'],
     );
   });

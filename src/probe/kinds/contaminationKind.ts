@@ -1,12 +1,31 @@
 import { DEFAULTS } from '../../config/defaults.js';
-import type { ProbeConfig, TargetConfig } from '../../config/types.js';
+import type { ProbeConfig } from '../../config/types.js';
 import { compactText } from '../../core/recallScore.js';
 import { createRng, hashSeed } from '../../prose/random.js';
 import { CONTAMINATION_TOPICS, codeWord } from '../conversation/words.js';
-import type { RunResult, SampleResult } from '../probeTypes.js';
-import { runSample } from '../generationProbe.js';
-import type { ProbeDeps } from '../probeDeps.js';
-import { addFinding, beginRun, excerptAt, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
+import type { SampleResult } from '../probeTypes.js';
+import type { ProbeKindModule } from '../probeDeps.js';
+import { runSample } from '../runSample.js';
+import { addFinding, excerptAt } from './addFinding.js';
+import { runSamples } from './runSamples.js';
+
+/** What a contamination sample carries: one of the simultaneous requests. */
+export interface ContaminationOutcome {
+  /** This request's number in its round (1-based, as findings name it). */
+  request: number;
+  topic: string;
+  codeWord: string;
+  /** Its own code word was in its answer. */
+  ownCodeWord: boolean;
+  /** Numbers of the other requests whose code words its answer held (empty: none, the healthy case). */
+  leakedFrom: number[];
+}
+
+declare module '../probeTypes.js' {
+  interface ProbeKindSamples {
+    contamination: { outcome: ContaminationOutcome; findingKinds: 'contamination' | 'codeword_missing' };
+  }
+}
 
 /** One of a round's simultaneous requests. */
 export interface ContaminationRequest {
@@ -43,45 +62,38 @@ export function contaminationRequests(count: number, seed: number, runId: string
  * (context bled between requests: a shared KV cache, a mixed-up batch); one without its own
  * code word warns (`codeword_missing`). `samples` is the number of rounds.
  */
-export async function runContaminationProbe(
-  target: TargetConfig,
-  probe: ProbeConfig,
-  deps: ProbeDeps,
-  trigger: RunResult['trigger'] = 'schedule',
-): Promise<RunResult> {
-  const { startedMs, id, log } = beginRun(target, probe, deps);
-  const settings = probe.contamination ?? DEFAULTS.probeKinds.contamination;
-  const n = settings.concurrency;
-  const samples: SampleResult[] = [];
-  for (let round = 0; round < probe.samples && !deps.signal?.aborted; round++) {
-    const requests = contaminationRequests(n, settings.seed, id, round);
-    let inFlight = 0;
-    let mostInFlight = 0;
-    const answers = await Promise.all(
-      requests.map(async (request, i) => {
-        const index = round * n + i;
-        // each request takes its own slot: with server.maxConcurrentSamples under N they overlap less (noted below)
-        const release = await startSample(target, probe, deps, index);
-        if (!release) return null;
-        mostInFlight = Math.max(mostInFlight, ++inFlight);
-        try {
-          const asked: ProbeConfig = { ...probe, messages: [{ role: 'user', content: request.prompt }], minTokens: 0 };
-          return await guarded(index, log, () => runSample(target, asked, deps, index));
-        } finally {
-          inFlight--;
-          release();
-        }
-      }),
-    );
-    judgeContamination(requests, answers, mostInFlight);
-    for (const sample of answers) {
-      if (!sample) continue;
-      finishSample(target, probe, deps, log, sample);
-      samples.push(sample);
-    }
-  }
-  return runResult(id, target, probe, trigger, startedMs, deps, samples);
-}
+export const contaminationKind: ProbeKindModule<'contamination'> = {
+  name: 'contamination',
+  findingKinds: ['contamination', 'codeword_missing'],
+  samplesPerRun: (probe) => probe.samples,
+  run: (target, probe, deps, trigger) =>
+    runSamples(target, probe, deps, trigger, async (run) => {
+      const settings = probe.contamination ?? DEFAULTS.probeKinds.contamination;
+      const n = settings.concurrency;
+      for (let round = 0; round < probe.samples && !deps.signal?.aborted; round++) {
+        const requests = contaminationRequests(n, settings.seed, run.id, round);
+        let inFlight = 0;
+        let mostInFlight = 0;
+        const answers = await Promise.all(
+          requests.map((request, i) => {
+            const index = round * n + i;
+            const asked: ProbeConfig = { ...probe, messages: [{ role: 'user', content: request.prompt }], minTokens: 0 };
+            // each request takes its own slot: with server.maxConcurrentSamples under N they overlap less (noted below)
+            return run.sample(index, async () => {
+              mostInFlight = Math.max(mostInFlight, ++inFlight);
+              try {
+                return await runSample(target, asked, deps, index);
+              } finally {
+                inFlight--;
+              }
+            });
+          }),
+        );
+        judgeContamination(requests, answers, mostInFlight);
+        for (const sample of answers) if (sample) run.finish(sample);
+      }
+    }),
+};
 
 /** Cross-checks the answers of one round (null: not sent). Pure apart from filling in the samples. */
 export function judgeContamination(
@@ -96,7 +108,7 @@ export function judgeContamination(
     const answer = compactText(sample.content);
     const leakedFrom = compact.flatMap((word, j) => (j !== i && answer.includes(word) ? [j + 1] : []));
     const ownCodeWord = answer.includes(compact[i] as string);
-    sample.contamination = { request: i + 1, topic: request.topic, codeWord: request.codeWord, ownCodeWord, leakedFrom };
+    sample.outcome = { kind: 'contamination', request: i + 1, topic: request.topic, codeWord: request.codeWord, ownCodeWord, leakedFrom };
     if (mostInFlight < requests.length) {
       sample.notes.push(
         `at most ${mostInFlight} of the ${requests.length} requests were in flight together (server.maxConcurrentSamples or other runs held the slots)`,

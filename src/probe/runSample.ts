@@ -4,98 +4,18 @@ import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
 import { adaptToRefusal, apiKeyOf, buildChatRequest, currentShape, effectiveTimeouts, type RequestShape } from './buildChatRequest.js';
-import { crashedSample, errorSample, finishEvidence, judgeSample, verdictOptions } from './judgeSample.js';
+import { errorSample, finishEvidence, judgeSample, verdictOptions } from './judgeSample.js';
 import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
-import { worstVerdict, type RunResult, type SampleResult } from './probeTypes.js';
+import { worstVerdict, type SampleResult } from './probeTypes.js';
 import { responseByteCap } from './responseByteCap.js';
-import { beginRun, runResult } from './kinds/sampleSteps.js';
 import type { ProbeDeps } from './probeDeps.js';
 
 /**
- * The generation probe (the default kind) and the sample runner the other kinds reuse: one
- * streamed request analysed as it arrives, with the live check that closes a collapsed stream.
- * runProbe.ts dispatches to it by kind through kinds/index.ts; its contract is probeDeps.ts.
+ * One streamed request of a probe, analysed as it arrives, with the live check that closes a
+ * collapsed stream, judged into a sample: what the generation, recall and contamination kinds
+ * (kinds/) send each of their samples through.
  */
-
-/** The generation kind: every sample of one probe against one target. Never throws: failures become `error` samples. */
-export async function runGenerationProbe(
-  target: TargetConfig,
-  probe: ProbeConfig,
-  deps: ProbeDeps,
-  trigger: RunResult['trigger'] = 'schedule',
-): Promise<RunResult> {
-  const { startedMs, id, log } = beginRun(target, probe, deps);
-  const samples: SampleResult[] = [];
-  const plan = samplePlan(probe);
-  for (let index = 0; index < plan.length; index++) {
-    if (deps.signal?.aborted) break;
-    const atTemperature = plan[index] as ProbeConfig;
-    let release: (() => void) | null = null;
-    if (deps.slots) {
-      release = await deps.slots.acquire();
-      // shut down while waiting for a slot: nothing is sent (the slots free up as the aborted samples end)
-      if (deps.signal?.aborted) {
-        release();
-        break;
-      }
-    }
-    deps.observer?.sampleStarted?.(target.name, probe.name, index);
-    let sample: SampleResult;
-    try {
-      sample = await runSample(target, atTemperature, deps, index);
-    } catch (err) {
-      // A bug in our own code must not take the scheduler down; report it as an error sample.
-      log.error({ err }, 'sample crashed');
-      sample = crashedSample(index, err);
-    } finally {
-      release?.();
-    }
-    // the temperature asked for (a note says when the server's default was used instead)
-    sample.temperature = atTemperature.temperature;
-    deps.observer?.sampleFinished?.(target.name, probe.name, sample);
-    // A collapse is worth a warning and a failed request an error: with --log-level warn an
-    // operator still sees both, and only them.
-    const level = sample.verdict === 'error' ? 'error' : sample.verdict === 'fail' ? 'warn' : 'info';
-    log[level](
-      {
-        sample: index,
-        ...(probe.temperatures ? { temperature: atTemperature.temperature } : {}),
-        verdict: sample.verdict,
-        reasons: sample.reasons,
-        findings: sample.findings.map((f) => ({
-          kind: f.kind,
-          severity: f.severity,
-          channel: f.channel,
-          atChar: f.atChar,
-          atToken: f.atToken,
-          ...(f.rule ? { rule: f.rule } : {}),
-        })),
-        outputTokens: sample.outputTokens,
-        durationSeconds: round3(sample.durationSeconds),
-        error: sample.error?.type,
-      },
-      'sample finished',
-    );
-    samples.push(sample);
-  }
-  return runResult(id, target, probe, trigger, startedMs, deps, samples);
-}
-
-/**
- * The probe as each sample of a run sends it: `samples` copies, or for a temperature sweep every
- * sample at every temperature, interleaved (0, 0.6, 0, 0.6, ...) so that a server's state
- * changing during the run (load, a cache filling) falls on every temperature alike.
- */
-export function samplePlan(probe: ProbeConfig): ProbeConfig[] {
-  const temps = probe.temperatures;
-  const plan: ProbeConfig[] = [];
-  for (let i = 0; i < probe.samples; i++) {
-    if (!temps) plan.push(probe);
-    else for (const temperature of temps) plan.push({ ...probe, temperature });
-  }
-  return plan;
-}
 
 /** Chars (about 32 tokens) between two looks at the live analysis: bounds the abort delay, keeps snapshots cheap. */
 export const ABORT_CHECK_EVERY_CHARS = 128;
@@ -123,7 +43,7 @@ class CollapseAbort extends Error {
   }
 }
 
-/** One request of a probe and its judged sample; the other kinds call it with the messages they built. */
+/** One request of a probe and its judged sample; the recall and contamination kinds call it with the messages they built. */
 export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: ProbeDeps, index: number): Promise<SampleResult> {
   let apiKey: string | null;
   try {
@@ -278,8 +198,6 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   sample.onsetToken = onsetToken >= 0 ? onsetToken : null;
   return sample;
 }
-
-const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 /**
  * The analysis of exactly the received text. Text that never passed through onProgress

@@ -6,9 +6,16 @@ import { createCheckContext } from '../conformance/checkContext.js';
 import { fail, type CheckResult, type CheckVerdict, type ConformanceOutcome } from '../conformance/checkTypes.js';
 import { CHECKS } from '../conformance/index.js';
 import { errorSample } from '../judgeSample.js';
-import type { RunResult, SampleResult } from '../probeTypes.js';
-import type { ProbeDeps } from '../probeDeps.js';
-import { addFinding, beginRun, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
+import type { SampleResult } from '../probeTypes.js';
+import type { ProbeDeps, ProbeKindModule } from '../probeDeps.js';
+import { addFinding } from './addFinding.js';
+import { runSamples } from './runSamples.js';
+
+declare module '../probeTypes.js' {
+  interface ProbeKindSamples {
+    conformance: { outcome: ConformanceOutcome; findingKinds: 'conformance' };
+  }
+}
 
 /**
  * kind: conformance. Runs the probe's checks (src/probe/conformance/, one file each) in turn
@@ -17,26 +24,19 @@ import { addFinding, beginRun, finishSample, guarded, runResult, startSample } f
  * finding per failed check), is an error when no check got an answer at all (the target is
  * down: that is CoherencyProbeErrors' business), and is ok when every check passed or was skipped.
  */
-export async function runConformanceProbe(
-  target: TargetConfig,
-  probe: ProbeConfig,
-  deps: ProbeDeps,
-  trigger: RunResult['trigger'] = 'schedule',
-): Promise<RunResult> {
-  const { startedMs, id, log } = beginRun(target, probe, deps);
-  const release = await startSample(target, probe, deps, 0);
-  if (!release) return runResult(id, target, probe, trigger, startedMs, deps, []);
-  let sample: SampleResult;
-  try {
-    sample = await guarded(0, log, () =>
-      conformanceSample(target, probe, deps, (check, err) => log.error({ err, check }, 'check crashed')),
-    );
-  } finally {
-    release();
-  }
-  finishSample(target, probe, deps, log, sample);
-  return runResult(id, target, probe, trigger, startedMs, deps, [sample]);
-}
+export const conformanceKind: ProbeKindModule<'conformance'> = {
+  name: 'conformance',
+  findingKinds: ['conformance'],
+  // one sample, whatever `samples` says: one totalSeconds for all its checks
+  samplesPerRun: () => 1,
+  run: (target, probe, deps, trigger) =>
+    runSamples(target, probe, deps, trigger, async (run) => {
+      const sample = await run.sample(0, () =>
+        conformanceSample(target, probe, deps, (check, err) => run.log.error({ err, check }, 'check crashed')),
+      );
+      if (sample) run.finish(sample);
+    }),
+};
 
 /** Every selected check, in order, each guarded: a check that throws (a bug of ours) fails with internal_error. */
 export async function runChecks(
@@ -85,9 +85,9 @@ async function conformanceSample(
   );
   const sample = errorSample(0, 'internal', '');
   sample.durationSeconds = (deps.now() - started) / 1000;
-  sample.conformance = outcome(target, checks);
+  sample.outcome = { kind: 'conformance', ...outcome(target, checks) };
   if (deps.signal?.aborted && isRunDeadline(deps.signal.reason)) {
-    // the checks done are kept (sample.conformance); the one cut short names timeout_run in its detail
+    // the checks done are kept (sample.outcome); the one cut short names timeout_run in its detail
     const asked = (probe.conformance?.checks ?? CONFORMANCE_CHECKS).length;
     sample.error = { type: 'timeout_run', message: `${deps.signal.reason.message}: ${checks.length} of ${asked} checks ran` };
     sample.reasons = [`timeout_run: ${sample.error.message}`];

@@ -1,11 +1,34 @@
 import { DEFAULTS } from '../../config/defaults.js';
-import type { ProbeConfig, TargetConfig } from '../../config/types.js';
+import type { RecallPosition } from '../../config/probeKindTypes.js';
 import { scoreRecall } from '../../core/recallScore.js';
 import { buildConversation, type Conversation } from '../conversation/buildConversation.js';
-import type { RunResult, SampleResult } from '../probeTypes.js';
-import { runSample } from '../generationProbe.js';
-import type { ProbeDeps } from '../probeDeps.js';
-import { addFinding, beginRun, finishSample, guarded, runResult, startSample } from './sampleSteps.js';
+import type { SampleResult } from '../probeTypes.js';
+import type { ProbeConfig } from '../../config/types.js';
+import type { ProbeKindModule } from '../probeDeps.js';
+import { runSample } from '../runSample.js';
+import { addFinding } from './addFinding.js';
+import { runSamples } from './runSamples.js';
+
+/** What a recall sample carries besides the usual fields (shown in /runs, never as labels). */
+export interface RecallOutcome {
+  /** Recalled facts / planted facts, 0-1. */
+  ratio: number;
+  /** The probe's minRecall: under it the sample fails. */
+  minRecall: number;
+  facts: number;
+  recalled: number;
+  /** Estimated prompt tokens of the conversation sent. */
+  conversationTokens: number;
+  byPosition: Partial<Record<RecallPosition, { planted: number; recalled: number }>>;
+  /** The facts the answer lacked, with where they were planted. */
+  missed: { position: RecallPosition; label: string; value: string }[];
+}
+
+declare module '../probeTypes.js' {
+  interface ProbeKindSamples {
+    recall: { outcome: RecallOutcome; findingKinds: 'recall_missed' };
+  }
+}
 
 /**
  * kind: recall. Sends a long conversation built from the probe's seed, with facts planted at
@@ -13,33 +36,24 @@ import { addFinding, beginRun, finishSample, guarded, runResult, startSample } f
  * match of each fact. Each sample sends the same conversation; the answer is also analysed
  * for collapse like any generation.
  */
-export async function runRecallProbe(
-  target: TargetConfig,
-  probe: ProbeConfig,
-  deps: ProbeDeps,
-  trigger: RunResult['trigger'] = 'schedule',
-): Promise<RunResult> {
-  const { startedMs, id, log } = beginRun(target, probe, deps);
-  const settings = probe.recall ?? { ...DEFAULTS.probeKinds.recall, positions: [...DEFAULTS.probeKinds.recall.positions] };
-  const conversation = conversationFor(settings);
-  // minTokens is for long generations: a recall answer is a few lines
-  const asked: ProbeConfig = { ...probe, messages: conversation.messages, minTokens: 0 };
-  const samples: SampleResult[] = [];
-  for (let index = 0; index < probe.samples; index++) {
-    const release = await startSample(target, probe, deps, index);
-    if (!release) break;
-    let sample: SampleResult;
-    try {
-      sample = await guarded(index, log, () => runSample(target, asked, deps, index));
-    } finally {
-      release();
-    }
-    judgeRecall(sample, conversation, settings.minRecall);
-    finishSample(target, probe, deps, log, sample);
-    samples.push(sample);
-  }
-  return runResult(id, target, probe, trigger, startedMs, deps, samples);
-}
+export const recallKind: ProbeKindModule<'recall'> = {
+  name: 'recall',
+  findingKinds: ['recall_missed'],
+  samplesPerRun: (probe) => probe.samples,
+  run: (target, probe, deps, trigger) =>
+    runSamples(target, probe, deps, trigger, async (run) => {
+      const settings = probe.recall ?? { ...DEFAULTS.probeKinds.recall, positions: [...DEFAULTS.probeKinds.recall.positions] };
+      const conversation = conversationFor(settings);
+      // minTokens is for long generations: a recall answer is a few lines
+      const asked: ProbeConfig = { ...probe, messages: conversation.messages, minTokens: 0 };
+      for (let index = 0; index < probe.samples; index++) {
+        const sample = await run.sample(index, () => runSample(target, asked, deps, index));
+        if (!sample) break;
+        judgeRecall(sample, conversation, settings.minRecall);
+        run.finish(sample);
+      }
+    }),
+};
 
 /** Conversations built lately, by settings: a 120k-token one takes about half a second to write, the same every run. */
 const built = new Map<string, Conversation>();
@@ -60,7 +74,8 @@ function conversationFor(settings: Parameters<typeof buildConversation>[0]): Con
 export function judgeRecall(sample: SampleResult, conversation: Conversation, minRecall: number): void {
   if (sample.verdict === 'error') return;
   const score = scoreRecall(sample.content, conversation.facts, minRecall);
-  sample.recall = {
+  sample.outcome = {
+    kind: 'recall',
     ratio: score.ratio,
     minRecall,
     facts: score.facts,
