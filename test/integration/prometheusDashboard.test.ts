@@ -333,6 +333,14 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       );
       assert.deepEqual(unmet, []);
       if (shown) throw shown;
+      for (const title of [
+        'Before / after the last change of the target, per pair [A]',
+        'Before / after the last change of the target, per pair [B]',
+        'Skipped runs by reason (per $window)',
+      ]) {
+        const v = [...(await values(query(title)))].filter(([key]) => key.startsWith(pair));
+        t.diagnostic(`${title}: ${v.map(([key, n]) => `${key} = ${n.toFixed(2)}`).join(', ')}`);
+      }
 
       if (rules) {
         // The rule group of rules.yml, loaded and evaluated without error.
