@@ -1,17 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
 import {
   VARIABLE_VALUES,
   allPanels,
   dashboardQueries,
   expandVariables,
   loadDashboard,
+  repoRoot,
   savedDefaults,
   templateVariableQueries,
   type Dashboard,
   type DashboardVariable,
 } from './dashboardQueries.js';
-import { TARGET_LABELS, exportedSeries, metricNamesIn, needsFullDetail, selectorsIn } from './exportedMetrics.js';
+import { TARGET_LABELS, exportedSeries, metricNamesIn, needsFullDetail, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
 
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 
@@ -208,6 +212,10 @@ test('the inter-token gap panel reads the per-sample largest gap histogram', () 
     exprs.some((e) => e.includes('coherency_largest_inter_token_gap_seconds_bucket')),
     exprs.join('\n'),
   );
+  // the typical gap under the default detail: 1 / the median tokens per second, no per-gap histogram needed
+  const typical = exprs.filter((e) => e.includes('coherency_output_tokens_per_second_bucket'));
+  assert.equal(typical.length, 1, exprs.join('\n'));
+  assert.equal(needsFullDetail(typical[0] as string), false);
 });
 
 test('dashboardQueries expands every variable and returns every panel query', () => {
@@ -243,4 +251,43 @@ test('target changes are drawn as an annotation: increase of coherency_target_ch
   );
   assert.match(a.titleFormat ?? '', /\{\{target\}\}/);
   assert.equal(a.tagKeys, 'target');
+});
+
+/** Series an expression reads: the exporter's metrics, Prometheus's `up`, and the sources of recorded series. */
+function seriesRead(expr: string, recorded: ReadonlyMap<string, string>): Set<string> {
+  const names = new Set(metricNamesIn(expr));
+  if (/(?<![\w:])up\s*\{/.test(expr)) names.add('up');
+  for (const name of recordedNamesIn(expr)) for (const source of seriesRead(recorded.get(name) ?? '', recorded)) names.add(source);
+  return names;
+}
+
+test('every alert of rules.yml has a panel to look at when it fires: its description names the alert, its queries read its series', () => {
+  const rules = parse(readFileSync(join(repoRoot(), 'deploy/prometheus/rules.yml'), 'utf8')) as {
+    groups: { rules: { alert?: string; record?: string; expr: string }[] }[];
+  };
+  const all = rules.groups.flatMap((g) => g.rules);
+  const recorded = new Map(all.flatMap((r) => (r.record ? [[r.record, r.expr] as const] : [])));
+  const alerts = new Map<string, Set<string>>();
+  for (const rule of all) {
+    if (!rule.alert) continue;
+    const read = alerts.get(rule.alert) ?? new Set<string>();
+    for (const name of seriesRead(rule.expr, recorded)) read.add(name);
+    alerts.set(rule.alert, read);
+  }
+  assert.ok(alerts.size >= 12, `only ${alerts.size} alerts read from rules.yml`);
+  const missing: string[] = [];
+  for (const [alert, read] of alerts) {
+    const panels = allPanels(dashboard).filter((p) => new RegExp(`\\b${alert}\\b`).test(String(p.description ?? '')));
+    const reading = panels.filter((p) =>
+      (p.targets ?? []).some((t) => [...seriesRead(String(t.expr ?? ''), recorded)].some((n) => read.has(n))),
+    );
+    if (reading.length === 0) {
+      missing.push(
+        panels.length === 0
+          ? `${alert}: no panel description names it`
+          : `${alert}: named by ${panels.map((p) => `"${p.title}"`).join(', ')}, which read none of ${[...read].join(', ')}`,
+      );
+    }
+  }
+  assert.deepEqual(missing, []);
 });

@@ -8,11 +8,20 @@
 // one query per panel; under full, every query. The API conformance row's checklist shows the
 // demo's two conformance targets: every check of the healthy one passing, and the streaming check
 // of the one behind the simulator's buffering proxy failing with `buffered`.
+//
+// Issue 39: the panels of the rarer events show data too. One more target, sim-release, on a
+// second simulator that is upgraded after 3 requests to a release that loops (src/simulator/
+// release.ts) and streams slower than its probe's one-second schedule: the exporter sees the
+// change (the Target changes row: the targets table, the before/after comparison) and skips the
+// ticks that come while a run still streams (Skipped runs, reason overlap); sim-collapse keeps
+// failing (Failing streak). The config reload panels read gauges set when the config is first
+// loaded, so they need no reload; the alert on a refused reload is promtool's (rules.test.yml).
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
+import { startSimulator } from '../../src/simulator/index.js';
 import { dashboardQueries, loadDashboard, savedDefaults, templateVariableQueries } from '../grafana/dashboardQueries.js';
 import { needsFullDetail } from '../grafana/exportedMetrics.js';
 import { demoConfig, demoNames } from '../helpers/demoConfig.js';
@@ -47,6 +56,27 @@ const FAST: Readonly<Record<string, string>> = Object.fromEntries(
  * healthy streams measured far from the thresholds (the demo's own 4,000 is closer to the noise).
  */
 const TOKENS_PER_SECOND = 2000;
+/** The target upgraded mid-test, its probe and what its simulator serves. */
+const RELEASE = { target: 'sim-release', probe: 'release-check', after: 3 } as const;
+/** 400 tokens at 200 tokens/s: each run streams about 2 s, past its one-second schedule. */
+const RELEASE_SIMULATOR = { tokensPerSecond: 200, release: { after: RELEASE.after, degradeTo: 'collapse-sentence@150', speedup: 1.5 } };
+
+/** The exporter config with the release target and its probe added. */
+function withReleaseTarget(yaml: string, baseUrl: string): string {
+  const doc = parseDocument(yaml);
+  doc.addIn(['targets'], doc.createNode({ name: RELEASE.target, baseUrl, model: 'healthy', probes: [RELEASE.probe] }));
+  doc.addIn(
+    ['probes'],
+    doc.createNode({
+      name: RELEASE.probe,
+      schedule: '* * * * * *',
+      prompt: 'Write a long article about storage engines.',
+      maxTokens: 400,
+      minTokens: 0,
+    }),
+  );
+  return doc.toString();
+}
 
 function prometheusConfig(exporterPort: number): string {
   return `global:
@@ -79,8 +109,10 @@ interface RulesData {
 describe('the Grafana dashboard on a real Prometheus, variables at their saved defaults', { timeout: 150_000 }, () => {
   const tmp = makeTempDir('prometheus');
   const children: Child[] = [];
+  const simulators: { close(): Promise<void> }[] = [];
   after(async () => {
     for (const child of children.reverse()) await child.stop(5000);
+    for (const simulator of simulators) await simulator.close();
     tmp.remove();
   });
 
@@ -91,10 +123,15 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       if (tool.skip !== null) return t.skip(tool.skip);
       ensureBuilt();
 
+      const releaseSimulator = await startSimulator(RELEASE_SIMULATOR);
+      simulators.push(releaseSimulator);
       const exporterFile = join(tmp.dir, `exporter-${detail}.yaml`);
       writeFileSync(
         exporterFile,
-        demoConfig({ simulatorPort: await freePort(), schedules: FAST, tokensPerSecond: TOKENS_PER_SECOND, detail }),
+        withReleaseTarget(
+          demoConfig({ simulatorPort: await freePort(), schedules: FAST, tokensPerSecond: TOKENS_PER_SECOND, detail }),
+          releaseSimulator.url,
+        ),
       );
       const exporterPort = await freePort();
       const serve = startServe(['--config', exporterFile, '--port', String(exporterPort)]);
@@ -207,7 +244,7 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       // reason of a failure. Read until the last runs agree (a run misjudged under a load spike is
       // followed by another).
       const checklist = panels.filter((p) => p.title.startsWith('Conformance checklist'));
-      assert.equal(checklist.length, 2, 'the checklist panel reads the success gauge and the failing reason');
+      assert.equal(checklist.length, 3, 'the checklist panel reads the success gauge, the failing reason and the failing streak');
       const rows = async (expr: string) =>
         (
           (await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>('/api/v1/query', { query: expr })).data
@@ -234,6 +271,76 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       );
       assert.deepEqual(seen, [expectedRows, ['sim-buffering-proxy streaming buffered']]);
       if (agreed) throw agreed;
+
+      // The panels of issue 39 show the events, not only some series: the release target's change
+      // compared before and after, its overlapping runs skipped, the failing streaks, the
+      // reload, the scrape, and the typical inter-token gap under either detail.
+      const query = (title: string): string => {
+        const found = panels.filter((p) => p.title === title);
+        assert.equal(found.length, 1, `one query titled "${title}", found ${found.length}`);
+        return found[0]!.expr;
+      };
+      const values = async (expr: string): Promise<Map<string, number>> => {
+        const answer = await api<{ result: { metric: Record<string, string>; value: [number, string] }[] }>('/api/v1/query', {
+          query: expr,
+        });
+        const out = new Map<string, number>();
+        for (const r of answer.data?.result ?? []) {
+          const { target, probe, period, reason, instance } = r.metric;
+          out.set([target, probe, period, reason, instance].filter((x) => x !== undefined).join(' '), Number(r.value[1]));
+        }
+        return out;
+      };
+      const pair = `${RELEASE.target} ${RELEASE.probe}`;
+      const expectations: [string, (v: Map<string, number>) => boolean][] = [
+        // the comparison: 3 samples of release 1 before the change, loops after it
+        [
+          'Before / after the last change of the target, per pair [A]',
+          (v) => v.get(`${pair} before`) === RELEASE.after && (v.get(`${pair} after`) ?? 0) >= 1,
+        ],
+        [
+          'Before / after the last change of the target, per pair [B]',
+          (v) => v.get(`${pair} before`) === 0 && v.get(`${pair} after`) === 1,
+        ],
+        ['Failed and loop share, before (dashed) and after the last change [B]', (v) => v.get(`${pair} after`) === 1],
+        [
+          'Speed, before (dashed) and after the last change: time to first token, inter-token latency [B]',
+          (v) => (v.get(`${pair} before`) ?? 0) > 0,
+        ],
+        ['Targets: what they are, their changes [B]', (v) => v.get(RELEASE.target) === 1 && v.get('sim-healthy') === 0],
+        ['Targets: what they are, their changes [C]', (v) => (v.get(RELEASE.target) ?? 0) > Date.now() - 120_000],
+        ['Skipped runs by reason (per $window)', (v) => (v.get(`${pair} overlap`) ?? 0) > 0],
+        ['Failing streak (runs in a row not ok)', (v) => (v.get('sim-collapse short') ?? 0) >= 1 && v.get('sim-healthy short') === 0],
+        ['Last config reload', (v) => [...v.values()].join() === '1'],
+        ['Exporter scraped (up)', (v) => [...v.values()].join() === '1'],
+        ["Inter-token gaps: each sample's largest (p95), typical (p50), all gaps (p95) [C]", (v) => (v.get(pair) ?? 0) > 0],
+      ];
+      let unmet: string[] = [];
+      const shown = await waitFor(
+        'the events on the new panels',
+        async () => {
+          unmet = [];
+          for (const [title, holds] of expectations) {
+            const v = await values(query(title));
+            if (!holds(v)) unmet.push(`${title}: ${JSON.stringify([...v])}`);
+          }
+          return unmet.length === 0;
+        },
+        { timeoutMs: Math.max(10_000, left()), intervalMs: 1000 },
+      ).then(
+        () => null,
+        (err: Error) => err,
+      );
+      assert.deepEqual(unmet, []);
+      if (shown) throw shown;
+      for (const title of [
+        'Before / after the last change of the target, per pair [A]',
+        'Before / after the last change of the target, per pair [B]',
+        'Skipped runs by reason (per $window)',
+      ]) {
+        const v = [...(await values(query(title)))].filter(([key]) => key.startsWith(pair));
+        t.diagnostic(`${title}: ${v.map(([key, n]) => `${key} = ${n.toFixed(2)}`).join(', ')}`);
+      }
 
       if (rules) {
         // The rule group of rules.yml, loaded and evaluated without error.
