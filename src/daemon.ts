@@ -8,6 +8,7 @@ import { createReload, type ReloadResult } from './daemon/reloadConfig.js';
 import { indexStoredRuns, openRunStorage } from './daemon/runStorage.js';
 import { firstRuns, startupLine } from './daemon/startupLine.js';
 import { createTargetClients } from './daemon/targetClients.js';
+import { describeProxy, readProxyEnv } from './client/proxyEnv.js';
 import { listenError } from './daemon/listenError.js';
 import { fetchIdentity } from './fingerprint/fetchIdentity.js';
 import { FingerprintCache } from './fingerprint/fingerprintCache.js';
@@ -64,7 +65,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics.authFailures.inc({ method }, 0);
     metrics.authThrottled.inc({ method }, 0);
   }
-  const clients = await createTargetClients(config);
+  // Read once: a proxy variable changed later applies at the next start, as for curl's callers.
+  const proxied = readProxyEnv(options.env);
+  if (!proxied.ok) throw new RangeError(`proxy settings: ${proxied.error}`);
+  if (proxied.proxy) logger.info({ proxy: describeProxy(proxied.proxy) }, 'requests to targets go through a proxy');
+  const clients = await createTargetClients(config, proxied.proxy);
   const simulator = config.simulator.enabled
     ? await (await import('./simulator/index.js'))
         .startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
