@@ -17,7 +17,7 @@ import { validateConfig, type ConfigEnv, type ConfigResult, type ValidateOptions
  * https://llm.staging.example/v1) runs the probes in DEFAULTS.envFallback (short every
  * 5 minutes, long every 30 minutes). Server and simulator keep their defaults.
  * `servedModel`: the model when neither model variable is set, the one the endpoint's /models
- * lists (serve reads it: cli/servedModel.ts); the variables win over it.
+ * lists (serve reads it: daemon/servedModel.ts); the variables win over it.
  */
 export function configFromEnv(env: ConfigEnv, options: ValidateOptions = {}, servedModel?: string): ConfigResult {
   const errors: string[] = [];

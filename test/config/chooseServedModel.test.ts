@@ -39,7 +39,7 @@ describe('chooseServedModel', () => {
       [list(), /lists no models/],
       [ok({ models: [] }), /did not answer with a list of models/],
       [{ status: 200, body: '<html>', error: null }, /did not answer with a list of models/],
-      [{ status: 401, body: '', error: null }, /answered HTTP 401 \(is OPENAI_API_KEY or OPENAI_API_KEY_FILE right\?\)/],
+      [{ status: 401, body: '', error: null }, /answered HTTP 401 \(is the API key right\?\)/],
       [{ status: 404, body: '', error: null }, /answered HTTP 404\./],
       [
         { status: null, body: '', error: 'connect: ECONNREFUSED before an answer' },
@@ -53,6 +53,30 @@ describe('chooseServedModel', () => {
       assert.match(m, why, m);
       assert.match(m, /Set OPENAI_MODEL \(or COHERENCY_MODEL\).*--demo/, m);
     }
+  });
+
+  it('unreachable: no answer or an HTTP error (a target error), not a list that picks none', () => {
+    const unreachable = (a: Parameters<typeof chooseServedModel>[0]) => {
+      const r = chooseServedModel(a, URL_);
+      return r.ok ? null : r.unreachable;
+    };
+    assert.equal(unreachable({ status: null, body: '', error: 'connect: refused' }), true);
+    assert.equal(unreachable({ status: 503, body: '', error: null }), true);
+    assert.equal(unreachable(list('a', 'b')), false);
+    assert.equal(unreachable(list()), false);
+  });
+
+  it('in the words of the command that asks: the probe command names its flag', () => {
+    const m = failed(
+      chooseServedModel(list('a', 'b'), URL_, {
+        missing: '--model: not given',
+        give: 'Pass --model',
+        example: (id) => `--model ${id}`,
+        tryWithout: 'try it on the demo with --config config/coherency.yaml',
+      }),
+    );
+    assert.match(m, /^--model: not given, and http:\/\/h\/v1\/models lists 2 models:/);
+    assert.match(m, /Pass --model to the one to probe, e\.g\. --model a; try it on the demo/);
   });
 
   it('shows ids with their control characters escaped (a server chose them)', () => {

@@ -124,7 +124,7 @@ describe('serve from OPENAI_BASE_URL without a model', { timeout: 90_000 }, () =
     assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
   });
 
-  it('a proxy variable that is not a URL: one line, exit 2', async () => {
+  it('a proxy variable that is not a URL: one line, exit 2 (serve and probe)', async () => {
     const r = await runCommand(process.execPath, [CLI, 'serve', '--port', String(await freePort())], {
       env: {
         ...process.env,
@@ -137,5 +137,45 @@ describe('serve from OPENAI_BASE_URL without a model', { timeout: 90_000 }, () =
     });
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stderr.trim(), 'error: HTTPS_PROXY: socks5 proxies are not supported: use an http:// or https:// proxy');
+    const p = await runCommand(process.execPath, [CLI, 'probe', '--base-url', 'http://127.0.0.1:9/v1', '--model', 'm'], {
+      env: { ...process.env, ...CLEAR, http_proxy: 'http://[::1' },
+      timeoutMs: 20_000,
+    });
+    assert.equal(p.code, 2, p.stderr);
+    assert.equal(p.stderr.trim(), 'error: http_proxy: "http://[::1" is not a URL (write it as http://host:port)');
+  });
+
+  it('probe without --model: the one model /models lists, through HTTP_PROXY; several exit 2, no answer exits 3', async () => {
+    const one = await startSimulator({ listedModels: ['healthy'] });
+    const several = await startSimulator();
+    sims.push(one, several);
+    const counting = await startCountingProxy();
+    try {
+      const probe = (args: string[], extra: Record<string, string> = {}) =>
+        runCommand(process.execPath, [CLI, 'probe', '--max-tokens', '300', ...args], {
+          env: { ...process.env, ...CLEAR, ...extra },
+          timeoutMs: 30_000,
+        });
+      const r = await probe(['--base-url', one.url], { HTTP_PROXY: counting.url });
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /^model healthy: the only one http:\/\/127\.0\.0\.1:\d+\/v1\/models lists\n/, r.stderr);
+      assert.match(r.stdout, /cli\/probe #0: OK/);
+      const origin = new URL(one.url).origin;
+      assert.deepEqual(
+        counting.requests.map((q) => `${q.method} ${q.target.replace(origin, '')}`),
+        ['GET /v1/models', 'POST /v1/chat/completions'],
+      );
+
+      const listed = await probe([], { OPENAI_BASE_URL: several.url });
+      assert.equal(listed.code, 2, listed.stderr);
+      assert.match(listed.stderr, /^error: --model: not given, and http:\/\/127\.0\.0\.1:\d+\/v1\/models lists \d+ models:\n {4}healthy\n/);
+      assert.match(listed.stderr, /Pass --model \(or set OPENAI_MODEL\) to the one to probe, e\.g\. --model healthy;/);
+
+      const dead = await probe(['--base-url', `http://127.0.0.1:${await freePort()}/v1`]);
+      assert.equal(dead.code, 3, dead.stderr);
+      assert.match(dead.stderr, /^error: --model: not given, and the models could not be read from .*ECONNREFUSED/);
+    } finally {
+      await counting.close();
+    }
   });
 });

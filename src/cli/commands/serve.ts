@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { Config } from '../../config/types.js';
 import type { ConfigResult } from '../../config/validateConfig.js';
@@ -177,37 +177,13 @@ async function configWithServedModel(io: CliIO): Promise<{ result: ConfigResult;
   const draft = configFromEnv(io.env, {}, MODEL_PENDING);
   const target = draft.ok ? draft.config.targets[0] : undefined;
   if (!target) return { result: draft, modelNote: null };
-  const [
-    { MODELS_READ, readServedModel },
-    { httpExchange, closeHttpDispatchers },
-    { createTargetDispatcher },
-    { readProxyEnv },
-    { readKeyFile },
-  ] = await Promise.all([
-    import('../servedModel.js'),
-    import('../../client/httpExchange.js'),
-    import('../../client/targetDispatcher.js'),
-    import('../../client/proxyEnv.js'),
-    import('../../probe/readKeyFile.js'),
-  ]);
-  const proxied = readProxyEnv(io.env);
-  const dispatcher = createTargetDispatcher(
-    target.tls,
-    MODELS_READ.timeouts.connectSeconds,
-    (p) => readFileSync(p),
-    proxied.ok ? proxied.proxy : null,
-  );
-  try {
-    const choice = await readServedModel(target, io.env, { http: httpExchange, readKeyFile, ...(dispatcher ? { dispatcher } : {}) });
-    if (!choice.ok) {
-      io.stderr(`error: ${choice.message}\n`);
-      return null;
-    }
-    return { result: configFromEnv(io.env, {}, choice.model), modelNote: choice.note };
-  } finally {
-    await dispatcher?.close();
-    await closeHttpDispatchers();
+  const { readServedModelNow } = await import('../../daemon/servedModel.js');
+  const choice = await readServedModelNow(target, io.env);
+  if (!choice.ok) {
+    io.stderr(`error: ${choice.message}\n`);
+    return null;
   }
+  return { result: configFromEnv(io.env, {}, choice.model), modelNote: choice.note };
 }
 
 /** A path as a person typed it: relative to the working directory when under it. */

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
-import { chooseServedModel, type ServedModelChoice } from '../config/chooseServedModel.js';
+import { chooseServedModel, type ModelSetting, type ServedModelChoice } from '../config/chooseServedModel.js';
 import type { TargetConfig } from '../config/types.js';
 import { withoutQuery } from '../config/withoutQuery.js';
 import { identityTargetOf } from '../probe/identityTargetOf.js';
@@ -28,6 +29,7 @@ export async function readServedModel(
   target: TargetConfig,
   env: Record<string, string | undefined>,
   deps: ServedModelDeps,
+  setting?: ModelSetting,
 ): Promise<ServedModelChoice> {
   const url = `${target.baseUrl}/models`;
   const shown = withoutQuery(url);
@@ -38,8 +40,38 @@ export async function readServedModel(
       { timeouts: MODELS_READ.timeouts, maxBytes: MODELS_READ.maxBytes, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) },
     );
     const error = answer.error ? `${answer.error.type}: ${answer.error.message}` : null;
-    return chooseServedModel({ status: answer.status, body: answer.body, error }, shown);
+    return chooseServedModel({ status: answer.status, body: answer.body, error }, shown, setting);
   } catch (err) {
-    return chooseServedModel({ status: null, body: '', error: `internal: ${(err as Error).message}` }, shown);
+    return chooseServedModel({ status: null, body: '', error: `internal: ${(err as Error).message}` }, shown, setting);
+  }
+}
+
+/**
+ * readServedModel with the real client: the target's own pool (its TLS settings, and the proxy
+ * of the environment), closed once the read is done. Used by serve and by the probe command.
+ */
+export async function readServedModelNow(
+  target: TargetConfig,
+  env: Record<string, string | undefined>,
+  setting?: ModelSetting,
+): Promise<ServedModelChoice> {
+  const [{ httpExchange, closeHttpDispatchers }, { createTargetDispatcher }, { readProxyEnv }, { readKeyFile }] = await Promise.all([
+    import('../client/httpExchange.js'),
+    import('../client/targetDispatcher.js'),
+    import('../client/proxyEnv.js'),
+    import('../probe/readKeyFile.js'),
+  ]);
+  const proxied = readProxyEnv(env);
+  const dispatcher = createTargetDispatcher(
+    target.tls,
+    MODELS_READ.timeouts.connectSeconds,
+    (p) => readFileSync(p),
+    proxied.ok ? proxied.proxy : null,
+  );
+  try {
+    return await readServedModel(target, env, { http: httpExchange, readKeyFile, ...(dispatcher ? { dispatcher } : {}) }, setting);
+  } finally {
+    await dispatcher?.close();
+    await closeHttpDispatchers();
   }
 }

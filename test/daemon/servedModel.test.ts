@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { HttpExchange, HttpFn, HttpOptions, HttpRequest } from '../../src/client/httpExchange.js';
-import { MODELS_READ, readServedModel } from '../../src/cli/servedModel.js';
+import { MODELS_READ, readServedModel } from '../../src/daemon/servedModel.js';
 import { configFromEnv } from '../../src/config/configFromEnv.js';
 import { readKeyFile } from '../../src/probe/readKeyFile.js';
 
