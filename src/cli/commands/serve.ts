@@ -19,8 +19,9 @@ export const serve: Command = {
                       1. --config FILE
                       2. $COHERENCY_CONFIG (a file)
                       3. $OPENAI_BASE_URL: that endpoint, no file (model from
-                         $COHERENCY_MODEL or $OPENAI_MODEL, key from $OPENAI_API_KEY or
-                         $OPENAI_API_KEY_FILE); it wins over the demo file below
+                         $COHERENCY_MODEL or $OPENAI_MODEL, else the one model its /models
+                         lists; key from $OPENAI_API_KEY or $OPENAI_API_KEY_FILE); it wins
+                         over the demo file below
                       4. config/coherency.yaml (the demo: a built-in simulator)
                     The first log line says which one was used. With none of them (the
                     container image ships no config/coherency.yaml) serve says where to
@@ -37,6 +38,8 @@ export const serve: Command = {
   --shard-count N   shard I of N ($COHERENCY_SHARD_INDEX, $COHERENCY_SHARD_COUNT; I may be
                     a StatefulSet pod name such as coherency-exporter-2)
 
+Requests to targets go through $HTTPS_PROXY / $HTTP_PROXY when set, except to the hosts in
+$NO_PROXY (lowercase names too; read at start).
 Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one exits at once).`,
   options: {
     config: { type: 'string', short: 'c' },
