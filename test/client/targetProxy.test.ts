@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { httpExchange } from '../../src/client/httpExchange.js';
 import { streamChat } from '../../src/client/streamChat.js';
@@ -121,5 +123,42 @@ describe('createTargetDispatcher with a proxy', () => {
     const chat = await streamChat({ url: `${origin}/v1/chat/completions`, headers: {}, body: { stream: true } }, { timeouts, dispatcher });
     assert.equal(chat.error?.type, 'connect');
     await dispatcher.close();
+  });
+
+  it('a proxy that refuses (407, or no tunnel) is a connect error that says so; the target is never reached', async () => {
+    const refusing = createServer((req, res) => {
+      req.resume();
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"' }).end();
+    });
+    refusing.on('connect', (_req, socket: Socket) => socket.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    const at = `http://127.0.0.1:${(refusing.address() as { port: number }).port}`;
+    const served = plain.requests.length;
+    try {
+      const dispatcher = createTargetDispatcher({ caFile: null, insecureSkipVerify: true }, 5, readFileSync, {
+        httpProxy: at,
+        httpsProxy: null,
+        noProxy: '',
+      })!;
+      const http = await streamChat(
+        { url: `${origin}/v1/chat/completions`, headers: {}, body: { stream: true } },
+        { timeouts, dispatcher },
+      );
+      assert.equal(http.error?.type, 'connect');
+      assert.match(http.error?.message ?? '', /^the proxy refused the request: .*Proxy Authentication Required \(407\)/);
+      const tunnel = await streamChat(
+        { url: `${secureUrl}/chat/completions`, headers: {}, body: { stream: true } },
+        { timeouts, dispatcher },
+      );
+      assert.equal(tunnel.error?.type, 'connect');
+      assert.match(tunnel.error?.message ?? '', /the proxy refused the request: .*Proxy response \(403\)/);
+      const read = await httpExchange({ method: 'GET', url: `${origin}/v1/models`, headers: {} }, { timeouts, maxBytes: 4096, dispatcher });
+      assert.equal(read.error?.type, 'connect');
+      assert.equal(plain.requests.length, served);
+      await dispatcher.close();
+    } finally {
+      refusing.closeAllConnections();
+      await new Promise((r) => refusing.close(r));
+    }
   });
 });
