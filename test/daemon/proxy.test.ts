@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config/loadConfig.js';
 import { parseConfig } from '../../src/config/parseConfig.js';
 import { startDaemon, type Daemon } from '../../src/daemon.js';
 import { captureLogger } from '../helpers/captureLogger.js';
@@ -96,6 +100,46 @@ describe('a daemon given HTTP_PROXY', { timeout: 30_000 }, () => {
     const run = await runOnce({ http_proxy: proxy.url, NO_PROXY: 'localhost,127.0.0.1' });
     assert.ok(run.received.includes('POST /v1/chat/completions'));
     assert.deepEqual(run.proxied, []);
+  });
+
+  it('a target a reload adds goes through the proxy read at start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'coherency-proxy-'));
+    const path = join(dir, 'config.yaml');
+    const yaml = (targets: string) =>
+      `server: { host: 127.0.0.1, port: 0 }\ntargets:\n${targets}probes:\n  - { name: p, prompt: "Write about storage engines.", maxTokens: 200, minTokens: 0 }\n`;
+    await writeFile(path, yaml(`  - { name: behind, baseUrl: "${origin}/v1", model: m }\n`));
+    const loaded = await loadConfig(path, {});
+    assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+    const daemon = await startDaemon({
+      config: loaded.config,
+      configPath: path,
+      logger: captureLogger().logger,
+      env: { HTTP_PROXY: proxy.url },
+    });
+    try {
+      await writeFile(
+        path,
+        yaml(`  - { name: behind, baseUrl: "${origin}/v1", model: m }\n  - { name: added, baseUrl: "${origin}/v2", model: m }\n`),
+      );
+      assert.deepEqual(await daemon.reload(), { ok: true });
+      const from = proxy.requests.length;
+      const res = await fetch(`${daemon.url}/probe?target=added&probe=p`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(res.status, 200);
+      assert.ok(
+        proxy.requests.slice(from).some((r) => r.method === 'POST' && r.target === `${origin}/v2/chat/completions`),
+        proxy.requests
+          .slice(from)
+          .map((r) => r.target)
+          .join(', '),
+      );
+    } finally {
+      await daemon.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('an invalid proxy variable stops start-up with a message that names it', async () => {
