@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { Config } from './config/types.js';
 import { createReload, type ReloadResult } from './daemon/reloadConfig.js';
-import { indexStoredRuns, openRunStorage } from './daemon/runStorage.js';
+import { indexStoredRuns, openRunStorage, runStorageDir } from './daemon/runStorage.js';
 import { firstRuns, startupLine } from './daemon/startupLine.js';
 import { createTargetClients } from './daemon/targetClients.js';
 import { listenError } from './daemon/listenError.js';
@@ -73,7 +73,8 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         })
     : null;
   if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
-  const { history, store } = openRunStorage(config.storage, logger, metrics);
+  const storageDir = runStorageDir(config.storage.dir, logger);
+  const { history, store } = openRunStorage(config.storage, storageDir, logger, metrics);
 
   const service = new ProbeService({
     config,
@@ -149,7 +150,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
-  if (store && config.storage.dir) indexStoredRuns(store, config.storage.dir, logger);
+  if (store && storageDir) indexStoredRuns(store, storageDir, logger);
   scheduler.apply(config);
   metrics.reloadSuccessful.set(1);
   metrics.reloadSuccessTimestamp.set(Date.now() / 1000);
