@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { Config } from './config/types.js';
+import { followSimulator, startDemoSimulator } from './daemon/demoSimulator.js';
 import { createReload, type ReloadResult } from './daemon/reloadConfig.js';
 import { indexStoredRuns, openRunStorage, runStorageDir } from './daemon/runStorage.js';
 import { firstRuns, startupLine } from './daemon/startupLine.js';
@@ -52,7 +53,14 @@ export interface Daemon {
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { logger } = options;
   const shard = options.shard ?? null;
-  const ownShard = (c: Config): Config => (shard ? { ...c, targets: c.targets.filter((t) => inShard(t.name, shard)) } : c);
+  // First, so that the targets on it follow it when its port was taken (and so does every reload).
+  const sim = options.config.simulator.enabled ? await startDemoSimulator(options.config, logger) : null;
+  const simulator = sim?.simulator ?? null;
+  if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
+  const ownShard = (c: Config): Config => {
+    const here = followSimulator(c, sim?.move ?? null).config;
+    return shard ? { ...here, targets: here.targets.filter((t) => inShard(t.name, shard)) } : here;
+  };
   let config = ownShard(options.config);
   if (shard) logger.info({ shard, targets: config.targets.map((t) => t.name) }, 'probing the targets of this shard only');
 
@@ -64,15 +72,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics.authFailures.inc({ method }, 0);
     metrics.authThrottled.inc({ method }, 0);
   }
-  const clients = await createTargetClients(config);
-  const simulator = config.simulator.enabled
-    ? await (await import('./simulator/index.js'))
-        .startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
-        .catch((err: unknown) => {
-          throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
-        })
-    : null;
-  if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
+  const clients = await createTargetClients(config).catch(async (err: unknown) => {
+    await simulator?.close();
+    throw err;
+  });
   const storageDir = runStorageDir(config.storage.dir, logger);
   const { history, store } = openRunStorage(config.storage, storageDir, logger, metrics);
 
