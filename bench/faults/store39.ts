@@ -38,6 +38,17 @@ function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> 
   });
 }
 
+/** POST /probe for target t, probe p: the run's verdict. */
+async function runProbe(port: number): Promise<{ verdict: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/probe?target=t&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(30_000),
+  });
+  return (await res.json()) as { verdict: string };
+}
+
 /** A fresh working directory under root with a config of one target at `baseUrl` serving `model`. */
 function workDir(
   root: string,
@@ -109,13 +120,7 @@ export async function store39Cases(root: string, results: Array<[string, boolean
         const d = serve(dir, config);
         try {
           await waitOk(`http://127.0.0.1:${port}/-/ready`, d.child, 15_000);
-          const res = await fetch(`http://127.0.0.1:${port}/probe?target=t&probe=p`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{}',
-            signal: AbortSignal.timeout(30_000),
-          });
-          const run = (await res.json()) as { verdict: string };
+          const run = await runProbe(port);
           check(run.verdict === 'fail', `verdict ${run.verdict}`);
         } finally {
           await stopChild(d.child);
@@ -145,13 +150,7 @@ export async function store39Cases(root: string, results: Array<[string, boolean
             `simulator port ${taken} is taken: the simulator listens on http://127\\.0\\.0\\.1:(\\d+)/v1 instead`,
           ).exec(d.output());
           check(said !== null, `no line saying where the simulator went: ${d.output().slice(0, 600)}`);
-          const res = await fetch(`http://127.0.0.1:${port}/probe?target=t&probe=p`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: '{}',
-            signal: AbortSignal.timeout(30_000),
-          });
-          const run = (await res.json()) as { verdict: string };
+          const run = await runProbe(port);
           check(run.verdict === 'ok', `verdict ${run.verdict}`);
           return `simulator on ${said![1]} instead of ${taken}; the run on it: ok`;
         } finally {

@@ -54,10 +54,14 @@ describe('stored runs outlive a restart by default', { timeout: 90_000 }, () => 
   });
 
   const serve = (port: number): Child => {
-    const child = startChild(process.execPath, [CLI, 'serve', '--config', 'coherency.yaml', '--port', String(port), '--log-format', 'pretty'], {
-      cwd: tmp.dir,
-      env: { ...process.env, LOG_LEVEL: 'info', COHERENCY_STORAGE_DIR: '' },
-    });
+    const child = startChild(
+      process.execPath,
+      [CLI, 'serve', '--config', 'coherency.yaml', '--port', String(port), '--log-format', 'pretty'],
+      {
+        cwd: tmp.dir,
+        env: { ...process.env, LOG_LEVEL: 'info', COHERENCY_STORAGE_DIR: '' },
+      },
+    );
     children.push(child);
     return child;
   };
