@@ -1,8 +1,13 @@
 // Issue 39: the demo starts with its simulator's port taken. The simulator moves to a free port
 // and the targets that point at it follow; the others are left alone.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { startDaemon } from '../../src/daemon.js';
 import { followSimulator, startDemoSimulator } from '../../src/daemon/demoSimulator.js';
 import { captureLogger } from '../helpers/captureLogger.js';
 import { testConfig, testTarget } from '../helpers/testConfig.js';
@@ -77,5 +82,41 @@ test('startDemoSimulator: its port taken, it listens on a free one and says whic
     }
   } finally {
     await new Promise((resolve) => taken.close(resolve));
+  }
+});
+
+test('the daemon with its simulator port taken: the target on it runs ok, before and after a reload', { timeout: 60_000 }, async () => {
+  const taken = await hold();
+  const port = (taken.address() as { port: number }).port;
+  const dir = await mkdtemp(join(tmpdir(), 'coherency-demo-sim-'));
+  const path = join(dir, 'config.yaml');
+  // The holder accepts and never answers: a target left on it would time out, not pass.
+  await writeFile(
+    path,
+    `server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
+simulator: { enabled: true, port: ${port}, tokensPerSecond: 0 }
+targets: [{ name: t, baseUrl: "http://127.0.0.1:${port}/v1", model: healthy, timeouts: { connectSeconds: 2, idleSeconds: 3, totalSeconds: 10 } }]
+probes: [{ name: p, prompt: "Write a long technical article.", maxTokens: 300, schedule: "0 0 1 1 *", runOnStart: false }]
+`,
+  );
+  const loaded = await loadConfig(path, {});
+  assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+  const daemon = await startDaemon({ config: loaded.config, configPath: path, logger: captureLogger().logger, env: {} });
+  const verdict = async () =>
+    (
+      (await (
+        await fetch(`${daemon.url}/probe?target=t&probe=p`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      ).json()) as { verdict: string }
+    ).verdict;
+  try {
+    assert.notEqual(daemon.simulatorUrl, `http://127.0.0.1:${port}/v1`);
+    assert.equal(await verdict(), 'ok');
+    assert.deepEqual(await daemon.reload(), { ok: true });
+    assert.equal(await verdict(), 'ok', 'the reloaded config follows the simulator too');
+  } finally {
+    await daemon.close();
+    await new Promise((resolve) => taken.close(resolve));
+    await rm(dir, { recursive: true, force: true });
   }
 });
