@@ -103,7 +103,7 @@ function envStorageDir(env: ConfigEnv, checkDir: DirCheck, p: Problems): string 
   const dir = env[name]?.trim();
   if (dir === undefined || dir === '') return undefined;
   const problem = checkDir(dir);
-  if (problem) p.add(name, `"${dir}" ${problem} (storage.dir in the file wins over it; null keeps runs in memory only)`);
+  if (problem) p.add(name, `"${dir}" ${problem} (a config file's storage.dir wins over it; storage.dir: null keeps runs in memory only)`);
   return dir;
 }
 

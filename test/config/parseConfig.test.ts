@@ -281,7 +281,7 @@ describe('parseConfig: auth, storage, key files, TLS', () => {
       checkDir: (d) => (d === '/ro/runs' ? 'is on a read-only file system' : null),
     });
     assert.deepEqual(r.ok ? [] : r.errors, [
-      'COHERENCY_STORAGE_DIR: "/ro/runs" is on a read-only file system (storage.dir in the file wins over it; null keeps runs in memory only)',
+      'COHERENCY_STORAGE_DIR: "/ro/runs" is on a read-only file system (a config file\'s storage.dir wins over it; storage.dir: null keeps runs in memory only)',
     ]);
   });
 
