@@ -2,7 +2,7 @@
 // The config says nothing about storage, so the default applies: data/runs under the working
 // directory (a temp dir here; $COHERENCY_STORAGE_DIR is set empty, which is the same as unset).
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -83,6 +83,7 @@ describe('stored runs outlive a restart by default', { timeout: 90_000 }, () => 
     await first.stop(10_000);
     const dir = join(tmp.dir, 'data', 'runs');
     assert.ok(existsSync(dir), `the default storage dir ${dir} was made`);
+    for (const made of [join(tmp.dir, 'data'), dir]) assert.equal(statSync(made).mode & 0o777, 0o700, `${made} is owner-only`);
     assert.ok(
       readdirSync(dir).some((f) => f.includes(id)),
       `run ${id} is stored in ${dir}: ${readdirSync(dir).join(', ')}`,
