@@ -291,7 +291,8 @@ export const CONFIG_SPEC = {
         nullable: true,
         default: DEFAULTS.storage.dir,
         message: 'must be a directory path, or null to keep runs only in memory',
-        description: 'Directory that keeps failing and erroring runs across restarts; null = in memory only',
+        description:
+          'Directory that keeps failing and erroring runs across restarts, relative to the working directory; absent: $COHERENCY_STORAGE_DIR, else data/runs; null = in memory only',
       },
       maxRuns: { type: 'integer', minimum: 1, default: DEFAULTS.storage.maxRuns, description: 'Stored runs kept, oldest removed first' },
       maxBytes: {

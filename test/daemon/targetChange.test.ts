@@ -35,6 +35,7 @@ test('a release that degrades: the change is logged, counted, shown on the index
   open.push(sim);
   const { daemon, log } = await daemonFor(`
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: t, baseUrl: "${sim.url}", model: healthy }]
 probes:
   - { name: p, prompt: "Write a long article about storage engines.", maxTokens: 900, minTokens: 0, samples: 2 }
@@ -133,6 +134,7 @@ test('a target that redirects: neither the chat request nor any fingerprint read
   const { daemon } = await daemonFor(
     `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: r, baseUrl: "${new URL(redirecting.url).origin}/v1", model: healthy, apiKeyEnv: KEY }]
 probes:
   - { name: p, prompt: "Write about caches.", maxTokens: 50, minTokens: 0 }
@@ -169,6 +171,7 @@ test('a reload that points a target elsewhere starts its fingerprint afresh; one
   const path = join(dir, 'config.yaml');
   const configText = (url: string, extra = '') => `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets:
   - { name: t, baseUrl: "${url}", model: healthy }
 ${extra}
