@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ChangeComparison, type Comparison, type SampleFigures } from './changeComparison.js';
-import type { IdentityTarget } from './fetchIdentity.js';
+import { secretsOf } from '../client/redactSecrets.js';
+import { fingerprintOfReads, readsOff, type IdentityTarget } from './fetchIdentity.js';
 import type { FingerprintCache, IdentityFetchOptions } from './fingerprintCache.js';
 import { describeChanges, type Fingerprint, type ServedFields } from './normalizeFingerprint.js';
 import { type FingerprintSeen, TargetFingerprints } from './targetFingerprints.js';
@@ -44,9 +45,12 @@ export class TargetChanges<D = unknown> {
    * After a run of `probe` on `target`: its fingerprint (never fails: a failed read is a line of
    * `unavailable`, an error thrown here is logged and the run kept without one), then the run's
    * samples added to its pair's comparison. `read` null: no fingerprint this time (shutting down).
+   * A target with `fingerprintReads: false` is sent nothing: its fingerprint is what the run's
+   * answers said (model, system_fingerprint, server and version headers), so a change they show
+   * is still seen.
    */
   async afterRun(
-    target: { name: string; probes: readonly string[] },
+    target: { name: string; probes: readonly string[]; fingerprintReads?: boolean },
     probe: string,
     figures: readonly SampleFigures[],
     read: IdentityRead<D> | null,
@@ -54,7 +58,11 @@ export class TargetChanges<D = unknown> {
     const out: RunIdentity = { comparisons: [] };
     if (this.cache && read) {
       try {
-        const fresh = await this.cache.fingerprint(target.name, await read.identity(), read.served, read.io);
+        const identity = await read.identity();
+        const fresh =
+          target.fingerprintReads === false
+            ? fingerprintOfReads(read.served, readsOff(), secretsOf(identity.headers))
+            : await this.cache.fingerprint(target.name, identity, read.served, read.io);
         const atMs = this.now();
         const seen = this.identities.observe(target.name, fresh, atMs);
         out.fingerprint = seen.known;
