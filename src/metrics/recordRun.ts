@@ -26,6 +26,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   const tp = { target, probe };
   const temp = temperatureLabel(swept, sample);
   metrics.runs.inc({ ...tp, ...temp, verdict: sample.verdict });
+  metrics.samples.inc({ ...tp, ...temp, verdict: sample.verdict });
   if (sample.error) metrics.errors.inc({ ...tp, type: sample.error.type });
   if (sample.aborted) {
     metrics.aborted.inc(tp);
@@ -173,6 +174,8 @@ export function initSeries(metrics: Metrics, target: string, probe: string, temp
   for (const verdict of SAMPLE_VERDICTS) {
     if (!temperatures) metrics.runs.inc({ target, probe, verdict }, 0);
     else for (const t of temperatures) metrics.runs.inc({ target, probe, verdict, temperature: String(t) }, 0);
+    for (const t of temperatures ?? [null])
+      metrics.samples.inc({ target, probe, verdict, ...(t === null ? {} : { temperature: String(t) }) }, 0);
   }
   metrics.aborted.inc({ target, probe }, 0);
   metrics.tokensSaved.inc({ target, probe }, 0);
