@@ -25,6 +25,8 @@ export interface RunIdentity {
   atMs?: number;
   /** Every pair of the target with a comparison, after this run's samples joined theirs. */
   comparisons: Comparison[];
+  /** The target's configured model (the info series carries it beside the one its answers named). */
+  model?: string;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface RunIdentity {
 export class TargetChanges<D = unknown> {
   private readonly identities = new TargetFingerprints();
   private readonly comparisons = new ChangeComparison();
+  /** Each target's configured model as of its last run, to remove its info series by its labels. */
+  private readonly models = new Map<string, string>();
 
   constructor(
     private readonly cache: FingerprintCache<D> | null,
@@ -50,12 +54,13 @@ export class TargetChanges<D = unknown> {
    * is still seen.
    */
   async afterRun(
-    target: { name: string; probes: readonly string[]; fingerprintReads?: boolean },
+    target: { name: string; probes: readonly string[]; model?: string; fingerprintReads?: boolean },
     probe: string,
     figures: readonly SampleFigures[],
     read: IdentityRead<D> | null,
   ): Promise<RunIdentity> {
-    const out: RunIdentity = { comparisons: [] };
+    const out: RunIdentity = { comparisons: [], ...(target.model !== undefined ? { model: target.model } : {}) };
+    if (target.model !== undefined) this.models.set(target.name, target.model);
     if (this.cache && read) {
       try {
         const identity = await read.identity();
@@ -111,12 +116,15 @@ export class TargetChanges<D = unknown> {
   /**
    * Forgets a target's identity and comparisons (removed, or pointed at another baseUrl or model:
    * what answers there next is a first fingerprint, not a change). Returns the fingerprint it
-   * knew and the probes whose comparisons it dropped, so that their series can go too.
+   * knew (with the model configured then) and the probes whose comparisons it dropped, so that
+   * their series can go too.
    */
-  forgetTarget(target: string): { known: Fingerprint | null; probes: string[] } {
+  forgetTarget(target: string): { known: Fingerprint | null; model: string | null; probes: string[] } {
     const known = this.identities.get(target)?.fingerprint ?? null;
+    const model = this.models.get(target) ?? null;
     this.identities.forget(target);
+    this.models.delete(target);
     this.cache?.forget(target);
-    return { known, probes: this.comparisons.forgetTarget(target) };
+    return { known, model, probes: this.comparisons.forgetTarget(target) };
   }
 }

@@ -106,8 +106,9 @@ Labels are bounded: \`target\` and \`probe\` come from the config, \`channel\` i
 the first time it happens; the four verdicts exist from the start at 0.
 \`period\` is \`before\` or \`after\` (the before/after gauges such as \`coherency_change_failed_ratio\`, which exist per
 target and probe once its target's fingerprint changed). The fingerprint's own strings (server,
-version, model revision) are labels of \`coherency_target_info\` only: one series per target,
-replaced when they change; never a hash or a version elsewhere.
+version, model revision, the served model) are labels of \`coherency_target_info\` only, beside
+the configured model: one series per target, replaced when they change; never a hash or a
+version elsewhere.
 
 An errored sample moves only \`coherency_probe_samples_total{verdict="error"}\`,
 \`coherency_probe_errors_total\` and \`coherency_probe_duration_seconds\`: no quality histogram,

@@ -151,7 +151,7 @@ export function recordRunIdentity(metrics: Metrics, target: string, identity: Ru
   const { seen, atMs } = identity;
   if (seen && atMs !== undefined) {
     const previous = seen.kind === 'first' ? null : seen.kind === 'changed' ? seen.previous : seen.known;
-    recordFingerprint(metrics, target, seen.known, previous, seen.kind === 'changed', atMs / 1000);
+    recordFingerprint(metrics, target, seen.known, previous, seen.kind === 'changed', atMs / 1000, identity.model ?? null);
   }
   for (const c of identity.comparisons) recordComparison(metrics, c);
 }
@@ -160,9 +160,9 @@ export function recordRunIdentity(metrics: Metrics, target: string, identity: Ru
 export function forgetTargetIdentity(
   metrics: Metrics,
   target: string,
-  forgotten: { known: Fingerprint | null; probes: readonly string[] },
+  forgotten: { known: Fingerprint | null; model?: string | null; probes: readonly string[] },
 ): void {
-  if (forgotten.known) metrics.targetInfo.remove(infoLabels(target, forgotten.known));
+  if (forgotten.known) metrics.targetInfo.remove(infoLabels(target, forgotten.known, forgotten.model ?? null));
   for (const probe of forgotten.probes) forgetComparisonSeries(metrics, target, probe);
 }
 

@@ -116,6 +116,13 @@ probes:
     // on: the first read tries every info endpoint; the second run is within 5 minutes (cached)
     assert.deepEqual(reads(on).sort(), ['GET /v1/models', ...INFO_ENDPOINTS.map((e) => `GET ${e.path}`)].sort());
     assert.equal(on.seen.filter((s) => s === 'POST /v1/chat/completions').length, 4);
+    // the info series: the configured model beside the one the answers named, read or not; off,
+    // the server and version are what the answers' Server header said
+    const info = (await (await fetch(`${daemon.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('coherency_target_info{'));
+    assert.deepEqual(info.sort(), [
+      'coherency_target_info{target="off",server="coherency-simulator",version="1.0.0",model_revision="unknown",model="healthy",served_model="healthy"} 1',
+      'coherency_target_info{target="on",server="vllm",version="1.0.0",model_revision="/models/simulated-r1",model="healthy",served_model="healthy"} 1',
+    ]);
   } finally {
     await daemon.close();
   }
