@@ -128,6 +128,45 @@ probes:
   }
 });
 
+test('a reload that turns the reads off starts the fingerprint afresh: the info series keeps nothing only a read said', async () => {
+  const { writeFile } = await import('node:fs/promises');
+  const { loadConfig } = await import('../../src/config/loadConfig.js');
+  const path = join(dir, 'reload.yaml');
+  const config = (reads: boolean) => `
+server: { host: 127.0.0.1, port: 0 }
+targets: [{ name: t, baseUrl: "${on.url}/v1", model: healthy, fingerprintReads: ${reads} }]
+probes: [{ name: p, prompt: "Write about caches.", maxTokens: 60, minTokens: 0 }]
+`;
+  await writeFile(path, config(true));
+  const loaded = await loadConfig(path, {});
+  assert.ok(loaded.ok, loaded.ok ? '' : loaded.errors.join('\n'));
+  const daemon = await startDaemon({ config: loaded.config, configPath: path, logger: silentLogger, env: {} });
+  try {
+    const runAndInfo = async () => {
+      const res = await fetch(`${daemon.url}/probe?target=t&probe=p`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      assert.equal(res.status, 200);
+      const text = await (await fetch(`${daemon.url}/metrics`)).text();
+      return text.split('\n').filter((l) => l.startsWith('coherency_target_info{') || l.startsWith('coherency_target_changes_total{'));
+    };
+    assert.ok((await runAndInfo()).some((l) => l.includes('server="vllm"') && l.includes('model_revision="/models/simulated-r1"')));
+    await writeFile(path, config(false));
+    assert.deepEqual(await daemon.reload(), { ok: true });
+    on.seen.length = 0;
+    const after = await runAndInfo();
+    assert.deepEqual(reads(on), [], 'no read after the reload');
+    assert.deepEqual(after.sort(), [
+      'coherency_target_changes_total{target="t"} 0',
+      'coherency_target_info{target="t",server="coherency-simulator",version="1.0.0",model_revision="unknown",model="healthy",served_model="healthy"} 1',
+    ]);
+  } finally {
+    await daemon.close();
+  }
+});
+
 test('probe --save-baseline reads each target once; with --no-fingerprint-reads it sends the probe alone', async () => {
   const probe = async (proxy: CountingProxy, file: string, more: string[]) => {
     const x = cliIO('', {});
