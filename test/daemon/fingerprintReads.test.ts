@@ -54,6 +54,31 @@ async function countingProxy(upstream: string): Promise<CountingProxy> {
 const READ_PATHS = ['/v1/models', ...INFO_ENDPOINTS.map((e) => e.path), '/api/show'];
 const reads = (p: CountingProxy) => p.seen.filter((s) => READ_PATHS.includes(s.split(' ')[1] ?? ''));
 
+interface RunAnswer {
+  verdict: string;
+  fingerprint?: { model: string | null; version: string | null; unavailable: string[] };
+}
+
+/** Runs probe p on `target` now (POST /probe) and answers the run. */
+async function runNow(daemon: Daemon, target: string): Promise<RunAnswer> {
+  const res = await fetch(`${daemon.url}/probe?target=${target}&probe=p`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  assert.equal(res.status, 200);
+  return (await res.json()) as RunAnswer;
+}
+
+/** The daemon's exposition lines of these metrics, sorted. */
+async function metricLines(daemon: Daemon, ...names: string[]): Promise<string[]> {
+  const text = await (await fetch(`${daemon.url}/metrics`)).text();
+  return text
+    .split('\n')
+    .filter((l) => names.some((n) => l.startsWith(`${n}{`)))
+    .sort();
+}
+
 let sim: Simulator;
 let on: CountingProxy;
 let off: CountingProxy;
@@ -88,21 +113,9 @@ probes:
   assert.equal(parsed.config.targets[0]?.fingerprintReads, true, 'on by default');
   const daemon: Daemon = await startDaemon({ config: parsed.config, configPath: null, logger: silentLogger, env: {} });
   try {
-    const run = async (target: string) => {
-      const res = await fetch(`${daemon.url}/probe?target=${target}&probe=p`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      assert.equal(res.status, 200);
-      return (await res.json()) as {
-        verdict: string;
-        fingerprint?: { model: string | null; version: string | null; unavailable: string[] };
-      };
-    };
     for (let i = 0; i < 2; i++) {
-      const a = await run('on');
-      const b = await run('off');
+      const a = await runNow(daemon, 'on');
+      const b = await runNow(daemon, 'off');
       assert.equal(a.verdict, 'ok');
       assert.equal(b.verdict, 'ok');
       assert.equal(a.fingerprint?.version, '1.0.0', 'read from GET /version');
@@ -118,8 +131,8 @@ probes:
     assert.equal(on.seen.filter((s) => s === 'POST /v1/chat/completions').length, 4);
     // the info series: the configured model beside the one the answers named, read or not; off,
     // the server and version are what the answers' Server header said
-    const info = (await (await fetch(`${daemon.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('coherency_target_info{'));
-    assert.deepEqual(info.sort(), [
+    const info = await metricLines(daemon, 'coherency_target_info');
+    assert.deepEqual(info, [
       'coherency_target_info{target="off",server="coherency-simulator",version="1.0.0",model_revision="unknown",model="healthy",served_model="healthy"} 1',
       'coherency_target_info{target="on",server="vllm",version="1.0.0",model_revision="/models/simulated-r1",model="healthy",served_model="healthy"} 1',
     ]);
@@ -143,14 +156,8 @@ probes: [{ name: p, prompt: "Write about caches.", maxTokens: 60, minTokens: 0 }
   const daemon = await startDaemon({ config: loaded.config, configPath: path, logger: silentLogger, env: {} });
   try {
     const runAndInfo = async () => {
-      const res = await fetch(`${daemon.url}/probe?target=t&probe=p`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      });
-      assert.equal(res.status, 200);
-      const text = await (await fetch(`${daemon.url}/metrics`)).text();
-      return text.split('\n').filter((l) => l.startsWith('coherency_target_info{') || l.startsWith('coherency_target_changes_total{'));
+      await runNow(daemon, 't');
+      return metricLines(daemon, 'coherency_target_info', 'coherency_target_changes_total');
     };
     assert.ok((await runAndInfo()).some((l) => l.includes('server="vllm"') && l.includes('model_revision="/models/simulated-r1"')));
     await writeFile(path, config(false));
@@ -158,7 +165,7 @@ probes: [{ name: p, prompt: "Write about caches.", maxTokens: 60, minTokens: 0 }
     on.seen.length = 0;
     const after = await runAndInfo();
     assert.deepEqual(reads(on), [], 'no read after the reload');
-    assert.deepEqual(after.sort(), [
+    assert.deepEqual(after, [
       'coherency_target_changes_total{target="t"} 0',
       'coherency_target_info{target="t",server="coherency-simulator",version="1.0.0",model_revision="unknown",model="healthy",served_model="healthy"} 1',
     ]);
