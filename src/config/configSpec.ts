@@ -419,6 +419,12 @@ export const CONFIG_SPEC = {
         description:
           'The model reasons: conformance probes expect its reasoning in a field of its own (check reasoning); false: it does not (skipped); absent: detected from its first answer',
       },
+      fingerprintReads: {
+        type: 'boolean',
+        default: DEFAULTS.target.fingerprintReads,
+        description:
+          "Read what the target says of itself after a run (GET {baseUrl}/models with the target's headers, its server's info endpoints at the origin's root without them, at most every 5 minutes); false: no such request, the fingerprint comes from the answers alone",
+      },
     },
   },
   probe: {

@@ -82,6 +82,8 @@ export const DEFAULTS = {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    // On: a change of server, version or checkpoint is seen even when the answers do not name it.
+    fingerprintReads: true,
   },
   probe: {
     schedule: null,

@@ -115,6 +115,7 @@ describe('parseConfig: defaults and normalisation', () => {
         omit: [],
         modelAliases: [],
         reasoning: null,
+        fingerprintReads: true,
       },
     ]);
     assert.deepEqual(c.probes, [

@@ -65,7 +65,9 @@ probes:
   assert.notEqual(fourth.fingerprint?.hash, first.fingerprint?.hash);
   assert.deepEqual(await metricLines(daemon, 'coherency_target_changes_total'), ['coherency_target_changes_total{target="t"} 1']);
   const info = await metricLines(daemon, 'coherency_target_info');
-  assert.deepEqual(info, ['coherency_target_info{target="t",server="vllm",version="2.0.0",model_revision="/models/simulated-r2"} 1']);
+  assert.deepEqual(info, [
+    'coherency_target_info{target="t",server="vllm",version="2.0.0",model_revision="/models/simulated-r2",model="healthy",served_model="healthy"} 1',
+  ]);
   const failed = await metricLines(daemon, 'coherency_change_failed_ratio');
   assert.deepEqual(failed.sort(), [
     'coherency_change_failed_ratio{target="t",probe="p",period="after"} 1',
@@ -208,7 +210,7 @@ probes:
     200,
   );
   assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [
-    'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1"} 1',
+    'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1",model="healthy",served_model="healthy"} 1',
   ]);
   assert.deepEqual(
     await metricLines(daemon, 'coherency_target_changes_total'),
