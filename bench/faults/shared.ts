@@ -77,7 +77,13 @@ export async function serveDaemon(
   const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // runs kept on disk by default: each daemon in the folder of its config, never the checkout's data/runs
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', COHERENCY_STORAGE_DIR: join(dirname(configPath), 'runs'), ...options.env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      COHERENCY_STORAGE_DIR: join(dirname(configPath), 'runs'),
+      ...options.env,
+    },
   });
   const lines: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {
