@@ -13,6 +13,8 @@ import { validateConfig, type ConfigEnv, type ConfigResult, type ValidateOptions
  *   OPENAI_API_KEY_FILE  optional, instead of OPENAI_API_KEY: a file holding the key
  *                     (a mounted secret), read at each run
  *   COHERENCY_AUTH_TOKEN  optional; protects /probe, /runs and /-/reload (see validateConfig)
+ *   COHERENCY_STORAGE_DIR optional; where failing runs are kept (default data/runs under the
+ *                     working directory; the container image sets its volume)
  * One target named after the endpoint's host (targetNameOfUrl: llm-staging-example for
  * https://llm.staging.example/v1) runs the probes in DEFAULTS.envFallback (short every
  * 5 minutes, long every 30 minutes). Server and simulator keep their defaults.

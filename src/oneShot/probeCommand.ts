@@ -117,7 +117,11 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     io.stderr(`error: invalid ${file !== undefined ? `config ${file}` : 'probe flags'}: ${result.errors.join('; ')}\n`);
     return EXIT.USAGE;
   }
-  const config = result.config;
+  // the flag turns every target's reads off, as targets[].fingerprintReads: false would
+  const config =
+    values['no-fingerprint-reads'] === true
+      ? { ...result.config, targets: result.config.targets.map((t) => ({ ...t, fingerprintReads: false })) }
+      : result.config;
   // with --config, --kind picks the probes of that kind (without it, the kind of the one probe built from the flags)
   const kind = kindFlag(values);
   if (!kind.ok) return usage(kind.error);

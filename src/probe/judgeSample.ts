@@ -29,12 +29,29 @@ export function verdictOptions(
   return { verdict: probe.verdict ?? 'rules', score: true, ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}) };
 }
 
-/** Turns a finished stream into a sample: analysis of each channel, then the verdict rules. Pure. */
+/** What the request of a sample adds to its stream: how it was sent, and whether we closed it. */
+export interface SampleRequestFacts {
+  /** How the request differed from the probe's, and why. */
+  notes: readonly string[];
+  /** The request carried no temperature (the target omits it, or the server refused it). */
+  temperatureOmitted: boolean;
+  /** Output tokens when the daemon closed the stream itself on a certain collapse; null: not closed. */
+  abortedAtTokens: number | null;
+}
+
+const NOT_ADAPTED: SampleRequestFacts = { notes: [], temperatureOmitted: false, abortedAtTokens: null };
+
+/**
+ * Turns a finished stream into a sample, assembled once here: the analysis of each channel, the
+ * verdict rules, then what the request adds (its notes, the temperature sent, our own early
+ * close). Pure.
+ */
 export function judgeSample(
   result: StreamResult,
   probe: ProbeConfig,
   index: number,
   analysed?: { content: Analysis; reasoning: Analysis | null },
+  request: SampleRequestFacts = NOT_ADAPTED,
 ): SampleResult {
   const opts = { ...verdictOptions(probe), thresholds: probe.thresholds, finishReason: finishEvidence(result, probe) };
   const hasText = result.content.length > 0 || result.reasoning.length > 0;
@@ -99,12 +116,20 @@ export function judgeSample(
   }
 
   const streamingSeconds = result.ttftSeconds === null ? 0 : result.durationSeconds - result.ttftSeconds;
+  const notes = [...request.notes];
+  // Closed early on a stream that failed anyway (a malformed event first): an error, nothing saved.
+  const abortedAt = request.abortedAtTokens;
+  if (abortedAt !== null && verdict === 'error') {
+    notes.push(`the stream was closed early at ${abortedAt} tokens (collapse certain), after it had failed (${error?.type ?? 'error'})`);
+  }
+  const aborted = abortedAt !== null && verdict !== 'error';
+  const onsetToken = content.metrics.repeatOnsetToken;
   return {
     index,
     verdict,
     reasons,
     findings,
-    notes: [],
+    notes,
     finishReason: result.finishReason,
     stopReason: result.stopReason,
     outputTokens: result.outputTokens,
@@ -117,15 +142,17 @@ export function judgeSample(
     chunks: result.chunks,
     maxGapSeconds: result.maxGapSeconds,
     endedCleanly: result.endedCleanly,
-    aborted: false,
-    tokensAtAbort: null,
-    onsetToken: null,
-    tokensSaved: 0,
+    aborted,
+    tokensAtAbort: aborted ? abortedAt : null,
+    onsetToken: onsetToken >= 0 ? onsetToken : null,
+    tokensSaved: aborted ? Math.max(0, probe.maxTokens - abortedAt) : 0,
     metrics: hasText || !error ? { content: content.metrics, reasoning: reasoning?.metrics ?? null, combined: combined.metrics } : null,
     error,
     adherence,
     logprobs,
     score: content.score || reasoning?.score ? { content: content.score ?? null, reasoning: reasoning?.score ?? null } : null,
+    temperature: probe.temperature,
+    ...(request.temperatureOmitted ? { temperatureSent: false as const } : {}),
     content: result.content,
     reasoning: result.reasoning,
   };

@@ -24,11 +24,11 @@ export async function runProbe(
   try {
     const run = await probeKindOf(probe).run(target, probe, { ...deps, signal: deadline.signal }, trigger);
     // A deadline that passed while the run waited for a slot cut no request: the last sample says why the rest is missing.
+    // The result is a new one, its last sample with the note: no result is changed once built.
     const last = run.samples.at(-1);
-    if (isRunDeadline(deadline.signal.reason) && last && !run.samples.some((x) => x.error?.type === 'timeout_run')) {
-      last.notes.push(`the run passed its deadline of ${seconds} s (timeouts.runSeconds) before every sample was sent`);
-    }
-    return run;
+    if (!isRunDeadline(deadline.signal.reason) || !last || run.samples.some((x) => x.error?.type === 'timeout_run')) return run;
+    const note = `the run passed its deadline of ${seconds} s (timeouts.runSeconds) before every sample was sent`;
+    return { ...run, samples: [...run.samples.slice(0, -1), { ...last, notes: [...last.notes, note] }] };
   } finally {
     deadline.clear();
   }

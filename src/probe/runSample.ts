@@ -180,23 +180,11 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
   };
   // Our own abort is not a stream fault: the sample is judged on what came.
   const judged = aborted && result.error?.type === 'aborted' ? { ...result, error: null } : result;
-  const sample = judgeSample(judged, probe, index, final);
-  sample.notes = notes;
-  sample.temperature = probe.temperature;
-  if (shape.omitTemperature) sample.temperatureSent = false;
-  // Closed early on a stream that failed anyway (a malformed event first): an error, nothing saved.
-  if (aborted && sample.verdict === 'error') {
-    notes.push(
-      `the stream was closed early at ${result.outputTokens} tokens (collapse certain), after it had failed (${sample.error?.type ?? 'error'})`,
-    );
-  } else if (aborted) {
-    sample.aborted = true;
-    sample.tokensAtAbort = result.outputTokens;
-    sample.tokensSaved = Math.max(0, probe.maxTokens - result.outputTokens);
-  }
-  const onsetToken = final.content.metrics.repeatOnsetToken;
-  sample.onsetToken = onsetToken >= 0 ? onsetToken : null;
-  return sample;
+  return judgeSample(judged, probe, index, final, {
+    notes,
+    temperatureOmitted: shape.omitTemperature,
+    abortedAtTokens: aborted ? result.outputTokens : null,
+  });
 }
 
 /**

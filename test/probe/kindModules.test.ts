@@ -17,7 +17,7 @@ import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 
 const kindsDir = join(repoRoot(), 'src', 'probe', 'kinds');
 /** The modules of kinds/ that are no kind: the map, and the steps the kinds share. */
-const SHARED = ['index.ts', 'runSamples.ts', 'addFinding.ts'];
+const SHARED = ['index.ts', 'runSamples.ts', 'withJudgement.ts'];
 
 describe('the kinds map', () => {
   it('has every kind the config knows, each under its own name', () => {

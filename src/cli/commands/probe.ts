@@ -45,6 +45,10 @@ BASELINES (docs/baselines.md):
                      more samples errored than in F and nothing regressed, else ${EXIT.OK} (a failure F
                      has too is no regression). F of another tool or format version, or of
                      other targets, probes or probe settings, is refused (exit ${EXIT.USAGE}) before the run.
+  --no-fingerprint-reads
+                     with either: no request beyond the probes' own (a baseline otherwise
+                     reads {baseUrl}/models and the server's info endpoints once per target,
+                     docs/security.md); what the target said of itself comes from its answers
 
 Requests go through $HTTPS_PROXY / $HTTP_PROXY when set, except to the hosts in $NO_PROXY.
 Progress goes to stderr: on a terminal a live line per running sample, else one line when
@@ -97,6 +101,7 @@ ${EXIT.TARGET_ERROR} when none got an answer.`,
     'max-ttft-rise': { type: 'string' },
     'max-itl-rise': { type: 'string' },
     'fail-on-divergence': { type: 'boolean' },
+    'no-fingerprint-reads': { type: 'boolean' },
   },
   allowPositionals: false,
   async run(values, _pos, io) {

@@ -6,9 +6,9 @@ import { createCheckContext } from '../conformance/checkContext.js';
 import { fail, type CheckResult, type CheckVerdict, type ConformanceOutcome } from '../conformance/checkTypes.js';
 import { CHECKS } from '../conformance/index.js';
 import { errorSample } from '../judgeSample.js';
-import type { SampleResult } from '../probeTypes.js';
+import type { SampleErrorType, SampleResult } from '../probeTypes.js';
 import type { ProbeDeps, ProbeKindModule } from '../probeDeps.js';
-import { addFinding } from './addFinding.js';
+import { withJudgement } from './withJudgement.js';
 import { runSamples } from './runSamples.js';
 
 declare module '../probeTypes.js' {
@@ -83,38 +83,33 @@ async function conformanceSample(
   const checks = await runChecks(probe.conformance?.checks ?? CONFORMANCE_CHECKS, ctx, deps.now, deps.signal, crashed, (c) =>
     deps.observer?.checkDone?.(target.name, probe.name, c),
   );
-  const sample = errorSample(0, 'internal', '');
-  sample.durationSeconds = (deps.now() - started) / 1000;
-  sample.outcome = { kind: 'conformance', ...outcome(target, checks) };
+  // the checks done are kept (the outcome) whatever ended the run
+  const done = { durationSeconds: (deps.now() - started) / 1000, outcome: { kind: 'conformance' as const, ...outcome(target, checks) } };
+  const ended = (type: SampleErrorType, message: string): SampleResult => ({ ...errorSample(0, type, message), ...done });
   if (deps.signal?.aborted && isRunDeadline(deps.signal.reason)) {
-    // the checks done are kept (sample.outcome); the one cut short names timeout_run in its detail
+    // the check cut short names timeout_run in its detail
     const asked = (probe.conformance?.checks ?? CONFORMANCE_CHECKS).length;
-    sample.error = { type: 'timeout_run', message: `${deps.signal.reason.message}: ${checks.length} of ${asked} checks ran` };
-    sample.reasons = [`timeout_run: ${sample.error.message}`];
-    return sample;
+    return ended('timeout_run', `${deps.signal.reason.message}: ${checks.length} of ${asked} checks ran`);
   }
-  if (deps.signal?.aborted) {
-    sample.error = { type: 'aborted', message: 'the daemon stopped the run (shutdown or reload) before every check ran' };
-    sample.reasons = [`aborted: ${sample.error.message}`];
-    return sample;
-  }
+  if (deps.signal?.aborted) return ended('aborted', 'the daemon stopped the run (shutdown or reload) before every check ran');
   const judged = checks.filter((c) => c.status !== 'skipped');
   const unanswered = judged.length > 0 && judged.every((c) => c.reason === 'no_response');
   if (unanswered) {
     const first = judged[0] as CheckResult;
     const type = typeof first.evidence['error'] === 'string' ? first.evidence['error'] : 'connect';
-    sample.error = { type: type as NonNullable<SampleResult['error']>['type'], message: `no check got an answer: ${first.detail}` };
-    sample.reasons = [`${type}: ${sample.error.message}`];
-    return sample;
+    return ended(type as SampleErrorType, `no check got an answer: ${first.detail}`);
   }
-  sample.verdict = 'ok';
-  sample.error = null;
-  sample.reasons = [];
-  for (const c of checks) {
-    if (c.status !== 'fail') continue;
-    addFinding(sample, { kind: 'conformance', severity: 'fail', atChar: -1, detail: `${c.check} failed (${c.reason}): ${c.detail}` });
-  }
-  return sample;
+  const passed: SampleResult = { ...errorSample(0, 'internal', ''), ...done, verdict: 'ok', error: null, reasons: [] };
+  return withJudgement(passed, {
+    findings: checks
+      .filter((c) => c.status === 'fail')
+      .map((c) => ({
+        kind: 'conformance' as const,
+        severity: 'fail' as const,
+        atChar: -1,
+        detail: `${c.check} failed (${c.reason}): ${c.detail}`,
+      })),
+  });
 }
 
 const UNANSWERED: ReadonlySet<string> = new Set(['no_response', 'http_status', 'bad_body', 'internal_error']);

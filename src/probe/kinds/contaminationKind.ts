@@ -6,7 +6,7 @@ import { CONTAMINATION_TOPICS, codeWord } from '../conversation/words.js';
 import type { SampleResult } from '../probeTypes.js';
 import type { ProbeKindModule } from '../probeDeps.js';
 import { runSample } from '../runSample.js';
-import { addFinding, excerptAt } from './addFinding.js';
+import { excerptAt, type KindFinding, withJudgement } from './withJudgement.js';
 import { runSamples } from './runSamples.js';
 
 /** What a contamination sample carries: one of the simultaneous requests. */
@@ -89,50 +89,58 @@ export const contaminationKind: ProbeKindModule<'contamination'> = {
             });
           }),
         );
-        judgeContamination(requests, answers, mostInFlight);
-        for (const sample of answers) if (sample) run.finish(sample);
+        for (const sample of judgeContamination(requests, answers, mostInFlight)) if (sample) run.finish(sample);
       }
     }),
 };
 
-/** Cross-checks the answers of one round (null: not sent). Pure apart from filling in the samples. */
+/** Cross-checks the answers of one round (null: not sent), each answer with its judgement added. Pure. */
 export function judgeContamination(
   requests: readonly ContaminationRequest[],
   answers: ReadonlyArray<SampleResult | null>,
   mostInFlight: number,
-): void {
+): Array<SampleResult | null> {
   const compact = requests.map((r) => compactText(r.codeWord));
-  answers.forEach((sample, i) => {
-    if (!sample) return;
+  const notes =
+    mostInFlight < requests.length
+      ? [
+          `at most ${mostInFlight} of the ${requests.length} requests were in flight together (server.maxConcurrentSamples or other runs held the slots)`,
+        ]
+      : [];
+  return answers.map((sample, i) => {
+    if (!sample) return null;
     const request = requests[i] as ContaminationRequest;
     const answer = compactText(sample.content);
     const leakedFrom = compact.flatMap((word, j) => (j !== i && answer.includes(word) ? [j + 1] : []));
     const ownCodeWord = answer.includes(compact[i] as string);
-    sample.outcome = { kind: 'contamination', request: i + 1, topic: request.topic, codeWord: request.codeWord, ownCodeWord, leakedFrom };
-    if (mostInFlight < requests.length) {
-      sample.notes.push(
-        `at most ${mostInFlight} of the ${requests.length} requests were in flight together (server.maxConcurrentSamples or other runs held the slots)`,
-      );
-    }
-    if (sample.verdict === 'error') return;
-    for (const j of leakedFrom) {
+    const outcome = {
+      kind: 'contamination' as const,
+      request: i + 1,
+      topic: request.topic,
+      codeWord: request.codeWord,
+      ownCodeWord,
+      leakedFrom,
+    };
+    if (sample.verdict === 'error') return withJudgement(sample, { outcome, notes });
+    const findings: KindFinding[] = leakedFrom.map((j) => {
       const other = requests[j - 1] as ContaminationRequest;
       const at = sample.content.toLowerCase().indexOf(other.codeWord.toLowerCase());
-      addFinding(sample, {
+      return {
         kind: 'contamination',
         severity: 'fail',
         atChar: at,
         excerpt: excerptAt(sample.content, at),
         detail: `request ${j}'s code word ${other.codeWord} (topic: ${other.topic}) appeared in the answer to request ${i + 1} (topic: ${request.topic})`,
-      });
-    }
+      };
+    });
     if (!ownCodeWord) {
-      addFinding(sample, {
+      findings.push({
         kind: 'codeword_missing',
         severity: 'warn',
         atChar: -1,
         detail: `the answer to request ${i + 1} lacks its own code word ${request.codeWord}`,
       });
     }
+    return withJudgement(sample, { outcome, findings, notes });
   });
 }

@@ -18,9 +18,8 @@ export const generationKind: ProbeKindModule<'generation'> = {
         const atTemperature = plan[index] as ProbeConfig;
         const sample = await run.sample(index, () => runSample(target, atTemperature, deps, index));
         if (!sample) break;
-        // the temperature asked for (a note says when the server's default was used instead)
-        sample.temperature = atTemperature.temperature;
-        run.finish(sample);
+        // a sample that crashed before it was judged still says the temperature it was asked at
+        run.finish(sample.temperature === undefined ? { ...sample, temperature: atTemperature.temperature } : sample);
       }
     }),
 };

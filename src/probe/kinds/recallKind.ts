@@ -2,11 +2,11 @@ import { DEFAULTS } from '../../config/defaults.js';
 import type { RecallPosition } from '../../config/probeKindTypes.js';
 import { scoreRecall } from '../../core/recallScore.js';
 import { buildConversation, type Conversation } from '../conversation/buildConversation.js';
-import type { SampleResult } from '../probeTypes.js';
+import type { SampleOutcome, SampleResult } from '../probeTypes.js';
 import type { ProbeConfig } from '../../config/types.js';
 import type { ProbeKindModule } from '../probeDeps.js';
 import { runSample } from '../runSample.js';
-import { addFinding } from './addFinding.js';
+import { withJudgement } from './withJudgement.js';
 import { runSamples } from './runSamples.js';
 
 /** What a recall sample carries besides the usual fields (shown in /runs, never as labels). */
@@ -49,8 +49,7 @@ export const recallKind: ProbeKindModule<'recall'> = {
       for (let index = 0; index < probe.samples; index++) {
         const sample = await run.sample(index, () => runSample(target, asked, deps, index));
         if (!sample) break;
-        judgeRecall(sample, conversation, settings.minRecall);
-        run.finish(sample);
+        run.finish(judgeRecall(sample, conversation, settings.minRecall));
       }
     }),
 };
@@ -70,11 +69,11 @@ function conversationFor(settings: Parameters<typeof buildConversation>[0]): Con
   return conversation;
 }
 
-/** Scores the answer of a sample that has one, and adds a recall_missed finding when facts are missing. */
-export function judgeRecall(sample: SampleResult, conversation: Conversation, minRecall: number): void {
-  if (sample.verdict === 'error') return;
+/** The sample with its answer scored (an errored sample as it is), and a recall_missed finding when facts are missing. */
+export function judgeRecall(sample: SampleResult, conversation: Conversation, minRecall: number): SampleResult {
+  if (sample.verdict === 'error') return sample;
   const score = scoreRecall(sample.content, conversation.facts, minRecall);
-  sample.outcome = {
+  const outcome: SampleOutcome = {
     kind: 'recall',
     ratio: score.ratio,
     minRecall,
@@ -84,18 +83,23 @@ export function judgeRecall(sample: SampleResult, conversation: Conversation, mi
     byPosition: score.byPosition,
     missed: score.missed.map((f) => ({ position: f.position, label: f.label, value: f.value })),
   };
-  if (score.verdict === 'ok') return;
+  if (score.verdict === 'ok') return withJudgement(sample, { outcome });
   const where = (['start', 'middle', 'end'] as const)
     .map((pos) => [pos, score.missed.filter((f) => f.position === pos).length] as const)
     .filter(([, n]) => n > 0)
     .map(([pos, n]) => `${n} at the ${pos}`)
     .join(', ');
-  addFinding(sample, {
-    kind: 'recall_missed',
-    severity: score.verdict,
-    atChar: -1,
-    detail:
-      `recalled ${score.recalled} of ${score.facts} facts planted in a ${conversation.tokens}-token conversation (${where} missed)` +
-      (score.verdict === 'fail' ? `, under minRecall ${minRecall}` : ''),
+  return withJudgement(sample, {
+    outcome,
+    findings: [
+      {
+        kind: 'recall_missed',
+        severity: score.verdict,
+        atChar: -1,
+        detail:
+          `recalled ${score.recalled} of ${score.facts} facts planted in a ${conversation.tokens}-token conversation (${where} missed)` +
+          (score.verdict === 'fail' ? `, under minRecall ${minRecall}` : ''),
+      },
+    ],
   });
 }
