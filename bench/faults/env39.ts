@@ -19,13 +19,13 @@ interface Ran {
   ms: number;
 }
 
-/** `serve` with only `env` (and PATH), bounded at 30 s. */
-function serveWith(env: Record<string, string>): Promise<Ran> {
+/** `serve` with only `env` (and PATH; runs kept under `root`, never the checkout's data/runs), bounded at 30 s. */
+function serveWith(root: string, env: Record<string, string>): Promise<Ran> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--log-format', 'json'], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', ...env },
+      env: { PATH: process.env['PATH'] ?? '', LOG_LEVEL: 'warn', COHERENCY_STORAGE_DIR: join(root, 'env39-runs'), ...env },
     });
     let err = '';
     child.stderr.setEncoding('utf8');
@@ -77,7 +77,7 @@ export async function env39Cases(root: string, results: Array<[string, boolean, 
             pump();
           },
           async (baseUrl) => {
-            const r = await serveWith({ OPENAI_BASE_URL: baseUrl });
+            const r = await serveWith(root, { OPENAI_BASE_URL: baseUrl });
             refused(r, /could not be read from .*too_large/, 'endless');
             return `exit 2 in ${Math.round(r.ms)} ms: too_large at 1 MiB`;
           },
@@ -92,7 +92,7 @@ export async function env39Cases(root: string, results: Array<[string, boolean, 
             res.write('{"data":');
           },
           async (baseUrl) => {
-            const r = await serveWith({ OPENAI_BASE_URL: baseUrl });
+            const r = await serveWith(root, { OPENAI_BASE_URL: baseUrl });
             refused(r, /could not be read from .*timeout/, 'stalled');
             check(r.ms < 15_000, `took ${Math.round(r.ms)} ms`);
             return `exit 2 in ${Math.round(r.ms)} ms (${/timeout_\w+/.exec(r.err)?.[0] ?? 'timeout'})`;
@@ -109,7 +109,7 @@ export async function env39Cases(root: string, results: Array<[string, boolean, 
             res.end(JSON.stringify({ data }));
           },
           async (baseUrl) => {
-            const r = await serveWith({ OPENAI_BASE_URL: baseUrl });
+            const r = await serveWith(root, { OPENAI_BASE_URL: baseUrl });
             refused(r, /lists 10000 models:\n/, 'many');
             check(/… and 9970 more/.test(r.err), 'not cut at 30');
             check(!/[\u0007\u001b\u202e]/.test(r.err), 'a control character reached the terminal');
@@ -123,7 +123,7 @@ export async function env39Cases(root: string, results: Array<[string, boolean, 
         withModels(
           (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
           async (baseUrl) => {
-            const r = await serveWith({ OPENAI_BASE_URL: baseUrl });
+            const r = await serveWith(root, { OPENAI_BASE_URL: baseUrl });
             refused(r, /answered HTTP 302/, 'redirect');
             return 'exit 2, HTTP 302 not followed';
           },
@@ -132,7 +132,7 @@ export async function env39Cases(root: string, results: Array<[string, boolean, 
     [
       'proxy: HTTPS_PROXY that is not a URL, with a password in it',
       async () => {
-        const r = await serveWith({
+        const r = await serveWith(root, {
           OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
           OPENAI_MODEL: 'm',
           HTTPS_PROXY: 'http://ops:pw-canary-39@[::1',
