@@ -9,6 +9,7 @@ import { createReload, type ReloadResult } from './daemon/reloadConfig.js';
 import { indexStoredRuns, openRunStorage, runStorageDir } from './daemon/runStorage.js';
 import { firstRuns, startupLine } from './daemon/startupLine.js';
 import { createTargetClients } from './daemon/targetClients.js';
+import { describeProxy, readProxyEnv } from './client/proxyEnv.js';
 import { listenError } from './daemon/listenError.js';
 import { fetchIdentity } from './fingerprint/fetchIdentity.js';
 import { FingerprintCache } from './fingerprint/fingerprintCache.js';
@@ -52,6 +53,11 @@ export interface Daemon {
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { logger } = options;
+  // Read once, before anything is started: a proxy variable changed later applies at the next
+  // start, as for curl's callers; an invalid one stops start-up.
+  const proxied = readProxyEnv(options.env);
+  if (!proxied.ok) throw new RangeError(`proxy settings: ${proxied.error}`);
+  if (proxied.proxy) logger.info({ proxy: describeProxy(proxied.proxy) }, 'requests to targets go through a proxy');
   const shard = options.shard ?? null;
   // First, so that the targets on it follow it when its port was taken (and so does every reload).
   const sim = options.config.simulator.enabled ? await startDemoSimulator(options.config, logger) : null;
@@ -72,7 +78,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics.authFailures.inc({ method }, 0);
     metrics.authThrottled.inc({ method }, 0);
   }
-  const clients = await createTargetClients(config).catch(async (err: unknown) => {
+  const clients = await createTargetClients(config, proxied.proxy).catch(async (err: unknown) => {
     await simulator?.close();
     throw err;
   });
