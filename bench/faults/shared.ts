@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitOk } from '../childProcess.js';
@@ -81,7 +81,7 @@ export async function serveDaemon(
       ...process.env,
       LOG_LEVEL: 'info',
       LOG_FORMAT: 'json',
-      COHERENCY_STORAGE_DIR: join(dirname(configPath), 'runs'),
+      COHERENCY_STORAGE_DIR: mkdtempSync(join(dirname(configPath), 'runs-')),
       ...options.env,
     },
   });
