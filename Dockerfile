@@ -12,6 +12,10 @@ RUN npm ci --ignore-scripts && npx tsc -p tsconfig.build.json && node --import t
 
 # Runtime stage: production dependencies, the compiled daemon and its bundle only.
 FROM node:24-bookworm-slim
+# The release it is (package.json's version; a test keeps them equal): tag the image the same.
+LABEL org.opencontainers.image.title="coherency-exporter" \
+      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -25,6 +29,7 @@ COPY bin ./bin
 COPY config/example.yaml config/coherency.schema.json ./config/
 COPY config/coherency.yaml ./config/demo.yaml
 COPY grafana ./grafana
+COPY LICENSE ./
 # Stored runs (storage.dir, when the config leaves it out): a volume owned by node, so failing
 # runs outlive the container. Mount your own there (-v coherency-runs:/var/lib/coherency) to
 # keep them across `docker rm` and image upgrades.

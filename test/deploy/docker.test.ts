@@ -24,6 +24,13 @@ const instructions = (name: string) => lines.filter((l) => l.toUpperCase().start
 const execForm = (l: string) => JSON.parse(l.slice(l.indexOf('['))) as string[];
 
 describe('Dockerfile', () => {
+  it("names the package's version and licence in its OCI labels", () => {
+    const pkg = JSON.parse(readFileSync(repoPath('package.json'), 'utf8')) as { version: string; license: string };
+    assert.match(dockerfile, new RegExp(`org\\.opencontainers\\.image\\.version="${pkg.version.replaceAll('.', '\\.')}"`));
+    assert.match(dockerfile, new RegExp(`org\\.opencontainers\\.image\\.licenses="${pkg.license}"`));
+    assert.ok(existsSync(repoPath('LICENSE')), 'the licence text ships beside it');
+  });
+
   it('starts node directly, in exec form, so SIGTERM and SIGHUP reach the daemon', () => {
     const entry = instructions('ENTRYPOINT');
     assert.equal(entry.length, 1);

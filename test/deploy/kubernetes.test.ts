@@ -162,7 +162,8 @@ describe('deploy/kubernetes: workloads', () => {
       });
 
       it('starts serve with the mounted config on 0.0.0.0', () => {
-        assert.equal(c['image'], 'coherency-exporter:0.1.0');
+        // the release the manifests are of: package.json's version
+        assert.equal(c['image'], `coherency-exporter:${JSON.parse(readFileSync(repoPath('package.json'), 'utf8')).version}`);
         const args: string[] = c['args'];
         assert.deepEqual(args.slice(0, 5), ['serve', '--config', '/etc/coherency/coherency.yaml', '--host', '0.0.0.0']);
         const configMount = (c['volumeMounts'] as Obj[]).find((m) => m['mountPath'] === dirname(args[2] as string));
