@@ -30,6 +30,8 @@ import { secretsCases } from './faults/secrets.js';
 import { shortffCases } from './faults/shortff.js';
 import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
+import { store39Cases } from './faults/store39.js';
+import { fp39Cases } from './faults/fp39.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -679,6 +681,8 @@ export async function runFaultsBench(): Promise<void> {
     await cli38Cases(root, results);
     await http38Cases(root, results);
     await stream38Cases(root, results);
+    await store39Cases(root, results);
+    await fp39Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -31,6 +31,7 @@ function target(baseUrl: string, model: string): TargetConfig {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    fingerprintReads: true,
   };
 }
 

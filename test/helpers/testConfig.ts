@@ -21,6 +21,7 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    fingerprintReads: true,
     ...over,
   };
 }
