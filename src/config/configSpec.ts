@@ -13,7 +13,7 @@
  */
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { DEFAULTS, EXPECT_DEFAULTS, KEYWORDS_MAX, RESERVED_BODY_KEYS, RESERVED_HEADERS, TEMPERATURES_MAX } from './defaults.js';
-import { CONFORMANCE_CHECKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
+import { CONFORMANCE_CHECKS, GOLDEN_TASKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
 
 interface Common {
   description: string;
@@ -430,7 +430,7 @@ export const CONFIG_SPEC = {
   probe: {
     description: 'A request sent to every target that runs it',
     exactlyOne: ['prompt', 'messages'],
-    noneWhen: { key: 'kind', values: ['recall', 'contamination', 'conformance'], why: 'builds its own messages' },
+    noneWhen: { key: 'kind', values: ['recall', 'contamination', 'conformance', 'golden'], why: 'builds its own messages' },
     atMostOne: ['temperature', 'temperatures'],
     // a sweep replaces the one temperature: both set would leave one of them silently unused
     atMostOneAt: 'temperature',
@@ -460,7 +460,7 @@ export const CONFIG_SPEC = {
         minimum: L.temperatureMin,
         maximum: L.temperatureMax,
         default: DEFAULTS.probe.temperature,
-        description: 'Sampling temperature (greedy 0 loops on its own on many models)',
+        description: 'Sampling temperature (greedy 0 loops on its own on many models); golden probes: 0 when absent',
       },
       samples: {
         type: 'integer',
@@ -562,7 +562,7 @@ export const CONFIG_SPEC = {
         enum: PROBE_KINDS_NAMES,
         default: 'generation',
         description:
-          "generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others' code words; conformance: a checklist of what the API must get right (model, fields, reasoning, tools, streaming, limits, auth)",
+          "generation: one long answer (default); recall: facts planted in a long conversation, asked for at its end; contamination: concurrent requests, each answer checked for the others' code words; conformance: a checklist of what the API must get right (model, fields, reasoning, tools, streaming, limits, auth); golden: tasks with one exact answer (arithmetic, copying, counting, sorting, lookup), at temperature 0",
       },
       conversationTokens: {
         type: 'integer',
@@ -596,9 +596,9 @@ export const CONFIG_SPEC = {
         minimum: 0,
         maximum: 2 ** 32 - 1,
         default: DEFAULTS.probeKinds.recall.seed,
-        onlyWhen: { key: 'kind', values: ['recall', 'contamination'] },
+        onlyWhen: { key: 'kind', values: ['recall', 'contamination', 'golden'] },
         description:
-          'Recall: seeds the conversation (same seed, same conversation); contamination: seeds topics and code words with the run id',
+          'Recall: seeds the conversation (same seed, same conversation); contamination: seeds topics and code words with the run id; golden: seeds the tasks with the run id and the sample',
       },
       minRecall: {
         type: 'number',
@@ -628,6 +628,18 @@ export const CONFIG_SPEC = {
         oneMessage: true,
         namesUnknown: true,
         description: 'Conformance: the checks to run (default all; one that cannot apply to the target is skipped)',
+      },
+      tasks: {
+        type: 'list',
+        items: { type: 'string', enum: GOLDEN_TASKS, description: 'A golden task' },
+        minItems: 1,
+        uniqueItems: true,
+        default: DEFAULTS.probeKinds.golden.tasks,
+        onlyWhen: { key: 'kind', values: ['golden'] },
+        message: `must be a non-empty list of ${GOLDEN_TASKS.join(', ')} (each at most once)`,
+        oneMessage: true,
+        namesUnknown: true,
+        description: 'Golden: the tasks asked in turn, one a sample (default all)',
       },
     },
   },

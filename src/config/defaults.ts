@@ -1,4 +1,4 @@
-import { CONFORMANCE_CHECKS } from './probeKindNames.js';
+import { CONFORMANCE_CHECKS, GOLDEN_TASKS } from './probeKindNames.js';
 
 /**
  * Every config default and limit in one place. The validator, the env fallback,
@@ -178,6 +178,12 @@ export const DEFAULTS = {
     },
     conformance: {
       checks: CONFORMANCE_CHECKS,
+    },
+    golden: {
+      tasks: GOLDEN_TASKS,
+      seed: 1,
+      // one exact answer: greedy decoding is what a golden set is scored at, and what changes least between runs
+      temperature: 0,
     },
     limits: {
       // below 1,000 tokens there is no long context to lose; 1M is past every served model's window

@@ -1,5 +1,5 @@
-/** What a probe does: one long generation (the default), a recall test, a contamination test, or a conformance checklist. */
-export const PROBE_KINDS_NAMES = ['generation', 'recall', 'contamination', 'conformance'] as const;
+/** What a probe does: one long generation (the default), a recall test, a contamination test, a conformance checklist, or golden exact-answer tasks. */
+export const PROBE_KINDS_NAMES = ['generation', 'recall', 'contamination', 'conformance', 'golden'] as const;
 
 /** Where in a recall conversation facts are planted. */
 export const RECALL_POSITIONS = ['start', 'middle', 'end'] as const;
@@ -9,3 +9,6 @@ export const RECALL_POSITIONS = ['start', 'middle', 'end'] as const;
  * src/probe/conformance/): what the endpoint and any proxy in front of it must get right.
  */
 export const CONFORMANCE_CHECKS = ['models', 'chat', 'fields', 'reasoning', 'tools', 'streaming', 'limits', 'auth'] as const;
+
+/** The tasks of a golden probe, each with exactly one right answer (src/probe/golden/goldenTasks.ts). */
+export const GOLDEN_TASKS = ['arithmetic', 'copy', 'count', 'sort', 'lookup'] as const;

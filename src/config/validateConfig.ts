@@ -231,7 +231,8 @@ function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Contex
     schedule: pr.schedule,
     messages,
     maxTokens: pr.maxTokens,
-    temperature: pr.temperature,
+    // a golden probe is scored at greedy decoding unless the file says otherwise
+    temperature: pr.kind === 'golden' && !present(raw['temperature']) ? DEFAULTS.probeKinds.golden.temperature : pr.temperature,
     samples: pr.samples,
     minTokens: pr.minTokens,
     thresholds: pr.thresholds,

@@ -7,6 +7,8 @@ import {
   CONFORMANCE_CHECKS,
   type ConformanceSettings,
   type ContaminationSettings,
+  GOLDEN_TASKS,
+  type GoldenSettings,
   type ProbeKind,
   type RecallSettings,
 } from './probeKindTypes.js';
@@ -26,6 +28,7 @@ export interface ProbeKindSettings {
   recall?: RecallSettings;
   contamination?: ContaminationSettings;
   conformance?: ConformanceSettings;
+  golden?: GoldenSettings;
 }
 
 export function probeKindSettings(pr: SectionValue<'probe'>): ProbeKindSettings {
@@ -47,6 +50,9 @@ export function probeKindSettings(pr: SectionValue<'probe'>): ProbeKindSettings 
     case 'conformance':
       // in CONFORMANCE_CHECKS order: the order they run and are shown
       return { kind, conformance: { checks: CONFORMANCE_CHECKS.filter((c) => pr.checks.includes(c)) } };
+    case 'golden':
+      // in GOLDEN_TASKS order: the order they are asked in
+      return { kind, golden: { tasks: GOLDEN_TASKS.filter((t) => pr.tasks.includes(t)), seed: pr.seed } };
     default:
       // a generation probe keeps the shape it always had: no kind field (runProbe reads absent as generation)
       return {};

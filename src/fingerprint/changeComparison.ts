@@ -17,6 +17,8 @@ export interface SampleFigures {
   loop: boolean;
   onsetToken: number | null;
   recall: number | null;
+  /** A golden sample's answer: 1 right, 0 wrong; null for other samples (and errored ones). */
+  golden?: number | null;
   /** Failed checks / judged checks of a conformance sample. */
   conformanceFailed: number | null;
   ttftSeconds: number | null;
@@ -34,6 +36,8 @@ export interface PeriodSummary {
   /** Median output token at which a loop starts, over the samples that had one. */
   onsetTokens: number | null;
   recallRatio: number | null;
+  /** Share of golden answers that were right. */
+  goldenCorrectRatio: number | null;
   conformanceFailedRatio: number | null;
   ttftSeconds: number | null;
   itlSeconds: number | null;
@@ -60,6 +64,7 @@ export function summarize(samples: readonly SampleFigures[]): PeriodSummary {
     loopRatio: n === 0 ? 0 : samples.filter((s) => s.loop).length / n,
     onsetTokens: median(present(samples.map((s) => s.onsetToken))),
     recallRatio: mean(present(samples.map((s) => s.recall))),
+    goldenCorrectRatio: mean(present(samples.map((s) => s.golden ?? null))),
     conformanceFailedRatio: mean(present(samples.map((s) => s.conformanceFailed))),
     ttftSeconds: median(present(samples.map((s) => s.ttftSeconds))),
     itlSeconds: median(present(samples.map((s) => s.itlSeconds))),

@@ -28,6 +28,8 @@ export function describeComparison(c: Comparison, nowMs: number): string {
     parts.push(`loops start at token ${Math.round(a.onsetTokens)}${b.onsetTokens !== null ? `, before ${Math.round(b.onsetTokens)}` : ''}`);
   if (a.recallRatio !== null && b.recallRatio !== null)
     parts.push(`recall ${a.recallRatio.toFixed(2)}, before ${b.recallRatio.toFixed(2)}`);
+  if (a.goldenCorrectRatio !== null && b.goldenCorrectRatio !== null)
+    parts.push(`golden answers right ${Math.round(a.goldenCorrectRatio * 100)}%, before ${Math.round(b.goldenCorrectRatio * 100)}%`);
   if (a.conformanceFailedRatio !== null && b.conformanceFailedRatio !== null)
     parts.push(`checks failed ${Math.round(a.conformanceFailedRatio * 100)}%, before ${Math.round(b.conformanceFailedRatio * 100)}%`);
   const itl = percentChange(b.itlSeconds, a.itlSeconds);

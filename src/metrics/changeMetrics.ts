@@ -62,6 +62,12 @@ export function createChangeMetrics(registers: Registry[]) {
       labelNames: TPP,
       registers,
     }),
+    changeGoldenCorrectRatio: new Gauge({
+      name: 'coherency_change_golden_correct_ratio',
+      help: 'Share of golden answers that were right before and after the last change, 0-1 (golden probes only). LOWER is worse.',
+      labelNames: TPP,
+      registers,
+    }),
     changeConformanceFailedRatio: new Gauge({
       name: 'coherency_change_conformance_failed_ratio',
       help: 'Mean share of failed checks per conformance sample before and after the last change, 0-1 (conformance probes only). HIGHER is worse.',
@@ -136,6 +142,7 @@ const PERIOD_GAUGES = [
   ['changeLoopRatio', (s: PeriodSummary) => s.loopRatio],
   ['changeOnsetTokens', (s: PeriodSummary) => s.onsetTokens],
   ['changeRecallRatio', (s: PeriodSummary) => s.recallRatio],
+  ['changeGoldenCorrectRatio', (s: PeriodSummary) => s.goldenCorrectRatio],
   ['changeConformanceFailedRatio', (s: PeriodSummary) => s.conformanceFailedRatio],
   ['changeTtft', (s: PeriodSummary) => s.ttftSeconds],
   ['changeItl', (s: PeriodSummary) => s.itlSeconds],

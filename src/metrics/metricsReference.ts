@@ -151,9 +151,10 @@ ${Object.entries(ERROR_TYPE_MEANINGS)
 sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
 \`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
 spent reasoning) is a warn in \`coherency_probe_samples_total\` and has no kind here.
-Recall, contamination and conformance probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
+Recall, contamination, conformance and golden probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
 (facts missed; another request's code word in an answer; an answer without its own code word; a
-conformance check failed, which one and why in the conformance series below).
+conformance check failed, which one and why in the conformance series below; a golden task
+answered wrongly, a warn: the share right is \`coherency_golden_answers_total\`).
 Generation probes with \`expect\` add \`off_prompt\` (too few of the expected keywords: the answer is
 to another prompt) and \`missing_headings\` (fewer markdown headings than asked, a warning).
 

@@ -14,6 +14,7 @@ export function sampleFigures(s: SampleResult): SampleFigures {
     loop: s.findings.some((f) => LOOP_KINDS.has(f.kind)),
     onsetToken: s.onsetToken,
     recall: s.outcome?.kind === 'recall' ? s.outcome.ratio : null,
+    golden: s.outcome?.kind === 'golden' && s.verdict !== 'error' ? (s.outcome.correct ? 1 : 0) : null,
     conformanceFailed: checks.length > 0 ? checks.filter((c) => c.status === 'fail').length / checks.length : null,
     ttftSeconds: s.ttftSeconds,
     itlSeconds:

@@ -84,7 +84,7 @@ describe('check-config', () => {
   test('the shipped configs are valid (exit 0)', async () => {
     const r = io();
     assert.equal(await main(['check-config', repoPath('config', 'coherency.yaml')], r.io), 0);
-    assert.match(r.out(), /valid \(8 targets, 7 probes\)/);
+    assert.match(r.out(), /valid \(9 targets, 8 probes\)/);
   });
 
   test('an invalid file lists every problem and exits 2', async () => {

@@ -290,7 +290,7 @@ const INVALID: Record<string, Row> = {
   'header-value': { errors: ['targets[0].headers.X-A: must not contain line breaks'] },
   'storage-dir': { errors: ['storage.dir: "/proc/coherency-runs" is under /proc, a kernel file system that cannot keep files'] },
   'verdict-model': { errors: ['probes[0].verdictModel: /nonexistent/coherency-model.json: no such file'] },
-  'unknown-kind': { errors: ['probes[0].kind: must be one of generation, recall, contamination, conformance'] },
+  'unknown-kind': { errors: ['probes[0].kind: must be one of generation, recall, contamination, conformance, golden'] },
 };
 
 describe('config: one invalid file per rule', () => {

@@ -54,7 +54,7 @@ test('a key of another kind, an unknown kind and a missing prompt on a generatio
     'probes[0].concurrency: applies to kind contamination only (this probe is kind generation)',
   ]);
   const k = parse('kind: memory, prompt: hi');
-  assert.deepEqual(k.ok ? [] : k.errors, ['probes[0].kind: must be one of generation, recall, contamination, conformance']);
+  assert.deepEqual(k.ok ? [] : k.errors, ['probes[0].kind: must be one of generation, recall, contamination, conformance, golden']);
   const c = parse('kind: contamination, concurrency: 1');
   assert.deepEqual(c.ok ? [] : c.errors, ['probes[0].concurrency: must be an integer from 2 to 32']);
   const g = parse('temperature: 0.6');
@@ -107,4 +107,28 @@ test('targets[].modelAliases and reasoning are read and checked', () => {
     'targets[0].modelAliases[2]: must be a model name (a non-empty string)',
     'targets[0].reasoning: must be true (the model reasons), false (it does not) or null (detect it from its first answer)',
   ]);
+});
+
+test('a golden probe: every task by default, in their order; temperature 0 unless the file sets one; keys checked', () => {
+  const g = parse('kind: golden');
+  assert.ok(g.ok, g.ok ? '' : g.errors.join('\n'));
+  const probe = g.config.probes[0]!;
+  assert.deepEqual(probe.golden, { tasks: ['arithmetic', 'copy', 'count', 'sort', 'lookup'], seed: 1 });
+  assert.equal(probe.temperature, 0);
+  assert.deepEqual(probe.messages, []);
+  const set = parse('kind: golden, tasks: [sort, copy], seed: 5, temperature: 0.3');
+  assert.ok(set.ok);
+  assert.deepEqual(set.config.probes[0]!.golden, { tasks: ['copy', 'sort'], seed: 5 });
+  assert.equal(set.config.probes[0]!.temperature, 0.3);
+  // a generation probe keeps the usual default
+  const gen = parse('prompt: hi');
+  assert.ok(gen.ok);
+  assert.equal(gen.config.probes[0]!.temperature, 0.6);
+  const bad = parse('kind: golden, tasks: [riddles], prompt: hi');
+  assert.deepEqual(bad.ok ? [] : bad.errors, [
+    'probes[0].tasks: must be a non-empty list of arithmetic, copy, count, sort, lookup (each at most once); unknown: "riddles"',
+    'probes[0]: a golden probe builds its own messages: leave out prompt and messages',
+  ]);
+  const other = parse('prompt: hi, tasks: [copy]');
+  assert.deepEqual(other.ok ? [] : other.errors, ['probes[0].tasks: applies to kind golden only (this probe is kind generation)']);
 });

@@ -35,6 +35,7 @@ describe('config/coherency.yaml (npm start)', () => {
         ['sim-memory', 'echo-all', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-leaky', 'echo-previous', `http://${simulator.host}:${simulator.port}/v1`],
         ['sim-buffering-proxy', 'healthy', `http://${simulator.host}:${simulator.port}/defect/buffered/v1`],
+        ['sim-golden', 'golden', `http://${simulator.host}:${simulator.port}/v1`],
       ],
     );
     assert.deepEqual(
@@ -47,6 +48,7 @@ describe('config/coherency.yaml (npm start)', () => {
         ['recall', 'recall', '5 * * * * *'],
         ['contamination', 'contamination', '35 * * * * *'],
         ['conformance', 'conformance', '50 * * * * *'],
+        ['golden', 'golden', '20 * * * * *'],
       ],
     );
     // the generation scenarios run the generation probes, the context scenarios the recall and contamination ones
@@ -61,6 +63,7 @@ describe('config/coherency.yaml (npm start)', () => {
         'recall,contamination,on-topic',
         'recall,contamination',
         'conformance',
+        'golden',
       ],
     );
     // A long probe at the simulator's rate must finish well inside its 20 s period.

@@ -32,6 +32,20 @@ describe('sampleFigures', () => {
     assert.equal(conf.conformanceFailed, 2 / 3);
     assert.equal(sampleFigures(sample({ outcome: { kind: 'recall', ratio: 0.75 } as SampleResult['outcome'] })).recall, 0.75);
   });
+
+  test('golden: 1 for a right answer, 0 for a wrong one, null for an errored sample or another kind', () => {
+    const golden = (correct: boolean) =>
+      ({ kind: 'golden', task: 'copy', expected: 'a', answered: 'b', correct }) as SampleResult['outcome'];
+    assert.equal(sampleFigures(sample({ outcome: golden(true) })).golden, 1);
+    assert.equal(sampleFigures(sample({ verdict: 'warn', outcome: golden(false) })).golden, 0);
+    assert.equal(sampleFigures(sample({ verdict: 'error', outcome: golden(false) })).golden, null);
+    assert.equal(sampleFigures(sample({})).golden, null);
+    const s = summarize([fig({ golden: 1 }), fig({ golden: 0 }), fig({ golden: 1 }), fig({ golden: 1 }), fig()]);
+    assert.equal(s.goldenCorrectRatio, 0.75);
+    // figures kept by a build without the field count as no golden answer
+    const { golden: _left, ...older } = fig();
+    assert.equal(summarize([older]).goldenCorrectRatio, null);
+  });
 });
 
 describe('summarize', () => {
@@ -50,6 +64,7 @@ describe('summarize', () => {
       loopRatio: 0.25,
       onsetTokens: 200,
       recallRatio: 0.5,
+      goldenCorrectRatio: null,
       conformanceFailedRatio: null,
       ttftSeconds: 0.5,
       itlSeconds: 0.02,

@@ -8,6 +8,7 @@ export function sampleFiguresOf(over: Partial<SampleFigures> = {}): SampleFigure
     loop: false,
     onsetToken: null,
     recall: null,
+    golden: null,
     conformanceFailed: null,
     ttftSeconds: 0.5,
     itlSeconds: 0.02,

@@ -47,6 +47,19 @@ describe('describeComparison', () => {
       describeComparison(c, 0),
       'since the change just now: 0 of 1 samples failed, before 0 of 1; recall 0.50, before 1.00; checks failed 25%, before 0%',
     );
+    const g = { ...ok, ttftSeconds: null, itlSeconds: null };
+    const golden = {
+      ...none,
+      before: summarize([{ ...g, golden: 1 }]),
+      after: summarize([
+        { ...g, golden: 1 },
+        { ...g, golden: 0 },
+      ]),
+    };
+    assert.equal(
+      describeComparison(golden, 0),
+      'since the change just now: 0 of 2 samples failed, before 0 of 1; golden answers right 50%, before 100%',
+    );
   });
 
   test('what a server said is escaped on the page', () => {

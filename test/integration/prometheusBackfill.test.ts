@@ -29,8 +29,8 @@ const GRAFANA_24H: Readonly<Record<string, string>> = { ...VARIABLE_VALUES, __ra
 /** Share of the steps a time series panel must have a value on, after the warm-up. */
 const MIN_COVERAGE = 0.9;
 /** Panels that are empty by design part of the time; they must still show data somewhere in the day. */
-/** Series only recall, contamination and conformance probes have (src/metrics/kindMetrics.ts, conformanceMetrics.ts). */
-const PROBE_KIND_ONLY = /\bcoherency_(recall_ratio|recall_min_ratio|contamination_detected_total|conformance_[a-z_]+)\b/;
+/** Series only recall, contamination, golden and conformance probes have (src/metrics/kindMetrics.ts, conformanceMetrics.ts). */
+const PROBE_KIND_ONLY = /\bcoherency_(recall_ratio|recall_min_ratio|contamination_detected_total|golden_[a-z_]+|conformance_[a-z_]+)\b/;
 /**
  * Series a backfilled day of one probe cannot have: the fingerprint (coherency_target_info and the
  * before/after comparison exist once the exporter read a server's identity and saw it change) and

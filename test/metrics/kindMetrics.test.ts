@@ -46,3 +46,30 @@ test('a recall sample sets coherency_recall_ratio; a contamination sample with a
   assert.match(text, /^coherency_contamination_detected_total\{target="a",probe="leak"\} 1$/m);
   assert.doesNotMatch(text, /coherency_recall_ratio\{target="a",probe="leak"\}/);
 });
+
+test('a golden sample counts its answer as correct or wrong; an errored one counts nothing; the pair starts at 0', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  const config = testConfig({
+    targets: [testTarget({ name: 'a', probes: ['short', 'golden'] })],
+    probes: [testProbe(), testProbe({ name: 'golden', kind: 'golden', golden: { tasks: ['copy'], seed: 1 } })],
+  });
+  initKindSeries(metrics, config);
+  let text = await registry.metrics();
+  assert.match(text, /^coherency_golden_answers_total\{target="a",probe="golden",result="correct"\} 0$/m);
+  assert.match(text, /^coherency_golden_answers_total\{target="a",probe="golden",result="wrong"\} 0$/m);
+  assert.doesNotMatch(text, /coherency_golden_answers_total\{target="a",probe="short"/);
+
+  const answered = (correct: boolean) => {
+    const s = sample();
+    s.outcome = { kind: 'golden', task: 'copy', expected: 'abc', answered: correct ? 'abc' : 'abd', correct };
+    return s;
+  };
+  recordSample(metrics, 'a', 'golden', answered(true));
+  recordSample(metrics, 'a', 'golden', answered(true));
+  recordSample(metrics, 'a', 'golden', answered(false));
+  recordSample(metrics, 'a', 'golden', { ...answered(false), verdict: 'error' });
+  text = await registry.metrics();
+  assert.match(text, /^coherency_golden_answers_total\{target="a",probe="golden",result="correct"\} 2$/m);
+  assert.match(text, /^coherency_golden_answers_total\{target="a",probe="golden",result="wrong"\} 1$/m);
+});

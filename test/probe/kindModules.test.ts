@@ -35,7 +35,7 @@ describe('the kinds map', () => {
   });
 
   it('derives the finding kinds: each kind its own, none an analyzer kind, in the order docs/metrics.md lists them', () => {
-    assert.deepEqual(PROBE_KIND_FINDING_KINDS, ['recall_missed', 'contamination', 'codeword_missing', 'conformance']);
+    assert.deepEqual(PROBE_KIND_FINDING_KINDS, ['recall_missed', 'contamination', 'codeword_missing', 'conformance', 'golden_wrong']);
     assert.equal(new Set(PROBE_KIND_FINDING_KINDS).size, PROBE_KIND_FINDING_KINDS.length);
     for (const kind of PROBE_KIND_FINDING_KINDS) assert.ok(!(FINDING_KINDS as readonly string[]).includes(kind), kind);
     assert.deepEqual(SAMPLE_FINDING_KINDS, [...SAMPLE_LEVEL_FINDING_KINDS, ...PROBE_KIND_FINDING_KINDS]);
@@ -46,6 +46,8 @@ describe('the kinds map', () => {
     assert.equal(PROBE_KINDS.recall.samplesPerRun(testProbe({ samples: 3 })), 3);
     assert.equal(PROBE_KINDS.contamination.samplesPerRun(testProbe({ samples: 2 })), 2);
     assert.equal(PROBE_KINDS.conformance.samplesPerRun(testProbe({ samples: 5 })), 1);
+    assert.equal(PROBE_KINDS.golden.samplesPerRun(testProbe({ samples: 5 })), 5);
+    assert.equal(PROBE_KINDS.golden.samplesPerRun(testProbe({ samples: 2, temperatures: [0, 0.6] })), 4);
   });
 });
 

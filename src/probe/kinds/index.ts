@@ -4,6 +4,7 @@ import type { ProbeKindModule } from '../probeDeps.js';
 import { conformanceKind } from './conformanceKind.js';
 import { contaminationKind } from './contaminationKind.js';
 import { generationKind } from './generationKind.js';
+import { goldenKind } from './goldenKind.js';
 import { recallKind } from './recallKind.js';
 
 /**
@@ -16,6 +17,7 @@ export const PROBE_KINDS: Readonly<{ [K in ProbeKind]: ProbeKindModule<K> }> = O
   recall: recallKind,
   contamination: contaminationKind,
   conformance: conformanceKind,
+  golden: goldenKind,
 });
 
 /** The kind of a probe (generation when it names none). */

@@ -1,12 +1,16 @@
 import { collapseScenarios } from './collapse.js';
 import { contextScenarios } from './context.js';
 import { faultScenarios } from './faults.js';
+import { goldenScenarios } from './golden.js';
 import { healthyScenarios } from './healthy.js';
 import type { ScenarioDefinition } from './types.js';
 
 /** Name → scenario: a model name picks one, `@N` after the name passes its parameter. */
 export const SCENARIO_MAP: ReadonlyMap<string, ScenarioDefinition> = new Map(
-  [...healthyScenarios, ...collapseScenarios, ...faultScenarios, ...contextScenarios].map((definition) => [definition.name, definition]),
+  [...healthyScenarios, ...collapseScenarios, ...faultScenarios, ...contextScenarios, ...goldenScenarios].map((definition) => [
+    definition.name,
+    definition,
+  ]),
 );
 
 export type ScenarioLookup =
