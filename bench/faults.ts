@@ -33,6 +33,7 @@ import { storageCases } from './faults/storage.js';
 import { store39Cases } from './faults/store39.js';
 import { fp39Cases } from './faults/fp39.js';
 import { env39Cases } from './faults/env39.js';
+import { golden40Cases } from './faults/golden40.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -685,6 +686,7 @@ export async function runFaultsBench(): Promise<void> {
     await store39Cases(root, results);
     await fp39Cases(root, results);
     await env39Cases(root, results);
+    await golden40Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -157,7 +157,7 @@ describe('the Grafana dashboard over 24 hours of a 30-minute schedule, backfille
     );
 
     // The backfill is there: every sample of the day is counted at the end of the range.
-    const total = await api<{ result: Vector }>('/api/v1/query', { query: 'sum(coherency_probe_runs_total)', time: String(end) });
+    const total = await api<{ result: Vector }>('/api/v1/query', { query: 'sum(coherency_probe_samples_total)', time: String(end) });
     assert.equal(Number(total.data?.result[0]?.value[1]), 48, JSON.stringify(total));
 
     // A time series panel is judged from the first run plus an hour (the widest window a panel
