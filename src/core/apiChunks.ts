@@ -120,6 +120,15 @@ export class ApiChunks {
 }
 
 /**
+ * The API of a captured stream (`probe --save`, `curl -N`), which says nothing else about it:
+ * responses when its events are typed `response.*`, else chat (a completions capture reads the
+ * same as chat's: choices[0].text).
+ */
+export function apiOfCapture(text: string): StreamApi {
+  return /^event:\s*response\.|"type"\s*:\s*"response\./m.test(text.slice(0, 65_536)) ? 'responses' : 'chat';
+}
+
+/**
  * A non-streamed answer (a server that ignored stream: true) in chat's shape: a completions body
  * already is; a response's output items become one message with its content and reasoning.
  */

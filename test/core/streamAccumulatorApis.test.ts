@@ -8,7 +8,8 @@ import {
   accumulateChatCompletionText,
   type StreamAccumulation,
 } from '../../src/core/streamAccumulator.js';
-import { ApiChunks, type StreamApi } from '../../src/core/apiChunks.js';
+import { ApiChunks, apiOfCapture, type StreamApi } from '../../src/core/apiChunks.js';
+import { analyzeCapture } from '../../src/core/analyzeCapture.js';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { createRng as rng } from '../../src/prose/random.js';
 
@@ -134,6 +135,27 @@ describe('the analysis sees the same text whatever the API', () => {
     assert.equal(acc.pushText(text.slice(0, cut), 0).done, false);
     assert.equal(acc.pushText(text.slice(cut), 1).done, true);
     assert.equal(acc.result().servedModel, 'Qwen/Qwen3-8B');
+  });
+});
+
+describe('a captured stream (analyze) is read by its API', () => {
+  const fixture = (api: string, file: string) => readFileSync(repoPath('test', 'fixtures', 'streams', api, file), 'utf8');
+
+  test('responses captures are recognised, every chat fixture stays chat', () => {
+    assert.equal(apiOfCapture(fixture('responses', 'vllm-reasoning.sse')), 'responses');
+    assert.equal(apiOfCapture(fixture('completions', 'vllm.sse')), 'chat');
+    const chatDir = repoPath('test', 'fixtures', 'streams');
+    for (const file of readdirSync(chatDir).filter((f) => f.endsWith('.sse')))
+      assert.equal(apiOfCapture(readFileSync(`${chatDir}/${file}`, 'utf8')), 'chat', file);
+  });
+
+  test('analyze judges the looping captures of both APIs as failed, the healthy ones ok', () => {
+    const loop = analyzeCapture(fixture('responses', 'openai-loop-incomplete.sse'), 'content');
+    assert.deepEqual([loop.format, loop.analysis.verdict, loop.finishReason, loop.notes], ['sse', 'fail', 'length', []]);
+    assert.equal(analyzeCapture(fixture('completions', 'vllm-loop.sse'), 'content').analysis.verdict, 'fail');
+    const healthy = analyzeCapture(fixture('responses', 'vllm-reasoning.sse'), 'both');
+    assert.equal(healthy.analysis.verdict, 'ok');
+    assert.equal(analyzeCapture(fixture('completions', 'vllm.sse'), 'content').analysis.verdict, 'ok');
   });
 });
 
