@@ -12,6 +12,7 @@ import { ApiChunks, apiOfCapture, type StreamApi } from '../../src/core/apiChunk
 import { analyzeCapture } from '../../src/core/analyzeCapture.js';
 import { analyzeText } from '../../src/core/analyzeText.js';
 import { createRng as rng } from '../../src/prose/random.js';
+import { replaySse } from '../helpers/replaySse.js';
 
 /**
  * The completions and responses streams (test/fixtures/streams/<api>/): each recorded-format
@@ -19,36 +20,13 @@ import { createRng as rng } from '../../src/prose/random.js';
  * reasoning, finish reason and usage, as the chat fixtures do in streamAccumulator.test.ts.
  */
 
-interface Expected {
-  content: string;
-  reasoning: string;
-  finishReason: string | null;
-  stopReason: string | number | null;
-  outputTokens: number;
-  outputTokensSource: 'usage' | 'deltas';
-  promptTokens: number | null;
-  error?: string;
-}
+type Expected = Pick<
+  StreamAccumulation,
+  'content' | 'reasoning' | 'finishReason' | 'stopReason' | 'outputTokens' | 'outputTokensSource' | 'promptTokens'
+> & { error?: string };
 
 function replay(api: StreamApi, bytes: Uint8Array, cuts: number[]): StreamAccumulation {
-  const acc = new StreamAccumulator(undefined, undefined, api);
-  let content = '';
-  let reasoning = '';
-  let last = 0;
-  let t = 0;
-  for (const cut of [...cuts, bytes.length]) {
-    const d = acc.push(bytes.subarray(last, cut), t++);
-    content += d.contentDelta;
-    reasoning += d.reasoningDelta;
-    last = cut;
-  }
-  const d = acc.end(t);
-  content += d.contentDelta;
-  reasoning += d.reasoningDelta;
-  const result = acc.result();
-  assert.equal(content, result.content, 'content deltas add up to the content');
-  assert.equal(reasoning, result.reasoning, 'reasoning deltas add up to the reasoning');
-  return result;
+  return replaySse(bytes, cuts, new StreamAccumulator(undefined, undefined, api));
 }
 
 function check(want: Expected, result: StreamAccumulation, how: string): void {
