@@ -81,6 +81,19 @@ probes:
     }
   });
 
+  it('probe --base-url --api: one endpoint on the completions or responses API without a config', async () => {
+    for (const api of ['completions', 'responses']) {
+      const r = await cli(['probe', '--base-url', sim.url, '--model', 'healthy', '--api', api, '--max-tokens', '300', '--json', '--quiet']);
+      assert.equal(r.code, 0, r.stderr);
+      const s = (JSON.parse(r.stdout) as Doc).runs[0]!.samples[0]!;
+      assert.deepEqual([s.verdict, s.outputTokens], ['ok', 300], api);
+      assert.equal(sim.requests.at(-1)!.api, api);
+    }
+    const wrong = await cli(['probe', '--base-url', sim.url, '--model', 'healthy', '--api', 'embeddings']);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /--api: must be one of chat, completions, responses/);
+  });
+
   it('a conformance probe on a completions target is a config error naming the key', async () => {
     const file = join(tmp.dir, 'conformance.yaml');
     writeFileSync(
