@@ -134,7 +134,10 @@ probes:
         'api40: responses, text then the server hangs up before response.completed: an error, the text kept',
         async () => {
           const s = await run('cut');
-          check(s.error != null && s.contentChars > 0, `cut ended ${s.error?.type ?? 'without an error'} with ${s.contentChars} chars`);
+          check(
+            s.error?.type === 'truncated' && /before response\.completed/.test(s.error.message) && s.contentChars > 0,
+            `cut ended ${s.error?.type ?? 'without an error'}: ${s.error?.message ?? ''}, with ${s.contentChars} chars`,
+          );
           return `${s.error?.type}: ${s.error?.message.slice(0, 80)}, ${s.contentChars} chars kept`;
         },
       ],

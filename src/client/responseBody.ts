@@ -50,7 +50,7 @@ export class ResponseBody {
     private readonly maxBytes: number,
     private readonly redact: (text: string) => string,
     private readonly onRaw?: (bytes: Uint8Array) => void,
-    private readonly api: StreamApi = 'chat',
+    readonly api: StreamApi = 'chat',
   ) {
     this.acc = new StreamAccumulator(redact, undefined, api);
   }
