@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
 import { check, closeServer, runCases, serveDaemon, startServer, type Case } from './shared.js';
@@ -68,31 +68,16 @@ interface Sample {
 }
 
 /** One manual run of `target`, its first sample, bounded at 30 s. */
-function probe(url: string, target: string): Promise<Sample> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      `${url}/probe?target=${target}&probe=p`,
-      { headers: { authorization: `Bearer ${TOKEN}` }, agent: false, timeout: 30_000 },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => {
-          try {
-            check(res.statusCode === 200, `GET /probe ${target}: HTTP ${res.statusCode} ${body.slice(0, 200)}`);
-            const sample = (JSON.parse(body) as { samples: Sample[] }).samples[0];
-            check(sample !== undefined, `GET /probe ${target}: no sample`);
-            resolve(sample as Sample);
-          } catch (err) {
-            reject(err);
-          }
-        });
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer to /probe ${target} within 30 s`)));
-    req.on('error', reject);
-    req.end();
+async function probe(url: string, target: string): Promise<Sample> {
+  const res = await fetch(`${url}/probe?target=${target}&probe=p`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+    signal: AbortSignal.timeout(30_000),
   });
+  const body = await res.text();
+  check(res.status === 200, `GET /probe ${target}: HTTP ${res.status} ${body.slice(0, 200)}`);
+  const sample = (JSON.parse(body) as { samples: Sample[] }).samples[0];
+  check(sample !== undefined, `GET /probe ${target}: no sample`);
+  return sample as Sample;
 }
 
 export async function api40Cases(root: string, results: Array<[string, boolean, string]>): Promise<void> {
