@@ -64,18 +64,20 @@ export function currentShape(target: Pick<TargetConfig, 'maxTokensField' | 'omit
  * nothing the daemon may change. OpenAI's reasoning models answer "Unsupported parameter:
  * 'max_tokens' ... Use 'max_completion_tokens' instead." and "Unsupported value:
  * 'temperature' does not support 0.6 with this model. Only the default (1) value is supported."
- * A field the target pins in its config is never changed.
+ * A field the target pins in its config is never changed. max_completion_tokens is chat's only:
+ * a completions or responses target's token limit keeps its own name.
  */
 export function adaptToRefusal(
   message: string,
   shape: RequestShape,
-  target: Pick<TargetConfig, 'maxTokensField'>,
+  target: Pick<TargetConfig, 'maxTokensField'> & Partial<Pick<TargetConfig, 'api'>>,
   probe: Pick<ProbeConfig, 'temperature'>,
 ): { shape: RequestShape; note: string } | null {
   if (!/^HTTP 400\b/.test(message)) return null;
   if (
     shape.maxTokensField === 'max_tokens' &&
     target.maxTokensField === null &&
+    (target.api ?? 'chat') === 'chat' &&
     /max_tokens/.test(message) &&
     /max_completion_tokens|unsupported parameter/i.test(message)
   ) {

@@ -4,7 +4,7 @@ import { streamChat } from '../../src/client/streamChat.js';
 import type { ChatRequest } from '../../src/client/streamTypes.js';
 import type { ProbeDeps } from '../../src/probe/probeDeps.js';
 import { runProbe } from '../../src/probe/runProbe.js';
-import { buildChatRequest, promptOf } from '../../src/probe/buildChatRequest.js';
+import { adaptToRefusal, buildChatRequest, promptOf, shapeOf } from '../../src/probe/buildChatRequest.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
 
@@ -132,6 +132,14 @@ describe('targets on the completions and responses APIs (simulator on loopback)'
       stream: true,
     });
     assert.equal(responses.headers['authorization'], 'Bearer k');
+  });
+
+  test('a refused max_tokens is renamed for chat only: completions has no max_completion_tokens', () => {
+    const refusal = "HTTP 400: Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.";
+    const probe = testProbe();
+    assert.equal(adaptToRefusal(refusal, shapeOf(testTarget()), testTarget(), probe)?.shape.maxTokensField, 'max_completion_tokens');
+    const base = testTarget({ api: 'completions' });
+    assert.equal(adaptToRefusal(refusal, shapeOf(base), base, probe), null);
   });
 
   test('a conversation written out as a prompt for a base model', () => {
