@@ -25,6 +25,12 @@ COPY bin ./bin
 COPY config/example.yaml config/coherency.schema.json ./config/
 COPY config/coherency.yaml ./config/demo.yaml
 COPY grafana ./grafana
+# Stored runs (storage.dir, when the config leaves it out): a volume owned by node, so failing
+# runs outlive the container. Mount your own there (-v coherency-runs:/var/lib/coherency) to
+# keep them across `docker rm` and image upgrades.
+RUN mkdir -p /var/lib/coherency && chown node:node /var/lib/coherency && chmod 700 /var/lib/coherency
+ENV COHERENCY_STORAGE_DIR=/var/lib/coherency
+VOLUME ["/var/lib/coherency"]
 USER node
 EXPOSE 9464
 # Asks /-/healthy on the port of the config serve picks ($COHERENCY_CONFIG or the default;

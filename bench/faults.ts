@@ -30,6 +30,9 @@ import { secretsCases } from './faults/secrets.js';
 import { shortffCases } from './faults/shortff.js';
 import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
+import { store39Cases } from './faults/store39.js';
+import { fp39Cases } from './faults/fp39.js';
+import { env39Cases } from './faults/env39.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -679,6 +682,9 @@ export async function runFaultsBench(): Promise<void> {
     await cli38Cases(root, results);
     await http38Cases(root, results);
     await stream38Cases(root, results);
+    await store39Cases(root, results);
+    await fp39Cases(root, results);
+    await env39Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

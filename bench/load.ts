@@ -173,7 +173,9 @@ function procStatus(pid: number): { rssMb: number; cpuSeconds: number } {
 
 function configYaml(port: number, simPort: number): string {
   const names = Array.from({ length: TARGETS }, (_, i) => `t${String(i + 1).padStart(2, '0')}`);
+  // runs in memory, as every release before runs were kept on disk by default: the same work beside an older build
   return `server: { port: ${port} }
+storage: { dir: null }
 targets:
 ${names.map((n) => `  - { name: ${n}, baseUrl: "http://127.0.0.1:${simPort}/v1", model: healthy }`).join('\n')}
 probes:

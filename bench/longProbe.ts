@@ -37,6 +37,7 @@ export async function runLongProbeBench(): Promise<void> {
   writeFileSync(
     file,
     `server: { port: ${port} }
+storage: { dir: null }
 targets: [{ name: sim, baseUrl: "http://127.0.0.1:${simPort}/v1", model: healthy, timeouts: { totalSeconds: 600 } }]
 probes: [{ name: huge, prompt: "Write a very long technical book.", maxTokens: ${TOKENS}, minTokens: ${TOKENS / 2}, schedule: "0 0 1 1 *" }]
 `,

@@ -41,6 +41,7 @@ export async function countSeries(detail: MetricsDetail, maxTokens = 600): Promi
   const simPort = await freePort();
   const parsed = parseConfig(
     `server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 simulator: { enabled: true, host: 127.0.0.1, port: ${simPort}, tokensPerSecond: 0 }
 metrics: { detail: ${detail} }
 targets:

@@ -32,6 +32,7 @@ function target(baseUrl: string, model: string): TargetConfig {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    fingerprintReads: true,
   };
 }
 

@@ -4,10 +4,12 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Dispatcher } from 'undici';
 import type { Config } from './config/types.js';
+import { followSimulator, startDemoSimulator } from './daemon/demoSimulator.js';
 import { createReload, type ReloadResult } from './daemon/reloadConfig.js';
-import { indexStoredRuns, openRunStorage } from './daemon/runStorage.js';
+import { indexStoredRuns, openRunStorage, runStorageDir } from './daemon/runStorage.js';
 import { firstRuns, startupLine } from './daemon/startupLine.js';
 import { createTargetClients } from './daemon/targetClients.js';
+import { describeProxy, readProxyEnv } from './client/proxyEnv.js';
 import { listenError } from './daemon/listenError.js';
 import { fetchIdentity } from './fingerprint/fetchIdentity.js';
 import { FingerprintCache } from './fingerprint/fingerprintCache.js';
@@ -51,8 +53,20 @@ export interface Daemon {
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const { logger } = options;
+  // Read once, before anything is started: a proxy variable changed later applies at the next
+  // start, as for curl's callers; an invalid one stops start-up.
+  const proxied = readProxyEnv(options.env);
+  if (!proxied.ok) throw new RangeError(`proxy settings: ${proxied.error}`);
+  if (proxied.proxy) logger.info({ proxy: describeProxy(proxied.proxy) }, 'requests to targets go through a proxy');
   const shard = options.shard ?? null;
-  const ownShard = (c: Config): Config => (shard ? { ...c, targets: c.targets.filter((t) => inShard(t.name, shard)) } : c);
+  // First, so that the targets on it follow it when its port was taken (and so does every reload).
+  const sim = options.config.simulator.enabled ? await startDemoSimulator(options.config, logger) : null;
+  const simulator = sim?.simulator ?? null;
+  if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
+  const ownShard = (c: Config): Config => {
+    const here = followSimulator(c, sim?.move ?? null).config;
+    return shard ? { ...here, targets: here.targets.filter((t) => inShard(t.name, shard)) } : here;
+  };
   let config = ownShard(options.config);
   if (shard) logger.info({ shard, targets: config.targets.map((t) => t.name) }, 'probing the targets of this shard only');
 
@@ -64,16 +78,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics.authFailures.inc({ method }, 0);
     metrics.authThrottled.inc({ method }, 0);
   }
-  const clients = await createTargetClients(config);
-  const simulator = config.simulator.enabled
-    ? await (await import('./simulator/index.js'))
-        .startSimulator({ host: config.simulator.host, port: config.simulator.port, tokensPerSecond: config.simulator.tokensPerSecond })
-        .catch((err: unknown) => {
-          throw listenError(err, 'simulator', config.simulator.host, config.simulator.port);
-        })
-    : null;
-  if (simulator) logger.info({ url: simulator.url }, 'simulator listening');
-  const { history, store } = openRunStorage(config.storage, logger, metrics);
+  const clients = await createTargetClients(config, proxied.proxy).catch(async (err: unknown) => {
+    await simulator?.close();
+    throw err;
+  });
+  const storageDir = runStorageDir(config.storage.dir, logger);
+  const { history, store } = openRunStorage(config.storage, storageDir, logger, metrics);
 
   const service = new ProbeService({
     config,
@@ -149,7 +159,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const address = app.server.address();
   const boundPort = typeof address === 'object' && address ? address.port : port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boundPort}`;
-  if (store && config.storage.dir) indexStoredRuns(store, config.storage.dir, logger);
+  if (store && storageDir) indexStoredRuns(store, storageDir, logger);
   scheduler.apply(config);
   metrics.reloadSuccessful.set(1);
   metrics.reloadSuccessTimestamp.set(Date.now() / 1000);

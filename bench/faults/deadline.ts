@@ -86,7 +86,7 @@ probes:
   );
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--config', configPath], {
     stdio: ['ignore', 'ignore', 'ignore'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    env: { ...process.env, LOG_LEVEL: 'warn', COHERENCY_STORAGE_DIR: join(root, 'deadline-runs') },
   });
   const url = `http://127.0.0.1:${port}`;
   /** A manual run; `seconds` is the run's own duration (a slot wait included), not the answer's. */

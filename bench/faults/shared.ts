@@ -7,8 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { waitOk } from '../childProcess.js';
 
@@ -76,7 +76,14 @@ export async function serveDaemon(
 ): Promise<ServedDaemon> {
   const child = spawn(process.execPath, [CLI, 'serve', '--config', configPath, ...(options.args ?? [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, LOG_LEVEL: 'info', LOG_FORMAT: 'json', ...options.env },
+    // runs kept on disk by default: each daemon in the folder of its config, never the checkout's data/runs
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      COHERENCY_STORAGE_DIR: mkdtempSync(join(dirname(configPath), 'runs-')),
+      ...options.env,
+    },
   });
   const lines: string[] = [];
   for (const stream of [child.stdout!, child.stderr!]) {

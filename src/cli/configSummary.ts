@@ -14,15 +14,22 @@ const SOURCE_NAMES: Readonly<Record<string, string>> = {
  * What start-up says of a config (never a key, nor a query string that may hold one): one
  * line at info that names where the config came from and what it probes, and the whole list
  * of targets and probes for the debug line. `shadowed` is the default file that an
- * OPENAI_BASE_URL set in the shell won over (the demo would otherwise have run).
+ * OPENAI_BASE_URL set in the shell won over (the demo would otherwise have run); `modelNote`
+ * says where the model came from when no variable named it (the one /models lists).
  */
-export function configSummary(config: Config, from: string, path: string | null, shadowed: string | null = null) {
+export function configSummary(
+  config: Config,
+  from: string,
+  path: string | null,
+  shadowed: string | null = null,
+  modelNote: string | null = null,
+) {
   const configSource = SOURCE_NAMES[from] ?? from;
   const names = (list: string[]) => (list.length > 4 ? `${list.slice(0, 4).join(', ')}, …` : list.join(', '));
   const target = config.targets[0];
   const where =
     from === 'OPENAI_BASE_URL' && target
-      ? `$OPENAI_BASE_URL: ${withoutQuery(target.baseUrl)}, model ${target.model}, ${
+      ? `$OPENAI_BASE_URL: ${withoutQuery(target.baseUrl)}, model ${target.model}${modelNote ? ` (${modelNote})` : ''}, ${
           target.apiKeyEnv ? `key from $${target.apiKeyEnv}` : target.apiKeyFile ? `key from the file ${target.apiKeyFile}` : 'no API key'
         }`
       : `${path ?? '?'} (${configSource === 'default' ? 'the default file' : configSource})`;

@@ -33,6 +33,9 @@ export function connectionError(
   done: boolean,
 ): { type: StreamErrorType; message: string } | null {
   const code = errorCode(err);
+  // undici ends a request that HTTP_PROXY / HTTPS_PROXY refused (407, or a tunnel it would not
+  // open) with an error of its own, whatever the phase: the target was never reached
+  if (!done && isProxyRefusal(err)) return { type: 'connect', message: `the proxy refused the request: ${errorText(err)}` };
   if (phase === 'connecting') {
     if (CONNECT_TIMEOUT_CODES.has(code)) return { type: 'timeout_connect', message: `connect timed out: ${errorText(err)}` };
     return { type: 'connect', message: `connect failed: ${errorText(err)}` };
@@ -41,6 +44,12 @@ export function connectionError(
   if (done) return null;
   const where = phase === 'waiting' ? 'before response headers' : 'mid-stream';
   return { type: 'truncated', message: `connection lost ${where}: ${errorText(err)}` };
+}
+
+/** undici's errors for a proxy that answered 407 or would not open a tunnel (no stable code of their own). */
+function isProxyRefusal(err: unknown): boolean {
+  const message = err instanceof Error ? err.message : '';
+  return /^Proxy Authentication Required \(407\)$|^Proxy response \(\d{3}\) !== 200 when HTTP Tunneling$/.test(message);
 }
 
 /**

@@ -291,7 +291,8 @@ export const CONFIG_SPEC = {
         nullable: true,
         default: DEFAULTS.storage.dir,
         message: 'must be a directory path, or null to keep runs only in memory',
-        description: 'Directory that keeps failing and erroring runs across restarts; null = in memory only',
+        description:
+          'Directory that keeps failing and erroring runs across restarts, relative to the working directory; absent: $COHERENCY_STORAGE_DIR, else data/runs; null = in memory only',
       },
       maxRuns: { type: 'integer', minimum: 1, default: DEFAULTS.storage.maxRuns, description: 'Stored runs kept, oldest removed first' },
       maxBytes: {
@@ -425,6 +426,12 @@ export const CONFIG_SPEC = {
         message: 'must be true (the model reasons), false (it does not) or null (detect it from its first answer)',
         description:
           'The model reasons: conformance probes expect its reasoning in a field of its own (check reasoning); false: it does not (skipped); absent: detected from its first answer',
+      },
+      fingerprintReads: {
+        type: 'boolean',
+        default: DEFAULTS.target.fingerprintReads,
+        description:
+          "Read what the target says of itself after a run (GET {baseUrl}/models with the target's headers, its server's info endpoints at the origin's root without them, at most every 5 minutes); false: no such request, the fingerprint comes from the answers alone",
       },
     },
   },

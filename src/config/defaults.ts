@@ -40,8 +40,12 @@ export const DEFAULTS = {
   },
   /** Read when server.authToken is absent from the file (the file value wins). */
   authTokenEnv: 'COHERENCY_AUTH_TOKEN',
+  /** Read when storage.dir is absent from the file (the file value wins): the container image sets it to its volume. */
+  storageDirEnv: 'COHERENCY_STORAGE_DIR',
   storage: {
-    dir: null,
+    // Relative to the working directory, as Prometheus's data/: failing runs outlive a restart
+    // without any setup. null in the file keeps them in memory only.
+    dir: 'data/runs' as string | null,
     maxRuns: 500,
     maxBytes: 268435456, // 256 MiB
     historySize: 200,
@@ -80,6 +84,8 @@ export const DEFAULTS = {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    // On: a change of server, version or checkpoint is seen even when the answers do not name it.
+    fingerprintReads: true,
   },
   probe: {
     schedule: null,

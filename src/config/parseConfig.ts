@@ -46,5 +46,7 @@ export function parseConfig(yamlText: string, options: ParseConfigOptions = {}):
   return validateConfig(raw, env, {
     ...(options.checkFile ? { checkFile: options.checkFile } : {}),
     ...(options.missingSecrets ? { missingSecrets: options.missingSecrets } : {}),
+    ...(options.checkDir ? { checkDir: options.checkDir } : {}),
+    ...(options.readVerdictModel ? { readVerdictModel: options.readVerdictModel } : {}),
   });
 }

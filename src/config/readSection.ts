@@ -55,7 +55,7 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** YAML `key:` with no value is null; the reader treats it like an absent key. */
+/** YAML `key:` with no value is null; the reader treats it like an absent key, unless the key is nullable and its default is not null. */
 export function present(v: unknown): boolean {
   return v !== undefined && v !== null;
 }
@@ -113,7 +113,10 @@ export function readSection<S extends SectionName>(
     const at = keyPath(path, key);
     let value: unknown;
     let refused = false;
-    if (!given(key)) {
+    if (f.nullable && f.default !== null && f.default !== undefined && raw[key] === null) {
+      // null where the default is not (storage.dir: null keeps runs in memory only) is a value of its own
+      value = null;
+    } else if (!given(key)) {
       if (f.required) r.add(at, f.type === 'list' && f.emptyMessage ? f.emptyMessage : 'is required');
       value = r.absent?.[`${name}.${key}`]?.(at);
     } else if (skip.has(key)) {

@@ -16,7 +16,7 @@ import { isIP } from 'node:net';
 import { validate as validateCron } from 'node-cron';
 import type { VerdictModel } from '../core/verdictModel.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
-import { checkWritableDir } from './checkWritableDir.js';
+import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { CONFIG_KEYS, CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec } from './configSpec.js';
 import { CRON_FORMAT, cronProblem } from './cronProblem.js';
 import { DEFAULTS } from './defaults.js';
@@ -92,6 +92,19 @@ function envToken(env: ConfigEnv, p: Problems): string | null {
   else if (t !== undefined && !fieldAccepts(TOKEN, t)) p.add(name, fieldMessage(TOKEN));
   else return t ?? null;
   return null;
+}
+
+/**
+ * storage.dir where the file leaves it out: $COHERENCY_STORAGE_DIR (the container image's volume),
+ * held to the checks of a dir in the file; unset or empty: undefined, the default.
+ */
+function envStorageDir(env: ConfigEnv, checkDir: DirCheck, p: Problems): string | undefined {
+  const name = DEFAULTS.storageDirEnv;
+  const dir = env[name]?.trim();
+  if (dir === undefined || dir === '') return undefined;
+  const problem = checkDir(dir);
+  if (problem) p.add(name, `"${dir}" ${problem} (a config file's storage.dir wins over it; storage.dir: null keeps runs in memory only)`);
+  return dir;
 }
 
 /** Names are unique within their list; the first one keeps it. */
@@ -292,7 +305,11 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
     add: (at, message) => p.add(at, message),
     names: { probes: probeNames },
     // what these keys are when the file leaves them out: the token from the environment, every probe
-    absent: { 'server.authToken': () => envToken(env, p), 'target.probes': () => [...probeNames] },
+    absent: {
+      'server.authToken': () => envToken(env, p),
+      'storage.dir': () => envStorageDir(env, options.checkDir ?? checkWritableDir, p),
+      'target.probes': () => [...probeNames],
+    },
     keys: {
       'server.host': (host: string, at) => checkHost(host, at, p),
       'simulator.host': (host: string, at) => checkHost(host, at, p),

@@ -98,11 +98,13 @@ async function forgetRemoved(before: Config, next: Config, service: ProbeService
       await forgetSeries(metrics, t.name, p);
     }
   }
-  // A removed target loses all its series; one that now points elsewhere starts its fingerprint afresh.
+  // A removed target loses all its series; one that now points elsewhere starts its fingerprint
+  // afresh, and so does one whose fingerprint reads were turned on or off: what its reads said
+  // would otherwise stay on its info series unread, and their first answers look like no change.
   const nextTargets = new Map(next.targets.map((t) => [t.name, t]));
   for (const t of before.targets) {
     const now = nextTargets.get(t.name);
-    if (now && now.baseUrl === t.baseUrl && now.model === t.model) continue;
+    if (now && now.baseUrl === t.baseUrl && now.model === t.model && now.fingerprintReads === t.fingerprintReads) continue;
     service.forgetTarget(t.name);
     if (!now) await forgetSeries(metrics, t.name);
   }

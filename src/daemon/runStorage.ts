@@ -1,14 +1,44 @@
+import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { checkWritableDir, type DirCheck } from '../config/checkWritableDir.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { StorageConfig } from '../config/types.js';
 import type { Metrics } from '../metrics/createMetrics.js';
 import { RunHistory } from '../state/runHistory.js';
 import { createRunStore, type RunStore } from '../state/runStore.js';
 
-/** The run history, backed by a store on disk when storage.dir is set (the history decides which runs it saves). */
-export function openRunStorage(storage: StorageConfig, logger: Logger, metrics: Metrics): { history: RunHistory; store: RunStore | null } {
-  const store = storage.dir
+/**
+ * Where runs are kept: storage.dir made absolute, or null for memory only. A directory the
+ * config or $COHERENCY_STORAGE_DIR names was checked when the config was read (one that cannot
+ * hold files refused start-up); the default one was not, since nobody asked for it: where it
+ * cannot be made (a read-only working directory) the daemon says so and keeps runs in memory,
+ * rather than refusing to start over a directory the user never chose.
+ */
+export function runStorageDir(dir: string | null, logger: Logger, checkDir: DirCheck = checkWritableDir): string | null {
+  if (dir === null) return null;
+  if (dir === DEFAULTS.storage.dir) {
+    const problem = checkDir(dir);
+    if (problem) {
+      logger.warn(
+        { dir: resolve(dir) },
+        `the default run storage "${dir}" ${problem}: failing runs are kept in memory only and lost at restart; set storage.dir (or ${DEFAULTS.storageDirEnv}) to a writable directory, or storage.dir: null to say so`,
+      );
+      return null;
+    }
+  }
+  return resolve(dir);
+}
+
+/** The run history, backed by a store on disk when `dir` is set (the history decides which runs it saves). */
+export function openRunStorage(
+  storage: StorageConfig,
+  dir: string | null,
+  logger: Logger,
+  metrics: Metrics,
+): { history: RunHistory; store: RunStore | null } {
+  const store = dir
     ? createRunStore({
-        dir: storage.dir,
+        dir,
         maxRuns: storage.maxRuns,
         maxBytes: storage.maxBytes,
         logger,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
+import type { ProxyEnv } from '../client/proxyEnv.js';
 import type { Config, TargetConfig } from '../config/types.js';
 import type { StreamFn } from '../probe/probeDeps.js';
 
@@ -23,15 +24,18 @@ export interface TargetClients {
 
 /**
  * The clients of a config's targets. The HTTP client (undici, a fifth of start-up) is loaded
- * only where a probe or a TLS setting needs it, not before the server is ready.
+ * only where a probe, a TLS setting or a proxy needs it, not before the server is ready. With a
+ * proxy (read once at start-up from the daemon's environment), every target gets its own pool
+ * that sends its requests, chat and fingerprint reads alike, through the proxy unless NO_PROXY
+ * names the target's host.
  */
-export async function createTargetClients(config: Config): Promise<TargetClients> {
+export async function createTargetClients(config: Config, proxy: ProxyEnv | null = null): Promise<TargetClients> {
   const prepare = async (c: Config): Promise<Map<string, Dispatcher>> => {
     const made = new Map<string, Dispatcher>();
-    if (!c.targets.some((t) => t.tls.caFile || t.tls.insecureSkipVerify)) return made;
+    if (!proxy && !c.targets.some((t) => t.tls.caFile || t.tls.insecureSkipVerify)) return made;
     const { createTargetDispatcher } = await import('../client/targetDispatcher.js');
     for (const t of c.targets) {
-      const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
+      const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p), proxy);
       if (d) made.set(t.name, d);
     }
     return made;

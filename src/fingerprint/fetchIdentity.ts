@@ -57,6 +57,14 @@ export function failedReads(err: Error): IdentityReads {
   return { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [`reads failed: ${err.message}`] };
 }
 
+/** Said in `unavailable` when the target's reads are turned off, so that a page or a baseline tells why the fingerprint is thin. */
+export const READS_OFF = 'reads off: targets[].fingerprintReads is false (the fingerprint comes from the answers alone)';
+
+/** The reads of a target whose reads are turned off (targets[].fingerprintReads: false): nothing was asked. */
+export function readsOff(): IdentityReads {
+  return { modelEntry: null, info: null, ollamaShow: null, headers: {}, unavailable: [READS_OFF] };
+}
+
 /**
  * The fingerprint of a target's reads and of what its successful responses said (`served`);
  * the headers of /models stand in when no response of the run succeeded. `secrets` are the

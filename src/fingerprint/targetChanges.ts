@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { ChangeComparison, type Comparison, type SampleFigures } from './changeComparison.js';
-import type { IdentityTarget } from './fetchIdentity.js';
+import { secretsOf } from '../client/redactSecrets.js';
+import { fingerprintOfReads, readsOff, type IdentityTarget } from './fetchIdentity.js';
 import type { FingerprintCache, IdentityFetchOptions } from './fingerprintCache.js';
 import { describeChanges, type Fingerprint, type ServedFields } from './normalizeFingerprint.js';
 import { type FingerprintSeen, TargetFingerprints } from './targetFingerprints.js';
@@ -24,6 +25,8 @@ export interface RunIdentity {
   atMs?: number;
   /** Every pair of the target with a comparison, after this run's samples joined theirs. */
   comparisons: Comparison[];
+  /** The target's configured model (the info series carries it beside the one its answers named). */
+  model?: string;
 }
 
 /**
@@ -33,6 +36,8 @@ export interface RunIdentity {
 export class TargetChanges<D = unknown> {
   private readonly identities = new TargetFingerprints();
   private readonly comparisons = new ChangeComparison();
+  /** Each target's configured model as of its last run, to remove its info series by its labels. */
+  private readonly models = new Map<string, string>();
 
   constructor(
     private readonly cache: FingerprintCache<D> | null,
@@ -44,17 +49,25 @@ export class TargetChanges<D = unknown> {
    * After a run of `probe` on `target`: its fingerprint (never fails: a failed read is a line of
    * `unavailable`, an error thrown here is logged and the run kept without one), then the run's
    * samples added to its pair's comparison. `read` null: no fingerprint this time (shutting down).
+   * A target with `fingerprintReads: false` is sent nothing: its fingerprint is what the run's
+   * answers said (model, system_fingerprint, server and version headers), so a change they show
+   * is still seen.
    */
   async afterRun(
-    target: { name: string; probes: readonly string[] },
+    target: { name: string; probes: readonly string[]; model?: string; fingerprintReads?: boolean },
     probe: string,
     figures: readonly SampleFigures[],
     read: IdentityRead<D> | null,
   ): Promise<RunIdentity> {
-    const out: RunIdentity = { comparisons: [] };
+    const out: RunIdentity = { comparisons: [], ...(target.model !== undefined ? { model: target.model } : {}) };
+    if (target.model !== undefined) this.models.set(target.name, target.model);
     if (this.cache && read) {
       try {
-        const fresh = await this.cache.fingerprint(target.name, await read.identity(), read.served, read.io);
+        const identity = await read.identity();
+        const fresh =
+          target.fingerprintReads === false
+            ? fingerprintOfReads(read.served, readsOff(), secretsOf(identity.headers))
+            : await this.cache.fingerprint(target.name, identity, read.served, read.io);
         const atMs = this.now();
         const seen = this.identities.observe(target.name, fresh, atMs);
         out.fingerprint = seen.known;
@@ -103,12 +116,15 @@ export class TargetChanges<D = unknown> {
   /**
    * Forgets a target's identity and comparisons (removed, or pointed at another baseUrl or model:
    * what answers there next is a first fingerprint, not a change). Returns the fingerprint it
-   * knew and the probes whose comparisons it dropped, so that their series can go too.
+   * knew (with the model configured then) and the probes whose comparisons it dropped, so that
+   * their series can go too.
    */
-  forgetTarget(target: string): { known: Fingerprint | null; probes: string[] } {
+  forgetTarget(target: string): { known: Fingerprint | null; model: string | null; probes: string[] } {
     const known = this.identities.get(target)?.fingerprint ?? null;
+    const model = this.models.get(target) ?? null;
     this.identities.forget(target);
+    this.models.delete(target);
     this.cache?.forget(target);
-    return { known, probes: this.comparisons.forgetTarget(target) };
+    return { known, model, probes: this.comparisons.forgetTarget(target) };
   }
 }

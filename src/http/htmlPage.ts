@@ -22,6 +22,7 @@ form.inline{display:inline;margin:0}
 form.filters{margin:.8em 0}form.filters label{margin-right:.8em}
 .cols{display:flex;flex-wrap:wrap;gap:1.5em}.cols>*{flex:1 1 28em}
 ul.reasons li{margin-bottom:.3em}
+details.fingerprint{margin-top:1.6em}details.fingerprint>summary{cursor:pointer}details.fingerprint>summary>h2{display:inline;margin:0}
 pre.output{white-space:pre-wrap;overflow-wrap:anywhere;background:#fafafa;border:1px solid #ddd;padding:.8em;font:13px/1.5 ui-monospace,monospace}
 mark.onset{background:none;scroll-margin-top:4em}
 mark.onset::before{content:"\\25BC  collapse starts here";background:#c62828;color:#fff;font:600 12px system-ui,sans-serif;padding:.1em .4em;border-radius:3px;margin:0 .2em}

@@ -1,4 +1,4 @@
-import { displayedServer, displayedVersion, type Fingerprint } from '../fingerprint/normalizeFingerprint.js';
+import { displayedServer, displayedVersion, type Fingerprint, IDENTITY_FIELDS } from '../fingerprint/normalizeFingerprint.js';
 import type { Comparison, PeriodSummary } from '../fingerprint/changeComparison.js';
 import { formatAge } from './formatAge.js';
 import { escapeHtml as esc } from './htmlPage.js';
@@ -64,7 +64,14 @@ export function fingerprintHtml(fp: Fingerprint): string {
     ['read from', fp.sources.join(', ') || '–'],
   ];
   if (fp.unavailable.length > 0) rows.push(['unavailable', fp.unavailable.join('; ')]);
-  return `<h2>Target fingerprint</h2><table class="figures fingerprint">${rows
-    .map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`)
-    .join('')}</table>`;
+  // Folded when the target said nothing about itself: a table of dashes is not worth a screen.
+  const empty = fingerprintEmpty(fp);
+  return `<details class="fingerprint"${empty ? '' : ' open'}><summary><h2>Target fingerprint</h2>${
+    empty ? ' <span class="muted">(the target said nothing about itself)</span>' : ''
+  }</summary><table class="figures fingerprint">${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join('')}</table></details>`;
+}
+
+/** No identity field, setting or header was read. */
+export function fingerprintEmpty(fp: Fingerprint): boolean {
+  return IDENTITY_FIELDS.every((f) => fp[f] === null) && Object.keys(fp.settings).length === 0 && Object.keys(fp.headers).length === 0;
 }

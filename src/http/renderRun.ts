@@ -14,19 +14,22 @@ type Channel = 'content' | 'reasoning';
 const seconds = (x: number | null) => (x === null ? '–' : `${x.toFixed(3)} s`);
 const num = (x: number | null, digits = 0) => (x === null ? '–' : x.toFixed(digits));
 
-/** The failed run as a person wants to see it: per sample the verdict, reasons, figures, and the output with the collapse marked. */
+/**
+ * The failed run as a person wants to see it: the verdict, then per sample its reasons and the
+ * output with the collapse marked (what a 1280x900 window shows first), then the figures; the
+ * target's fingerprint last, folded when the target said nothing about itself.
+ */
 export function renderRun(run: RunResult, nowMs: number, comparison: Comparison | null = null): string {
   const age = formatAge((nowMs - Date.parse(run.startedAt)) / 1000);
   const id = encodeURIComponent(run.id);
   const head = `<h1>Run <code>${esc(run.id)}</code> ${verdictBadge(run.verdict)}</h1>
 <p>target <b>${esc(run.target)}</b> · probe <b>${esc(run.probe)}</b> · ${esc(run.trigger)} ·
 started <time datetime="${esc(run.startedAt)}">${esc(run.startedAt)}</time> (${esc(age)}) · took ${seconds(run.durationSeconds)} ·
-<a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>${comparison ? `\n${comparisonHtml(comparison, nowMs)}` : ''}${
-    run.fingerprint ? `\n${fingerprintHtml(run.fingerprint)}` : ''
-  }`;
+<a href="/runs/${id}?format=json">JSON</a> · <a href="/">index</a></p>${comparison ? `\n${comparisonHtml(comparison, nowMs)}` : ''}`;
+  const tail = run.fingerprint ? `\n${fingerprintHtml(run.fingerprint)}` : '';
   return htmlPage(
     `${run.verdict} · ${run.target} / ${run.probe} · coherency-exporter`,
-    `${head}\n${run.samples.map((s, i) => renderSampleSafely(s, i)).join('\n')}`,
+    `${head}\n${run.samples.map((s, i) => renderSampleSafely(s, i)).join('\n')}${tail}`,
   );
 }
 
@@ -51,20 +54,23 @@ function renderSample(s: SampleResult): string {
     ? `<ul class="reasons">${s.reasons.map((r) => `<li>${escapeVisible(r)}</li>`).join('')}</ul>`
     : '<p class="muted">no findings</p>';
   const rules = rulesFired(s.findings);
+  const learned = learnedScore(s);
   const notes = s.notes.length ? `<h3>Notes</h3><ul>${s.notes.map((n) => `<li>${escapeVisible(n)}</li>`).join('')}</ul>` : '';
   const error = s.error ? `<p class="error">${esc(s.error.type)}: ${escapeVisible(s.error.message)}</p>` : '';
   const content = channelOutput(s, 'content');
   const reasoning = channelOutput(s, 'reasoning');
-  const jump =
+  const links = [
     content.onset || reasoning.onset
-      ? `<p><a href="#${prefix}-${content.onset ? 'content' : 'reasoning'}-onset">Jump to the collapse onset</a></p>`
-      : '';
+      ? `<a href="#${prefix}-${content.onset ? 'content' : 'reasoning'}-onset">Jump to the collapse onset</a>`
+      : '',
+    `<a href="#${prefix}-figures">Figures</a>`,
+  ].filter((l) => l !== '');
   // Reasoning is folded away unless the collapse is only there.
   const openReasoning = reasoning.onset && !content.onset ? ' open' : '';
+  // What a person reads first: the reasons, then the output; the figures that back them follow it.
   return `<section class="sample" id="${prefix}">
 <h2>Sample ${s.index} ${verdictBadge(s.verdict)}</h2>
-<div class="cols"><div><h3>Reasons</h3>${reasons}${rules}${learnedScore(s)}${error}${notes}${jump}</div>
-<div><h3>Figures</h3>${figures(s)}</div></div>
+${reasons}${error}${notes}<p>${links.join(' · ')}</p>
 <h3>Content <span class="muted">(${s.contentChars} chars)</span></h3>
 ${s.content ? `<pre class="output" id="${prefix}-content">${content.html}</pre>` : '<p class="muted">no content</p>'}
 ${
@@ -73,6 +79,7 @@ ${
 <pre class="output" id="${prefix}-reasoning">${reasoning.html}</pre></details>`
     : ''
 }
+<div class="cols" id="${prefix}-figures"><div><h3>Figures</h3>${figures(s)}</div>${rules || learned ? `<div>${rules}${learned}</div>` : ''}</div>
 </section>`;
 }
 

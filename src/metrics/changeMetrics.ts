@@ -16,8 +16,8 @@ export function createChangeMetrics(registers: Registry[]) {
   return {
     targetInfo: new Gauge({
       name: 'coherency_target_info',
-      help: 'Always 1, one series per target: what the target says it is (server software, its version, the model revision or checkpoint), "unknown" where it said nothing. The series is replaced when the fingerprint changes.',
-      labelNames: ['target', 'server', 'version', 'model_revision'] as const,
+      help: 'Always 1, one series per target: what the target says it is (server software, its version, the model revision or checkpoint, served_model: the model its answers or /models named) beside model, the model configured (sent in each request); "unknown" where it said nothing. The series is replaced when the fingerprint changes.',
+      labelNames: ['target', 'server', 'version', 'model_revision', 'model', 'served_model'] as const,
       registers,
     }),
     targetChanges: new Counter({
@@ -87,14 +87,27 @@ export type ChangeMetrics = ReturnType<typeof createChangeMetrics>;
 
 const label = (v: string | null): string => (v === null ? 'unknown' : v.slice(0, INFO_LABEL_MAX_CHARS));
 
-/** The info labels of a fingerprint. */
-export function infoLabels(target: string, fp: Fingerprint) {
-  return { target, server: label(displayedServer(fp)), version: label(displayedVersion(fp)), model_revision: label(fp.modelRevision) };
+/**
+ * The info labels of a fingerprint and of the target's configured `model` (null: not known,
+ * "unknown"). `served_model` is the fingerprint's model, already redacted of the target's
+ * secrets like every string of it; both are cut as the other labels are, so one target is one
+ * series of bounded size whatever a server answers.
+ */
+export function infoLabels(target: string, fp: Fingerprint, model: string | null = null) {
+  return {
+    target,
+    server: label(displayedServer(fp)),
+    version: label(displayedVersion(fp)),
+    model_revision: label(fp.modelRevision),
+    model: label(model),
+    served_model: label(fp.model),
+  };
 }
 
 /**
  * Sets the target's info series to `fp`, removing the one of `previous` when its labels differ;
- * a change (changed: true) counts and is stamped.
+ * a change (changed: true) counts and is stamped. `model`: the target's configured model (the
+ * same for `previous`: a reload that changes it forgets the target's identity first).
  */
 export function recordFingerprint(
   metrics: ChangeMetrics,
@@ -103,10 +116,11 @@ export function recordFingerprint(
   previous: Fingerprint | null,
   changed: boolean,
   nowSeconds: number,
+  model: string | null = null,
 ): void {
-  const labels = infoLabels(target, fp);
+  const labels = infoLabels(target, fp, model);
   if (previous) {
-    const old = infoLabels(target, previous);
+    const old = infoLabels(target, previous, model);
     if (JSON.stringify(old) !== JSON.stringify(labels)) metrics.targetInfo.remove(old);
   }
   metrics.targetInfo.set(labels, 1);

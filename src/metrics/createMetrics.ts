@@ -211,9 +211,17 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
   return {
     registry,
     detail,
+    samples: new Counter({
+      name: 'coherency_probe_samples_total',
+      help: 'Probe samples completed, by verdict: ok, warn (suspicious or inconclusive), fail (degenerate output) or error (no usable answer). One increment per sample (a run has probes[].samples of them).',
+      labelNames: ['target', 'probe', 'verdict', 'temperature'] as const,
+      registers: reg,
+    }),
+    // The old name of samples, which counts samples, not runs: kept one release so that rules
+    // and dashboards can move over (CHANGELOG, Deprecated).
     runs: new Counter({
       name: 'coherency_probe_runs_total',
-      help: 'Probe samples completed, by verdict: ok, warn (suspicious or inconclusive), fail (degenerate output) or error (no usable answer). One increment per sample.',
+      help: 'deprecated: use coherency_probe_samples_total; removed in 0.3.0. The same samples by verdict under its old name (it counts samples, not runs).',
       labelNames: ['target', 'probe', 'verdict', 'temperature'] as const,
       registers: reg,
     }),
@@ -225,7 +233,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     reasons: new Counter({
       name: 'coherency_degeneration_reasons_total',
-      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, language_switch, empty, learned (the learned model, probes with verdict: learned), off_prompt (expect.keywords missed), recall_missed, contamination, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in runs_total as warn, not here.',
+      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, language_switch, empty, learned (the learned model, probes with verdict: learned), off_prompt (expect.keywords missed), recall_missed, contamination, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in samples_total as warn, not here.',
       labelNames: ['target', 'probe', 'kind'] as const,
       registers: reg,
     }),

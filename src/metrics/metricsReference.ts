@@ -106,10 +106,11 @@ Labels are bounded: \`target\` and \`probe\` come from the config, \`channel\` i
 the first time it happens; the four verdicts exist from the start at 0.
 \`period\` is \`before\` or \`after\` (the before/after gauges such as \`coherency_change_failed_ratio\`, which exist per
 target and probe once its target's fingerprint changed). The fingerprint's own strings (server,
-version, model revision) are labels of \`coherency_target_info\` only: one series per target,
-replaced when they change; never a hash or a version elsewhere.
+version, model revision, the served model) are labels of \`coherency_target_info\` only, beside
+the configured model: one series per target, replaced when they change; never a hash or a
+version elsewhere.
 
-An errored sample moves only \`coherency_probe_runs_total{verdict="error"}\`,
+An errored sample moves only \`coherency_probe_samples_total{verdict="error"}\`,
 \`coherency_probe_errors_total\` and \`coherency_probe_duration_seconds\`: no quality histogram,
 no last-output gauge, no tokens/s.
 
@@ -149,7 +150,7 @@ ${Object.entries(ERROR_TYPE_MEANINGS)
 \`coherency_degeneration_reasons_total{kind}\`: ${FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}, and the
 sample-level \`engine_repetition_stop\` (vLLM stopped the generation with
 \`stop_reason: "repetition_detected"\`). An inconclusive sample (too few tokens, or the budget
-spent reasoning) is a warn in \`coherency_probe_runs_total\` and has no kind here.
+spent reasoning) is a warn in \`coherency_probe_samples_total\` and has no kind here.
 Recall, contamination and conformance probes add ${PROBE_KIND_FINDING_KINDS.map((k) => `\`${k}\``).join(', ')}
 (facts missed; another request's code word in an answer; an answer without its own code word; a
 conformance check failed, which one and why in the conformance series below).

@@ -26,6 +26,7 @@ export function recordSample(metrics: Metrics, target: string, probe: string, sa
   const tp = { target, probe };
   const temp = temperatureLabel(swept, sample);
   metrics.runs.inc({ ...tp, ...temp, verdict: sample.verdict });
+  metrics.samples.inc({ ...tp, ...temp, verdict: sample.verdict });
   if (sample.error) metrics.errors.inc({ ...tp, type: sample.error.type });
   if (sample.aborted) {
     metrics.aborted.inc(tp);
@@ -150,7 +151,7 @@ export function recordRunIdentity(metrics: Metrics, target: string, identity: Ru
   const { seen, atMs } = identity;
   if (seen && atMs !== undefined) {
     const previous = seen.kind === 'first' ? null : seen.kind === 'changed' ? seen.previous : seen.known;
-    recordFingerprint(metrics, target, seen.known, previous, seen.kind === 'changed', atMs / 1000);
+    recordFingerprint(metrics, target, seen.known, previous, seen.kind === 'changed', atMs / 1000, identity.model ?? null);
   }
   for (const c of identity.comparisons) recordComparison(metrics, c);
 }
@@ -159,9 +160,9 @@ export function recordRunIdentity(metrics: Metrics, target: string, identity: Ru
 export function forgetTargetIdentity(
   metrics: Metrics,
   target: string,
-  forgotten: { known: Fingerprint | null; probes: readonly string[] },
+  forgotten: { known: Fingerprint | null; model?: string | null; probes: readonly string[] },
 ): void {
-  if (forgotten.known) metrics.targetInfo.remove(infoLabels(target, forgotten.known));
+  if (forgotten.known) metrics.targetInfo.remove(infoLabels(target, forgotten.known, forgotten.model ?? null));
   for (const probe of forgotten.probes) forgetComparisonSeries(metrics, target, probe);
 }
 
@@ -173,6 +174,8 @@ export function initSeries(metrics: Metrics, target: string, probe: string, temp
   for (const verdict of SAMPLE_VERDICTS) {
     if (!temperatures) metrics.runs.inc({ target, probe, verdict }, 0);
     else for (const t of temperatures) metrics.runs.inc({ target, probe, verdict, temperature: String(t) }, 0);
+    for (const t of temperatures ?? [null])
+      metrics.samples.inc({ target, probe, verdict, ...(t === null ? {} : { temperature: String(t) }) }, 0);
   }
   metrics.aborted.inc({ target, probe }, 0);
   metrics.tokensSaved.inc({ target, probe }, 0);

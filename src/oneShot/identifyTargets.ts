@@ -2,7 +2,7 @@ import type { HttpFn, HttpOptions } from '../client/httpExchange.js';
 import { secretsOf } from '../client/redactSecrets.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { TargetConfig } from '../config/types.js';
-import { failedReads, fetchIdentity, fingerprintOfReads, type IdentityReads } from '../fingerprint/fetchIdentity.js';
+import { failedReads, fetchIdentity, fingerprintOfReads, readsOff, type IdentityReads } from '../fingerprint/fetchIdentity.js';
 import { identityTargetOf } from '../probe/identityTargetOf.js';
 import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 import { VERSION } from '../version.js';
@@ -27,7 +27,8 @@ export interface TargetIdentity {
 /**
  * Reads each target's /models entry and info endpoint once, after a one-shot run, as the daemon
  * does (fetchIdentity, the headers of identityTargetOf, the target's TLS dispatcher), and
- * normalizes them with what the run's successful responses said (`served`). Never throws: a read
+ * normalizes them with what the run's successful responses said (`served`); a target with
+ * `fingerprintReads: false` is sent nothing and keeps the answers' fields alone. Never throws: a read
  * that fails, or all of a target's reads past `timeoutMs`, is a line of the fingerprint's
  * `unavailable`, and the run goes on.
  */
@@ -46,12 +47,15 @@ export async function identifyTargets(
         const identity = await identityTargetOf(target, deps.env, deps.readKeyFile);
         secrets = secretsOf(identity.headers);
         const dispatcher = deps.dispatcherFor?.(target);
-        reads = await fetchIdentity(identity, {
-          http: deps.http,
-          userAgent: `coherency-exporter/${VERSION}`,
-          signal: AbortSignal.timeout(timeoutMs),
-          ...(dispatcher ? { dispatcher } : {}),
-        });
+        reads =
+          target.fingerprintReads === false
+            ? readsOff()
+            : await fetchIdentity(identity, {
+                http: deps.http,
+                userAgent: `coherency-exporter/${VERSION}`,
+                signal: AbortSignal.timeout(timeoutMs),
+                ...(dispatcher ? { dispatcher } : {}),
+              });
       } catch (err) {
         reads = failedReads(err as Error);
       }

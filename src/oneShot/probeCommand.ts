@@ -1,5 +1,6 @@
 import { resolve, sep } from 'node:path';
 import { pino } from 'pino';
+import { readProxyEnv } from '../client/proxyEnv.js';
 import { readBoundedFile } from '../files/readBoundedFile.js';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
@@ -8,11 +9,23 @@ import { worstVerdict } from '../probe/probeTypes.js';
 import { finishBaseline, gateExitCode, planBaseline } from './baselineGate.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { probeExitCode, type FailOn } from './exitCode.js';
-import { configFromFlags, ENDPOINT_FLAGS, kindFlag, selectPairs, type ProbeFlagValues } from './probeFlags.js';
+import { configFromFlags, ENDPOINT_FLAGS, kindFlag, modelOfFlags, selectPairs, type ProbeFlagValues } from './probeFlags.js';
+import type { ModelSetting } from '../config/chooseServedModel.js';
 import { plainProgress, ttyProgress } from './progressView.js';
 import { runOneShot } from './runOneShot.js';
 import { sampleReport } from './sampleReport.js';
 import { saveSample } from './saveSample.js';
+
+/** Stands for the model in the draft config validated before /models is read; never sent. */
+const MODEL_PENDING = 'model-read-from-models';
+
+/** The probe command's words for a model it could not pick from /models. */
+const PROBE_MODEL_SETTING: ModelSetting = {
+  missing: '--model: not given',
+  give: 'Pass --model (or set OPENAI_MODEL)',
+  example: (model) => `--model ${model}`,
+  tryWithout: 'to try it without a server, probe the demo: --config config/coherency.yaml',
+};
 
 /** Largest --prompt-file read: a million-token context is about 4 MB of text. */
 export const PROMPT_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -55,6 +68,9 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
     io.stderr(`error: ${msg}\n`);
     return EXIT.USAGE;
   };
+  // the proxy variables as runOneShot will read them: a bad one is said before anything is sent
+  const proxied = readProxyEnv(io.env);
+  if (!proxied.ok) return usage(proxied.error);
   const failOn = String(values['fail-on'] ?? 'fail');
   if (failOn !== 'warn' && failOn !== 'fail') return usage(`--fail-on: warn or fail, got "${failOn}"`);
   const concurrency = Number(values['concurrency'] ?? '1');
@@ -81,12 +97,31 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
       }
     }
     result = configFromFlags(values, io.env, promptText);
+    if (modelOfFlags(values, io.env) === undefined) {
+      // no model named: everything else is checked first, then the endpoint's /models says which
+      const draft = configFromFlags(values, io.env, promptText, MODEL_PENDING);
+      const target = draft.ok ? draft.config.targets[0] : undefined;
+      if (target) {
+        const { readServedModelNow } = await import('../daemon/servedModel.js');
+        const choice = await readServedModelNow(target, io.env, PROBE_MODEL_SETTING);
+        if (!choice.ok) {
+          io.stderr(`error: ${choice.message}\n`);
+          return choice.unreachable ? EXIT.TARGET_ERROR : EXIT.USAGE;
+        }
+        if (values['quiet'] !== true) io.stderr(`model ${choice.model}: ${choice.note}\n`);
+        result = configFromFlags(values, io.env, promptText, choice.model);
+      } else result = draft;
+    }
   }
   if (!result.ok) {
     io.stderr(`error: invalid ${file !== undefined ? `config ${file}` : 'probe flags'}: ${result.errors.join('; ')}\n`);
     return EXIT.USAGE;
   }
-  const config = result.config;
+  // the flag turns every target's reads off, as targets[].fingerprintReads: false would
+  const config =
+    values['no-fingerprint-reads'] === true
+      ? { ...result.config, targets: result.config.targets.map((t) => ({ ...t, fingerprintReads: false })) }
+      : result.config;
   // with --config, --kind picks the probes of that kind (without it, the kind of the one probe built from the flags)
   const kind = kindFlag(values);
   if (!kind.ok) return usage(kind.error);

@@ -54,18 +54,30 @@ export function kindFlag(values: ProbeFlagValues): { ok: true; kind: ProbeKind |
   return { ok: false, error: `--kind: one of ${PROBE_KINDS_NAMES.join(', ')}, got "${String(v).slice(0, 40)}"` };
 }
 
+/** The model --model or the environment names (COHERENCY_MODEL wins over OPENAI_MODEL); undefined: none, /models is read. */
+export function modelOfFlags(values: ProbeFlagValues, env: ConfigEnv): string | undefined {
+  const flag = values['model'];
+  return (typeof flag === 'string' ? flag : undefined) ?? nonEmpty(env['COHERENCY_MODEL']) ?? nonEmpty(env['OPENAI_MODEL']);
+}
+
 /**
  * The config of `probe --base-url URL --model M ...`: one target named "cli" and one probe
  * named "probe" (the long probe of the environment fallback, with the flags over it), built
  * through the same validator as a file, so every problem is reported at once, each under the
  * flag that set it. OPENAI_BASE_URL, OPENAI_MODEL (COHERENCY_MODEL wins) and OPENAI_API_KEY
- * fill in what the flags leave out, as for serve.
+ * fill in what the flags leave out, as for serve; `servedModel`, the one model /models lists, when
+ * neither --model nor a variable names one (probeCommand reads it).
  */
-export function configFromFlags(values: ProbeFlagValues, env: ConfigEnv, promptFileText: string | null): ConfigResult {
+export function configFromFlags(
+  values: ProbeFlagValues,
+  env: ConfigEnv,
+  promptFileText: string | null,
+  servedModel?: string,
+): ConfigResult {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   const errors: string[] = [];
   const baseUrl = str('base-url') ?? nonEmpty(env['OPENAI_BASE_URL']);
-  const model = str('model') ?? nonEmpty(env['COHERENCY_MODEL']) ?? nonEmpty(env['OPENAI_MODEL']);
+  const model = modelOfFlags(values, env) ?? servedModel;
   if (baseUrl === undefined) errors.push('--base-url: is required without --config (or set OPENAI_BASE_URL)');
   if (model === undefined) errors.push('--model: is required without --config (or set OPENAI_MODEL)');
   if (str('prompt') !== undefined && str('prompt-file') !== undefined) errors.push('--prompt, --prompt-file: give one, not both');

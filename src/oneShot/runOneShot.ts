@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpExchange.js';
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
+import { readProxyEnv } from '../client/proxyEnv.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import type { Config } from '../config/types.js';
 import type { ServedBy } from '../client/streamTypes.js';
@@ -53,8 +54,11 @@ export interface OneShotResult {
  */
 export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
   const dispatchers = new Map<string, Dispatcher>();
+  // the proxy variables as the daemon reads them (probeCommand refused invalid ones before)
+  const proxied = readProxyEnv(o.env);
+  if (!proxied.ok) throw new RangeError(`proxy settings: ${proxied.error}`);
   for (const t of o.config.targets) {
-    const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p));
+    const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p), proxied.proxy);
     if (d) dispatchers.set(t.name, d);
   }
   // A contamination probe's requests must stream together to test anything: they get their

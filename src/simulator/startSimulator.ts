@@ -60,6 +60,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const tokensPerSecond = options.tokensPerSecond ?? 0;
   const apiKey = options.apiKey ?? null;
   if (apiKey !== null && apiKey.trim() === '') throw new RangeError('apiKey must not be empty');
+  const unknown = (options.listedModels ?? []).filter((m) => !SCENARIO_MAP.has(m));
+  if (unknown.length > 0) throw new RangeError(`listedModels: no scenario named ${unknown.join(', ')}`);
   const baseSeed = options.seed ?? 1;
   if (!Number.isFinite(tokensPerSecond) || tokensPerSecond < 0) {
     throw new RangeError(`tokensPerSecond must be a number >= 0, got ${tokensPerSecond}`);
@@ -109,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (release) res.setHeader('Server', release.current().server);
     if (req.method === 'GET' && path === '/v1/models') {
       req.resume();
-      return listModels(res, release?.current().root ?? null);
+      return listModels(res, release?.current().root ?? null, options.listedModels ?? null);
     }
     if (release && req.method === 'GET' && path === '/version') {
       req.resume();
@@ -228,9 +230,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   };
 }
 
-function listModels(res: ServerResponse, root: string | null): void {
+function listModels(res: ServerResponse, root: string | null, listed: readonly string[] | null): void {
   const created = Math.floor(Date.now() / 1000);
-  const data = [...SCENARIO_MAP.values()].map((scenario) => ({
+  const scenarios = [...SCENARIO_MAP.values()].filter((s) => listed === null || listed.includes(s.name));
+  const data = scenarios.map((scenario) => ({
     id: scenario.name,
     object: 'model',
     created,

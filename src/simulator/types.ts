@@ -13,6 +13,8 @@ export interface SimulatorOptions {
   apiKey?: string;
   /** The release switch (release.ts): after `after` chat requests the simulator reports release 2 and answers from `degradeTo`. */
   release?: ReleaseOptions;
+  /** The scenarios `GET /v1/models` lists (a server that serves one model, or a few); default: every scenario. Chat requests may still name any. */
+  listedModels?: readonly string[];
 }
 
 /** One chat completion request as the simulator saw it; updated live while it streams. */

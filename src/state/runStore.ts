@@ -172,7 +172,9 @@ export function createRunStore(options: RunStoreOptions): RunStore {
   const { dir, logger } = options;
   // At every write, not once: a directory removed while the daemon runs is made again, and a
   // failure (read-only, a file in its place) is retried at the next run instead of remembered.
-  const ensureDir = () => mkdir(dir, { recursive: true }).then(() => undefined);
+  // Made owner-only (the runs hold model output): the default folder sits in whatever working
+  // directory the daemon was started from. A folder that exists keeps its mode.
+  const ensureDir = () => mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined);
   // Saves are serialised so retention never races a concurrent write.
   let queue: Promise<void> = Promise.resolve();
   /** The stored runs read, oldest first, as the file names sort; retention reads and deletes only these. */

@@ -178,7 +178,7 @@ describe('resolveConfigSource: precedence', () => {
     const env = { OPENAI_BASE_URL: 'http://h/v1', OPENAI_MODEL: 'm' };
     const fromEnv = await loadConfigFromSource(resolveConfigSource({ env, cwd: dir }), env);
     assert.ok(fromEnv.ok);
-    assert.equal(fromEnv.config.targets[0]?.name, 'openai');
+    assert.equal(fromEnv.config.targets[0]?.name, 'h');
   });
 });
 
@@ -189,7 +189,7 @@ describe('configFromEnv', () => {
     const { targets, probes, server, simulator } = r.config;
     assert.deepEqual(
       targets.map((t) => [t.name, t.baseUrl, t.model, t.apiKeyEnv, t.probes]),
-      [['openai', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long', 'conformance']]],
+      [['127-0-0-1', 'http://127.0.0.1:8000/v1', 'qwen', null, ['short', 'long', 'conformance']]],
     );
     assert.deepEqual(
       probes.map((p) => [p.name, p.kind ?? 'generation', p.schedule, p.maxTokens, p.minTokens]),
@@ -252,6 +252,26 @@ describe('configFromEnv', () => {
       ok: false,
       errors: ['OPENAI_MODEL: is not set (set OPENAI_MODEL or COHERENCY_MODEL to the model to probe)'],
     });
+  });
+
+  it("names the target after the endpoint's host", () => {
+    const name = (url: string) => {
+      const r = configFromEnv({ OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' });
+      return r.ok ? r.config.targets[0]?.name : r.errors.join('; ');
+    };
+    assert.equal(name('https://llm.staging.example/v1'), 'llm-staging-example');
+    assert.equal(name('http://LocalHost:8000/v1'), 'localhost');
+    assert.equal(name('http://[::1]:8000/v1'), '1');
+    assert.equal(name('https://my_gateway.internal/openai/v1'), 'my_gateway-internal');
+  });
+
+  it('without a model variable, takes the model served at /models when given one; the variables win', () => {
+    const r = configFromEnv({ OPENAI_BASE_URL: 'http://h/v1' }, {}, 'served-one');
+    assert.ok(r.ok);
+    assert.equal(r.config.targets[0]?.model, 'served-one');
+    const named = configFromEnv({ OPENAI_BASE_URL: 'http://h/v1', OPENAI_MODEL: 'named' }, {}, 'served-one');
+    assert.ok(named.ok);
+    assert.equal(named.config.targets[0]?.model, 'named');
   });
 
   it('requires OPENAI_BASE_URL', () => {

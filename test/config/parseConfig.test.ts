@@ -89,7 +89,7 @@ describe('parseConfig: defaults and normalisation', () => {
     assert.deepEqual(c.metrics, DEFAULTS.metrics);
     assert.equal(c.metrics.detail, 'basic');
     assert.equal(ok(`metrics: {detail: full}\n${BASE}`).metrics.detail, 'full');
-    assert.deepEqual(c.storage, { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 });
+    assert.deepEqual(c.storage, { dir: 'data/runs', maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 });
     assert.deepEqual(c.server, {
       host: '127.0.0.1',
       port: 9464,
@@ -116,6 +116,7 @@ describe('parseConfig: defaults and normalisation', () => {
         omit: [],
         modelAliases: [],
         reasoning: null,
+        fingerprintReads: true,
       },
     ]);
     assert.deepEqual(c.probes, [
@@ -262,6 +263,28 @@ describe('parseConfig: auth, storage, key files, TLS', () => {
       historyMaxBytes: 1048576,
     });
     assert.equal(ok(`storage: {historyMaxBytes: 17179869184}\n${BASE}`).storage.historyMaxBytes, 17179869184);
+  });
+
+  // Issue 39: runs are kept on disk by default; null, written out, is the memory-only switch.
+  it('storage.dir: data/runs when absent, $COHERENCY_STORAGE_DIR over it, the file over both, null for memory only', () => {
+    assert.equal(ok(BASE).storage.dir, 'data/runs');
+    assert.equal(ok(`storage: {maxRuns: 5}\n${BASE}`).storage.dir, 'data/runs');
+    assert.equal(ok(BASE, { COHERENCY_STORAGE_DIR: '/var/lib/coherency' }).storage.dir, '/var/lib/coherency');
+    assert.equal(ok(BASE, { COHERENCY_STORAGE_DIR: ' ' }).storage.dir, 'data/runs', 'empty: unset');
+    assert.equal(ok(`storage: {dir: /srv/runs}\n${BASE}`, { COHERENCY_STORAGE_DIR: '/var/lib/coherency' }).storage.dir, '/srv/runs');
+    assert.equal(ok(`storage: {dir: null}\n${BASE}`).storage.dir, null);
+    assert.equal(ok(`storage:\n  dir:\n${BASE}`).storage.dir, null, 'a YAML key with no value is null');
+    assert.equal(ok(`storage: {dir: null}\n${BASE}`, { COHERENCY_STORAGE_DIR: '/var/lib/coherency' }).storage.dir, null);
+  });
+
+  it('refuses a $COHERENCY_STORAGE_DIR that cannot hold files, naming the variable', () => {
+    const r = parseConfig(BASE, {
+      env: { COHERENCY_STORAGE_DIR: '/ro/runs' },
+      checkDir: (d) => (d === '/ro/runs' ? 'is on a read-only file system' : null),
+    });
+    assert.deepEqual(r.ok ? [] : r.errors, [
+      'COHERENCY_STORAGE_DIR: "/ro/runs" is on a read-only file system (a config file\'s storage.dir wins over it; storage.dir: null keeps runs in memory only)',
+    ]);
   });
 
   it('keeps apiKeyFile as a path and checks it at load', () => {

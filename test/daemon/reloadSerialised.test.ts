@@ -29,6 +29,7 @@ after(() => Promise.all([daemon?.close(), sim?.close(), dir && rm(dir, { recursi
 const LONG_COMMENT = `${'# a long comment line, as a generated file may have\n'.repeat(24_000)}`;
 const versioned = (url: string, n: number) => `${n % 2 ? LONG_COMMENT : ''}
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: v${n}, baseUrl: "${url}", model: healthy }]
 probes: [{ name: p, prompt: "Write about caches.", maxTokens: 50 }]
 `;
@@ -77,6 +78,7 @@ test('a file changed twice with a reload (SIGHUP) and a POST /-/reload between e
 // its first tick and be skipped as an overlap, which is no reload losing a run
 const sixPairs = (url: string, version: number) => `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets:
 ${['a', 'b', 'c'].map((t) => `  - { name: ${t}, baseUrl: "${url}", model: healthy }`).join('\n')}
 probes:

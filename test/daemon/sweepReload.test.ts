@@ -21,6 +21,7 @@ after(async () => {
 
 const configText = (url: string, temps: string) => `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: t, baseUrl: "${url}", model: healthy }]
 probes:
   - { name: sweep, prompt: "Write about caches.", maxTokens: 300, temperatures: ${temps} }

@@ -35,6 +35,7 @@ test('a release that degrades: the change is logged, counted, shown on the index
   open.push(sim);
   const { daemon, log } = await daemonFor(`
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: t, baseUrl: "${sim.url}", model: healthy }]
 probes:
   - { name: p, prompt: "Write a long article about storage engines.", maxTokens: 900, minTokens: 0, samples: 2 }
@@ -64,7 +65,9 @@ probes:
   assert.notEqual(fourth.fingerprint?.hash, first.fingerprint?.hash);
   assert.deepEqual(await metricLines(daemon, 'coherency_target_changes_total'), ['coherency_target_changes_total{target="t"} 1']);
   const info = await metricLines(daemon, 'coherency_target_info');
-  assert.deepEqual(info, ['coherency_target_info{target="t",server="vllm",version="2.0.0",model_revision="/models/simulated-r2"} 1']);
+  assert.deepEqual(info, [
+    'coherency_target_info{target="t",server="vllm",version="2.0.0",model_revision="/models/simulated-r2",model="healthy",served_model="healthy"} 1',
+  ]);
   const failed = await metricLines(daemon, 'coherency_change_failed_ratio');
   assert.deepEqual(failed.sort(), [
     'coherency_change_failed_ratio{target="t",probe="p",period="after"} 1',
@@ -133,6 +136,7 @@ test('a target that redirects: neither the chat request nor any fingerprint read
   const { daemon } = await daemonFor(
     `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets: [{ name: r, baseUrl: "${new URL(redirecting.url).origin}/v1", model: healthy, apiKeyEnv: KEY }]
 probes:
   - { name: p, prompt: "Write about caches.", maxTokens: 50, minTokens: 0 }
@@ -169,6 +173,7 @@ test('a reload that points a target elsewhere starts its fingerprint afresh; one
   const path = join(dir, 'config.yaml');
   const configText = (url: string, extra = '') => `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets:
   - { name: t, baseUrl: "${url}", model: healthy }
 ${extra}
@@ -205,7 +210,7 @@ probes:
     200,
   );
   assert.deepEqual(await metricLines(daemon, 'coherency_target_info'), [
-    'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1"} 1',
+    'coherency_target_info{target="t",server="vllm",version="1.0.0",model_revision="/models/simulated-r1",model="healthy",served_model="healthy"} 1',
   ]);
   assert.deepEqual(
     await metricLines(daemon, 'coherency_target_changes_total'),

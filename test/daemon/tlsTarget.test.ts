@@ -38,6 +38,7 @@ after(async () => {
 
 const configText = (targets: string) => `
 server: { host: 127.0.0.1, port: 0 }
+storage: { dir: null }
 targets:
 ${targets}
 probes:

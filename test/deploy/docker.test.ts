@@ -55,6 +55,18 @@ describe('Dockerfile', () => {
     for (const p of ['.git', 'node_modules', 'dist', '.env', '*.key', '*.pem']) assert.ok(ignore.includes(p), `.dockerignore lacks ${p}`);
   });
 
+  // Issue 39: failing runs outlive the container without any setup.
+  it('keeps stored runs on a volume the node user owns, named by COHERENCY_STORAGE_DIR', () => {
+    const env = instructions('ENV').find((l) => l.includes('COHERENCY_STORAGE_DIR='));
+    const dir = env?.split('=')[1] as string;
+    assert.match(dir ?? '', /^\//, 'an absolute path');
+    assert.deepEqual(instructions('VOLUME').map(execForm), [[dir]]);
+    assert.ok(
+      instructions('RUN').some((l) => l.includes(`mkdir -p ${dir}`) && l.includes(`chown node:node ${dir}`)),
+      `${dir} is made and given to node`,
+    );
+  });
+
   it('runs as the unprivileged node user', () => {
     assert.deepEqual(instructions('USER'), ['USER node']);
   });

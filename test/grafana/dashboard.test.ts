@@ -15,7 +15,15 @@ import {
   type Dashboard,
   type DashboardVariable,
 } from './dashboardQueries.js';
-import { TARGET_LABELS, exportedSeries, metricNamesIn, needsFullDetail, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
+import {
+  TARGET_LABELS,
+  deprecatedMetrics,
+  exportedSeries,
+  metricNamesIn,
+  needsFullDetail,
+  recordedNamesIn,
+  selectorsIn,
+} from './exportedMetrics.js';
 
 const DATASOURCE = { type: 'prometheus', uid: '${datasource}' };
 
@@ -105,7 +113,7 @@ test('every non-row panel has a title, a description and at least one query', ()
   }
 });
 
-test('target and probe variables: multi-select, All = .*, values from coherency_probe_runs_total', () => {
+test('target and probe variables: multi-select, All = .*, values from coherency_probe_samples_total', () => {
   const target = variable('target');
   const probe = variable('probe');
   for (const v of [target, probe]) {
@@ -114,14 +122,14 @@ test('target and probe variables: multi-select, All = .*, values from coherency_
     assert.equal(v.includeAll, true, v.name);
     assert.equal(v.allValue, '.*', v.name);
   }
-  assert.equal(target.definition, 'label_values(coherency_probe_runs_total, target)');
-  assert.equal(probe.definition, 'label_values(coherency_probe_runs_total{target=~"$target"}, probe)');
+  assert.equal(target.definition, 'label_values(coherency_probe_samples_total, target)');
+  assert.equal(probe.definition, 'label_values(coherency_probe_samples_total{target=~"$target"}, probe)');
   const channel = variable('channel');
   assert.equal(channel.allValue, '.*');
   assert.deepEqual(String(channel.query).split(','), ['content', 'reasoning', 'combined']);
   assert.deepEqual(templateVariableQueries(dashboard), [
-    { name: 'target', label: 'target', selector: 'coherency_probe_runs_total' },
-    { name: 'probe', label: 'probe', selector: 'coherency_probe_runs_total{target=~".*"}' },
+    { name: 'target', label: 'target', selector: 'coherency_probe_samples_total' },
+    { name: 'probe', label: 'probe', selector: 'coherency_probe_samples_total{target=~".*"}' },
   ]);
 });
 
@@ -161,9 +169,16 @@ test('every metric referenced exists in createMetrics with metrics.detail: full 
     for (const name of names) assert.ok(series.has(name), `${where}: ${name} is not exported (${expr})`);
   }
   const used = new Set(rawExpressions().flatMap(({ expr }) => metricNamesIn(expr)));
-  for (const name of ['coherency_degeneration_ratio', 'coherency_probe_runs_total', 'coherency_probe_errors_total']) {
+  for (const name of ['coherency_degeneration_ratio', 'coherency_probe_samples_total', 'coherency_probe_errors_total']) {
     assert.ok(used.has(name), `${name} is on no panel`);
   }
+});
+
+test('no panel or variable reads a deprecated metric (coherency_probe_runs_total: coherency_probe_samples_total)', () => {
+  const deprecated = deprecatedMetrics();
+  assert.ok(deprecated.has('coherency_probe_runs_total'));
+  for (const { where, expr } of rawExpressions())
+    for (const name of metricNamesIn(expr)) assert.ok(!deprecated.has(name), `${where}: ${name} is deprecated`);
 });
 
 test('selectors match only on labels their metric has', () => {

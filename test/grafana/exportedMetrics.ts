@@ -26,6 +26,18 @@ export function exportedSeries(detail: MetricsDetail = 'basic'): Map<string, Set
   return series;
 }
 
+/** Metrics kept for one release under an old name (their HELP starts with "deprecated:"): no rule or panel may read them. */
+export function deprecatedMetrics(): Set<string> {
+  const registry = new Registry();
+  createMetrics(registry, { version: 'test', detail: 'full' });
+  return new Set(
+    registry
+      .getMetricsAsArray()
+      .filter((m) => (m as unknown as { help: string }).help.startsWith('deprecated:'))
+      .map((m) => m.name),
+  );
+}
+
 /** Series names that only metrics.detail: full exports. */
 export function fullOnlySeries(): Set<string> {
   const basic = exportedSeries('basic');

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { repoRoot } from './dashboardQueries.js';
-import { TARGET_LABELS, exportedSeries, metricNamesIn, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
+import { TARGET_LABELS, deprecatedMetrics, exportedSeries, metricNamesIn, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
 
 interface RuleFile {
   groups: { name: string; rules: { alert?: string; record?: string; expr: string; labels?: Record<string, string> }[] }[];
@@ -33,6 +33,18 @@ test('alert rules reference only metrics exported by default (metrics.detail: ba
       }
     }
   }
+});
+
+test('no rule, and no series of the rule tests, is a deprecated metric', () => {
+  const deprecated = deprecatedMetrics();
+  assert.ok(deprecated.size > 0);
+  for (const rule of rules.groups.flatMap((g) => g.rules))
+    for (const name of metricNamesIn(rule.expr)) assert.ok(!deprecated.has(name), `${rule.alert ?? rule.record}: ${name} is deprecated`);
+  for (const t of ruleTests.tests)
+    for (const s of t.input_series ?? []) {
+      const name = /^[a-z_:]+/.exec(s.series)?.[0] ?? '';
+      assert.ok(!deprecated.has(name), `${t.name}: ${name} is deprecated`);
+    }
 });
 
 test('recorded series are named level:metric:operations and recorded before a rule of the file uses them', () => {

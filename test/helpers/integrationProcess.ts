@@ -205,13 +205,28 @@ export interface Child {
 }
 
 const live = new Set<ChildProcess>();
+let scratch: string | null = null;
+let children = 0;
 process.once('exit', () => {
   // Last resort when a test body throws past its finally/after: no orphan servers.
   for (const child of live) child.kill('SIGKILL');
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+/**
+ * The environment of a child, with $COHERENCY_STORAGE_DIR set to a folder of its own unless the
+ * test sets it (an empty value: the default, data/runs under the child's working directory). A
+ * serve whose config leaves storage.dir out would otherwise keep its runs in the checkout's
+ * data/runs, shared by every test process running at once.
+ */
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  if (env['COHERENCY_STORAGE_DIR'] !== undefined) return env;
+  scratch ??= mkdtempSync(join(tmpdir(), 'coherency-children-'));
+  return { ...env, COHERENCY_STORAGE_DIR: join(scratch, `runs-${++children}`) };
+}
+
 export function startChild(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Child {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: childEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(child);
   let out = '';
   let err = '';
@@ -283,7 +298,7 @@ export function runCommand(
   { input, timeoutMs = 30_000, env, cwd = ROOT }: { input?: string; timeoutMs?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: childEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
     live.add(child);
     let stdout = '';
     let stderr = '';

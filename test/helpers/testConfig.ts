@@ -22,6 +22,7 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     omit: [],
     modelAliases: [],
     reasoning: null,
+    fingerprintReads: true,
     ...over,
   };
 }

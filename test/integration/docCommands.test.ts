@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseCommandLine } from '../../src/cli.js';
 import { spawn } from 'node:child_process';
-import { ensureBuilt, freePort, makeTempDir, ROOT } from '../helpers/integrationProcess.js';
+import { childEnv, ensureBuilt, freePort, makeTempDir, ROOT } from '../helpers/integrationProcess.js';
 
 /**
  * Runs a shell script in a process group of its own, from the checkout (where npx finds the
@@ -21,7 +21,7 @@ function runScript(script: string): Promise<{ code: number | null; stdout: strin
     const child = spawn('/bin/sh', ['-c', script], {
       cwd: ROOT,
       detached: true,
-      env: { ...process.env, npm_config_offline: 'true' },
+      env: childEnv({ ...process.env, npm_config_offline: 'true' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -56,11 +56,11 @@ describe('serve from OPENAI_BASE_URL: the config source, then a first run soon a
       { timeoutMs: 20_000, intervalMs: 200 },
     );
     const seconds = (Date.now() - started) / 1000;
-    assert.deepEqual([run.target, run.probe, run.verdict], ['openai', 'short', 'ok']);
+    assert.deepEqual([run.target, run.probe, run.verdict], ['127-0-0-1', 'short', 'ok']);
     assert.ok(seconds < 20, `first run after ${seconds.toFixed(1)} s`);
 
     const index = await fetch(`${base}/`, { headers: { accept: 'text/html' } }).then((r) => r.text());
-    const row = (probe: string) => index.split('\n').find((l) => l.includes(`data-target="openai" data-probe="${probe}"`));
+    const row = (probe: string) => index.split('\n').find((l) => l.includes(`data-target="127-0-0-1" data-probe="${probe}"`));
     // the long probe's first run is still to come, 20 s after start, and the conformance one's 40 s
     // after; the short one's next is its schedule
     assert.match(row('long') ?? '', /<time class="next" datetime="[^"]+" title="[^"]+">in [1-2]?\d s<\/time>/, row('long'));

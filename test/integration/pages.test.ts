@@ -2,7 +2,8 @@
 // playwright-core, against `serve` on loopback with a token set and the simulator behind it.
 // The page of a failed run shows the onset mark and the highlighted loop; the index page's
 // button runs a probe; the runs page filters by verdict; the index shows each pair's history
-// strip (issue 21 §8); a conformance run's page is a checklist. Skipped when chromium is absent,
+// strip (issue 21 §8); a conformance run's page is a checklist; at 1280x900 a run's page shows its
+// verdict, reason and output first (issue 39). Skipped when chromium is absent,
 // except under CI.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -109,6 +110,21 @@ describe('the pages in headless Chromium', { skip: chromium.skip ?? false, timeo
     await page.fill('input[name="token"]', TOKEN);
     await Promise.all([page.waitForURL(`${base}/runs/${run.id}`), page.click('button[type="submit"]')]);
     assert.equal(await page.locator('h1 .v').textContent(), 'fail');
+
+    // Issue 39: at 1280x900 the first screen holds the verdict, the reason and the start of the output.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${base}/runs/${run.id}`);
+    const firstScreen = async (selector: string, minPx: number) =>
+      page!
+        .locator(selector)
+        .first()
+        .evaluate((el, px) => {
+          const r = el.getBoundingClientRect();
+          return r.width > 0 && r.top >= 0 && r.top + px <= (globalThis as unknown as BrowserWindow).innerHeight;
+        }, minPx);
+    assert.equal(await firstScreen('h1 .v', 10), true, 'the verdict is in the first 1280x900 screen');
+    assert.equal(await firstScreen('#s0 ul.reasons li', 10), true, 'the reason is in the first 1280x900 screen');
+    assert.equal(await firstScreen('#s0-content', 100), true, 'the first lines of the output are in the first 1280x900 screen');
 
     const onset = page.locator('#s0-content-onset');
     assert.equal(await onset.count(), 1);

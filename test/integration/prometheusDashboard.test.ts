@@ -170,7 +170,7 @@ describe('the Grafana dashboard on a real Prometheus, variables at their saved d
       });
       await waitFor(
         'ok and fail samples in Prometheus',
-        async () => (await vectorSize('count by (verdict) (coherency_probe_runs_total{verdict=~"ok|fail"} > 0)')) === 2,
+        async () => (await vectorSize('count by (verdict) (coherency_probe_samples_total{verdict=~"ok|fail"} > 0)')) === 2,
         { timeoutMs: left(), intervalMs: 250 },
       );
 

@@ -63,15 +63,27 @@ describe('start-up errors', { timeout: 60_000 }, () => {
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = (holder.address() as { port: number }).port;
     try {
-      const simBusy = write('sim.yaml', `server: { port: ${await freePort()} }\nsimulator: { enabled: true, port: ${port} }\n${TARGETS}`);
-      const r2 = await serve(simBusy);
+      const busy = write('busy.yaml', `server: { port: ${port} }\n${TARGETS}`);
+      const r2 = await serve(busy);
       assert.equal(r2.code, 2, r2.stderr);
       assert.match(
         oneErrorLine(r2.stderr),
-        new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(simulator\\.host/simulator\\.port\\): address already in use`),
+        new RegExp(`^error: cannot listen on 127\\.0\\.0\\.1:${port} \\(server\\.host/server\\.port\\): address already in use`),
       );
     } finally {
       holder.close();
     }
+    // The simulator's port taken is no error since issue 39 (it moves to a free one: the
+    // defaultConfig test); an address not of this machine still is.
+    const simAway = write(
+      'sim.yaml',
+      `server: { port: ${await freePort()} }\nsimulator: { enabled: true, host: 192.0.2.1, port: 8089 }\n${TARGETS}`,
+    );
+    const r3 = await serve(simAway);
+    assert.equal(r3.code, 2, r3.stderr);
+    assert.match(
+      oneErrorLine(r3.stderr),
+      /^error: cannot listen on 192\.0\.2\.1:8089 \(simulator\.host\/simulator\.port\): the address is not one of this machine's/,
+    );
   });
 });

@@ -22,22 +22,48 @@ describe('recordFingerprint', () => {
     const registry = new Registry();
     const m = createMetrics(registry, { version: 'x', defaultMetrics: false, detail: 'basic' });
     const a = fp('1.0');
-    recordFingerprint(m, 't', a, null, false, 100);
+    recordFingerprint(m, 't', a, null, false, 100, 'm-configured');
     assert.deepEqual(await lines(registry, 'coherency_target_info'), [
-      'coherency_target_info{target="t",server="vllm",version="1.0",model_revision="/m/r1"} 1',
+      'coherency_target_info{target="t",server="vllm",version="1.0",model_revision="/m/r1",model="m-configured",served_model="m"} 1',
     ]);
     assert.deepEqual(await lines(registry, 'coherency_target_changes_total'), []);
     const b = fp('2.0', '/m/r2');
-    recordFingerprint(m, 't', b, a, true, 200);
+    recordFingerprint(m, 't', b, a, true, 200, 'm-configured');
     assert.deepEqual(await lines(registry, 'coherency_target_info'), [
-      'coherency_target_info{target="t",server="vllm",version="2.0",model_revision="/m/r2"} 1',
+      'coherency_target_info{target="t",server="vllm",version="2.0",model_revision="/m/r2",model="m-configured",served_model="m"} 1',
     ]);
     assert.deepEqual(await lines(registry, 'coherency_target_changes_total'), ['coherency_target_changes_total{target="t"} 1']);
     assert.deepEqual(await lines(registry, 'coherency_target_last_change_timestamp_seconds'), [
       'coherency_target_last_change_timestamp_seconds{target="t"} 200',
     ]);
-    recordFingerprint(m, 't', b, b, false, 300);
+    recordFingerprint(m, 't', b, b, false, 300, 'm-configured');
     assert.equal((await lines(registry, 'coherency_target_info')).length, 1);
+  });
+
+  test('model is the configured one, served_model what the answers said: cut to 100 characters, redacted, "unknown" when unsaid', async () => {
+    const registry = new Registry();
+    const m = createMetrics(registry, { version: 'x', defaultMetrics: false, detail: 'basic' });
+    const key = 'sk-canary-0123456789abcdef';
+    const echoed = normalizeFingerprint({
+      served: [{ model: `org/${'x'.repeat(150)}-${key}`, systemFingerprint: null, headers: {} }],
+      modelEntry: null,
+      info: null,
+      unavailable: [],
+      secrets: [key],
+    });
+    recordFingerprint(m, 'a', echoed, null, false, 1, `org/${'y'.repeat(150)}`);
+    const served = normalizeFingerprint({
+      served: [{ model: `${key}-model`, systemFingerprint: null, headers: {} }],
+      modelEntry: null,
+      info: null,
+      unavailable: [],
+      secrets: [key],
+    });
+    recordFingerprint(m, 'b', served, null, false, 1);
+    const [a, b] = await lines(registry, 'coherency_target_info');
+    assert.match(a ?? '', new RegExp(`model="org/${'y'.repeat(96)}",served_model="org/${'x'.repeat(96)}"`));
+    assert.match(b ?? '', /model="unknown",served_model="\[redacted\]-model"/);
+    assert.ok(!(await registry.metrics()).includes(key.slice(0, 8)), 'no piece of the key');
   });
 
   test('what the target did not say is "unknown"; a long value is cut', async () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Registry } from 'prom-client';
 import { createMetrics } from '../../src/metrics/createMetrics.js';
-import { exportedChannels, recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
+import { exportedChannels, initSeries, recordRunEnd, recordSample } from '../../src/metrics/recordRun.js';
 import { errorSample, judgeSample } from '../../src/probe/judgeSample.js';
 import { worstVerdict, type RunResult, type SampleResult } from '../../src/probe/probeTypes.js';
 import { streamResult, testProbe } from '../helpers/testConfig.js';
@@ -22,6 +22,28 @@ test('a sample without reasoning clears the reasoning gauges of the one before',
   assert.ok((await coverage())! > 0.9);
   recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, 1));
   assert.equal(await coverage(), undefined);
+});
+
+test('coherency_probe_samples_total counts each sample; coherency_probe_runs_total, deprecated, repeats it until 0.3.0', async () => {
+  const registry = new Registry();
+  const metrics = createMetrics(registry, { version: 't', defaultMetrics: false });
+  initSeries(metrics, 't', 'p');
+  initSeries(metrics, 't', 'sweep', [0, 0.6]);
+  const probe = testProbe();
+  const content = healthyProse(1500, 3);
+  for (let i = 0; i < 3; i++) recordSample(metrics, 't', 'p', judgeSample(streamResult({ content }), probe, i));
+  recordSample(metrics, 't', 'sweep', { ...judgeSample(streamResult({ content }), probe, 0), temperature: 0.6 }, true);
+  const values = async (name: string) =>
+    (await registry.getSingleMetric(name)!.get()).values.map((v) => `${JSON.stringify(v.labels)} ${v.value}`).sort();
+  const samples = await values('coherency_probe_samples_total');
+  assert.ok(samples.includes('{"target":"t","probe":"p","verdict":"ok"} 3'), samples.join('\n'));
+  assert.ok(samples.includes('{"target":"t","probe":"sweep","verdict":"ok","temperature":"0.6"} 1'), samples.join('\n'));
+  // created at 0 for every verdict (and temperature), as the old name was
+  assert.equal(samples.length, 4 + 4 * 2);
+  assert.deepEqual(await values('coherency_probe_runs_total'), samples);
+  const help = (name: string) => (registry.getSingleMetric(name) as unknown as { help: string }).help;
+  assert.match(help('coherency_probe_runs_total'), /^deprecated: use coherency_probe_samples_total; removed in 0\.3\.0/);
+  assert.doesNotMatch(help('coherency_probe_samples_total'), /deprecated/);
 });
 
 test('an errored sample moves only the run, error and duration series, never a quality one', async () => {

@@ -14,9 +14,10 @@ coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-
   --probe P          that kind); a FILE with simulator.enabled (the demo, config/coherency.yaml)
                      starts the simulator for the run
   --base-url URL     without --config: one endpoint ($OPENAI_BASE_URL), model ($OPENAI_MODEL;
-  --model M          $COHERENCY_MODEL wins), key from the variable --api-key-env names (default
-  --api-key-env VAR  OPENAI_API_KEY when set); the long default prompt, 8000 tokens, unless
-                     --prompt/--prompt-file, --max-tokens, --min-tokens, --temperature, --samples
+  --model M          $COHERENCY_MODEL wins; none: the one model /models lists), key from the
+  --api-key-env VAR  variable --api-key-env names (default OPENAI_API_KEY when set); the long
+                     default prompt, 8000 tokens, unless --prompt/--prompt-file,
+                     --max-tokens, --min-tokens, --temperature, --samples
   --api API          chat (default: /chat/completions), completions (/completions, a base
                      model) or responses (/responses); the config's targets[].api
   --seed N           the request's seed (extraBody.seed in a config); with --temperature 0 a
@@ -46,7 +47,12 @@ BASELINES (docs/baselines.md):
                      more samples errored than in F and nothing regressed, else ${EXIT.OK} (a failure F
                      has too is no regression). F of another tool or format version, or of
                      other targets, probes or probe settings, is refused (exit ${EXIT.USAGE}) before the run.
+  --no-fingerprint-reads
+                     with either: no request beyond the probes' own (a baseline otherwise
+                     reads {baseUrl}/models and the server's info endpoints once per target,
+                     docs/security.md); what the target said of itself comes from its answers
 
+Requests go through $HTTPS_PROXY / $HTTP_PROXY when set, except to the hosts in $NO_PROXY.
 Progress goes to stderr: on a terminal a live line per running sample, else one line when
 each sample starts and ends. The report (or --json) goes to stdout.
 
@@ -98,6 +104,7 @@ ${EXIT.TARGET_ERROR} when none got an answer.`,
     'max-ttft-rise': { type: 'string' },
     'max-itl-rise': { type: 'string' },
     'fail-on-divergence': { type: 'boolean' },
+    'no-fingerprint-reads': { type: 'boolean' },
   },
   allowPositionals: false,
   async run(values, _pos, io) {

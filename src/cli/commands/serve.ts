@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { sep } from 'node:path';
 import type { Config } from '../../config/types.js';
+import type { ConfigResult } from '../../config/validateConfig.js';
 import { SignalGate } from '../../signalGate.js';
 import type { CliIO } from '../cliIO.js';
 import type { Command, CommandValues } from '../command.js';
@@ -18,8 +19,9 @@ export const serve: Command = {
                       1. --config FILE
                       2. $COHERENCY_CONFIG (a file)
                       3. $OPENAI_BASE_URL: that endpoint, no file (model from
-                         $COHERENCY_MODEL or $OPENAI_MODEL, key from $OPENAI_API_KEY or
-                         $OPENAI_API_KEY_FILE); it wins over the demo file below
+                         $COHERENCY_MODEL or $OPENAI_MODEL, else the one model its /models
+                         lists; key from $OPENAI_API_KEY or $OPENAI_API_KEY_FILE); it wins
+                         over the demo file below
                       4. config/coherency.yaml (the demo: a built-in simulator)
                     The first log line says which one was used. With none of them (the
                     container image ships no config/coherency.yaml) serve says where to
@@ -36,6 +38,8 @@ export const serve: Command = {
   --shard-count N   shard I of N ($COHERENCY_SHARD_INDEX, $COHERENCY_SHARD_COUNT; I may be
                     a StatefulSet pod name such as coherency-exporter-2)
 
+Requests to targets go through $HTTPS_PROXY / $HTTP_PROXY when set, except to the hosts in
+$NO_PROXY (lowercase names too; read at start).
 Signals: SIGHUP reloads the config file; SIGTERM or SIGINT stops (a second one exits at once).`,
   options: {
     config: { type: 'string', short: 'c' },
@@ -90,6 +94,13 @@ async function startServe(values: CommandValues, io: CliIO, gate: SignalGate): P
     io.stderr('error: --demo and --config: give one (--demo runs the built-in simulator demo)\n');
     return EXIT.USAGE;
   }
+  // the proxy variables are read once, here and by the daemon: a bad one is a usage error, not a stack trace
+  const { readProxyEnv } = await import('../../client/proxyEnv.js');
+  const proxied = readProxyEnv(io.env);
+  if (!proxied.ok) {
+    io.stderr(`error: ${proxied.error}\n`);
+    return EXIT.USAGE;
+  }
   const logger = await makeLogger(io, level, format);
   gate.useLogger(logger);
   const loaded = await readConfig(values['config'] as string | undefined, io, values['demo'] === true);
@@ -97,7 +108,7 @@ async function startServe(values: CommandValues, io: CliIO, gate: SignalGate): P
   // One line that says which config was picked (--config, $COHERENCY_CONFIG, $OPENAI_BASE_URL
   // or the default file) and what it holds, so a surprise is seen at start, not at the first alert;
   // every target and probe at debug.
-  const said = configSummary(loaded.config, loaded.from, loaded.path, loaded.shadowed);
+  const said = configSummary(loaded.config, loaded.from, loaded.path, loaded.shadowed, loaded.modelNote);
   logger.info(said.summary, said.message);
   logger.debug(said.dump, 'config in use');
   // loaded on demand: analyze and check-config start without the daemon's HTTP stack
@@ -125,7 +136,7 @@ async function readConfig(
   flag: string | undefined,
   io: CliIO,
   demo: boolean,
-): Promise<{ config: Config; path: string | null; from: string; shadowed: string | null } | null> {
+): Promise<{ config: Config; path: string | null; from: string; shadowed: string | null; modelNote: string | null } | null> {
   const { defaultConfigPath, loadConfig, resolveConfigSource } = await import('../../config/loadConfig.js');
   const source = resolveConfigSource({ ...(flag !== undefined ? { configFlag: flag } : {}), demo, env: io.env });
   if (source.kind === 'file' && source.from === 'default' && !existsSync(source.path)) {
@@ -137,15 +148,45 @@ async function readConfig(
     );
     return null;
   }
-  const result =
-    source.kind === 'file' ? await loadConfig(source.path, io.env) : (await import('../../config/configFromEnv.js')).configFromEnv(io.env);
+  let result: ConfigResult;
+  let modelNote: string | null = null;
+  if (source.kind === 'file') result = await loadConfig(source.path, io.env);
+  else {
+    const fromEnv = await configWithServedModel(io);
+    if (fromEnv === null) return null;
+    ({ result, modelNote } = fromEnv);
+  }
   const fallback = source.kind === 'env' ? defaultConfigPath(process.cwd()) : null;
   const shadowed = fallback !== null && existsSync(fallback) ? relativeToCwd(fallback) : null;
-  if (result.ok) return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from, shadowed };
+  if (result.ok)
+    return { config: result.config, path: source.kind === 'file' ? source.path : null, from: source.from, shadowed, modelNote };
   const where = source.kind === 'file' ? source.path : 'environment (OPENAI_BASE_URL)';
   io.stderr(`error: invalid config from ${where}:\n`);
   for (const e of result.errors) io.stderr(`  ${e}\n`);
   return null;
+}
+
+/** Stands for the model in the draft config validated before /models is read; never sent. */
+const MODEL_PENDING = 'model-read-from-models';
+
+/**
+ * The config of OPENAI_BASE_URL. Without a model variable, the endpoint's /models is read once
+ * (servedModel.ts) after everything else validated: its one model is probed; several, none or no
+ * answer print what was found and what to set, and serve exits (null).
+ */
+async function configWithServedModel(io: CliIO): Promise<{ result: ConfigResult; modelNote: string | null } | null> {
+  const { configFromEnv, envModelVar } = await import('../../config/configFromEnv.js');
+  if (envModelVar(io.env) !== null) return { result: configFromEnv(io.env), modelNote: null };
+  const draft = configFromEnv(io.env, {}, MODEL_PENDING);
+  const target = draft.ok ? draft.config.targets[0] : undefined;
+  if (!target) return { result: draft, modelNote: null };
+  const { readServedModelNow } = await import('../../daemon/servedModel.js');
+  const choice = await readServedModelNow(target, io.env);
+  if (!choice.ok) {
+    io.stderr(`error: ${choice.message}\n`);
+    return null;
+  }
+  return { result: configFromEnv(io.env, {}, choice.model), modelNote: choice.note };
 }
 
 /** A path as a person typed it: relative to the working directory when under it. */
