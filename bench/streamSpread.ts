@@ -21,6 +21,7 @@ function target(baseUrl: string, model: string): TargetConfig {
     name: 'bench',
     baseUrl,
     model,
+    api: 'chat',
     apiKeyEnv: null,
     apiKeyFile: null,
     headers: {},

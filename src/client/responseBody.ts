@@ -1,4 +1,5 @@
 import { StreamAccumulator, accumulateChatCompletionText, type StreamAccumulation, type StreamDelta } from '../core/streamAccumulator.js';
+import type { StreamApi } from '../core/apiChunks.js';
 import type { BodyDecoder } from './bodyDecoder.js';
 import { SseEvents } from './sseEvents.js';
 import type { ResponseHead } from './responseHead.js';
@@ -49,8 +50,9 @@ export class ResponseBody {
     private readonly maxBytes: number,
     private readonly redact: (text: string) => string,
     private readonly onRaw?: (bytes: Uint8Array) => void,
+    readonly api: StreamApi = 'chat',
   ) {
-    this.acc = new StreamAccumulator(redact);
+    this.acc = new StreamAccumulator(redact, undefined, api);
   }
 
   /**
@@ -131,7 +133,7 @@ export class ResponseBody {
     if (this.mode !== 'sse' && this.mode !== 'error_status' && this.bufferedBytes > 0 && !cut) {
       const text = this.bufferedText();
       if (text.trimStart().startsWith('{')) {
-        const completion = accumulateChatCompletionText(text, this.redact);
+        const completion = accumulateChatCompletionText(text, this.redact, this.api);
         completion.bytes = this.rawBytes;
         if (completion.firstTokenAtMs === null && (completion.content !== '' || completion.reasoning !== '')) {
           completion.firstTokenAtMs = endMs;

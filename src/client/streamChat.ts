@@ -115,7 +115,7 @@ class StreamCall {
       end: () => this.backlog.whenRead(() => this.settle()),
       error: (message) => this.settle({ type: 'malformed', message }),
     });
-    this.body = new ResponseBody(this.decoder, options.maxBytes ?? DEFAULT_MAX_BYTES, this.redact, options.onRaw);
+    this.body = new ResponseBody(this.decoder, options.maxBytes ?? DEFAULT_MAX_BYTES, this.redact, options.onRaw, request.api);
     this.backlog = new ReadBacklog(options.pacer ?? defaultPacer, {
       read: (chunk, atMs) => this.read(chunk, atMs),
       settled: () => this.settled(),

@@ -55,7 +55,9 @@ export function resultError(acc: StreamAccumulation, body: ResponseBody, end: Ca
       };
     }
   } else if (!acc.endedCleanly) {
-    error = { type: 'truncated', message: end.hadBody ? 'stream ended before a finish_reason or [DONE]' : 'no response' };
+    // a responses stream has neither: its last event says it is finished
+    const awaited = body.api === 'responses' ? 'response.completed (or incomplete)' : 'a finish_reason or [DONE]';
+    error = { type: 'truncated', message: end.hadBody ? `stream ended before ${awaited}` : 'no response' };
   }
   if (error !== null) error.message = end.redact(error.message);
   return error;

@@ -1,5 +1,6 @@
 import type { StreamAccumulation } from '../core/streamAccumulator.js';
 import type { LogprobSummary } from '../core/logprobTrace.js';
+import type { StreamApi } from '../core/apiChunks.js';
 
 /** Stable error types of a streamed chat completion. Callers branch on these, never on messages. */
 export type StreamErrorType =
@@ -33,6 +34,8 @@ export interface ChatRequest {
   headers: Record<string, string>;
   /** JSON body; the client sends it as is (the caller sets stream: true etc.). */
   body: Record<string, unknown>;
+  /** The API whose events the answer carries (core/apiChunks.ts); absent: chat. */
+  api?: StreamApi;
 }
 
 /** What the caller sees while the stream runs (for incremental analysis and early abort). */

@@ -330,9 +330,17 @@ export const CONFIG_SPEC = {
         pattern: '^[hH][tT][tT][pP][sS]?://[^?#]+$',
         schemaOnly: true,
         required: true,
-        description: 'http(s) URL before /chat/completions, e.g. http://127.0.0.1:8000/v1; no user:password@, no ?query',
+        description:
+          'http(s) URL before /chat/completions (or /completions, /responses), e.g. http://127.0.0.1:8000/v1; no user:password@, no ?query',
       },
       model: { type: 'string', minLength: 1, required: true, description: 'The "model" field sent in each request' },
+      api: {
+        type: 'string',
+        enum: ['chat', 'completions', 'responses'],
+        default: DEFAULTS.target.api,
+        description:
+          'The API probed: chat ({baseUrl}/chat/completions), completions ({baseUrl}/completions, a prompt string: base models) or responses ({baseUrl}/responses, typed events)',
+      },
       apiKeyEnv: {
         whenAbsent: DEFAULTS.target.apiKeyEnv,
         type: 'string',

@@ -62,6 +62,8 @@ export const DEFAULTS = {
     detail: 'basic',
   },
   target: {
+    // The API every OpenAI-compatible server speaks; completions and responses are asked for by name.
+    api: 'chat' as 'chat' | 'completions' | 'responses',
     apiKeyEnv: null,
     apiKeyFile: null,
     headers: {},
@@ -200,10 +202,13 @@ export const DEFAULTS = {
 export const RESERVED_BODY_KEYS: Readonly<Record<string, string>> = Object.freeze({
   model: "set by the daemon from the target's model",
   messages: 'set by the daemon from prompt or messages',
+  prompt: 'set by the daemon from prompt or messages (targets with api: completions)',
+  input: 'set by the daemon from prompt or messages (targets with api: responses)',
   stream: 'set by the daemon (probes always stream)',
   stream_options: 'set by the daemon (usage reporting is required)',
   max_tokens: 'set by the daemon from maxTokens',
   max_completion_tokens: 'set by the daemon from maxTokens',
+  max_output_tokens: 'set by the daemon from maxTokens (targets with api: responses)',
   temperature: 'set by the daemon from temperature',
   n: 'not supported; use samples to send several requests',
 });

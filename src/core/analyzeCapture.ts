@@ -1,6 +1,7 @@
 import type { Analysis } from './analysisTypes.js';
 import { type AnalyzeOptions, analyzeText } from './analyzeText.js';
 import { StreamAccumulator } from './streamAccumulator.js';
+import { apiOfCapture } from './apiChunks.js';
 import type { Thresholds } from './thresholds.js';
 
 export type CaptureChannel = 'content' | 'reasoning' | 'both';
@@ -26,7 +27,8 @@ export function looksLikeSse(text: string): boolean {
 }
 
 /**
- * Analyses plain text or a captured chat-completion stream, the input of
+ * Analyses plain text or a captured chat-completion stream (or completions, or responses: typed
+ * `response.*` events are recognised), the input of
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
  * `judge` picks the verdict mode and model (the rules and the committed model by default) and whether the rules' analysis carries the model's score.
@@ -50,10 +52,14 @@ export function analyzeCapture(
   const contentOffsets: number[] = [];
   let contentLength = 0;
   // Each chunk's content delta counts as one token: its offset is where the delta starts.
-  const acc = new StreamAccumulator(undefined, (delta) => {
-    contentOffsets.push(contentLength);
-    contentLength += delta.length;
-  });
+  const acc = new StreamAccumulator(
+    undefined,
+    (delta) => {
+      contentOffsets.push(contentLength);
+      contentLength += delta.length;
+    },
+    apiOfCapture(input),
+  );
   // Events end with a blank line (LF, CRLF or CR line ends); a capture without blank lines
   // (grep data:) gets them, so that each data line is an event of its own.
   acc.pushText(/\r?\n\r?\n|\r\r/.test(input) ? input : input.replace(/\r?\n(?=data:)/g, '\n\n'), 0);

@@ -1,9 +1,12 @@
 import { createParser, type EventSourceParser } from 'eventsource-parser';
 import { chunkLogprobs, LogprobTrace, type LogprobSummary } from './logprobTrace.js';
+import { ApiChunks, chatCompletionOf, type StreamApi } from './apiChunks.js';
 
 /**
  * Pure accumulation of an OpenAI-compatible chat-completion SSE body:
  * bytes → UTF-8 text → SSE events → chunks → one accumulated result.
+ * A completions or responses stream is read the same way, its events first put in chat's
+ * shape by apiChunks.ts.
  *
  * No I/O and no clock: every timestamp is passed in by the caller (milliseconds on
  * any monotonic scale). A bad event never throws; it becomes `error` with a stable type.
@@ -215,17 +218,21 @@ export class StreamAccumulator {
   /** While flushing at end of input, an unparseable tail is a cut line, not garbage. */
   private flushing = false;
   private finished = false;
+  private readonly apiChunks: ApiChunks;
 
   /**
    * @param clean applied to server text before it is cut into an error snippet, so a secret
    *   the server echoes back is removed whole, never cut in half (the client passes its redaction).
    * @param onContent called with each chunk's content delta as it is read (a captured stream's
    *   reader uses it for token offsets without splitting the capture into events first).
+   * @param api the API whose events the body carries (apiChunks.ts); default chat.
    */
   constructor(
     private readonly clean: (text: string) => string = (t) => t,
     private readonly onContent?: (delta: string) => void,
+    api: StreamApi = 'chat',
   ) {
+    this.apiChunks = new ApiChunks(api);
     this.parser = createParser({
       onEvent: (event) => this.onEvent(event),
       onComment: () => {
@@ -384,7 +391,22 @@ export class StreamAccumulator {
       this.recordError('malformed', `data is not JSON: ${snippet(this.clean(data))}`);
       return;
     }
-    this.onChunk(parsed);
+    this.onParsed(parsed);
+  }
+
+  /** A parsed data value: chat's chunk as it came, another API's event in chat's shape first. */
+  private onParsed(value: unknown): void {
+    if (this.apiChunks.api === 'chat') {
+      this.onChunk(value);
+      return;
+    }
+    const { chunk, done } = this.apiChunks.map(value);
+    this.onChunk(chunk);
+    // a responses stream ends with its last event, not [DONE]
+    if (done) {
+      this.state.done = true;
+      this.pushDone = true;
+    }
   }
 
   /** Re-reads a multi-line data field as one event per line; false when a line is not JSON. */
@@ -409,7 +431,7 @@ export class StreamAccumulator {
         this.state.done = true;
         this.pushDone = true;
       } else {
-        this.onChunk(value);
+        this.onParsed(value);
       }
     }
     return true;
@@ -538,16 +560,16 @@ function readIdentity(chunk: Json, into: Pick<StreamAccumulation, 'servedModel' 
 }
 
 /** Accumulates a complete captured SSE body (e.g. `curl -N` output saved to a file). */
-export function accumulateSseText(text: string): StreamAccumulation {
-  const acc = new StreamAccumulator();
+export function accumulateSseText(text: string, api: StreamApi = 'chat'): StreamAccumulation {
+  const acc = new StreamAccumulator(undefined, undefined, api);
   acc.pushText(text, 0);
   acc.end(0);
   return acc.result();
 }
 
 /** Accumulates a complete SSE body given as bytes. */
-export function accumulateSseBytes(bytes: Uint8Array): StreamAccumulation {
-  const acc = new StreamAccumulator();
+export function accumulateSseBytes(bytes: Uint8Array, api: StreamApi = 'chat'): StreamAccumulation {
+  const acc = new StreamAccumulator(undefined, undefined, api);
   acc.push(bytes, 0);
   acc.end(0);
   return acc.result();
@@ -601,8 +623,12 @@ export function accumulateChatCompletion(body: unknown, clean: (text: string) =>
   return result;
 }
 
-/** Parses a non-streamed body's text; non-JSON text becomes a `malformed` error value. */
-export function accumulateChatCompletionText(text: string, clean: (text: string) => string = (t) => t): StreamAccumulation {
+/** Parses a non-streamed body's text (of the given API); non-JSON text becomes a `malformed` error value. */
+export function accumulateChatCompletionText(
+  text: string,
+  clean: (text: string) => string = (t) => t,
+  api: StreamApi = 'chat',
+): StreamAccumulation {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -611,5 +637,5 @@ export function accumulateChatCompletionText(text: string, clean: (text: string)
     result.error = { type: 'malformed', message: `body is not JSON: ${snippet(clean(text))}` };
     return result;
   }
-  return accumulateChatCompletion(body, clean);
+  return accumulateChatCompletion(api === 'chat' ? body : chatCompletionOf(api, body), clean);
 }

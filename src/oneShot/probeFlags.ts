@@ -16,6 +16,7 @@ export interface ProbePair {
 const FLAG_PATHS: [string, string][] = [
   ['targets[0].baseUrl', '--base-url (or OPENAI_BASE_URL)'],
   ['targets[0].model', '--model (or OPENAI_MODEL)'],
+  ['targets[0].api', '--api'],
   ['targets[0].apiKeyEnv', '--api-key-env'],
   ['probes[0].prompt', '--prompt'],
   ['probes[0].maxTokens', '--max-tokens'],
@@ -31,6 +32,7 @@ const FLAG_PATHS: [string, string][] = [
 export const ENDPOINT_FLAGS = [
   'base-url',
   'model',
+  'api',
   'api-key-env',
   'prompt',
   'prompt-file',
@@ -128,6 +130,7 @@ export function configFromFlags(
         name: 'cli',
         baseUrl,
         model,
+        ...(str('api') !== undefined ? { api: str('api') } : {}),
         ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
         ...(values['reasoning'] === true ? { reasoning: true } : {}),
         ...(aliases.length > 0 ? { modelAliases: aliases } : {}),

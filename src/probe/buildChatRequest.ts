@@ -64,18 +64,20 @@ export function currentShape(target: Pick<TargetConfig, 'maxTokensField' | 'omit
  * nothing the daemon may change. OpenAI's reasoning models answer "Unsupported parameter:
  * 'max_tokens' ... Use 'max_completion_tokens' instead." and "Unsupported value:
  * 'temperature' does not support 0.6 with this model. Only the default (1) value is supported."
- * A field the target pins in its config is never changed.
+ * A field the target pins in its config is never changed. max_completion_tokens is chat's only:
+ * a completions or responses target's token limit keeps its own name.
  */
 export function adaptToRefusal(
   message: string,
   shape: RequestShape,
-  target: Pick<TargetConfig, 'maxTokensField'>,
+  target: Pick<TargetConfig, 'maxTokensField'> & Partial<Pick<TargetConfig, 'api'>>,
   probe: Pick<ProbeConfig, 'temperature'>,
 ): { shape: RequestShape; note: string } | null {
   if (!/^HTTP 400\b/.test(message)) return null;
   if (
     shape.maxTokensField === 'max_tokens' &&
     target.maxTokensField === null &&
+    (target.api ?? 'chat') === 'chat' &&
     /max_tokens/.test(message) &&
     /max_completion_tokens|unsupported parameter/i.test(message)
   ) {
@@ -106,6 +108,7 @@ export function buildChatRequest(
     ...target.headers,
   };
   if (apiKey) headers['authorization'] = `Bearer ${apiKey}`;
+  if (target.api === 'completions' || target.api === 'responses') return otherApiRequest(target, probe, headers, shape);
   return {
     url: `${target.baseUrl}/chat/completions`,
     headers,
@@ -121,6 +124,66 @@ export function buildChatRequest(
       ...(probe.logprobs ? { logprobs: true } : {}),
     },
   };
+}
+
+/**
+ * The prompt of a completions request. A base model has no chat template, so the messages are
+ * written out as plain text: a lone user message is sent as it is; otherwise the system
+ * messages come first, then each turn as "User: ..." or "Assistant: ...", and the prompt ends
+ * with "Assistant:" for the model to go on from.
+ */
+export function promptOf(messages: readonly ProbeConfig['messages'][number][]): string {
+  const turns = messages.filter((m) => m.role !== 'system');
+  const system = messages.filter((m) => m.role === 'system').map((m) => m.content);
+  if (system.length === 0 && turns.length === 1 && turns[0]?.role === 'user') return turns[0].content;
+  const lines = turns.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content}`);
+  return [...system, ...lines, 'Assistant:'].join('\n\n');
+}
+
+/**
+ * A completions or responses request: the same probe in that API's fields. Completions has
+ * only max_tokens (max_completion_tokens is chat's); responses takes max_output_tokens, the
+ * messages as input items, and reports usage on its last event without being asked.
+ */
+function otherApiRequest(target: TargetConfig, probe: ProbeConfig, headers: Record<string, string>, shape: RequestShape): ChatRequest {
+  const temperature = shape.omitTemperature ? {} : { temperature: probe.temperature };
+  if (target.api === 'completions')
+    return {
+      url: `${target.baseUrl}/completions`,
+      headers,
+      api: 'completions',
+      body: {
+        ...probe.extraBody,
+        model: target.model,
+        prompt: promptOf(probe.messages),
+        max_tokens: probe.maxTokens,
+        ...temperature,
+        stream: true,
+        stream_options: { include_usage: true },
+        // the log probability of each sampled token (token_logprobs)
+        ...(probe.logprobs ? { logprobs: 1 } : {}),
+      },
+    };
+  return {
+    url: `${target.baseUrl}/responses`,
+    headers,
+    api: 'responses',
+    body: {
+      ...probe.extraBody,
+      model: target.model,
+      input: probe.messages.map((m) => ({ role: m.role, content: m.content })),
+      max_output_tokens: probe.maxTokens,
+      ...temperature,
+      stream: true,
+      // the deltas of output_text then carry each token's logprob
+      ...(probe.logprobs ? { include: ['message.output_text.logprobs'] } : {}),
+    },
+  };
+}
+
+/** The path a target's probe requests go to, after its baseUrl. */
+export function apiPath(target: Pick<TargetConfig, 'api'>): string {
+  return target.api === 'completions' ? '/completions' : target.api === 'responses' ? '/responses' : '/chat/completions';
 }
 
 export function effectiveTimeouts(target: TargetConfig, probe: ProbeConfig): StreamTimeouts {

@@ -2,7 +2,7 @@ import type { TargetConfig } from '../config/types.js';
 import { withoutQuery } from '../config/withoutQuery.js';
 
 /**
- * What an HTTP error of the chat route should tell the operator beyond the status and the
+ * What an HTTP error of the probed route (chat, completions or responses) should tell the operator beyond the status and the
  * server's words: for a 404 the URL tried, and the missing /v1 that usually causes it; for a
  * 401 or 403 whether a key was sent and where it came from (never the key itself). '' when
  * there is nothing to add.
@@ -22,7 +22,7 @@ export function httpErrorHint(
       return `; tried POST ${url}`;
     }
     if (/(^|\/)v\d+\//.test(path)) return `; tried POST ${url}`;
-    const base = requestUrl.split('?')[0]!.replace(/\/chat\/completions$/, '');
+    const base = requestUrl.split('?')[0]!.replace(/\/(chat\/completions|completions|responses)$/, '');
     return `; tried POST ${url}: the base URL has no /v1, under which OpenAI-compatible servers answer (try baseUrl ${base}/v1)`;
   }
   if (status === 401 || status === 403) {

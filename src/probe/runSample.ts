@@ -3,7 +3,15 @@ import type { Analysis } from '../core/analysisTypes.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
 import type { ProbeConfig, TargetConfig } from '../config/types.js';
-import { adaptToRefusal, apiKeyOf, buildChatRequest, currentShape, effectiveTimeouts, type RequestShape } from './buildChatRequest.js';
+import {
+  adaptToRefusal,
+  apiKeyOf,
+  apiPath,
+  buildChatRequest,
+  currentShape,
+  effectiveTimeouts,
+  type RequestShape,
+} from './buildChatRequest.js';
 import { errorSample, finishEvidence, judgeSample, verdictOptions } from './judgeSample.js';
 import { httpErrorHint } from './httpErrorHint.js';
 import { placeTokens } from './placeTokens.js';
@@ -152,7 +160,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     result = await send(buildChatRequest(target, probe, apiKey, shape));
   }
   if (result.error?.type === 'http_status' && result.httpStatus !== null) {
-    const hint = httpErrorHint(result.httpStatus, `${target.baseUrl}/chat/completions`, target, apiKey !== null);
+    const hint = httpErrorHint(result.httpStatus, `${target.baseUrl}${apiPath(target)}`, target, apiKey !== null);
     if (hint) result = { ...result, error: { ...result.error, message: `${result.error.message}${hint}` } };
   }
   if (shape.omitTemperature && !notes.some((n) => n.startsWith('temperature'))) {

@@ -3,6 +3,7 @@ import { completionBody, createChunkEncoder, type ChunkIdentity, type EncoderOpt
 import { NO_DEFECTS, type Defects } from './defects.js';
 import type { BodyPlan, GenerationPlan } from './scenarios/types.js';
 import type { SimulatedRequest } from './types.js';
+import { apiCompletionBody, createCompletionsEncoder, createResponsesEncoder, type ApiEncoder } from './apiEncoders.js';
 
 export interface ResponseContext {
   res: ServerResponse;
@@ -17,6 +18,15 @@ export interface ResponseContext {
   track(abort: () => void): () => void;
   /** The switches of the request's path (defects.ts); none when absent. */
   defects?: Defects;
+  /** The API asked, when not chat: its wire format (apiEncoders.ts). */
+  api?: 'completions' | 'responses';
+}
+
+/** The encoder of the request's API. */
+function encoderFor(context: ResponseContext, options: EncoderOptions): ApiEncoder {
+  if (context.api === 'completions') return createCompletionsEncoder(context.identity, options);
+  if (context.api === 'responses') return createResponsesEncoder(context.identity, options);
+  return createChunkEncoder(context.identity, options);
 }
 
 /** How the defects of a request shape what it is sent. */
@@ -58,7 +68,7 @@ export function respondBody(plan: BodyPlan, context: ResponseContext): void {
 export function streamGeneration(plan: GenerationPlan, context: ResponseContext): void {
   const { res, record, tokensPerSecond: rate } = context;
   const defects = context.defects ?? NO_DEFECTS;
-  const encoder = createChunkEncoder(context.identity, encoderOptions(defects));
+  const encoder = encoderFor(context, encoderOptions(defects));
   // a buffering proxy: what the server streams is held, and goes out in one piece at the end
   const held: string[] | null = defects.has('buffered') ? [] : null;
   const write = (text: string): boolean => {
@@ -185,7 +195,7 @@ export function streamGeneration(plan: GenerationPlan, context: ResponseContext)
         return;
       }
       case 'error-event':
-        finishWith(`data: ${JSON.stringify({ error: ending.error })}\n\n${encoder.done()}`);
+        finishWith(encoder.error ? encoder.error(ending.error) : `data: ${JSON.stringify({ error: ending.error })}\n\n${encoder.done()}`);
         return;
       case 'stall':
         // Stay tracked: close() or the client leaving ends it.
@@ -279,13 +289,11 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
     else if (plan.ending.type === 'error-event') body = JSON.stringify({ error: plan.ending.error });
     else {
       const defects = context.defects ?? NO_DEFECTS;
-      body = completionBody(
-        context.identity,
-        { content, reasoning, toolCalls },
-        natural ? (plan.naturalFinish ?? 'stop') : 'length',
-        usage(context.promptTokens, tokens, defects),
-        encoderOptions(defects),
-      );
+      const finish = natural ? (plan.naturalFinish ?? 'stop') : 'length';
+      const counted = usage(context.promptTokens, tokens, defects);
+      if (context.api)
+        body = apiCompletionBody(context.api, context.identity, { content, reasoning }, finish, counted, encoderOptions(defects));
+      else body = completionBody(context.identity, { content, reasoning, toolCalls }, finish, counted, encoderOptions(defects));
     }
     record.status = 200;
     res.writeHead(200, { 'Content-Type': 'application/json' });

@@ -12,6 +12,7 @@ import { lastUserText, messageTexts } from './messageTexts.js';
 import { tokenize } from '../prose/tokenize.js';
 import { stopAt } from './tokenSource.js';
 import { offeredTools, planToolCalls, toolCallSource, type OfferedTool } from './toolCalls.js';
+import { chatFieldsOf, type SimulatedApi } from './apiEncoders.js';
 import type { SimulatedRequest, Simulator, SimulatorOptions } from './types.js';
 
 /** Requests kept in `Simulator.requests`; older ones are dropped first. */
@@ -39,6 +40,13 @@ interface ChatBody {
   /** Function tools offered (null: none, or tool_choice "none"). */
   tools: OfferedTool[] | null;
 }
+
+/** The APIs served, by path: chat, and for base models and typed events completions and responses. */
+const API_PATHS: Readonly<Record<string, SimulatedApi>> = {
+  '/v1/chat/completions': 'chat',
+  '/v1/completions': 'completions',
+  '/v1/responses': 'responses',
+};
 
 /** OpenAI's limit on stop sequences. */
 const MAX_STOPS = 4;
@@ -110,7 +118,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res.writeHead(200, { 'Content-Type': 'application/json' });
       return void res.end(JSON.stringify({ version: release.current().version }));
     }
-    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+    const api = Object.hasOwn(API_PATHS, path) ? API_PATHS[path] : undefined;
+    if (req.method !== 'POST' || api === undefined) {
       req.resume();
       return sendError(res, 404, errorBody(`No route for ${req.method} ${path}.`, 'invalid_request_error', 'not_found'));
     }
@@ -122,7 +131,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         req.destroy(),
       );
     }
-    const parsed = parseChatBody(raw, defects);
+    const parsed = parseChatBody(raw, defects, api);
     if (typeof parsed === 'string') return sendError(res, 400, errorBody(parsed, 'invalid_request_error', 'invalid_request'));
 
     const served = release?.serve(parsed.model) ?? null;
@@ -155,7 +164,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     const model = defects.has('model-renamed') ? RENAMED_MODEL : parsed.model;
     const identity = {
-      id: `chatcmpl-${randomUUID().replace(/-/g, '')}`,
+      id: `${api === 'chat' ? 'chatcmpl-' : api === 'completions' ? 'cmpl-' : 'resp_'}${randomUUID().replace(/-/g, '')}`,
       created: Math.floor(Date.now() / 1000),
       model,
       ...(served ? { systemFingerprint: served.identity.systemFingerprint } : {}),
@@ -172,6 +181,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       tokensSent: 0,
       clientClosedAtToken: null,
       finished: false,
+      ...(api !== 'chat' ? { api } : {}),
     };
     requests.push(record);
     if (requests.length > REQUEST_LOG_LIMIT) requests.splice(0, requests.length - REQUEST_LOG_LIMIT);
@@ -186,6 +196,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       promptTokens: countPromptTokens(parsed.messages),
       track,
       defects,
+      ...(api !== 'chat' ? { api } : {}),
     };
     if (plan.kind === 'body') respondBody(plan, context);
     else if (parsed.stream && !plan.ignoreStream) streamGeneration(plan, context);
@@ -285,7 +296,7 @@ function stopSequences(v: unknown): string[] | string {
 }
 
 /** The fields the simulator reads, checked, with the request's defects applied; a string is the 400 message. */
-function parseChatBody(raw: string, defects: Defects): ChatBody | string {
+function parseChatBody(raw: string, defects: Defects, api: SimulatedApi): ChatBody | string {
   let body: unknown;
   try {
     body = JSON.parse(raw);
@@ -293,7 +304,9 @@ function parseChatBody(raw: string, defects: Defects): ChatBody | string {
     return 'The request body is not valid JSON.';
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'The request body must be a JSON object.';
-  const fields = body as Record<string, unknown>;
+  // completions and responses requests are read in chat's names (apiEncoders.ts)
+  const fields = chatFieldsOf(api, body as Record<string, unknown>);
+  if (typeof fields === 'string') return fields;
   if (typeof fields.model !== 'string' || fields.model.length === 0) return '`model` is required and must be a string.';
   if (!Array.isArray(fields.messages)) return '`messages` is required and must be an array.';
   const max = fields.max_tokens ?? fields.max_completion_tokens;

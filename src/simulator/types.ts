@@ -39,6 +39,8 @@ export interface SimulatedRequest {
   clientClosedAtToken: number | null;
   /** true once the response was written to its planned end (a fault body counts; a cut or stall does not). */
   finished: boolean;
+  /** The API asked (its path: /v1/completions or /v1/responses); absent for chat. */
+  api?: 'completions' | 'responses';
 }
 
 export interface Simulator {

@@ -105,6 +105,7 @@ describe('parseConfig: defaults and normalisation', () => {
         name: 'local',
         baseUrl: 'http://127.0.0.1:8000/v1',
         model: 'm',
+        api: 'chat',
         apiKeyEnv: null,
         apiKeyFile: null,
         headers: {},

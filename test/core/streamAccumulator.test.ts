@@ -11,6 +11,7 @@ import {
   type StreamAccumulation,
 } from '../../src/core/streamAccumulator.js';
 import { createRng as rng } from '../../src/prose/random.js';
+import { replaySse } from '../helpers/replaySse.js';
 
 const FIXTURES = repoPath('test', 'fixtures', 'streams') + '/';
 
@@ -33,24 +34,7 @@ const fixtureFiles = readdirSync(FIXTURES)
 
 /** Replays bytes cut at the given offsets; also checks the per-push deltas add up. */
 function replay(bytes: Uint8Array, cuts: number[]): StreamAccumulation {
-  const acc = new StreamAccumulator();
-  let content = '';
-  let reasoning = '';
-  let last = 0;
-  let t = 0;
-  for (const cut of [...cuts, bytes.length]) {
-    const d = acc.push(bytes.subarray(last, cut), t++);
-    content += d.contentDelta;
-    reasoning += d.reasoningDelta;
-    last = cut;
-  }
-  const d = acc.end(t);
-  content += d.contentDelta;
-  reasoning += d.reasoningDelta;
-  const result = acc.result();
-  assert.equal(content, result.content, 'content deltas add up to the content');
-  assert.equal(reasoning, result.reasoning, 'reasoning deltas add up to the reasoning');
-  return result;
+  return replaySse(bytes, cuts);
 }
 
 function check(name: string, result: StreamAccumulation, how: string): void {

@@ -11,6 +11,7 @@ export function testTarget(over: Partial<TargetConfig> = {}): TargetConfig {
     name: 'local',
     baseUrl: 'http://127.0.0.1:1/v1',
     model: 'healthy',
+    api: 'chat',
     apiKeyEnv: null,
     apiKeyFile: null,
     headers: {},

@@ -47,6 +47,15 @@ describe('configFromFlags', () => {
       bad.errors.some((e) => e.startsWith('--temperature:')),
       bad.errors.join('\n'),
     );
+    const responses = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', api: 'responses' }, {}, null);
+    assert.ok(responses.ok);
+    assert.equal(responses.config.targets[0]!.api, 'responses');
+    const wrongApi = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', api: 'embeddings' }, {}, null);
+    assert.ok(!wrongApi.ok);
+    assert.match(wrongApi.errors.join('\n'), /^--api: must be one of chat, completions, responses/m);
+    const conformance = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', api: 'completions', kind: 'conformance' }, {}, null);
+    assert.ok(!conformance.ok);
+    assert.match(conformance.errors.join('\n'), /^--api: is completions, and conformance probes check the chat API only/m);
     const missing = configFromFlags({}, {}, null);
     assert.ok(!missing.ok);
     assert.equal(missing.errors.length, 2);

@@ -147,7 +147,7 @@ describe('simulator streaming format', { timeout: 20_000 }, () => {
   });
 
   it('rejects unknown routes, unknown models, bad parameters and bad bodies with JSON errors', async () => {
-    const notFound = await fetch(`${sim.url}/completions`, { method: 'POST', body: '{}' });
+    const notFound = await fetch(`${sim.url}/embeddings`, { method: 'POST', body: '{}' });
     assert.equal(notFound.status, 404);
     assert.ok(((await notFound.json()) as any).error.message);
 

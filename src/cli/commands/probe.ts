@@ -4,7 +4,7 @@ import { EXIT } from '../exitCodes.js';
 export const probe: Command = {
   summary: `run probes once and exit (${EXIT.OK} passed, ${EXIT.FAILED} failed, ${EXIT.USAGE} bad usage or config, ${EXIT.TARGET_ERROR} target error); for deploy pipelines`,
   usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
-coherency-exporter probe --base-url URL --model M [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
+coherency-exporter probe --base-url URL --model M [--api API] [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
                          [--max-tokens N] [--min-tokens N] [--temperature T] [--seed N] [--samples N] [COMMON]
 coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
                          [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
@@ -18,6 +18,8 @@ coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-
   --api-key-env VAR  variable --api-key-env names (default OPENAI_API_KEY when set); the long
                      default prompt, 8000 tokens, unless --prompt/--prompt-file,
                      --max-tokens, --min-tokens, --temperature, --samples
+  --api API          chat (default: /chat/completions), completions (/completions, a base
+                     model) or responses (/responses); the config's targets[].api
   --seed N           the request's seed (extraBody.seed in a config); with --temperature 0 a
                      baseline keeps the output's tokens and a gate reports where it departs
   --kind K           generation (default), recall, contamination or conformance: a checklist
@@ -76,6 +78,7 @@ ${EXIT.TARGET_ERROR} when none got an answer.`,
     probe: { type: 'string', multiple: true },
     'base-url': { type: 'string' },
     model: { type: 'string' },
+    api: { type: 'string' },
     'api-key-env': { type: 'string' },
     prompt: { type: 'string' },
     'prompt-file': { type: 'string' },

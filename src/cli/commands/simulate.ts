@@ -17,7 +17,8 @@ export const simulate: Command = {
   --degrade-to MODEL       the scenario release 2 answers with (default collapse-sentence@200)
   --release-speedup F      release 2 streams F times faster (default 1): faster but broken
 
-The model name picks the scenario:
+It serves POST /v1/chat/completions, /v1/completions (a prompt) and /v1/responses (typed
+events), streamed or not, and GET /v1/models. The model name picks the scenario:
 `,
   moreHelp: async () => {
     const { SCENARIO_MAP } = await import('../../simulator/scenarios/index.js');
