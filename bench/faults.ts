@@ -34,6 +34,7 @@ import { store39Cases } from './faults/store39.js';
 import { fp39Cases } from './faults/fp39.js';
 import { env39Cases } from './faults/env39.js';
 import { golden40Cases } from './faults/golden40.js';
+import { api40Cases } from './faults/api40.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -687,6 +688,7 @@ export async function runFaultsBench(): Promise<void> {
     await fp39Cases(root, results);
     await env39Cases(root, results);
     await golden40Cases(root, results);
+    await api40Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
