@@ -14,7 +14,7 @@ RUN npm ci --ignore-scripts && npx tsc -p tsconfig.build.json && node --import t
 FROM node:24-bookworm-slim
 # The release it is (package.json's version; a test keeps them equal): tag the image the same.
 LABEL org.opencontainers.image.title="coherency-exporter" \
-      org.opencontainers.image.version="0.1.0" \
+      org.opencontainers.image.version="0.2.0" \
       org.opencontainers.image.licenses="Apache-2.0"
 ENV NODE_ENV=production
 WORKDIR /app

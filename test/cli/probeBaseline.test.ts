@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Baseline } from '../../src/baseline/baselineFormat.js';
 import type { Comparison } from '../../src/baseline/compareBaselines.js';
 import { main } from '../../src/cli.js';
+import { VERSION } from '../../src/version.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { cliIO } from '../helpers/cliIO.js';
 
@@ -133,7 +134,7 @@ describe('probe --save-baseline, then --baseline', { timeout: 60_000 }, () => {
     writeFileSync(old, JSON.stringify({ ...doc, tool: { ...doc.tool, version: '0.0.1' } }));
     const version = await probe(flags('/v1', ['--baseline', old]));
     assert.equal(version.code, 2);
-    assert.match(version.err, /made by coherency-exporter 0\.0\.1, this is 0\.1\.0/);
+    assert.match(version.err, new RegExp(`made by coherency-exporter 0\\.0\\.1, this is ${VERSION.replaceAll('.', '\\.')}`));
     const format = join(dir, 'format.json');
     writeFileSync(format, JSON.stringify({ ...doc, formatVersion: 99 }));
     assert.match((await probe(flags('/v1', ['--baseline', format]))).err, /format version 99 .* reads format 1/);
