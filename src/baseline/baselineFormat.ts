@@ -52,6 +52,19 @@ export interface SampleOutput {
   truncated: boolean;
 }
 
+/**
+ * How far the outputs of an unchanged build agree with themselves: the same requests at
+ * temperature 0 with the seed, sent `repeats` times when the baseline was saved (--repeat).
+ * Servers batch and reorder their arithmetic, so greedy outputs of one build often part late;
+ * a later run that departs no earlier than this has shown no change.
+ */
+export interface SelfDeparture {
+  /** Runs of the same requests, the first included. */
+  repeats: number;
+  /** The earliest token (as firstDeparture counts) where a repeat departed from the first run's output; null: never. */
+  tokenIndex: number | null;
+}
+
 /** Median latency figures of a pair's answered samples; null where no sample gave one. */
 export interface LatencyFigures {
   ttftSeconds: number | null;
@@ -75,6 +88,8 @@ export interface PairFigures {
   conformance: Record<string, string> | null;
   latency: LatencyFigures;
   outputs: SampleOutput[];
+  /** Absent: not measured (one run, no outputs at temperature 0, or a baseline of an earlier build); a departure is then judged as a change. */
+  selfDeparture?: SelfDeparture;
 }
 
 export interface Baseline {

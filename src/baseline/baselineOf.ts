@@ -12,6 +12,7 @@ import {
 } from './baselineFormat.js';
 import { outputTokens } from './outputTokens.js';
 import { probeSettings } from './probeSettings.js';
+import { selfDeparture } from './selfDeparture.js';
 
 export interface BaselineMeta {
   version: string;
@@ -58,8 +59,8 @@ function outputsOf(samples: readonly SampleResult[], seed: number | null, kind: 
     });
 }
 
-/** The figures of one run, as a baseline keeps them. */
-export function pairFigures(run: RunResult, config: Config): PairFigures {
+/** The figures of one run, as a baseline keeps them; `repeats`: the same pair run again, for its self-departure. */
+export function pairFigures(run: RunResult, config: Config, repeats: readonly RunResult[] = []): PairFigures {
   const probe = config.probes.find((p) => p.name === run.probe);
   if (!probe) throw new Error(`pairFigures: probe ${run.probe} is not in the config`);
   const settings = probeSettings(probe);
@@ -67,6 +68,13 @@ export function pairFigures(run: RunResult, config: Config): PairFigures {
   const onsets = samples.filter((s) => s.verdict === 'fail' && s.onsetToken !== null).map((s) => s.onsetToken as number);
   const recalls = samples.flatMap((s) => (s.outcome?.kind === 'recall' ? [s.outcome.ratio] : []));
   const checks = samples.flatMap((s) => (s.outcome?.kind === 'conformance' ? s.outcome.checks : []));
+  const outputs = outputsOf(samples, settings.seed, settings.kind);
+  const self = outputs.length
+    ? selfDeparture(
+        outputs,
+        repeats.map((r) => outputsOf(r.samples, settings.seed, settings.kind)),
+      )
+    : undefined;
   return {
     target: run.target,
     probe: run.probe,
@@ -77,18 +85,34 @@ export function pairFigures(run: RunResult, config: Config): PairFigures {
     recall: recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
     conformance: settings.kind === 'conformance' ? Object.fromEntries(checks.map((c) => [c.check, c.status])) : null,
     latency: latencyOf(samples),
-    outputs: outputsOf(samples, settings.seed, settings.kind),
+    outputs,
+    ...(self ? { selfDeparture: self } : {}),
   };
 }
 
-/** A baseline of the runs of a one-shot probe (pure: the version, time and fingerprints are passed in). */
-export function baselineOf(runs: readonly RunResult[], config: Config, meta: BaselineMeta): Baseline {
+/**
+ * A baseline of the runs of a one-shot probe (pure: the version, time and fingerprints are
+ * passed in). `repeats`: further runs of the same requests (--repeat), each a list of runs; a
+ * pair's are matched by target and probe.
+ */
+export function baselineOf(
+  runs: readonly RunResult[],
+  config: Config,
+  meta: BaselineMeta,
+  repeats: readonly (readonly RunResult[])[] = [],
+): Baseline {
   return {
     format: BASELINE_FORMAT,
     formatVersion: BASELINE_FORMAT_VERSION,
     tool: { name: 'coherency-exporter', version: meta.version },
     createdAt: meta.createdAt,
     fingerprints: meta.fingerprints,
-    pairs: runs.map((r) => pairFigures(r, config)),
+    pairs: runs.map((r) =>
+      pairFigures(
+        r,
+        config,
+        repeats.flatMap((rs) => rs.filter((x) => x.target === r.target && x.probe === r.probe)),
+      ),
+    ),
   };
 }

@@ -1,7 +1,8 @@
 import type { SampleVerdict } from '../probe/probeTypes.js';
-import type { Baseline, PairFigures } from './baselineFormat.js';
+import type { Baseline, PairFigures, SelfDeparture } from './baselineFormat.js';
 import { UNCOMPARED_FIELDS } from './fingerprintFields.js';
 import { firstDeparture, type OutputComparison } from './firstDeparture.js';
+import { departureIsChange } from './selfDeparture.js';
 import type { Tolerances } from './tolerances.js';
 
 /** One figure of one target × probe, before and after, as the table and --json show it. */
@@ -25,6 +26,10 @@ export interface OutputRow {
   target: string;
   probe: string;
   comparison: OutputComparison;
+  /** How far the baseline's build departed from itself when it was saved; null: not measured. */
+  selfDeparture: SelfDeparture | null;
+  /** It departs earlier than the build's own spread (or departs, without one): a change of the build. */
+  changed: boolean;
 }
 
 /** A fingerprint field that differs (informational: never a regression by itself); null: not read on that side. */
@@ -206,8 +211,16 @@ export function compareBaselines(baseline: Baseline, current: Baseline, toleranc
     if (errors(a) > errors(b)) errorsRose = true;
     for (const ob of b.outputs) {
       const oa = a.outputs.find((o) => o.sample === ob.sample);
-      if (oa) outputs.push({ target: b.target, probe: b.probe, comparison: firstDeparture(ob, oa) });
-      else outputsMissing.push(`${b.target}/${b.probe} #${ob.sample}`);
+      if (oa) {
+        const comparison = firstDeparture(ob, oa);
+        outputs.push({
+          target: b.target,
+          probe: b.probe,
+          comparison,
+          selfDeparture: b.selfDeparture ?? null,
+          changed: departureIsChange(comparison, b.selfDeparture),
+        });
+      } else outputsMissing.push(`${b.target}/${b.probe} #${ob.sample}`);
     }
   }
   const fingerprintChanges: FingerprintChange[] = [];
@@ -220,7 +233,8 @@ export function compareBaselines(baseline: Baseline, current: Baseline, toleranc
       if (before !== after) fingerprintChanges.push({ target, field, before, after });
     }
   }
-  const departed = outputs.some((o) => !o.comparison.identical);
+  // a departure within the build's own spread is no change, even with --fail-on-divergence
+  const departed = outputs.some((o) => o.changed);
   return {
     regressed: rows.some((r) => r.regressed) || (tolerances.failOnDivergence && departed),
     errorsRose,

@@ -1,4 +1,5 @@
-import type { Comparison } from './compareBaselines.js';
+import type { Comparison, OutputRow } from './compareBaselines.js';
+import { spreadText } from './selfDeparture.js';
 
 const quote = (s: string) => JSON.stringify(s);
 
@@ -11,6 +12,14 @@ function columns(rows: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** How a departure stands against the build's own spread: "" when the baseline has none. */
+function againstSpread(o: OutputRow): string {
+  if (o.selfDeparture === null) return '';
+  return o.changed
+    ? `, earlier than the build's own spread (${spreadText(o.selfDeparture)})`
+    : `, within the build's own spread (${spreadText(o.selfDeparture)}): not a change`;
 }
 
 /**
@@ -37,11 +46,11 @@ export function comparisonTable(c: Comparison): string {
         lines.push(`  ${label}: identical (${x.comparedTokens} tokens)`);
         continue;
       }
-      lines.push(`  ${label}: departs at token ${x.tokenIndex} (char ${x.charOffset}), after ${quote(x.context)}`);
+      lines.push(`  ${label}: departs at token ${x.tokenIndex} (char ${x.charOffset})${againstSpread(o)}, after ${quote(x.context)}`);
       lines.push(`    before: ${quote(x.before)}`, `    after:  ${quote(x.after)}`);
     }
     for (const m of c.outputsMissing) lines.push(`  ${m}: no output to compare (the sample has none now)`);
-    if (c.outputs.some((o) => !o.comparison.identical))
+    if (c.outputs.some((o) => o.changed))
       lines.push('  (a departure at temperature 0 means changed numerics, even where both outputs read well)');
   }
   if (c.fingerprintChanges.length) {
@@ -50,7 +59,7 @@ export function comparisonTable(c: Comparison): string {
     for (const f of c.fingerprintChanges) lines.push(`  ${f.target}: ${f.field} ${f.before ?? '–'} → ${f.after ?? '–'}`);
   }
   const worse = c.rows.filter((r) => r.regressed).length;
-  const departed = c.outputs.filter((o) => !o.comparison.identical).length;
+  const departed = c.outputs.filter((o) => o.changed).length;
   lines.push(
     '',
     c.regressed

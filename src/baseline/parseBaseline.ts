@@ -39,6 +39,12 @@ function pairProblem(p: unknown, at: string): string | null {
     if (!Array.isArray(x['tokens']) || !x['tokens'].every((t) => typeof t === 'string'))
       return `${at}.outputs[${i}].tokens: not a list of strings`;
   }
+  const self = p['selfDeparture'];
+  if (
+    self !== undefined &&
+    !(isObject(self) && Number.isInteger(self['repeats']) && (self['repeats'] as number) >= 2 && numOrNull(self['tokenIndex']))
+  )
+    return `${at}.selfDeparture: needs repeats (2 or more) and tokenIndex (a number or null)`;
   return null;
 }
 

@@ -5,7 +5,7 @@ import { readBoundedFile } from '../files/readBoundedFile.js';
 import { toJson } from '../http/jsonReply.js';
 import { runView } from '../http/runView.js';
 import { comparisonTable } from '../baseline/comparisonTable.js';
-import { worstVerdict } from '../probe/probeTypes.js';
+import { worstVerdict, type RunResult } from '../probe/probeTypes.js';
 import { finishBaseline, gateExitCode, planBaseline } from './baselineGate.js';
 import { EXIT } from '../cli/exitCodes.js';
 import { probeExitCode, type FailOn } from './exitCode.js';
@@ -143,7 +143,13 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
   const saveErrors: string[] = [];
   // A config that starts the built-in simulator (the demo) gets it here too, as serve would.
   const simulator = config.simulator.enabled ? await startConfigSimulator(config.simulator, io.stderr) : null;
-  const { runs, identities } = await runOneShot({
+  const repeatPairs = gate && gate.repeats > 1 ? gate.repeatPairs : [];
+  if (repeatPairs.length && !quiet)
+    io.stderr(
+      `baseline: the requests at temperature 0 of ${repeatPairs.map((p) => `${p.target}/${p.probe}`).join(', ')} are sent ${gate!.repeats} times (${gate!.repeats}x their tokens) to measure where the build departs from itself; --repeat 1 to skip\n`,
+    );
+  const repeated: RunResult[][] = [];
+  const oneShot = runOneShot({
     config,
     pairs: selected.pairs,
     env: io.env,
@@ -165,8 +171,28 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
           },
         }
       : {}),
-  }).finally(() => simulator?.close());
-  const gated = gate ? await finishBaseline(gate, runs, identities, config, failOn as FailOn, new Date()) : null;
+  });
+  let outcome: Awaited<typeof oneShot>;
+  try {
+    outcome = await oneShot;
+    // the same requests again, quietly: only their outputs are kept, as the build's own spread
+    for (let i = 1; i < (gate?.repeats ?? 1) && repeatPairs.length; i++) {
+      const again = await runOneShot({
+        config,
+        pairs: repeatPairs,
+        env: io.env,
+        logger: pino({ level: 'silent' }),
+        concurrency,
+        view: plainProgress(() => {}),
+        captureRaw: false,
+      });
+      repeated.push(again.runs);
+    }
+  } finally {
+    await simulator?.close();
+  }
+  const { runs, identities } = outcome;
+  const gated = gate ? await finishBaseline(gate, runs, identities, config, failOn as FailOn, new Date(), repeated) : null;
   const comparison = gated?.comparison ?? null;
   // with --baseline the gate is the comparison: a failure the baseline had too is no regression
   let code = comparison ? gateExitCode(comparison) : probeExitCode(runs, failOn as FailOn);

@@ -14,12 +14,13 @@ import { concatSources, cycleSource, lockedIn, takeSource, type TokenSource } fr
 export interface BuildDefinition {
   name: string;
   description: string;
-  /** What the text turns into from token N (the request's seed picks the words). */
-  after(seed: number): TokenSource;
+  /** What the text turns into from token N (the request's seed picks the words; `nth`, the simulator's count of requests, for a build that is not repeatable). */
+  after(seed: number, nth: number): TokenSource;
 }
 
 const DRIFT_SALT = 0x27d4eb2f;
 const LOOP_SALT = 0x165667b1;
+const JITTER_SALT = 0x61c88647;
 
 export const BUILDS: readonly BuildDefinition[] = [
   {
@@ -31,6 +32,12 @@ export const BUILDS: readonly BuildDefinition[] = [
     name: 'degraded',
     description: 'the same output up to token N, then one sentence repeated (a build that collapses)',
     after: (seed) => lockedIn(cycleSource(tokenize(` ${createHealthyText((seed ^ LOOP_SALT) >>> 0).sentence()}`))),
+  },
+  {
+    name: 'jitter',
+    description:
+      'the same output up to token N, then other healthy prose on every request (an unchanged server whose outputs at temperature 0 part late)',
+    after: (seed, nth) => healthySource((seed ^ JITTER_SALT ^ Math.imul(nth + 1, 0x9e3779b1)) >>> 0),
   },
 ];
 
@@ -57,7 +64,7 @@ export function splitBuildPath(path: string): BuildPath {
 }
 
 /** The tokens of `source` up to the build's departure, then what the build writes instead; a text that ends sooner ends as before. */
-export function buildSource(build: Build, source: TokenSource, seed: number): TokenSource {
+export function buildSource(build: Build, source: TokenSource, seed: number, nth = 0): TokenSource {
   let sent = 0;
   let ended = false;
   const counted: TokenSource = {
@@ -68,6 +75,6 @@ export function buildSource(build: Build, source: TokenSource, seed: number): To
       return t;
     },
   };
-  const tail = build.definition.after(seed);
+  const tail = build.definition.after(seed, nth);
   return concatSources(takeSource(counted, build.at), { next: () => (ended || sent < build.at ? null : tail.next()) });
 }

@@ -69,6 +69,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   const release = options.release ? createReleaseSwitch(options.release) : null;
   const requests: SimulatedRequest[] = [];
+  // requests answered by a build: what a build that is not repeatable (jitter) varies with
+  let builtRequests = 0;
   // what echo-previous answers with: the last user message of each scenario's previous request
   const lastUserByScenario = new Map<string, string>();
   const active = new Set<() => void>();
@@ -159,7 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       // offered tools are called instead of writing text, as a model that follows the prompt does
       if (parsed.tools)
         plan = { ...plan, source: toolCallSource(planToolCalls(parsed.tools, lastUserText(messages), seed)), naturalFinish: 'tool_calls' };
-      if (built.build) plan = { ...plan, source: buildSource(built.build, plan.source, seed) };
+      if (built.build) plan = { ...plan, source: buildSource(built.build, plan.source, seed, builtRequests++) };
       plan = { ...plan, source: stopAt(plan.source, parsed.stop) };
     }
     const model = defects.has('model-renamed') ? RENAMED_MODEL : parsed.model;

@@ -142,6 +142,38 @@ describe('compareBaselines', () => {
     assert.match(table, /a\/long #0: departs at token 2 \(char 3\), after "a b"\n {4}before: " c"\n {4}after: {2}" x"/);
   });
 
+  it("a departure within the build's own spread is no change; one earlier than it is, and says so", () => {
+    const o = (tokens: string[]) => ({ sample: 0, temperature: 0, seed: 1, tokens, totalTokens: tokens.length, truncated: false });
+    const text = ['a', ' b', ' c', ' d', ' e'];
+    const late = { outputs: [o(['a', ' b', ' c', ' d', ' x'])] };
+    const early = { outputs: [o(['a', ' x', ' c', ' d', ' e'])] };
+    const spread = { outputs: [o(text)], selfDeparture: { repeats: 2, tokenIndex: 3 } };
+    const within = compare(spread, late, { failOnDivergence: true });
+    assert.equal(within.regressed, false, 'departs at 4, the build itself at 3');
+    assert.deepEqual([within.outputs[0]!.changed, within.outputs[0]!.selfDeparture], [false, { repeats: 2, tokenIndex: 3 }]);
+    const t = comparisonTable(within);
+    assert.match(
+      t,
+      /a\/long #0: departs at token 4 \(char 7\), within the build's own spread \(departed at token 3 in 2 runs\): not a change, after/,
+    );
+    assert.doesNotMatch(t, /means changed numerics/);
+    assert.match(t, /result: no regression beyond the tolerances\n$/);
+    const earlier = compare(spread, early, { failOnDivergence: true });
+    assert.equal(earlier.regressed, true);
+    assert.equal(earlier.outputs[0]!.changed, true);
+    assert.match(
+      comparisonTable(earlier),
+      /departs at token 1 \(char 1\), earlier than the build's own spread \(departed at token 3 in 2 runs\)[\s\S]*REGRESSED \(1 output departed/,
+    );
+    // a build that never departed from itself: any departure is a change
+    const never = compare({ ...spread, selfDeparture: { repeats: 2, tokenIndex: null } }, late);
+    assert.equal(never.outputs[0]!.changed, true);
+    assert.match(comparisonTable(never), /earlier than the build's own spread \(never departed in 2 runs\)/);
+    // a baseline without the figure (an earlier build): every departure counts, as before
+    assert.equal(compare({ outputs: [o(text)] }, late).outputs[0]!.changed, true);
+    assert.equal(compare({ outputs: [o(text)] }, late).outputs[0]!.selfDeparture, null);
+  });
+
   it('lists what the targets say of themselves that changed, never as a regression', () => {
     const c = compareBaselines(
       baseline(pair(), { model: 'm', systemFingerprint: 'fp_1', server: null, version: '1.0.0', hash: 'aaa', unavailable: null }),

@@ -37,6 +37,13 @@ describe('simulator builds', () => {
     }
   });
 
+  it('jitter: the same request answered twice departs after N, never before', () => {
+    const jitter = { definition: BUILDS.find((b) => b.name === 'jitter')!, at: 300 };
+    const [one, two] = [0, 1].map((nth) => drain(buildSource(jitter, healthySource(7), 7, nth)));
+    assert.deepEqual(one!.slice(0, 300), two!.slice(0, 300));
+    assert.notDeepEqual(one!.slice(300, 310), two!.slice(300, 310));
+  });
+
   it('a text that ends before N ends as it did', () => {
     const build = { definition: BUILDS[1]!, at: 300 };
     assert.deepEqual(drain(buildSource(build, takeSource(healthySource(3), 50), 3)), drain(takeSource(healthySource(3), 50)));

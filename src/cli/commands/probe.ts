@@ -41,6 +41,10 @@ BASELINES (docs/baselines.md):
                      failed share, collapse onset, recall, conformance checks, TTFT, inter-token
                      latency, what the target said of itself, and at temperature 0 with a seed
                      the output's tokens. No API key is ever written.
+  --repeat N         with --save-baseline: send the requests at temperature 0 with a seed N
+                     times (default 2, N x their tokens; 1 to skip) and keep where the build's
+                     own outputs depart from each other; --baseline then judges a departure
+                     as a change only when it comes earlier than that
   --baseline F       run the same probes and compare with F: a table of before | after | change
                      (in --json: "comparison"), and at temperature 0 the first token where the
                      output departs. Exit ${EXIT.FAILED} when a figure is worse than its tolerance, ${EXIT.TARGET_ERROR} when
@@ -97,6 +101,7 @@ ${EXIT.TARGET_ERROR} when none got an answer.`,
     quiet: { type: 'boolean' },
     seed: { type: 'string' },
     'save-baseline': { type: 'string' },
+    repeat: { type: 'string' },
     baseline: { type: 'string' },
     'max-failed-rise': { type: 'string' },
     'max-onset-drop': { type: 'string' },
