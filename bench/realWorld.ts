@@ -27,8 +27,11 @@ function collect(dir: string, out: string[]): void {
     if (st.isDirectory()) {
       if (name !== '.cache') collect(path, out);
     }
-    // 3–200 KB: the size of a probe's output; minified bundles and source maps are not prose or code a model writes.
-    else if (KINDS.has(extname(name)) && st.size > 3000 && st.size < 200_000 && !/\.min\.|\.map$/.test(name)) out.push(path);
+    // 3–200 KB: the size of a probe's output; minified bundles and source maps are not prose or code a model writes,
+    // nor are a tool's hidden files (npm's node_modules/.package-lock.json names this package's version: it changed
+    // with every release, and with it the training set, so the committed model no longer matched a fresh npm ci).
+    else if (KINDS.has(extname(name)) && !name.startsWith('.') && st.size > 3000 && st.size < 200_000 && !/\.min\.|\.map$/.test(name))
+      out.push(path);
   }
 }
 
