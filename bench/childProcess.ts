@@ -31,3 +31,15 @@ export async function stopChild(child: ChildProcess, graceMs = 10_000): Promise<
   await exited;
   clearTimeout(timer);
 }
+
+/** The child's exit code once it exits, or null when it is still running after `timeoutMs`. */
+export function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve(child.exitCode);
+    const timer = setTimeout(() => resolve(null), timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+}

@@ -11,7 +11,7 @@ import {
   writeFileSync,
   ftruncateSync,
 } from 'node:fs';
-import { request, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -28,7 +28,7 @@ import { prosescriptCases } from './faults/prosescript.js';
 import { realworldCases } from './faults/realworld.js';
 import { secretsCases } from './faults/secrets.js';
 import { shortffCases } from './faults/shortff.js';
-import { CLI, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
+import { CLI, call, check, closeServer, runCases, serveDaemon, startServer } from './faults/shared.js';
 import { storageCases } from './faults/storage.js';
 import { store39Cases } from './faults/store39.js';
 import { fp39Cases } from './faults/fp39.js';
@@ -51,35 +51,6 @@ const CANARY = 'sk-faults-canary-7f3a9c1e5b2d';
 /** Per-sample timeouts of the fault targets: every fault ends within seconds. */
 const TIMEOUTS = '{ connectSeconds: 2, idleSeconds: 1, totalSeconds: 8 }';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** An HTTP request on a fresh connection with any headers (Host included), bounded. */
-function call(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      { method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: options.timeoutMs ?? 30_000 },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${options.timeoutMs ?? 30_000} ms`)));
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\n\n`;
 const FINISH = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;

@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
-import { check, runCases, serveDaemon } from './shared.js';
+import { type Answer, call, check, runCases, serveDaemon } from './shared.js';
 
 /**
  * Issue 34, parts 2 and 4 and the limiter, as fault cases (`npm run bench -- faults`): a page of
@@ -14,40 +14,6 @@ import { check, runCases, serveDaemon } from './shared.js';
  */
 
 const TOKEN = 'browser-bench-token-0123456789';
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One request with any headers (Host included), bounded; `localAddress` picks the source address. */
-function call(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string; agent?: Agent } = {},
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      url,
-      {
-        method: options.method ?? 'GET',
-        headers: options.headers,
-        agent: options.agent ?? false,
-        timeout: 15_000,
-        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
-      },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within 15 s`)));
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 interface Daemon {
   url: string;

@@ -1,8 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
-import { check, runCases, serveDaemon } from './shared.js';
+import { call, check, runCases, serveDaemon } from './shared.js';
 
 /**
  * Issue 38, item 4 (routes as Fastify plugins), as fault cases (`npm run bench -- faults`): a hook
@@ -16,27 +15,6 @@ import { check, runCases, serveDaemon } from './shared.js';
 const TOKEN = 'http38-bench-token-0123456789';
 const BEARER = { authorization: `Bearer ${TOKEN}` };
 const JSON_TYPE = { 'content-type': 'application/json' };
-
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One request on a fresh connection with any headers (Host included), bounded at 15 s. */
-function call(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false, timeout: 15_000 }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within 15 s`)));
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
 
 /** One route of each family, as method and path; POSTs carry an empty JSON body. */
 const FAMILIES: ReadonlyArray<[method: string, path: string]> = [

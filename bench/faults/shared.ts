@@ -5,7 +5,7 @@
  * lines kept.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type Agent, createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -32,6 +32,52 @@ export async function runCases(cases: readonly Case[], results: Array<[string, b
       results.push([name, false, err instanceof NotHeld ? err.message : `crashed: ${(err as Error).message}`]);
     }
   }
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * One HTTP request with any headers (Host included), on a fresh connection unless an agent is
+ * given, bounded (30 s by default); `localAddress` picks the source address.
+ */
+export function call(
+  url: string,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    timeoutMs?: number;
+    localAddress?: string;
+    agent?: Agent;
+  } = {},
+): Promise<Answer> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: options.agent ?? false,
+        timeout: timeoutMs,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }
 
 export interface TestServer {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { RunResult } from '../../src/probe/probeTypes.js';
 import { encodeStoredRun, fileNameFor } from '../../src/state/runStore.js';
-import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { exited, freePort, stopChild, waitOk } from '../childProcess.js';
 import { CLI, check, NotHeld, runCases } from './shared.js';
 
 /**
@@ -59,17 +59,6 @@ async function status(url: string, timeoutMs = 2000): Promise<number> {
   } catch {
     return 0;
   }
-}
-
-function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    const timer = setTimeout(() => resolve(null), timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
 }
 
 type Case = [name: string, run: () => Promise<string>];

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { freePort, stopChild, waitOk } from '../childProcess.js';
+import { exited, freePort, stopChild, waitOk } from '../childProcess.js';
 import { CLI, check, type Case, runCases } from './shared.js';
 
 /**
@@ -25,17 +25,6 @@ function serve(cwd: string, configPath: string, storageEnv?: string): { child: C
   let output = '';
   for (const s of [child.stdout!, child.stderr!]) s.setEncoding('utf8').on('data', (c: string) => (output += c));
   return { child, output: () => output };
-}
-
-function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve(child.exitCode);
-    const timer = setTimeout(() => resolve(null), timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
 }
 
 /** POST /probe for target t, probe p: the run's verdict. */

@@ -1,7 +1,8 @@
 import { pino } from 'pino';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
-import type { RunResult } from '../../src/probe/probeTypes.js';
+import { errorSample } from '../../src/probe/judgeSample.js';
+import type { RunResult, SampleResult } from '../../src/probe/probeTypes.js';
 import type { StreamResult } from '../../src/client/streamTypes.js';
 
 export const silentLogger = pino({ level: 'silent' });
@@ -86,6 +87,23 @@ export function testRun(id: string, samples: Array<Partial<RunResult['samples'][
     startedAt: '2026-01-01T00:00:00.000Z',
     durationSeconds: 1,
     samples: samples as RunResult['samples'],
+    ...over,
+  };
+}
+
+/** A whole sample (errorSample's fields, then a healthy answer's), with the fields a test sets. */
+export function testSample(over: Partial<SampleResult> = {}): SampleResult {
+  const content = over.content ?? 'The output of the model.';
+  return {
+    ...errorSample(0, 'internal', ''),
+    verdict: 'ok',
+    reasons: [],
+    error: null,
+    outputTokens: 5,
+    finishReason: 'stop',
+    durationSeconds: 1,
+    content,
+    contentChars: content.length,
     ...over,
   };
 }

@@ -5,29 +5,10 @@ import { describe, test } from 'node:test';
 import { normalizeFingerprint } from '../../src/fingerprint/normalizeFingerprint.js';
 import { renderRun } from '../../src/http/renderRun.js';
 import type { SampleResult } from '../../src/probe/probeTypes.js';
-import { testRun } from '../helpers/testConfig.js';
+import { testRun, testSample } from '../helpers/testConfig.js';
 
-const sample = (): Partial<SampleResult> => ({
-  index: 0,
-  verdict: 'fail',
-  reasons: ['content: sentence_loop from token 40'],
-  findings: [],
-  notes: [],
-  content: 'The output of the model.',
-  reasoning: '',
-  metrics: null,
-  error: null,
-  outputTokens: 5,
-  finishReason: 'length',
-  ttftSeconds: null,
-  durationSeconds: 1,
-  tokensPerSecond: null,
-  aborted: false,
-  tokensAtAbort: null,
-  tokensSaved: 0,
-  contentChars: 24,
-  reasoningChars: 0,
-});
+const sample = (): SampleResult =>
+  testSample({ verdict: 'fail', reasons: ['content: sentence_loop from token 40'], finishReason: 'length' });
 
 const NOW = Date.parse('2026-01-01T00:01:00Z');
 const empty = normalizeFingerprint({ served: [], modelEntry: null, info: null, unavailable: ['info: none answered'] });
