@@ -11,6 +11,7 @@
  * schema and of the messages) and its line in config/example.yaml, then `npm run schema`
  * to refresh config/coherency.schema.json.
  */
+import { IDENTIFIED_LANGUAGES } from '../core/detectors/languageId/identifiedLanguages.js';
 import { DEFAULT_THRESHOLDS } from '../core/thresholds.js';
 import { DEFAULTS, EXPECT_DEFAULTS, KEYWORDS_MAX, RESERVED_BODY_KEYS, RESERVED_HEADERS, TEMPERATURES_MAX } from './defaults.js';
 import { CONFORMANCE_CHECKS, GOLDEN_TASKS, PROBE_KINDS_NAMES, RECALL_POSITIONS } from './probeKindNames.js';
@@ -544,7 +545,8 @@ export const CONFIG_SPEC = {
       expect: {
         type: 'section',
         section: 'expect',
-        description: 'Prompt adherence: keywords the answer must mention (else off_prompt, fail) and markdown headings it must have (warn)',
+        description:
+          'Prompt adherence: keywords the answer must mention (else off_prompt, fail), markdown headings it must have (warn) and the language it must be in (else wrong_language, fail)',
         notWhen: CONFORMANCE,
       },
       temperatures: {
@@ -653,7 +655,7 @@ export const CONFIG_SPEC = {
   },
   expect: {
     description: 'What a generation answer must contain',
-    message: 'must be a mapping with keywords (a list), minCoverage (0-1) and headings (an integer)',
+    message: 'must be a mapping with keywords (a list), minCoverage (0-1), headings (an integer) and language (an ISO 639-1 code)',
     fields: {
       keywords: {
         type: 'list',
@@ -686,6 +688,13 @@ export const CONFIG_SPEC = {
         default: EXPECT_DEFAULTS.headings,
         message: 'must be an integer from 0 to 1000 (markdown headings the answer must have)',
         description: 'At least this many markdown headings, else a warning (missing_headings)',
+      },
+      language: {
+        type: 'string',
+        enum: IDENTIFIED_LANGUAGES,
+        message: `must be an ISO 639-1 code the language identifier knows (${IDENTIFIED_LANGUAGES.join(', ')})`,
+        description:
+          'The language the answer must be in (ISO 639-1, e.g. en, ko); an answer mostly in another language fails wrong_language',
       },
     },
   },

@@ -199,9 +199,10 @@ function readExpect(pr: SectionValue<'probe'>, raw: Obj, at: string, p: Problems
   const given = raw['expect'];
   if (!isObj(given) || pr.expect === undefined) return null;
   const keywords = pr.expect.keywords ?? [];
-  if (keywords.length === 0 && pr.expect.headings === 0 && !present(given['keywords']))
-    p.add(at, 'sets nothing to check: give keywords, headings or both');
-  return { keywords, minCoverage: pr.expect.minCoverage, headings: pr.expect.headings };
+  const language = pr.expect.language ?? null;
+  if (keywords.length === 0 && pr.expect.headings === 0 && !present(given['keywords']) && !present(given['language']))
+    p.add(at, 'sets nothing to check: give keywords, headings, language or more than one');
+  return { keywords, minCoverage: pr.expect.minCoverage, headings: pr.expect.headings, language };
 }
 
 function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Context): ProbeConfig {

@@ -4,6 +4,8 @@
  * passes every repetition check; the share of the prompt's expected keywords it mentions does not.
  * Pure: text in, figures out.
  */
+import { type AnswerLanguage, answerLanguage, wrongLanguage } from './answerLanguage.js';
+import { languageName } from './detectors/languageId/languageName.js';
 
 /** What a probe expects of its answer (probes[].expect). */
 export interface ExpectConfig {
@@ -13,6 +15,8 @@ export interface ExpectConfig {
   minCoverage: number;
   /** At least this many markdown headings (0 = not checked); fewer is a warn (missing_headings). */
   headings: number;
+  /** The language the answer must be in (ISO 639-1), else the sample fails wrong_language; null: not checked. */
+  language?: string | null;
 }
 
 export interface Adherence {
@@ -22,6 +26,8 @@ export interface Adherence {
   missing: string[];
   /** Markdown headings (ATX, "# Title" to "###### Title") in the answer. */
   headings: number;
+  /** The answer's language when expect.language is set (answerLanguage.ts); null otherwise. */
+  language: AnswerLanguage | null;
 }
 
 const WORD_RE = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
@@ -83,12 +89,16 @@ export function keywordCoverage(text: string, keywords: readonly string[]): Pick
 }
 
 export function measureAdherence(text: string, expect: ExpectConfig): Adherence {
-  return { ...keywordCoverage(text, expect.keywords), headings: countHeadings(text) };
+  return {
+    ...keywordCoverage(text, expect.keywords),
+    headings: countHeadings(text),
+    language: expect.language ? answerLanguage(text) : null,
+  };
 }
 
 /** What a sample's verdict takes from its adherence: findings with a kind, a severity and a detail. */
 export interface AdherenceFinding {
-  kind: 'off_prompt' | 'missing_headings';
+  kind: 'off_prompt' | 'missing_headings' | 'wrong_language';
   severity: 'warn' | 'fail';
   detail: string;
 }
@@ -109,6 +119,14 @@ export function adherenceFindings(a: Adherence, expect: ExpectConfig): Adherence
       kind: 'off_prompt',
       severity: 'fail',
       detail: `the answer mentions ${a.matched.length} of ${a.matched.length + a.missing.length} expected keywords (${pct(a.coverage)}, under minCoverage ${pct(expect.minCoverage)}); missing ${shown}${a.missing.length > 8 ? ', ...' : ''}: it answers another prompt`,
+    });
+  }
+  const wrong = a.language && expect.language ? wrongLanguage(a.language, expect.language) : null;
+  if (wrong && expect.language) {
+    out.push({
+      kind: 'wrong_language',
+      severity: 'fail',
+      detail: `the answer is in ${languageName(wrong.language)}, ${pct(wrong.share)} of it in ${languageName(expect.language)} (expect.language ${expect.language})`,
     });
   }
   if (expect.headings > 0 && a.headings < expect.headings) {

@@ -233,7 +233,7 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
     }),
     reasons: new Counter({
       name: 'coherency_degeneration_reasons_total',
-      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, language_switch, empty, learned (the learned model, probes with verdict: learned), off_prompt (expect.keywords missed), recall_missed, contamination, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in samples_total as warn, not here.',
+      help: 'Findings on warn or fail samples, by kind: a loop (word_loop ... paragraph_loop), a flood (char_flood, punctuation_flood, whitespace_flood, tag_spam), cycling, list_runaway, word_salad, gibberish, special_tokens, script_switch, language_switch, empty, learned (the learned model, probes with verdict: learned), off_prompt (expect.keywords missed), wrong_language (not in expect.language), recall_missed, contamination, ... (a fixed set). A sample counts once per kind it shows; an inconclusive sample (too short to judge) counts in samples_total as warn, not here.',
       labelNames: ['target', 'probe', 'kind'] as const,
       registers: reg,
     }),

@@ -156,7 +156,8 @@ Recall, contamination, conformance and golden probes add ${PROBE_KIND_FINDING_KI
 conformance check failed, which one and why in the conformance series below; a golden task
 answered wrongly, a warn: the share right is \`coherency_golden_answers_total\`).
 Generation probes with \`expect\` add \`off_prompt\` (too few of the expected keywords: the answer is
-to another prompt) and \`missing_headings\` (fewer markdown headings than asked, a warning).
+to another prompt), \`wrong_language\` (the answer is mostly in another language than
+\`expect.language\`) and \`missing_headings\` (fewer markdown headings than asked, a warning).
 
 ## Conformance reasons
 

@@ -72,14 +72,15 @@ export function judgeSample(
   const error = result.error;
   const logprobs = result.logprobs ?? null;
   const adherence = probe.expect ? measureAdherence(result.content, probe.expect) : null;
-  // An answer to another prompt fails; one whose text already failed (a loop from the start,
-  // an empty answer) is explained by that, and is not counted off_prompt as well.
+  // An answer to another prompt or in another language fails; one whose text already failed (a
+  // loop from the start, an empty answer) is explained by that, and is not counted off_prompt
+  // or wrong_language as well.
   const adherenceVerdict = (): SampleVerdict => {
     if (!adherence || !probe.expect) return 'ok';
     const textFailed = findings.some((f) => f.severity === 'fail');
     let worst: SampleVerdict = 'ok';
     for (const f of adherenceFindings(adherence, probe.expect)) {
-      if (f.kind === 'off_prompt' && textFailed) continue;
+      if ((f.kind === 'off_prompt' || f.kind === 'wrong_language') && textFailed) continue;
       sampleFinding(
         { kind: f.kind, severity: f.severity, certain: false, atChar: -1, atToken: -1, detail: f.detail, excerpt: '', channel: 'sample' },
         'sample',

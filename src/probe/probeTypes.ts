@@ -45,11 +45,18 @@ export function outcomeOf<K extends SampleOutcome['kind']>(sample: Pick<SampleRe
 
 /**
  * Kinds a sample can be judged by besides the analyzer's: too short to judge, the server's own
- * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings),
+ * repetition stop, an answer to another prompt (off_prompt), too few headings (missing_headings), an answer in
+ * another language than expect.language (wrong_language),
  * and those of the probe kinds (their modules in kinds/; the whole list at run time is
  * SAMPLE_FINDING_KINDS of kinds/index.ts).
  */
-export const SAMPLE_LEVEL_FINDING_KINDS = ['inconclusive', 'engine_repetition_stop', 'off_prompt', 'missing_headings'] as const;
+export const SAMPLE_LEVEL_FINDING_KINDS = [
+  'inconclusive',
+  'engine_repetition_stop',
+  'off_prompt',
+  'missing_headings',
+  'wrong_language',
+] as const;
 
 export type SampleFindingKind = FindingKind | (typeof SAMPLE_LEVEL_FINDING_KINDS)[number] | ProbeKindFindingKind;
 

@@ -290,7 +290,12 @@ const INVALID: Record<string, Row> = {
   'at-most-one-at-key': { errors: ['probes[0].temperature: set temperature or temperatures (a sweep), not both'] },
   host: { errors: [`server.host: must be an IP address or a host name (letters, digits, '-' and '.'), got "bad host!"`] },
   'sweep-size': { errors: ['probes[0].temperatures: 3 temperatures x samples 7 = 21 requests per run, more than 20'] },
-  'expect-empty': { errors: ['probes[0].expect: sets nothing to check: give keywords, headings or both'] },
+  'expect-empty': { errors: ['probes[0].expect: sets nothing to check: give keywords, headings, language or more than one'] },
+  'expect-language': {
+    errors: [
+      'probes[0].expect.language: must be an ISO 639-1 code the language identifier knows (am, ar, az, be, bg, bn, ca, cs, da, de, el, en, es, et, eu, fa, fi, fr, gu, he, hi, hr, hu, hy, is, it, ja, ka, kn, ko, ku, lo, lt, lv, ml, mr, ms, nl, no, or, pa, pl, pt, ro, ru, sk, sl, sq, sr, sv, ta, te, th, tl, tr, uk, ur, vi, yo, zh)',
+    ],
+  },
   keyword: { errors: ['probes[0].expect.keywords[1]: must be a word or phrase (letters or digits)'] },
   'header-value': { errors: ['targets[0].headers.X-A: must not contain line breaks'] },
   'storage-dir': { errors: ['storage.dir: "/proc/coherency-runs" is under /proc, a kernel file system that cannot keep files'] },

@@ -106,6 +106,26 @@ describe('prompt adherence (expect.keywords)', () => {
     });
   });
 
+  test('expect.language: an answer in another language fails wrong_language at the sample level; one in the expected language passes', () => {
+    const german =
+      'Der Sauerteig braucht Mehl, Wasser und Salz und vor allem viel Geduld, während er langsam aufgeht.\n\nAm Abend vor dem Backen füttert man den Ansatz, damit er am Morgen kräftig blubbert und angenehm säuerlich riecht.\n\nDanach wird der Teig geformt, über Nacht im Kühlschrank gelassen und in einem sehr heißen Topf gebacken.';
+    const probe = testProbe({ expect: { keywords: [], minCoverage: 0.6, headings: 0, language: 'en' } });
+    const s = judgeSample(streamResult({ content: german }), probe, 0);
+    assert.equal(s.verdict, 'fail', s.reasons.join('; '));
+    assert.deepEqual(
+      s.findings.map((f) => [f.kind, f.channel]),
+      [['wrong_language', 'sample']],
+    );
+    assert.match(s.reasons[0]!, /^wrong_language: the answer is in German, 0% of it in English \(expect\.language en\)$/);
+    assert.equal(s.adherence?.language?.letters[0]?.[0], 'de');
+    const ok = judgeSample(streamResult({ content: healthyProse(1500, 4) }), probe, 0);
+    assert.equal(ok.verdict, 'ok', ok.reasons.join('; '));
+    // a collapsed text is explained by its collapse, not counted wrong_language as well
+    const loop = judgeSample(streamResult({ content: `${german}\n\n${'der Teig der Teig '.repeat(300)}` }), probe, 0);
+    assert.equal(loop.verdict, 'fail');
+    assert.ok(!loop.findings.some((f) => f.kind === 'wrong_language'), loop.reasons.join('; '));
+  });
+
   test('too few headings is a warn (missing_headings), never a fail alone; a collapsed text is not off_prompt as well', () => {
     const probe = testProbe({ expect: { keywords: [], minCoverage: 0.6, headings: 5 } });
     const s = judgeSample(streamResult({ content: healthyProse(800, 3).replace(/^#+ /gm, '') }), probe, 0);
@@ -132,7 +152,7 @@ describe('prompt adherence (expect.keywords)', () => {
     );
     assert.ok(ok.ok, JSON.stringify(ok));
     if (ok.ok) {
-      assert.deepEqual(ok.config.probes[0]!.expect, { keywords: ['a', 'b c'], minCoverage: 0.6, headings: 0 });
+      assert.deepEqual(ok.config.probes[0]!.expect, { keywords: ['a', 'b c'], minCoverage: 0.6, headings: 0, language: null });
       assert.deepEqual(ok.config.probes[0]!.temperatures, [0, 0.6]);
       assert.equal(ok.config.probes[0]!.logprobs, true);
     }

@@ -17,6 +17,7 @@
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { eldDetector } from './eldLoader.js';
+import { languageName } from './languageName.js';
 import { roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
@@ -143,16 +144,6 @@ export function languageSwitch(units: readonly IdentifiedUnit[], t: Values<typeo
   return { answer, tail, onset: sure[i]!.start, tailUnits, tailLetters };
 }
 
-const NAMES = new Intl.DisplayNames(['en'], { type: 'language' });
-
-function nameOf(code: string): string {
-  try {
-    return NAMES.of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
-
 export const languageId = {
   name: 'languageId' as const,
   kinds: LANGUAGE_ID_KINDS,
@@ -224,7 +215,12 @@ export const languageId = {
       const last = s.tailUnits === 1 ? 'the last paragraph is' : `the last ${s.tailUnits} paragraphs are`;
       return [
         {
-          ...finding('language_switch', 'fail', s.onset, `${last} in ${nameOf(s.tail)}, the answer's language is ${nameOf(s.answer)}`),
+          ...finding(
+            'language_switch',
+            'fail',
+            s.onset,
+            `${last} in ${languageName(s.tail)}, the answer's language is ${languageName(s.answer)}`,
+          ),
           rule: 'languageConfidence',
         },
       ];
