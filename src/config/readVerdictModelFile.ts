@@ -1,8 +1,7 @@
-import { closeSync } from 'node:fs';
 import { DEFAULT_VERDICT_MODEL } from '../core/defaultVerdictModel.js';
 import { readerOf } from '../core/learnedVerdict.js';
 import { loadVerdictModel, type VerdictModel } from '../core/verdictModel.js';
-import { openBoundedFileSync, readAtMostSync, readBoundedFile } from '../files/readBoundedFile.js';
+import { readBoundedFile, readBoundedFileSync } from '../files/readBoundedFile.js';
 
 /** Largest model file read: the committed one is about 20 KB; a model of this analyzer's features cannot be much more. */
 export const VERDICT_MODEL_MAX_BYTES = 1024 * 1024;
@@ -26,14 +25,7 @@ export async function readVerdictModelFile(path: string): Promise<VerdictModel> 
 export function readVerdictModelFileSync(path: string): VerdictModel {
   let text: string;
   try {
-    const { fd } = openBoundedFileSync(path, { maxBytes: VERDICT_MODEL_MAX_BYTES });
-    try {
-      const bytes = readAtMostSync(fd, 0, VERDICT_MODEL_MAX_BYTES + 1);
-      if (bytes.length > VERDICT_MODEL_MAX_BYTES) throw new Error(`is more than the ${VERDICT_MODEL_MAX_BYTES} bytes read at most`);
-      text = bytes.toString('utf8');
-    } finally {
-      closeSync(fd);
-    }
+    text = readBoundedFileSync(path, { maxBytes: VERDICT_MODEL_MAX_BYTES }).toString('utf8');
   } catch (err) {
     throw new Error(`${path}: ${(err as Error).message}`);
   }

@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import { validate as validateCron } from 'node-cron';
 import type { VerdictModel } from '../core/verdictModel.js';
 import { checkReadableFile, type FileCheck } from './checkReadableFile.js';
+import { CA_FILE_MAX_BYTES } from './readCaFile.js';
 import { checkWritableDir, type DirCheck } from './checkWritableDir.js';
 import { CONFIG_KEYS, CONFIG_SPEC, fieldAccepts, fieldMessage, fieldSpec } from './configSpec.js';
 import { CRON_FORMAT, cronProblem } from './cronProblem.js';
@@ -144,8 +145,8 @@ function checkApiKeyEnv(name: string, at: string, c: Context): string {
 }
 
 /** A file the config names must be readable at load (its content is not read here); a pasted key or certificate is not echoed. */
-function checkFileAt(file: string, at: string, c: Context): string {
-  const problem = c.checkFile(file);
+function checkFileAt(file: string, at: string, c: Context, maxBytes?: number): string {
+  const problem = c.checkFile(file, maxBytes);
   if (problem !== null) c.p.add(at, `${SHOWABLE_PATH_RE.test(file) ? `file ${JSON.stringify(file)}` : 'the file'} ${problem}`);
   return file;
 }
@@ -324,7 +325,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
       'target.baseUrl': (url: string, at) => checkBaseUrl(url, at, p),
       'target.apiKeyEnv': (name: string, at) => checkApiKeyEnv(name, at, c),
       'target.apiKeyFile': (file: string, at) => checkFileAt(file, at, c),
-      'tls.caFile': (file: string, at) => checkFileAt(file, at, c),
+      'tls.caFile': (file: string, at) => checkFileAt(file, at, c, CA_FILE_MAX_BYTES),
       'server.trustProxy[]': (entry: string, at) => checkCidr(entry, at, p),
       'target.headers[]': (value: string, at, obj, name) => checkHeader(value, at, obj, name, p),
       // a token set in the file or in the environment, valid or not

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
 import { chooseServedModel, type ModelSetting, type ServedModelChoice } from '../config/chooseServedModel.js';
@@ -55,19 +54,16 @@ export async function readServedModelNow(
   env: Record<string, string | undefined>,
   setting?: ModelSetting,
 ): Promise<ServedModelChoice> {
-  const [{ httpExchange, closeHttpDispatchers }, { createTargetDispatcher }, { readProxyEnv }, { readKeyFile }] = await Promise.all([
-    import('../client/httpExchange.js'),
-    import('../client/targetDispatcher.js'),
-    import('../client/proxyEnv.js'),
-    import('../probe/readKeyFile.js'),
-  ]);
+  const [{ httpExchange, closeHttpDispatchers }, { createTargetDispatcher }, { readCaFile }, { readProxyEnv }, { readKeyFile }] =
+    await Promise.all([
+      import('../client/httpExchange.js'),
+      import('../client/targetDispatcher.js'),
+      import('../config/readCaFile.js'),
+      import('../client/proxyEnv.js'),
+      import('../probe/readKeyFile.js'),
+    ]);
   const proxied = readProxyEnv(env);
-  const dispatcher = createTargetDispatcher(
-    target.tls,
-    MODELS_READ.timeouts.connectSeconds,
-    (p) => readFileSync(p),
-    proxied.ok ? proxied.proxy : null,
-  );
+  const dispatcher = createTargetDispatcher(target.tls, MODELS_READ.timeouts.connectSeconds, readCaFile, proxied.ok ? proxied.proxy : null);
   try {
     return await readServedModel(target, env, { http: httpExchange, readKeyFile, ...(dispatcher ? { dispatcher } : {}) }, setting);
   } finally {

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
 import type { ProxyEnv } from '../client/proxyEnv.js';
@@ -33,9 +32,12 @@ export async function createTargetClients(config: Config, proxy: ProxyEnv | null
   const prepare = async (c: Config): Promise<Map<string, Dispatcher>> => {
     const made = new Map<string, Dispatcher>();
     if (!proxy && !c.targets.some((t) => t.tls.caFile || t.tls.insecureSkipVerify)) return made;
-    const { createTargetDispatcher } = await import('../client/targetDispatcher.js');
+    const [{ createTargetDispatcher }, { readCaFile }] = await Promise.all([
+      import('../client/targetDispatcher.js'),
+      import('../config/readCaFile.js'),
+    ]);
     for (const t of c.targets) {
-      const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p), proxy);
+      const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, readCaFile, proxy);
       if (d) made.set(t.name, d);
     }
     return made;

@@ -127,6 +127,19 @@ export function openBoundedFileSync(path: string, options: BoundedReadOptions): 
   }
 }
 
+/** readBoundedFile, synchronous: for a file read once at start-up or at a reload (a CA bundle, a model). */
+export function readBoundedFileSync(path: string, options: BoundedReadOptions): Buffer {
+  const { fd } = openBoundedFileSync(path, options);
+  try {
+    // one byte past the bound: a file that grew since fstat is refused, never read past it
+    const bytes = readAtMostSync(fd, 0, options.maxBytes + 1);
+    if (bytes.length > options.maxBytes) throw new FileRefused(`is more than the ${options.maxBytes} bytes read at most`, 'TOO_LARGE');
+    return bytes;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads from an open descriptor at most `limit` bytes from `position` (fewer at the end of the file). */
 export function readAtMostSync(fd: number, position: number, limit: number): Buffer {
   const buf = Buffer.allocUnsafe(limit);

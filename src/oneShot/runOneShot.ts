@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpExchange.js';
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
 import { readProxyEnv } from '../client/proxyEnv.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
+import { readCaFile } from '../config/readCaFile.js';
 import type { Config } from '../config/types.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
@@ -58,7 +58,7 @@ export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
   const proxied = readProxyEnv(o.env);
   if (!proxied.ok) throw new RangeError(`proxy settings: ${proxied.error}`);
   for (const t of o.config.targets) {
-    const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, (p) => readFileSync(p), proxied.proxy);
+    const d = createTargetDispatcher(t.tls, t.timeouts.connectSeconds, readCaFile, proxied.proxy);
     if (d) dispatchers.set(t.name, d);
   }
   // A contamination probe's requests must stream together to test anything: they get their

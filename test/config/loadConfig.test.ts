@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { checkReadableFile } from '../../src/config/checkReadableFile.js';
 import { configFromEnv } from '../../src/config/configFromEnv.js';
+import { CA_FILE_MAX_BYTES, readCaFile } from '../../src/config/readCaFile.js';
 import { demoConfigPath, loadConfig, loadConfigFromSource, resolveConfigSource } from '../../src/config/loadConfig.js';
 
 const VALID = 'targets:\n  - {name: a, baseUrl: "http://h/v1", model: m}\nprobes:\n  - {name: p, prompt: x, maxTokens: 1}\n';
@@ -80,6 +82,33 @@ describe('checkReadableFile (apiKeyFile, tls.caFile)', () => {
   it('says when it is empty (a Secret mounted before its key was set)', () => assert.equal(checkReadableFile(empty), 'is empty'));
   it('says when it cannot be read', { skip: process.getuid?.() === 0 ? 'root reads every file' : false }, () => {
     assert.equal(checkReadableFile(locked), 'cannot be read (permission denied)');
+  });
+});
+
+describe('tls.caFile: checked by size at load, read bounded', () => {
+  it('refuses a CA file larger than CA_FILE_MAX_BYTES at load, naming the key, and readCaFile refuses it too', async () => {
+    const dir = tempDir();
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, '');
+    truncateSync(ca, CA_FILE_MAX_BYTES + 1);
+    const path = join(dir, 'c.yaml');
+    writeFileSync(path, VALID.replace('http://h/v1', 'https://h/v1').replace('model: m}', `model: m, tls: {caFile: "${ca}"}}`));
+    assert.deepEqual(await loadConfig(path, {}), {
+      ok: false,
+      errors: [`targets[0].tls.caFile: file ${JSON.stringify(ca)} is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most`],
+    });
+    assert.throws(() => readCaFile(ca), new RegExp(`^Error: tls\\.caFile ".*ca\\.pem" is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most$`));
+  });
+
+  it('reads a CA file within the bound; refuses a FIFO put in its place at once, without blocking', () => {
+    const dir = tempDir();
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n');
+    assert.match(readCaFile(ca).toString('utf8'), /^-----BEGIN CERTIFICATE-----/);
+    const fifo = join(dir, 'fifo.pem');
+    execFileSync('mkfifo', [fifo]);
+    assert.throws(() => readCaFile(fifo), /^Error: tls\.caFile ".*fifo\.pem" is a named pipe \(FIFO\), not a regular file$/);
+    assert.throws(() => readCaFile(join(dir, 'gone.pem')), /^Error: tls\.caFile ".*gone\.pem" no such file$/);
   });
 });
 
