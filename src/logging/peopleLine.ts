@@ -73,10 +73,23 @@ function sampleSentence(log: LogObject, baseUrl: string | null): string {
   return [`${verdict}${why ? `: ${why}` : ''}`, figures.length ? `(${figures.join(', ')})` : '', run].filter(Boolean).join(' ');
 }
 
+/**
+ * Control chars (C0 but tab, DEL, C1) and the bidirectional overrides, which a terminal would
+ * obey rather than show: a target's error text, a model name or a header it sent, written raw,
+ * could clear the screen, rewrite the line before it or reorder what it says.
+ */
+const UNSAFE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** `s` with each char a terminal would act on written as its escape (`\u001b`), as the JSON lines have it. */
+export function terminalSafe(s: string): string {
+  return s.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** The message part of the pretty line. `baseUrl` (the daemon's address, once known) makes a run's link complete. */
 export function peopleMessage(log: LogObject, baseUrl: string | null): string {
   const msg = typeof log['msg'] === 'string' ? log['msg'] : '';
   const head = prefix(log);
   const body = msg === SAMPLE_FINISHED ? sampleSentence(log, baseUrl) : msg;
-  return head ? `${head} ${body}` : body;
+  // the other fields are printed as JSON (escaped); the message is printed as it is
+  return terminalSafe(head ? `${head} ${body}` : body);
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { FOLDABLE_KEYS, isFolded, peopleMessage, SAMPLE_FINISHED, type LogObject } from '../../src/logging/peopleLine.js';
+import { FOLDABLE_KEYS, isFolded, peopleMessage, SAMPLE_FINISHED, terminalSafe, type LogObject } from '../../src/logging/peopleLine.js';
 
 const URL = 'http://127.0.0.1:9464';
 const RUN = '7748551c-4a72-4c9f-841a-afb84a01a440';
@@ -87,4 +87,22 @@ test('what the sentence says is left out of the line; other lines keep their fie
     FOLDABLE_KEYS.filter((k) => isFolded(daemon, k)),
     [],
   );
+});
+
+test('what a terminal would obey is written as its escape: a target cannot clear the screen or rewrite a line', () => {
+  const line = peopleMessage(
+    {
+      target: 'local',
+      probe: 'long',
+      sample: 0,
+      msg: SAMPLE_FINISHED,
+      verdict: 'error',
+      error: 'http_500: \u001b[2J\u001b[1;1Hall clear\rok\u202e',
+    },
+    null,
+  );
+  assert.equal(line, 'local/long #0 error: http_500: \\u001b[2J\\u001b[1;1Hall clear\\u000dok\\u202e');
+  assert.equal(peopleMessage({ msg: 'model "m\u0007\n" read' }, null), 'model "m\\u0007\\u000a" read');
+  // tabs, accents and other scripts are text
+  assert.equal(terminalSafe('a\tb é 한국어 中文'), 'a\tb é 한국어 中文');
 });
