@@ -29,7 +29,7 @@ probes:
 `;
 
 const runsSeries = async (d: Daemon) =>
-  (await (await fetch(`${d.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('coherency_probe_runs_total{'));
+  (await (await fetch(`${d.url}/metrics`)).text()).split('\n').filter((l) => l.startsWith('coherency_probe_samples_total{'));
 
 test('a reload that changes temperatures forgets the old temperatures series of that probe only', async () => {
   sim = await startSimulator({ tokensPerSecond: 0 });

@@ -59,7 +59,7 @@ describe('POST /probe (JSON)', () => {
     assert.ok(s.outputTokens > 1000);
     assert.ok(s.metrics.content.compressionRatio > 0.2);
     assert.equal(s.content, undefined, 'the output text is not in /probe answers');
-    assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'good', probe: 'short', verdict: 'ok' }), 1);
+    assert.equal(await sample(registry, 'coherency_probe_samples_total', { target: 'good', probe: 'short', verdict: 'ok' }), 1);
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'good', probe: 'short' }), 1);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'good', probe: 'short' }), 0);
     assert.ok((await sample(registry, 'coherency_probe_last_run_timestamp_seconds', { target: 'good' }))! > 1.7e9);
@@ -79,7 +79,7 @@ describe('POST /probe (JSON)', () => {
     assert.equal(f.channel, 'content');
     assert.ok(f.atChar > 0 && f.atToken > 0 && f.excerpt.length > 10, JSON.stringify(f));
     assert.equal(await sample(registry, 'coherency_degeneration_reasons_total', { target: 'bad', probe: 'long', kind: f.kind }), 1);
-    assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'bad', probe: 'long', verdict: 'fail' }), 1);
+    assert.equal(await sample(registry, 'coherency_probe_samples_total', { target: 'bad', probe: 'long', verdict: 'fail' }), 1);
     assert.equal(await sample(registry, 'coherency_probe_success', { target: 'bad', probe: 'long' }), 0);
     assert.equal(await sample(registry, 'coherency_degeneration_ratio', { target: 'bad', probe: 'long' }), 1);
     const onset = await sample(registry, 'coherency_last_output_collapse_onset_ratio', {
@@ -102,7 +102,7 @@ describe('POST /probe (JSON)', () => {
     assert.equal(body.verdict, 'error');
     assert.equal(body.samples[0].error.type, 'connect');
     assert.equal(await sample(registry, 'coherency_probe_errors_total', { target: 'down', type: 'connect' }), 1);
-    assert.equal(await sample(registry, 'coherency_probe_runs_total', { target: 'down', verdict: 'error' }), 1);
+    assert.equal(await sample(registry, 'coherency_probe_samples_total', { target: 'down', verdict: 'error' }), 1);
   });
 
   test('unknown target or probe is 404 naming the known ones; missing parameter is 400', async () => {
@@ -166,7 +166,7 @@ describe('other routes', () => {
     assert.equal(res.statusCode, 200);
     assert.match(res.headers['content-type'] as string, /text\/plain/);
     for (const name of [
-      'coherency_probe_runs_total',
+      'coherency_probe_samples_total',
       'coherency_probe_success',
       'coherency_probe_last_run_timestamp_seconds',
       'coherency_probe_duration_seconds_bucket',

@@ -76,7 +76,7 @@ describe('a conformance run in the app', { timeout: 30_000 }, () => {
       /^coherency_conformance_check_failures_total\{target="proxy",probe="conformance",check="models",reason="model_mismatch"\} 1$/m,
     );
     assert.doesNotMatch(metrics, /coherency_conformance_check_success\{[^}]*check="auth"/);
-    assert.match(metrics, /^coherency_probe_runs_total\{target="proxy",probe="conformance",verdict="fail"\} 1$/m);
+    assert.match(metrics, /^coherency_probe_samples_total\{target="proxy",probe="conformance",verdict="fail"\} 1$/m);
     assert.doesNotMatch(metrics, /coherency_degeneration_ratio\{target="proxy"/);
   });
 });

@@ -66,14 +66,14 @@ describe('the shipped default config', { timeout: DEADLINE_MS + 20_000 }, () => 
     assert.match(said, /the simulator listens on http:\/\/127\.0\.0\.1:\d+\/v1 instead; the \d+ targets on 127\.0\.0\.1:8089 follow it/);
 
     const seen = await waitFor(
-      'coherency_probe_runs_total with verdict ok >= 1 and fail >= 1',
+      'coherency_probe_samples_total with verdict ok >= 1 and fail >= 1',
       async () => {
         const { status, body } = await fetchText(`${base}/metrics`);
         if (status !== 200) return undefined;
         const byVerdict: Record<string, number> = {};
         const byTarget: string[] = [];
         for (const s of parseExposition(body)) {
-          if (s.name !== 'coherency_probe_runs_total' || s.value === 0) continue;
+          if (s.name !== 'coherency_probe_samples_total' || s.value === 0) continue;
           const verdict = s.labels['verdict'] ?? '?';
           byVerdict[verdict] = (byVerdict[verdict] ?? 0) + s.value;
           byTarget.push(`${s.labels['target']}/${s.labels['probe']} ${verdict}=${s.value}`);

@@ -76,7 +76,7 @@ describe('serve: the CLI against a loopback simulator', { timeout: 60_000 }, () 
     return parseExposition(body);
   };
   const runs = (samples: ReturnType<typeof parseExposition>, target: string, verdict: string) =>
-    sampleValue(samples, 'coherency_probe_runs_total', { target, probe: PROBE, verdict }) ?? 0;
+    sampleValue(samples, 'coherency_probe_samples_total', { target, probe: PROBE, verdict }) ?? 0;
 
   before(async () => {
     ensureBuilt();

@@ -209,9 +209,9 @@ describe('temperature sweeps', () => {
       lines.every((l) => l.includes('probe="sweep"')),
       lines.filter((l) => !l.includes('probe="sweep"')).join('\n'),
     );
-    assert.match(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok",temperature="0"\} 2/);
-    assert.match(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok",temperature="0.6"\} 2/);
-    assert.match(text, /coherency_probe_runs_total\{target="local",probe="plain",verdict="ok"\} 1/);
+    assert.match(text, /coherency_probe_samples_total\{target="local",probe="sweep",verdict="ok",temperature="0"\} 2/);
+    assert.match(text, /coherency_probe_samples_total\{target="local",probe="sweep",verdict="ok",temperature="0.6"\} 2/);
+    assert.match(text, /coherency_probe_samples_total\{target="local",probe="plain",verdict="ok"\} 1/);
     assert.match(
       text,
       /coherency_output_compression_ratio_bucket\{le="[^"]+",target="local",probe="sweep",channel="content",temperature="0.6"\}/,
@@ -293,7 +293,7 @@ test('end to end through /probe and /metrics: a sweeping probe and a plain one o
     assert.ok(withTemp.length > 0 && withTemp.every((l) => l.includes('probe="sweep"')), withTemp.join('\n'));
     assert.match(text, /coherency_degeneration_ratio\{target="local",probe="sweep",temperature="0"\} 0/);
     assert.match(text, /coherency_degeneration_ratio\{target="local",probe="plain"\} 0/);
-    assert.doesNotMatch(text, /coherency_probe_runs_total\{target="local",probe="sweep",verdict="ok"\}/);
+    assert.doesNotMatch(text, /coherency_probe_samples_total\{target="local",probe="sweep",verdict="ok"\}/);
     await app.close();
   } finally {
     await lb.close();
