@@ -6,7 +6,8 @@
  */
 import { DEFAULTS } from './defaults.js';
 import type { SectionValue } from './specTypes.js';
-import type { ConfigEnv } from './validateOptions.js';
+/** The environment read (ConfigEnv of validateOptions.ts, which imports types.ts: written out here to keep out of a circle). */
+type ConfigEnv = Readonly<Record<string, string | undefined>>;
 
 export interface OtlpConfig extends Omit<SectionValue<'otlp'>, 'endpoint' | 'headers'> {
   /** Where evaluation events go (…/v1/logs); null: no events are exported. */
