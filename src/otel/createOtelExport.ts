@@ -14,7 +14,7 @@ import type { OtlpConfig } from '../config/types.js';
 import { createClientMetrics } from './clientMetrics.js';
 import { evaluationEvents } from './evaluationEvents.js';
 import { type EvaluationSink, NO_EVALUATIONS } from './evaluationSink.js';
-import { type ExportCounts, QueuedLogProcessor } from './queuedLogProcessor.js';
+import { type ExportCounts, QueuedLogProcessor, within } from './queuedLogProcessor.js';
 
 const SCOPE = 'coherency-exporter';
 const MAX_BATCH = 512;
@@ -83,10 +83,7 @@ export function createOtelExport(config: OtlpConfig, version: string, counts: Ex
     },
     close() {
       // every part within the export timeout: a collector that never answers cannot hold a shutdown
-      closing ??= Promise.race([
-        Promise.allSettled([logs?.shutdown(), meters?.shutdown({ timeoutMillis })]).then(() => {}),
-        new Promise<void>((resolve) => setTimeout(resolve, timeoutMillis * 2 + 200).unref()),
-      ]);
+      closing ??= within(Promise.allSettled([logs?.shutdown(), meters?.shutdown({ timeoutMillis })]), timeoutMillis * 2 + 200);
       return closing;
     },
   };

@@ -73,7 +73,6 @@ export class QueuedLogProcessor implements LogRecordProcessor {
       };
       // the exporter has a timeout of its own; this one holds even if a callback never comes
       const cut = setTimeout(() => settle(false), this.options.timeoutMs + 100);
-      cut.unref();
       try {
         this.exporter.export(batch, (result) => settle(result.code === SUCCESS));
       } catch {
@@ -86,7 +85,7 @@ export class QueuedLogProcessor implements LogRecordProcessor {
   /** Sends everything waiting, batch after batch, until the queue is empty or `deadlineMs` (epoch ms) passes. */
   async flushUntil(deadlineMs: number): Promise<void> {
     while ((this.queue.length > 0 || this.sending) && Date.now() < deadlineMs) {
-      await Promise.race([this.sendOnce(), sleep(deadlineMs - Date.now())]);
+      await within(this.sendOnce(), deadlineMs - Date.now());
     }
   }
 
@@ -101,10 +100,23 @@ export class QueuedLogProcessor implements LogRecordProcessor {
     clearInterval(this.timer);
     await this.flushUntil(Date.now() + this.options.timeoutMs);
     if (this.queue.length > 0) this.counts.dropped('logs', 'export_failed', this.queue.splice(0).length);
-    await Promise.race([this.exporter.shutdown().catch(() => {}), sleep(this.options.timeoutMs)]);
+    await within(
+      this.exporter.shutdown().catch(() => {}),
+      this.options.timeoutMs,
+    );
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+/**
+ * The promise, or nothing after `ms`. The timer holds the event loop (a shutdown awaits this after
+ * the server closed: an unref'd one would let the process end before the flush) and is cleared
+ * as soon as the promise settles, so it never keeps a finished process alive.
+ */
+export async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, Math.max(0, ms))))]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -13,6 +13,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { VERSION } from '../../src/version.js';
 import { silentLogger } from '../helpers/testConfig.js';
 import { type OtlpReceiver, startOtlpReceiver } from '../helpers/otlpReceiver.js';
+import { requireTool, runCommand } from '../helpers/integrationProcess.js';
 
 const TOKEN = 'otel-test-auth-token-0123456789';
 const KEY = 'sk-otel-canary-3b9e71d2c4a8';
@@ -175,6 +176,14 @@ describe('otlp export to a loopback receiver', { timeout: 60_000 }, () => {
     await until('the exported counter', async () => (await series(daemon, 'coherency_otlp_exported_records_total', 'signal="logs"')) >= 4);
     assert.equal(await series(daemon, 'coherency_otlp_dropped_records_total', 'signal="logs",reason="queue_full"'), 0);
     assert.equal(await series(daemon, 'coherency_otlp_dropped_records_total', 'signal="logs",reason="export_failed"'), 0);
+    // the new series pass promtool's lint (names, HELP, counters)
+    const tool = requireTool('promtool');
+    if (tool.skip === null) {
+      const body = await (await fetch(`${daemon.url}/metrics`)).text();
+      assert.ok(body.includes('coherency_otlp_dropped_records_total{'));
+      const result = await runCommand(tool.path, ['check', 'metrics'], { input: body });
+      assert.equal(`${result.stdout}${result.stderr}`, '', 'promtool check metrics printed problems');
+    }
   });
 
   test('no API key, header value, prompt or auth token anywhere in what the receiver got', () => {
