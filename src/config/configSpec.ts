@@ -154,6 +154,22 @@ const host = (what: string, dflt: string) =>
     default: dflt,
     description: `${what} listen address: an IP address or a host name (0.0.0.0 in a container)`,
   }) as const satisfies FieldSpec;
+/** HTTP headers by name, string values (a target's requests, the OTLP exports). */
+const HEADER_MAP = {
+  type: 'map',
+  values: {
+    type: 'string',
+    verbatim: true,
+    blankOk: true,
+    typeMessage: 'must be a string (quote numbers and booleans)',
+    description: 'Header value',
+  },
+  keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  keyMessage: 'is not a valid HTTP header name',
+  keysIgnoreCase: true,
+  keyNoun: 'header',
+  message: 'must be a mapping of header name to string value',
+} as const;
 const timeout = (what: string) => ({ type: 'number', exclusiveMinimum: 0, description: `Seconds: ${what}` }) as const satisfies FieldSpec;
 
 export const CONFIG_SPEC = {
@@ -338,19 +354,7 @@ export const CONFIG_SPEC = {
       },
       headers: {
         whenAbsent: DEFAULTS.otlp.headers,
-        type: 'map',
-        values: {
-          type: 'string',
-          verbatim: true,
-          blankOk: true,
-          typeMessage: 'must be a string (quote numbers and booleans)',
-          description: 'Header value',
-        },
-        keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-        keyMessage: 'is not a valid HTTP header name',
-        keysIgnoreCase: true,
-        keyNoun: 'header',
-        message: 'must be a mapping of header name to string value',
+        ...HEADER_MAP,
         description:
           'Headers sent with each export (a collector token); never logged or shown. Absent: $OTEL_EXPORTER_OTLP_HEADERS, the better place for a secret',
       },
@@ -420,21 +424,9 @@ export const CONFIG_SPEC = {
       },
       headers: {
         whenAbsent: DEFAULTS.target.headers,
-        type: 'map',
-        values: {
-          type: 'string',
-          verbatim: true,
-          blankOk: true,
-          typeMessage: 'must be a string (quote numbers and booleans)',
-          description: 'Header value',
-        },
-        keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-        keyMessage: 'is not a valid HTTP header name',
+        ...HEADER_MAP,
         forbiddenKeys: RESERVED_HEADERS,
-        keysIgnoreCase: true,
-        keyNoun: 'header',
         forbiddenMessage: 'is managed by the HTTP client and cannot be set',
-        message: 'must be a mapping of header name to string value',
         description: 'Extra request headers (string values)',
       },
       probes: {
