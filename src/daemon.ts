@@ -16,6 +16,7 @@ import { FingerprintCache } from './fingerprint/fingerprintCache.js';
 import { defaultHostNames } from './http/allowedHosts.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
+import { NO_EVALUATIONS } from './otel/evaluationSink.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import { createScheduler } from './scheduler/createScheduler.js';
 import { ProbeService } from './scheduler/probeService.js';
@@ -78,6 +79,24 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics.authFailures.inc({ method }, 0);
     metrics.authThrottled.inc({ method }, 0);
   }
+  // Read at start, as metrics.detail: a reload keeps the export it started with. The SDK is
+  // loaded only when asked for (it adds about 300 ms to a start without it).
+  const exporting = config.otlp.logsUrl !== null || config.otlp.metricsUrl !== null;
+  const evaluations = exporting
+    ? (await import('./otel/createOtelExport.js')).createOtelExport(config.otlp, VERSION, {
+        exported: (signal, n) => metrics.otlpExported.inc({ signal }, n),
+        dropped: (signal, reason, n) => metrics.otlpDropped.inc({ signal, reason }, n),
+      })
+    : NO_EVALUATIONS;
+  if (exporting) {
+    // at 0 from the start, so that rate() sees the first drop; the URLs may carry a token: never logged
+    for (const signal of ['logs', 'metrics'] as const) {
+      metrics.otlpExported.inc({ signal }, 0);
+      metrics.otlpDropped.inc({ signal, reason: 'export_failed' }, 0);
+    }
+    metrics.otlpDropped.inc({ signal: 'logs', reason: 'queue_full' }, 0);
+    logger.info({ events: config.otlp.logsUrl !== null, metrics: config.otlp.metricsUrl !== null }, 'OpenTelemetry export on');
+  }
   const clients = await createTargetClients(config, proxied.proxy).catch(async (err: unknown) => {
     await simulator?.close();
     throw err;
@@ -101,6 +120,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     metrics,
     history,
     logger,
+    evaluations,
     fingerprints: new FingerprintCache<Dispatcher>(
       (target, o) =>
         fetchIdentity(target, {
@@ -189,6 +209,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
         }
         await simulator?.close();
         await clients.close();
+        await evaluations.close(); // bounded by otlp.timeoutSeconds: a collector that never answers cannot hold it
         logger.info('stopped');
       })();
       return closing;

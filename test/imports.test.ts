@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['fingerprint'],
   ['probe'],
   ['state', 'baseline'],
-  ['metrics'],
+  ['metrics', 'otel'],
   ['scheduler'],
   // The simulator needs only prose/, but it sits up here so that no production code below
   // the daemon and the commands can lean on it.

@@ -155,6 +155,22 @@ const host = (what: string, dflt: string) =>
     default: dflt,
     description: `${what} listen address: an IP address or a host name (0.0.0.0 in a container)`,
   }) as const satisfies FieldSpec;
+/** HTTP headers by name, string values (a target's requests, the OTLP exports). */
+const HEADER_MAP = {
+  type: 'map',
+  values: {
+    type: 'string',
+    verbatim: true,
+    blankOk: true,
+    typeMessage: 'must be a string (quote numbers and booleans)',
+    description: 'Header value',
+  },
+  keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+  keyMessage: 'is not a valid HTTP header name',
+  keysIgnoreCase: true,
+  keyNoun: 'header',
+  message: 'must be a mapping of header name to string value',
+} as const;
 const timeout = (what: string) => ({ type: 'number', exclusiveMinimum: 0, description: `Seconds: ${what}` }) as const satisfies FieldSpec;
 
 export const CONFIG_SPEC = {
@@ -169,6 +185,11 @@ export const CONFIG_SPEC = {
       simulator: { type: 'section', section: 'simulator', description: 'Built-in OpenAI-compatible simulator (demos and tests)' },
       metrics: { type: 'section', section: 'metrics', description: 'Exported figures' },
       storage: { type: 'section', section: 'storage', description: 'Run history (GET /runs, GET /runs/:id)' },
+      otlp: {
+        type: 'section',
+        section: 'otlp',
+        description: 'OpenTelemetry export of verdicts (and client metrics) over OTLP/HTTP; off unless an endpoint is given',
+      },
       targets: {
         type: 'list',
         items: { type: 'section', section: 'target', description: 'An endpoint to probe' },
@@ -320,6 +341,51 @@ export const CONFIG_SPEC = {
       },
     },
   },
+  otlp: {
+    description: 'OpenTelemetry export over OTLP/HTTP (JSON); each key left out falls back to its OTEL_* variable',
+    fields: {
+      endpoint: {
+        type: 'string',
+        pattern: '^[hH][tT][tT][pP][sS]?://[^?#]+$',
+        schemaOnly: true,
+        nullable: true,
+        whenAbsent: DEFAULTS.otlp.endpoint,
+        description:
+          'Base URL of an OTLP/HTTP collector (http://127.0.0.1:4318); /v1/logs and /v1/metrics are appended. Absent: $OTEL_EXPORTER_OTLP_ENDPOINT (and the per-signal variables); none: no export',
+      },
+      headers: {
+        whenAbsent: DEFAULTS.otlp.headers,
+        ...HEADER_MAP,
+        description:
+          'Headers sent with each export (a collector token); never logged or shown. Absent: $OTEL_EXPORTER_OTLP_HEADERS, the better place for a secret',
+      },
+      metrics: {
+        type: 'boolean',
+        default: DEFAULTS.otlp.metrics,
+        description:
+          'true: export the GenAI client metrics (operation duration, token usage, time to first chunk, time per output chunk) too',
+      },
+      timeoutSeconds: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        default: DEFAULTS.otlp.timeoutSeconds,
+        description: 'Seconds one export may take before its records are dropped (and at shutdown, the last flush)',
+      },
+      maxQueueSize: {
+        type: 'integer',
+        minimum: 1,
+        maximum: L.otlpMaxQueueSizeMax,
+        default: DEFAULTS.otlp.maxQueueSize,
+        description: 'Evaluation events waiting for export; past it new ones are dropped and counted',
+      },
+      exportIntervalSeconds: {
+        type: 'number',
+        exclusiveMinimum: 0,
+        default: DEFAULTS.otlp.exportIntervalSeconds,
+        description: 'Seconds between exports of the waiting events, and of the metrics',
+      },
+    },
+  },
   target: {
     description: 'An OpenAI-compatible endpoint',
     atMostOne: ['apiKeyEnv', 'apiKeyFile'],
@@ -359,21 +425,9 @@ export const CONFIG_SPEC = {
       },
       headers: {
         whenAbsent: DEFAULTS.target.headers,
-        type: 'map',
-        values: {
-          type: 'string',
-          verbatim: true,
-          blankOk: true,
-          typeMessage: 'must be a string (quote numbers and booleans)',
-          description: 'Header value',
-        },
-        keyPattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-        keyMessage: 'is not a valid HTTP header name',
+        ...HEADER_MAP,
         forbiddenKeys: RESERVED_HEADERS,
-        keysIgnoreCase: true,
-        keyNoun: 'header',
         forbiddenMessage: 'is managed by the HTTP client and cannot be set',
-        message: 'must be a mapping of header name to string value',
         description: 'Extra request headers (string values)',
       },
       probes: {
@@ -753,6 +807,7 @@ export type SectionName =
   | 'simulator'
   | 'metrics'
   | 'storage'
+  | 'otlp'
   | 'target'
   | 'probe'
   | 'expect'
@@ -774,6 +829,7 @@ export const CONFIG_KEYS = Object.freeze({
   simulator: sectionKeys('simulator'),
   metrics: sectionKeys('metrics'),
   storage: sectionKeys('storage'),
+  otlp: sectionKeys('otlp'),
   target: sectionKeys('target'),
   probe: sectionKeys('probe'),
   message: sectionKeys('message'),

@@ -61,6 +61,20 @@ export const DEFAULTS = {
     degenerationWindow: 20,
     detail: 'basic',
   },
+  /**
+   * OpenTelemetry export (docs/otel.md): off until an endpoint is given, in the file or by
+   * OTEL_EXPORTER_OTLP_ENDPOINT. The queue holds a few minutes of events of a busy daemon
+   * (a sample makes one event and one per finding); past it they are dropped and counted.
+   */
+  otlp: {
+    endpoint: null,
+    headers: null,
+    metrics: false,
+    timeoutSeconds: 10,
+    maxQueueSize: 2048,
+    exportIntervalSeconds: 5,
+    serviceName: 'coherency-exporter',
+  },
   target: {
     // The API every OpenAI-compatible server speaks; completions and responses are asked for by name.
     api: 'chat' as 'chat' | 'completions' | 'responses',
@@ -129,6 +143,7 @@ export const DEFAULTS = {
     historySizeMax: 10000,
     historyMaxBytesMin: 1048576, // 1 MiB
     historyMaxBytesMax: 17179869184, // 16 GiB
+    otlpMaxQueueSizeMax: 1000000,
   },
   /** Relative to the working directory; the packaged copy is used when it is absent there. */
   configPath: 'config/coherency.yaml',

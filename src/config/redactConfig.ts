@@ -17,7 +17,7 @@ export function isSecretName(name: string): boolean {
 /**
  * A deep copy of the config that is safe to log or show on a debug page: server.authToken,
  * and header values (and extraBody fields) whose name or value looks like a credential,
- * become "<redacted>". apiKeyEnv and apiKeyFile stay: they are a variable name and a path;
+ * and every otlp header value, become "<redacted>". apiKeyEnv and apiKeyFile stay: they are a variable name and a path;
  * the key itself is never in a Config.
  */
 export function redactConfig(config: Config): Config {
@@ -28,6 +28,8 @@ export function redactConfig(config: Config): Config {
       if (isSecretName(name) || SECRET_VALUE_RE.test(value)) target.headers[name] = REDACTED;
     }
   }
+  // a collector's headers are there for a token, whatever their names: none is shown
+  if (copy.otlp) for (const name of Object.keys(copy.otlp.headers)) copy.otlp.headers[name] = REDACTED;
   for (const probe of copy.probes) {
     redactFields(probe.extraBody);
     // the model's 200 weights say nothing a reader needs: its path (verdictModel) stays

@@ -10,6 +10,9 @@ import type { ExpectConfig } from '../core/promptAdherence.js';
 import type { VerdictModel } from '../core/verdictModel.js';
 import type { ProbeKindSettings } from './validateProbeKind.js';
 import type { ConditionalKeys, SectionValue } from './specTypes.js';
+import type { OtlpConfig } from './otlpConfig.js';
+
+export type { OtlpConfig } from './otlpConfig.js';
 
 export type ChatMessage = SectionValue<'message'>;
 
@@ -60,6 +63,8 @@ export interface Config {
   simulator: SimulatorConfig;
   metrics: MetricsConfig;
   storage: StorageConfig;
+  /** Resolved by validateConfig (otlpConfig.ts): the variables read, the signals' URLs made. */
+  otlp: OtlpConfig;
   targets: TargetConfig[];
   probes: ProbeConfig[];
 }

@@ -27,6 +27,7 @@ import type { SectionValue } from './specTypes.js';
 import type { Config, ProbeConfig, TargetConfig } from './types.js';
 import type { ConfigEnv, ConfigResult, ValidateOptions } from './validateOptions.js';
 import { probeKindSettings } from './validateProbeKind.js';
+import { resolveOtlp } from './otlpConfig.js';
 
 export { CONFIG_KEYS } from './configSpec.js';
 export type { ConfigEnv, ConfigResult, ValidateOptions } from './validateOptions.js';
@@ -350,6 +351,7 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
     hooks: {
       target: (t, path, obj) => checkTarget(t, path, obj, c),
       probe: (pr, path, obj) => checkProbe(pr, path, obj, c),
+      otlp: (o, _path, obj) => resolveOtlp(o, obj, env, (at, message) => p.add(at, message)),
     },
   });
   // The hooks and the absent-key values gave each section its final shape (the token, targets, probes).

@@ -318,6 +318,18 @@ export function createMetrics(registry: Registry, options: CreateMetricsOptions)
       labelNames: ['outcome'] as const,
       registers: reg,
     }),
+    otlpExported: new Counter({
+      name: 'coherency_otlp_exported_records_total',
+      help: 'Records the OpenTelemetry export (otlp) sent and the collector accepted, by signal: logs (evaluation events) or metrics (data points of the client metrics). Only while otlp has an endpoint.',
+      labelNames: ['signal'] as const,
+      registers: reg,
+    }),
+    otlpDropped: new Counter({
+      name: 'coherency_otlp_dropped_records_total',
+      help: 'Records the OpenTelemetry export (otlp) dropped, by signal (logs, metrics) and reason: queue_full (otlp.maxQueueSize events were already waiting), export_failed (the collector refused, failed or passed otlp.timeoutSeconds). Probes never wait for the collector; alert when it grows.',
+      labelNames: ['signal', 'reason'] as const,
+      registers: reg,
+    }),
     promptCoverage: new Gauge({
       name: 'coherency_last_prompt_keyword_coverage_ratio',
       help: "Share of the probe's expect.keywords the last analysed sample's answer mentions (stemmed, case-insensitive), 0-1. LOWER is worse: under expect.minCoverage the sample fails off_prompt (it answered another prompt). Only probes with expect.keywords.",

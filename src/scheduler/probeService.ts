@@ -26,6 +26,7 @@ import type { Comparison } from '../fingerprint/changeComparison.js';
 import { TargetChanges } from '../fingerprint/targetChanges.js';
 import type { TargetFingerprints } from '../fingerprint/targetFingerprints.js';
 import { sampleFigures } from '../probe/sampleFigures.js';
+import type { EvaluationSink } from '../otel/evaluationSink.js';
 
 export type ProbeLookupCode = 'UNKNOWN_TARGET' | 'UNKNOWN_PROBE' | 'PROBE_NOT_ON_TARGET' | 'ALREADY_RUNNING';
 
@@ -47,6 +48,8 @@ export interface ProbeServiceDeps {
   logger: Logger;
   /** Reads each target's fingerprint after its runs; absent: runs carry none and no change is seen. */
   fingerprints?: FingerprintCache<Dispatcher>;
+  /** Where each run's verdicts and each request's figures go besides /metrics (OpenTelemetry); absent: nowhere. */
+  evaluations?: EvaluationSink;
 }
 
 export const runKey = (target: string, probe: string) => `${target}\u0000${probe}`;
@@ -180,6 +183,7 @@ export class ProbeService {
     // what the responses say served them: only answers that succeeded (a proxy's error page names the proxy)
     const served: ServedBy[] = [];
     const stream = this.deps.probe.stream;
+    const evaluations = this.deps.evaluations;
     const run = await runProbe(
       target,
       probe,
@@ -187,6 +191,7 @@ export class ProbeService {
         ...this.deps.probe,
         stream: async (request, options) => {
           const result = await stream(request, options);
+          evaluations?.request(target, result);
           if (result.served && result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300)
             served.push(result.served);
           return result;
@@ -230,6 +235,7 @@ export class ProbeService {
     recordRunIdentity(metrics, target.name, identity);
     const identified: RunResult = identity.fingerprint ? { ...run, fingerprint: identity.fingerprint } : run;
     this.deps.history.add(identified);
+    evaluations?.record(identified, { target, probeKind: probe.kind ?? 'generation', responseModel: served.at(-1)?.model ?? null });
     return identified;
   }
 

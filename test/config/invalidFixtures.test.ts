@@ -30,7 +30,7 @@ interface Row {
 const INVALID: Record<string, Row> = {
   root: {
     errors: [
-      'config: must be a mapping with the keys server, simulator, metrics, storage, targets, probes',
+      'config: must be a mapping with the keys server, simulator, metrics, storage, otlp, targets, probes',
       'targets: must list at least one target',
       'probes: must list at least one probe',
     ],
@@ -38,7 +38,7 @@ const INVALID: Record<string, Row> = {
   'empty-document': { errors: ['targets: must list at least one target', 'probes: must list at least one probe'] },
   'unknown-key': { errors: ['target: unknown key (did you mean targets?)'] },
   'unknown-top-level-key-without-suggestion': {
-    errors: ['logging: unknown key (known: server, simulator, metrics, storage, targets, probes)'],
+    errors: ['logging: unknown key (known: server, simulator, metrics, storage, otlp, targets, probes)'],
   },
   'not-a-mapping': { errors: ['server: must be a mapping'] },
   range: { errors: ['server.port: must be an integer from 0 to 65535'] },
@@ -93,6 +93,8 @@ const INVALID: Record<string, Row> = {
   'server-maxconcurrentmanualruns-at-most-100': { errors: ['server.maxConcurrentManualRuns: must be an integer from 1 to 100'] },
   'server-maxconcurrentsamples-at-least-1': { errors: ['server.maxConcurrentSamples: must be an integer from 1 to 1000'] },
   'server-maxconcurrentsamples-an-integer': { errors: ['server.maxConcurrentSamples: must be an integer from 1 to 1000'] },
+  'otlp-endpoint-url': { errors: ['otlp.endpoint: must be an http or https URL (http://127.0.0.1:4318)'] },
+  'otlp-maxqueuesize-range': { errors: ['otlp.maxQueueSize: must be an integer from 1 to 1000000'] },
   'storage-must-be-a-mapping': { errors: ['storage: must be a mapping'] },
   'storage-dir-must-be-a-path': { errors: ['storage.dir: must be a directory path, or null to keep runs only in memory'] },
   'storage-dir-must-be-a-string': { errors: ['storage.dir: must be a directory path, or null to keep runs only in memory'] },

@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { DEFAULTS } from '../../src/config/defaults.js';
 import type { Config, ProbeConfig, TargetConfig } from '../../src/config/types.js';
+import { OTLP_OFF } from '../../src/config/otlpConfig.js';
 import { errorSample } from '../../src/probe/judgeSample.js';
 import type { RunResult, SampleResult } from '../../src/probe/probeTypes.js';
 import type { StreamResult } from '../../src/client/streamTypes.js';
@@ -47,6 +48,7 @@ export function testConfig(over: Partial<Config> = {}): Config {
     simulator: { enabled: false, host: '127.0.0.1', port: 0, tokensPerSecond: 0 },
     metrics: { degenerationWindow: 20, detail: 'basic' },
     storage: { dir: null, maxRuns: 500, maxBytes: 268435456, historySize: 200, historyMaxBytes: 67108864 },
+    otlp: OTLP_OFF,
     targets: [testTarget()],
     probes: [testProbe(), testProbe({ name: 'long', maxTokens: 8000, minTokens: 1500 })],
     ...over,
