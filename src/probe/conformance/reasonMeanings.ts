@@ -10,6 +10,7 @@ export const CHECK_REASON_MEANINGS: Readonly<Record<CheckReason, string>> = {
   not_reasoning_model: 'skipped: the model does not reason (target reasoning: false, or no reasoning in its answers)',
   no_api_key: 'skipped: the target sends no key, so there is no refusal to check',
   tools_not_supported: 'skipped: the server refused a request with tools (400, 422, 501)',
+  not_in_api: "skipped: the target's API has no such thing (tools and reasoning on completions)",
   model_not_listed: 'GET /models does not list the configured model or an alias',
   model_mismatch: 'an answer names another model than the one asked for (an alias routed elsewhere)',
   content_not_string: 'choices[0].message.content is not a string (null: often the token limit spent reasoning)',
