@@ -16,6 +16,29 @@ import type { ChunkEncoder, ChunkIdentity, EncoderOptions, ToolCall, Usage } fro
 
 export type SimulatedApi = 'chat' | 'completions' | 'responses';
 
+/**
+ * Text with the reasoning written into it between <think> tags, as a server without a reasoning
+ * parser sends it: the tag opens at the first reasoning token and closes before the next text.
+ */
+function thinkTags(text: (t: string, logprob?: number) => string): {
+  content(t: string, logprob?: number): string;
+  reasoning(t: string): string;
+} {
+  let thinking = false;
+  return {
+    content: (t, logprob) => {
+      if (!thinking) return text(t, logprob);
+      thinking = false;
+      return text(`</think>\n\n${t}`, logprob);
+    },
+    reasoning: (t) => {
+      const open = thinking ? '' : '<think>';
+      thinking = true;
+      return text(open + t);
+    },
+  };
+}
+
 export function createCompletionsEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
   const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
   const fingerprint = identity.systemFingerprint ? `"system_fingerprint":${JSON.stringify(identity.systemFingerprint)},` : '';
@@ -26,20 +49,11 @@ export function createCompletionsEncoder(identity: ChunkIdentity, options: Encod
         ? 'null'
         : `{"tokens":[${JSON.stringify(t)}],"token_logprobs":[${logprob}],"top_logprobs":null,"text_offset":[0]}`
     },"finish_reason":null,"stop_reason":null}]}\n\n`;
-  let thinking = false;
+  const tagged = thinkTags(text);
   return {
     role: () => '',
-    content: (t, logprob) => {
-      if (!thinking) return text(t, logprob);
-      thinking = false;
-      return text(`</think>\n\n${t}`, logprob);
-    },
-    reasoning: (t) => {
-      if (options.reasoning === 'dropped') return '';
-      const open = thinking ? '' : '<think>';
-      thinking = true;
-      return text(open + t);
-    },
+    content: tagged.content,
+    reasoning: (t) => (options.reasoning === 'dropped' ? '' : tagged.reasoning(t)),
     toolCall: () => '',
     finish: (reason) =>
       `${head}[{"index":0,"text":"","logprobs":null,"finish_reason":${JSON.stringify(options.lengthAsStop && reason === 'length' ? 'stop' : reason)},"stop_reason":null}]}\n\n`,
@@ -59,8 +73,6 @@ export function createResponsesEncoder(identity: ChunkIdentity, options: Encoder
   let open: 'reasoning' | 'message' | 'function_call' | null = null;
   let finish: string | null = null;
   let usage: Usage | null = null;
-  // think-in-content: whether a <think> block is open in the text
-  let thinking = false;
   // the output_index a function call's deltas name (tool-index-zero: always 0)
   let callIndex = 0;
   const event = (type: string, fields: Record<string, unknown>): string =>
@@ -109,22 +121,16 @@ export function createResponsesEncoder(identity: ChunkIdentity, options: Encoder
       delta: t,
       logprobs: logprob === undefined ? [] : [{ token: t, logprob, top_logprobs: [] }],
     });
+  const tagged = thinkTags(text);
   return {
     role: () =>
       event('response.created', { response: response('in_progress') }) +
       event('response.in_progress', { response: response('in_progress') }),
-    content: (t, logprob) => {
-      if (!thinking) return text(t, logprob);
-      thinking = false;
-      return text(`</think>\n\n${t}`, logprob);
-    },
+    content: tagged.content,
     reasoning: (t) => {
       if (options.reasoning === 'dropped') return '';
-      if (options.reasoning === 'think-tags') {
-        const start = thinking ? '' : '<think>';
-        thinking = true;
-        return text(start + t);
-      }
+      // think-in-content: the reasoning goes into the text
+      if (options.reasoning === 'think-tags') return tagged.reasoning(t);
       return (
         item('reasoning') +
         event('response.reasoning_text.delta', { item_id: itemId(), output_index: outputIndex, content_index: 0, delta: t })
