@@ -164,10 +164,14 @@ export async function checkFields(ctx: CheckContext): Promise<CheckVerdict> {
     );
   const finishReason = c.answer.finishReason;
   if (typeof finishReason === 'string' && !KNOWN_FINISH_REASONS.includes(finishReason))
-    return fail('unknown_finish_reason', `the completion's finish_reason is ${short(finishReason, 40)}`, {
-      ...evidence,
-      finish_reason: finishReason,
-    });
+    return fail(
+      'unknown_finish_reason',
+      `the ${ctx.api === 'responses' ? "response's status reads as" : "completion's finish_reason is"} ${short(finishReason, 40)}`,
+      {
+        ...evidence,
+        finish_reason: finishReason,
+      },
+    );
   const inStream = auditStream(s.answer, ctx.api);
   if (inStream) {
     const p = inStream.problem;

@@ -1,7 +1,7 @@
 import type { HttpExchange } from '../../client/httpExchange.js';
 import type { StreamApi } from '../../core/apiChunks.js';
 import { responseUsage } from './apiAnswers.js';
-import { answerProblem, type CheckContext } from './checkContext.js';
+import { API_WORDS, answerProblem, type CheckContext } from './checkContext.js';
 import { fail, isObject, pass, type CheckVerdict, type Evidence } from './checkTypes.js';
 import type { StreamAnswer } from './readAnswers.js';
 
@@ -98,12 +98,7 @@ export function judgeStream(s: StreamAnswer, figures: StreamFigures | null, api:
       evidence,
     );
   }
-  if (!s.done)
-    return fail(
-      'no_done',
-      api === 'responses' ? 'the stream ended without response.completed' : 'the stream ended without data: [DONE]',
-      evidence,
-    );
+  if (!s.done) return fail('no_done', `the stream ended without ${API_WORDS[api].end}`, evidence);
   if (!s.usage)
     return fail(
       'usage_chunk_missing',
