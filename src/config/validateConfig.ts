@@ -254,25 +254,6 @@ function checkProbe(pr: SectionValue<'probe'>, path: string, raw: Obj, c: Contex
   };
 }
 
-/**
- * The conformance checks send chat requests and read chat answers (tools, reasoning fields,
- * limits): a target on another API would be judged on an endpoint it was not configured for,
- * so the pair is refused rather than run on the wrong API.
- */
-function checkTargetApis(config: Config, p: Problems): void {
-  if (!Array.isArray(config.targets) || !Array.isArray(config.probes)) return;
-  const conformance = new Set(config.probes.filter((pr) => pr?.kind === 'conformance').map((pr) => pr.name));
-  config.targets.forEach((t, i) => {
-    if (!t || t.api === 'chat' || t.api === undefined || !Array.isArray(t.probes)) return;
-    const names = t.probes.filter((name) => conformance.has(name));
-    if (names.length > 0)
-      p.add(
-        `targets[${i}].api`,
-        `is ${t.api}, and conformance probes check the chat API only: leave ${names.join(', ')} out of this target's probes, or probe it with api: chat`,
-      );
-  });
-}
-
 /** Names of well-formed probes, first occurrence only: what targets[].probes may refer to. */
 function declaredProbeNames(raw: unknown): string[] {
   if (!Array.isArray(raw)) return [];
@@ -359,8 +340,6 @@ export function validateConfig(raw: unknown, env: ConfigEnv, options: ValidateOp
   if (config.simulator.enabled && config.simulator.port !== 0 && config.simulator.port === config.server.port) {
     p.add('simulator.port', `must differ from server.port (${config.server.port})`);
   }
-
-  checkTargetApis(config, p);
 
   if (p.list.length > 0) return { ok: false, errors: p.list };
   return { ok: true, config, ...(p.warnings.length ? { warnings: p.warnings } : {}) };

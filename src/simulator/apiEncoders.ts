@@ -1,4 +1,4 @@
-import type { ChunkEncoder, ChunkIdentity, EncoderOptions, Usage } from './chunks.js';
+import type { ChunkEncoder, ChunkIdentity, EncoderOptions, ToolCall, Usage } from './chunks.js';
 
 /**
  * The wire formats of the two other APIs the simulator speaks, behind chat's ChunkEncoder so
@@ -9,9 +9,35 @@ import type { ChunkEncoder, ChunkIdentity, EncoderOptions, Usage } from './chunk
  * - responses (`/v1/responses`, as OpenAI and vLLM send it): typed events, each with its
  *   `event:` line and a sequence_number; no [DONE]: `response.completed` (or
  *   `response.incomplete` when the token limit cut the answer) ends the stream with the usage.
+ *   Reasoning is a `reasoning` output item (or, think-in-content, <think> tags in the text);
+ *   a function call is a `function_call` output item, streamed as the item added with its call_id
+ *   and name, then `response.function_call_arguments.delta` events under its output_index.
  */
 
 export type SimulatedApi = 'chat' | 'completions' | 'responses';
+
+/**
+ * Text with the reasoning written into it between <think> tags, as a server without a reasoning
+ * parser sends it: the tag opens at the first reasoning token and closes before the next text.
+ */
+function thinkTags(text: (t: string, logprob?: number) => string): {
+  content(t: string, logprob?: number): string;
+  reasoning(t: string): string;
+} {
+  let thinking = false;
+  return {
+    content: (t, logprob) => {
+      if (!thinking) return text(t, logprob);
+      thinking = false;
+      return text(`</think>\n\n${t}`, logprob);
+    },
+    reasoning: (t) => {
+      const open = thinking ? '' : '<think>';
+      thinking = true;
+      return text(open + t);
+    },
+  };
+}
 
 export function createCompletionsEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
   const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
@@ -23,20 +49,11 @@ export function createCompletionsEncoder(identity: ChunkIdentity, options: Encod
         ? 'null'
         : `{"tokens":[${JSON.stringify(t)}],"token_logprobs":[${logprob}],"top_logprobs":null,"text_offset":[0]}`
     },"finish_reason":null,"stop_reason":null}]}\n\n`;
-  let thinking = false;
+  const tagged = thinkTags(text);
   return {
     role: () => '',
-    content: (t, logprob) => {
-      if (!thinking) return text(t, logprob);
-      thinking = false;
-      return text(`</think>\n\n${t}`, logprob);
-    },
-    reasoning: (t) => {
-      if (options.reasoning === 'dropped') return '';
-      const open = thinking ? '' : '<think>';
-      thinking = true;
-      return text(open + t);
-    },
+    content: tagged.content,
+    reasoning: (t) => (options.reasoning === 'dropped' ? '' : tagged.reasoning(t)),
     toolCall: () => '',
     finish: (reason) =>
       `${head}[{"index":0,"text":"","logprobs":null,"finish_reason":${JSON.stringify(options.lengthAsStop && reason === 'length' ? 'stop' : reason)},"stop_reason":null}]}\n\n`,
@@ -53,12 +70,15 @@ export interface ApiEncoder extends ChunkEncoder {
 export function createResponsesEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ApiEncoder {
   let seq = 0;
   let outputIndex = -1;
-  let open: 'reasoning' | 'message' | null = null;
+  let open: 'reasoning' | 'message' | 'function_call' | null = null;
   let finish: string | null = null;
   let usage: Usage | null = null;
+  // the output_index a function call's deltas name (tool-index-zero: always 0)
+  let callIndex = 0;
   const event = (type: string, fields: Record<string, unknown>): string =>
     `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq++, ...fields })}\n\n`;
-  const itemId = () => `${open === 'reasoning' ? 'rs' : 'msg'}_${identity.id.slice(-12)}_${outputIndex}`;
+  const prefixes = { reasoning: 'rs', message: 'msg', function_call: 'fc' } as const;
+  const itemId = () => `${prefixes[open ?? 'message']}_${identity.id.slice(-12)}_${outputIndex}`;
   const response = (status: string, extra: Record<string, unknown> = {}) => ({
     id: identity.id,
     object: 'response',
@@ -92,25 +112,46 @@ export function createResponsesEncoder(identity: ChunkIdentity, options: Encoder
       })
     );
   };
+  const text = (t: string, logprob?: number) =>
+    item('message') +
+    event('response.output_text.delta', {
+      item_id: itemId(),
+      output_index: outputIndex,
+      content_index: 0,
+      delta: t,
+      logprobs: logprob === undefined ? [] : [{ token: t, logprob, top_logprobs: [] }],
+    });
+  const tagged = thinkTags(text);
   return {
     role: () =>
       event('response.created', { response: response('in_progress') }) +
       event('response.in_progress', { response: response('in_progress') }),
-    content: (text, logprob) =>
-      item('message') +
-      event('response.output_text.delta', {
-        item_id: itemId(),
-        output_index: outputIndex,
-        content_index: 0,
-        delta: text,
-        logprobs: logprob === undefined ? [] : [{ token: text, logprob, top_logprobs: [] }],
-      }),
-    reasoning: (text) =>
-      options.reasoning === 'dropped'
-        ? ''
-        : item('reasoning') +
-          event('response.reasoning_text.delta', { item_id: itemId(), output_index: outputIndex, content_index: 0, delta: text }),
-    toolCall: () => '',
+    content: tagged.content,
+    reasoning: (t) => {
+      if (options.reasoning === 'dropped') return '';
+      // think-in-content: the reasoning goes into the text
+      if (options.reasoning === 'think-tags') return tagged.reasoning(t);
+      return (
+        item('reasoning') +
+        event('response.reasoning_text.delta', { item_id: itemId(), output_index: outputIndex, content_index: 0, delta: t })
+      );
+    },
+    toolCall: (call) => {
+      if (call.open) {
+        open = 'function_call';
+        outputIndex++;
+        callIndex = options.toolIndexZero ? 0 : outputIndex;
+        const added = event('response.output_item.added', {
+          output_index: callIndex,
+          item: { id: itemId(), type: 'function_call', call_id: call.open.id, name: call.open.name, arguments: '', status: 'in_progress' },
+        });
+        if (call.arguments === '') return added;
+        return (
+          added + event('response.function_call_arguments.delta', { item_id: itemId(), output_index: callIndex, delta: call.arguments })
+        );
+      }
+      return event('response.function_call_arguments.delta', { item_id: itemId(), output_index: callIndex, delta: call.arguments });
+    },
     finish: (reason) => {
       finish = options.lengthAsStop && reason === 'length' ? 'stop' : reason;
       return '';
@@ -135,7 +176,7 @@ export function createResponsesEncoder(identity: ChunkIdentity, options: Encoder
 export function apiCompletionBody(
   api: 'completions' | 'responses',
   identity: ChunkIdentity,
-  answer: { content: string; reasoning: string },
+  answer: { content: string; reasoning: string; toolCalls?: readonly ToolCall[] },
   finishReason: string | null,
   usage: Usage,
   options: EncoderOptions = {},
@@ -157,7 +198,8 @@ export function apiCompletionBody(
   }
   const incomplete = finish === 'length';
   const output: unknown[] = [];
-  if (withReasoning)
+  const thinkTags = withReasoning && options.reasoning === 'think-tags';
+  if (withReasoning && !thinkTags)
     output.push({
       id: 'rs_0',
       type: 'reasoning',
@@ -165,13 +207,24 @@ export function apiCompletionBody(
       content: [{ type: 'reasoning_text', text: answer.reasoning }],
       status: 'completed',
     });
-  output.push({
-    id: 'msg_1',
-    type: 'message',
-    role: 'assistant',
-    status: 'completed',
-    content: [{ type: 'output_text', text: answer.content, annotations: [] }],
-  });
+  const calls = answer.toolCalls ?? [];
+  // a response that only calls functions has no message item
+  if (answer.content !== '' || calls.length === 0 || thinkTags)
+    output.push({
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      status: 'completed',
+      content: [
+        {
+          type: 'output_text',
+          text: thinkTags ? `<think>${answer.reasoning}</think>\n\n${answer.content}` : answer.content,
+          annotations: [],
+        },
+      ],
+    });
+  for (const [i, c] of calls.entries())
+    output.push({ id: `fc_${i}`, type: 'function_call', call_id: c.id, name: c.name, arguments: c.arguments, status: 'completed' });
   return JSON.stringify({
     id: identity.id,
     object: 'response',
@@ -208,13 +261,43 @@ export function chatFieldsOf(api: SimulatedApi, fields: Record<string, unknown>)
   if (typeof fields.instructions === 'string') messages = [{ role: 'system', content: fields.instructions }, ...messages];
   if (fields.max_tokens !== undefined) return '`max_tokens` is not a field of responses: use `max_output_tokens`.';
   const include = Array.isArray(fields.include) ? fields.include : [];
-  const { input: _input, instructions: _instructions, max_output_tokens, tools: _tools, include: _include, ...rest } = fields;
+  const tools = chatTools(fields.tools, fields.tool_choice);
+  if (typeof tools === 'string') return tools;
+  const {
+    input: _input,
+    instructions: _instructions,
+    max_output_tokens,
+    tools: _tools,
+    tool_choice: _choice,
+    include: _include,
+    ...rest
+  } = fields;
   return {
     ...rest,
+    ...tools,
     messages,
     max_tokens: max_output_tokens,
     // the usage comes with response.completed whether asked or not
     stream_options: { include_usage: true },
     logprobs: include.includes('message.output_text.logprobs'),
   };
+}
+
+/**
+ * A responses request's function tools ({type: "function", name, parameters}) and tool_choice
+ * ({type: "function", name}) in chat's shape, which the tool planner reads; a string is the 400 message.
+ */
+function chatTools(tools: unknown, choice: unknown): Record<string, unknown> | string {
+  if (tools === undefined || tools === null) return {};
+  if (!Array.isArray(tools)) return '`tools` must be an array.';
+  const out: unknown[] = [];
+  for (const tool of tools as unknown[]) {
+    const t = tool as { type?: unknown; name?: unknown; description?: unknown; parameters?: unknown } | null;
+    if (t?.type !== 'function' || typeof t.name !== 'string' || t.name === '')
+      return 'Each of `tools` must be {"type": "function", "name": ..., "parameters": ...} (the responses API has no `function` wrapper).';
+    out.push({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } });
+  }
+  const named = (choice as { type?: unknown; name?: unknown } | null)?.name;
+  const toolChoice = typeof named === 'string' ? { type: 'function', function: { name: named } } : choice;
+  return { tools: out, ...(toolChoice !== undefined ? { tool_choice: toolChoice } : {}) };
 }

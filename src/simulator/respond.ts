@@ -292,7 +292,14 @@ export function respondCompletion(plan: GenerationPlan, context: ResponseContext
       const finish = natural ? (plan.naturalFinish ?? 'stop') : 'length';
       const counted = usage(context.promptTokens, tokens, defects);
       if (context.api)
-        body = apiCompletionBody(context.api, context.identity, { content, reasoning }, finish, counted, encoderOptions(defects));
+        body = apiCompletionBody(
+          context.api,
+          context.identity,
+          { content, reasoning, toolCalls },
+          finish,
+          counted,
+          encoderOptions(defects),
+        );
       else body = completionBody(context.identity, { content, reasoning, toolCalls }, finish, counted, encoderOptions(defects));
     }
     record.status = 200;

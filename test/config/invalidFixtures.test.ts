@@ -267,11 +267,6 @@ const INVALID: Record<string, Row> = {
       'probes[0].extraBody.max_tokens: cannot be overridden: set by the daemon from maxTokens',
     ],
   },
-  'api-conformance': {
-    errors: [
-      "targets[0].api: is completions, and conformance probes check the chat API only: leave check out of this target's probes, or probe it with api: chat",
-    ],
-  },
   'maxresponsebytes-too-small': { errors: ['probes[0].maxResponseBytes: must be an integer of at least 65536 (bytes)'] },
   'abortoncollapse-must-be-boolean': { errors: ['probes[0].abortOnCollapse: must be true or false'] },
   'runonstart-must-be-boolean': { errors: ['probes[0].runOnStart: must be true or false'] },

@@ -132,3 +132,23 @@ test('a golden probe: every task by default, in their order; temperature 0 unles
   const other = parse('prompt: hi, tasks: [copy]');
   assert.deepEqual(other.ok ? [] : other.errors, ['probes[0].tasks: applies to kind golden only (this probe is kind generation)']);
 });
+
+test('a conformance probe runs on a target of any api: chat, completions and responses alike', () => {
+  // refused until the checks spoke completions and responses (a config error naming targets[N].api)
+  const c = parseConfig(
+    `targets:
+  - {name: base, baseUrl: "http://127.0.0.1:8000/v1", model: m, api: completions}
+  - {name: resp, baseUrl: "http://127.0.0.1:8000/v1", model: m, api: responses, probes: [short, check]}
+  - {name: chat, baseUrl: "http://127.0.0.1:8000/v1", model: m}
+probes:
+  - {name: short, prompt: hi, maxTokens: 16}
+  - {name: check, kind: conformance, maxTokens: 64}
+`,
+    { env: {} },
+  );
+  assert.ok(c.ok, c.ok ? '' : c.errors.join('\n'));
+  assert.deepEqual(
+    c.config.targets.map((t) => t.api),
+    ['completions', 'responses', 'chat'],
+  );
+});

@@ -1,6 +1,6 @@
 // `coherency-exporter probe --config` as a whole process against the built-in simulator: targets
 // with api: completions and api: responses probed end to end (verdict, early close, usage), their
-// captures saved and judged again by `analyze`, and a conformance probe refused on them.
+// captures saved and judged again by `analyze`, and a conformance probe checking each in its own API.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -94,18 +94,34 @@ probes:
     assert.match(wrong.stderr, /--api: must be one of chat, completions, responses/);
   });
 
-  it('a conformance probe on a completions target is a config error naming the key', async () => {
+  it('a conformance probe on a completions and a responses target checks each in its own API', async () => {
     const file = join(tmp.dir, 'conformance.yaml');
     writeFileSync(
       file,
       `targets:
   - { name: base, baseUrl: "${sim.url}", model: healthy, api: completions }
+  - { name: resp, baseUrl: "${sim.url}", model: reasoning, api: responses }
 probes:
   - { name: check, kind: conformance, maxTokens: 64 }
 `,
     );
-    const r = await cli(['probe', '--config', file]);
-    assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /targets\[0\]\.api: is completions, and conformance probes check the chat API only/);
+    const before = sim.requests.length;
+    const r = await cli(['probe', '--config', file, '--json', '--quiet']);
+    assert.equal(r.code, 0, r.stderr + r.stdout.slice(0, 2000));
+    const doc = JSON.parse(r.stdout) as {
+      runs: { target: string; samples: { outcome: { checks: { check: string; status: string; reason: string }[] } }[] }[];
+    };
+    const checks = Object.fromEntries(
+      doc.runs.map((run) => [
+        run.target,
+        Object.fromEntries(run.samples[0]!.outcome.checks.map((c) => [c.check, `${c.status} ${c.reason}`])),
+      ]),
+    );
+    assert.equal(checks['base']!['tools'], 'skipped not_in_api');
+    assert.equal(checks['base']!['reasoning'], 'skipped not_in_api');
+    assert.equal(checks['resp']!['tools'], 'pass ok');
+    assert.equal(checks['resp']!['reasoning'], 'pass ok');
+    // the generation requests went to each target's own API
+    assert.deepEqual([...new Set(sim.requests.slice(before).map((q) => q.api))].sort(), ['completions', 'responses']);
   });
 });

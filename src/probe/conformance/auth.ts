@@ -29,9 +29,9 @@ function withWrongKey(headers: Record<string, string>): Record<string, string> {
  */
 export async function checkAuth(ctx: CheckContext): Promise<CheckVerdict> {
   if (!ctx.hasKey) return skip('no_api_key', 'the target sends no key, so there is no refusal to check');
-  const body = ctx.chatBody(ask(CHAT_PROMPT), { stream: false }, AUTH_MAX_TOKENS);
-  const none = await ctx.send({ path: '/chat/completions', body, headers: withoutKey });
-  const wrong = await ctx.send({ path: '/chat/completions', body, headers: withWrongKey });
+  const body = ctx.apiBody(ask(CHAT_PROMPT), false, {}, AUTH_MAX_TOKENS);
+  const none = await ctx.send({ path: ctx.path, body, headers: withoutKey });
+  const wrong = await ctx.send({ path: ctx.path, body, headers: withWrongKey });
   const evidence = { 'status without a key': none.status, 'status with a wrong key': wrong.status };
   const judge = (x: HttpExchange, what: string, accepted: 'accepted_without_key' | 'accepted_wrong_key'): CheckVerdict | null => {
     if (x.status === 401 || x.status === 403) return null;

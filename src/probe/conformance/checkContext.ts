@@ -2,11 +2,13 @@ import type { HttpExchange, HttpFn } from '../../client/httpExchange.js';
 import { SECRET_HEADER, secretsOf } from '../../client/redactSecrets.js';
 import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.js';
 import { VERSION } from '../../version.js';
-import { adaptToRefusal, currentShape, effectiveTimeouts, type RequestShape } from '../buildChatRequest.js';
+import type { StreamApi } from '../../core/apiChunks.js';
+import { adaptToRefusal, apiPath, currentShape, effectiveTimeouts, promptOf, type RequestShape } from '../buildChatRequest.js';
 import { responseByteCap } from '../responseByteCap.js';
 import type { ProbeDeps } from '../probeDeps.js';
-import { fail, short, type CheckVerdict } from './checkTypes.js';
-import { readCompletion, readStreamAnswer, type CompletionAnswer, type StreamAnswer } from './readAnswers.js';
+import { readApiCompletion, readApiStream } from './apiAnswers.js';
+import { fail, short, skip, type CheckVerdict } from './checkTypes.js';
+import { readCompletion, type CompletionAnswer, type StreamAnswer } from './readAnswers.js';
 
 /**
  * What every check is given: the target and probe, a way to send requests to the target (and
@@ -25,10 +27,33 @@ export interface Shared<T> {
   answer: T | null;
 }
 
+/** What the checks call the parts of an answer, in the words of the target's API. */
+export interface ApiWords {
+  /** The non-streamed answer: "a chat completion". */
+  answer: string;
+  /** Where its text is: choices[0].message.content. */
+  content: string;
+  /** The request field of the token limit. */
+  maxTokens: string;
+  /** The event that ends a stream. */
+  end: string;
+}
+
+export const API_WORDS: Readonly<Record<StreamApi, ApiWords>> = {
+  chat: { answer: 'a chat completion', content: 'choices[0].message.content', maxTokens: 'max_tokens', end: 'data: [DONE]' },
+  completions: { answer: 'a completion', content: 'choices[0].text', maxTokens: 'max_tokens', end: 'data: [DONE]' },
+  responses: { answer: 'a response', content: "the message item's output_text", maxTokens: 'max_output_tokens', end: 'response.completed' },
+};
+
+/** A check that has no meaning on the target's API, skipped with why. */
+export function notInApi(api: StreamApi, why: string): CheckVerdict {
+  return skip('not_in_api', `the ${api} API ${why}`, { api });
+}
+
 export interface SendOptions {
   method?: 'GET' | 'POST';
-  /** After baseUrl: /chat/completions or /models. */
-  path: '/chat/completions' | '/models';
+  /** After baseUrl: /models, or the API's path (/chat/completions, /completions, /responses). */
+  path: '/chat/completions' | '/completions' | '/responses' | '/models';
   body?: Record<string, unknown>;
   stream?: boolean;
   /** Changes the headers as the request is sent (the auth check takes the key out). */
@@ -38,12 +63,22 @@ export interface SendOptions {
 export interface CheckContext {
   target: TargetConfig;
   probe: ProbeConfig;
+  /** The target's API, the path its requests go to, and its words for the answers' parts. */
+  api: StreamApi;
+  path: '/chat/completions' | '/completions' | '/responses';
+  words: ApiWords;
   /** The target sends a credential: apiKeyEnv or apiKeyFile, or a credential header of its own. */
   hasKey: boolean;
   now: () => number;
   send(options: SendOptions): Promise<HttpExchange>;
   /** A chat request body in the probe's shape (model, token limit, temperature, extraBody), with `extra` over it. */
   chatBody(messages: ChatMessage[], extra?: Record<string, unknown>, maxTokens?: number): Record<string, unknown>;
+  /**
+   * The same in the target's API: chat's body, a completions body (the messages as its prompt)
+   * or a responses body (the messages as input items, max_output_tokens). `stream` adds what the
+   * API streams with: include_usage on chat and completions (responses reports usage unasked).
+   */
+  apiBody(messages: ChatMessage[], stream: boolean, extra?: Record<string, unknown>, maxTokens?: number): Record<string, unknown>;
   completion(): Promise<Shared<CompletionAnswer>>;
   stream(): Promise<Shared<StreamAnswer>>;
   /** The target's `reasoning`, else whether its answers carried reasoning (or <think> in content); null when none came. */
@@ -73,6 +108,8 @@ export function createCheckContext(
   // redacted from every answer, also of the requests the auth check sends without them
   const secrets = secretsOf(baseHeaders);
 
+  const api: StreamApi = target.api ?? 'chat';
+  const path = apiPath(target) as CheckContext['path'];
   const chatBody = (
     messages: ChatMessage[],
     extra: Record<string, unknown> = {},
@@ -85,6 +122,27 @@ export function createCheckContext(
     ...(shape.omitTemperature ? {} : { temperature: probe.temperature }),
     ...extra,
   });
+
+  const apiBody = (
+    messages: ChatMessage[],
+    stream: boolean,
+    extra: Record<string, unknown> = {},
+    maxTokens = probe.maxTokens,
+  ): Record<string, unknown> => {
+    const usage = stream && api !== 'responses' ? { stream_options: { include_usage: true } } : {};
+    if (api === 'chat') return chatBody(messages, { stream, ...usage, ...extra }, maxTokens);
+    return {
+      ...probe.extraBody,
+      model: target.model,
+      ...(api === 'completions'
+        ? { prompt: promptOf(messages), max_tokens: maxTokens }
+        : { input: messages, max_output_tokens: maxTokens }),
+      ...(shape.omitTemperature ? {} : { temperature: probe.temperature }),
+      stream,
+      ...usage,
+      ...extra,
+    };
+  };
 
   const exchange = (o: SendOptions): Promise<HttpExchange> => {
     const headers = { ...baseHeaders, accept: o.stream ? 'text/event-stream' : 'application/json' };
@@ -109,7 +167,7 @@ export function createCheckContext(
   // in the shape it asks for, once, as the generation probe does; the shape is kept for later runs.
   const send = async (o: SendOptions): Promise<HttpExchange> => {
     let x = await exchange(o);
-    if (x.status === 400 && o.body && o.path === '/chat/completions') {
+    if (x.status === 400 && o.body && o.path !== '/models') {
       const adapted = adaptToRefusal(`HTTP 400: ${x.body.slice(0, 2000)}`, shape, target, probe);
       if (adapted) {
         const field = shape.maxTokensField;
@@ -132,23 +190,23 @@ export function createCheckContext(
   const ctx: CheckContext = {
     target,
     probe,
+    api,
+    path,
+    words: API_WORDS[api],
     hasKey: apiKey !== null || Object.keys(target.headers).some((h) => CREDENTIAL_HEADER.test(h)),
     now: deps.now,
     send,
     chatBody,
+    apiBody,
     completion: () =>
-      (completion ??= send({ path: '/chat/completions', body: chatBody(ask(CHAT_PROMPT), { stream: false }) }).then((x) => ({
+      (completion ??= send({ path, body: apiBody(ask(CHAT_PROMPT), false) }).then((x) => ({
         exchange: x,
-        answer: ok(x) ? readCompletion(x.body) : null,
+        answer: ok(x) ? readApiCompletion(api, x.body) : null,
       }))),
     stream: () =>
-      (stream ??= send({
-        path: '/chat/completions',
-        stream: true,
-        body: chatBody(ask(STREAM_PROMPT), { stream: true, stream_options: { include_usage: true } }),
-      }).then((x) => ({
+      (stream ??= send({ path, stream: true, body: apiBody(ask(STREAM_PROMPT), true) }).then((x) => ({
         exchange: x,
-        answer: x.status !== null && x.status >= 200 && x.status < 300 ? readStreamAnswer(x.pieces) : null,
+        answer: x.status !== null && x.status >= 200 && x.status < 300 ? readApiStream(api, x.pieces) : null,
       }))),
     async reasoningModel() {
       if (target.reasoning !== null) return target.reasoning;

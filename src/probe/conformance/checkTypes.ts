@@ -18,6 +18,7 @@ export const CHECK_REASONS = [
   'not_reasoning_model',
   'no_api_key',
   'tools_not_supported',
+  'not_in_api',
   // models
   'model_not_listed',
   'model_mismatch',

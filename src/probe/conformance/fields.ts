@@ -1,3 +1,4 @@
+import type { StreamApi } from '../../core/apiChunks.js';
 import { KNOWN_FINISH_REASONS } from './chat.js';
 import { answerProblem, type CheckContext } from './checkContext.js';
 import { fail, isObject, pass, short, typeOf, type CheckVerdict, type Evidence, type Json } from './checkTypes.js';
@@ -44,28 +45,64 @@ function audit(json: Json, rules: readonly Rule[], choiceRules: readonly Rule[])
 }
 
 /** The first field of a non-streamed completion with the wrong type, or null. */
-export function auditCompletion(json: Json): FieldProblem | null {
+export function auditCompletion(json: Json, api: StreamApi = 'chat'): FieldProblem | null {
+  if (api === 'responses') return auditResponse(json);
   const choices = json['choices'];
   if (Array.isArray(choices) && choices.length === 0) return { field: 'choices', expected: 'a non-empty array', got: 'empty array' };
-  return audit(json, TOP, [
-    ['index', 'integer', int],
-    ['message', 'object', obj],
-    ['finish_reason', 'string or null', finish],
-  ]);
+  return audit(json, TOP, [['index', 'integer', int], api === 'completions' ? TEXT : ['message', 'object', obj], FINISH]);
 }
 
 /** The first field of a stream chunk with the wrong type, or null (a usage chunk may have no choices). */
-export function auditChunk(json: Json): FieldProblem | null {
-  return audit(json, TOP, [
-    ['index', 'integer', int],
-    ['delta', 'object', obj],
-    ['finish_reason', 'string or null', finish],
-  ]);
+export function auditChunk(json: Json, api: StreamApi = 'chat'): FieldProblem | null {
+  if (api === 'responses') return auditEvent(json);
+  return audit(json, TOP, [['index', 'integer', int], api === 'completions' ? TEXT : ['delta', 'object', obj], FINISH]);
+}
+
+const FINISH: Rule = ['finish_reason', 'string or null', finish];
+/** A completions choice's text, where chat's has its message or delta. */
+const TEXT: Rule = ['text', 'string', str];
+
+const responseCounts = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  (isObject(v) && ['input_tokens', 'output_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || int(v[k])));
+
+/** The fields of a response object the SDKs read (OpenAI's Response: created_at, status, output items). */
+const RESPONSE: readonly Rule[] = [
+  ['id', 'string', str],
+  ['object', 'string', str],
+  ['created_at', 'number', num],
+  ['model', 'string', str],
+  ['status', 'string', str],
+  ['output', 'array', Array.isArray],
+  ['usage', 'object with integer counts, or null', responseCounts],
+];
+
+function auditResponse(json: Json, prefix = ''): FieldProblem | null {
+  for (const [field, expected, ok] of RESPONSE) if (!ok(json[field])) return { field: prefix + field, expected, got: typeOf(json[field]) };
+  for (const [i, item] of (json['output'] as unknown[]).entries())
+    if (!isObject(item) || !str(item['type']))
+      return {
+        field: `${prefix}output[${i}]`,
+        expected: 'an object with a string type',
+        got: isObject(item) ? typeOf(item['type']) : typeOf(item),
+      };
+  return null;
+}
+
+/** One event of a responses stream: a string type, the response of a lifecycle event, the string of a delta. */
+function auditEvent(json: Json): FieldProblem | null {
+  const type = json['type'];
+  if (!str(type)) return { field: 'type', expected: 'string', got: typeOf(type) };
+  if (isObject(json['response'])) return auditResponse(json['response'], 'response.');
+  if ((type as string).endsWith('.delta') && !str(json['delta'])) return { field: 'delta', expected: 'string', got: typeOf(json['delta']) };
+  return null;
 }
 
 /** The stream's part of the audit: each chunk's fields, and its finish reasons. Pure, for recorded streams too. */
 export function auditStream(
   s: StreamAnswer,
+  api: StreamApi = 'chat',
 ): { problem: FieldProblem & { where: string }; reason: 'field_type' | 'unknown_finish_reason' } | null {
   for (const [i, e] of s.events.entries()) {
     if (!e.json) {
@@ -77,7 +114,7 @@ export function auditStream(
       continue;
     }
     if (isObject(e.json) && e.json['error'] !== undefined && e.json['choices'] === undefined) continue;
-    const p = auditChunk(e.json);
+    const p = auditChunk(e.json, api);
     if (p) return { reason: 'field_type', problem: { ...p, where: `chunk ${i + 1}` } };
   }
   const unknown = s.finishReasons.find((r) => !KNOWN_FINISH_REASONS.includes(r));
@@ -106,28 +143,36 @@ export function streamRecord(s: StreamAnswer): Evidence {
  */
 export async function checkFields(ctx: CheckContext): Promise<CheckVerdict> {
   const [c, s] = [await ctx.completion(), await ctx.stream()];
+  const what = ctx.words.answer;
   const problem =
-    answerProblem(c.exchange, 'a chat completion', { json: true }) ??
-    answerProblem(s.exchange, 'a streamed chat completion', { cutIsOk: true });
+    answerProblem(c.exchange, what, { json: true }) ?? answerProblem(s.exchange, what.replace(/^a /, 'a streamed '), { cutIsOk: true });
   if (problem || !c.answer || !s.answer) return problem ?? fail('bad_body', 'no answer to audit');
   const evidence: Evidence = {
     ...streamRecord(s.answer),
     'completion system_fingerprint': typeof c.answer.json['system_fingerprint'] === 'string' ? c.answer.json['system_fingerprint'] : null,
   };
-  const inCompletion = auditCompletion(c.answer.json);
+  const inCompletion = auditCompletion(c.answer.json, ctx.api);
   if (inCompletion)
-    return fail('field_type', `the completion's ${inCompletion.field} is ${inCompletion.got}, not ${inCompletion.expected}`, {
-      ...evidence,
-      where: 'completion',
-      ...fieldEvidence(inCompletion),
-    });
+    return fail(
+      'field_type',
+      `the ${ctx.api === 'responses' ? 'response' : 'completion'}'s ${inCompletion.field} is ${inCompletion.got}, not ${inCompletion.expected}`,
+      {
+        ...evidence,
+        where: 'completion',
+        ...fieldEvidence(inCompletion),
+      },
+    );
   const finishReason = c.answer.finishReason;
   if (typeof finishReason === 'string' && !KNOWN_FINISH_REASONS.includes(finishReason))
-    return fail('unknown_finish_reason', `the completion's finish_reason is ${short(finishReason, 40)}`, {
-      ...evidence,
-      finish_reason: finishReason,
-    });
-  const inStream = auditStream(s.answer);
+    return fail(
+      'unknown_finish_reason',
+      `the ${ctx.api === 'responses' ? "response's status reads as" : "completion's finish_reason is"} ${short(finishReason, 40)}`,
+      {
+        ...evidence,
+        finish_reason: finishReason,
+      },
+    );
+  const inStream = auditStream(s.answer, ctx.api);
   if (inStream) {
     const p = inStream.problem;
     return fail(inStream.reason, `${p.where}: ${p.field} is ${p.got}, not ${p.expected}`, {
@@ -136,7 +181,8 @@ export async function checkFields(ctx: CheckContext): Promise<CheckVerdict> {
       ...fieldEvidence(p),
     });
   }
-  return pass(`a completion and ${s.answer.events.length} chunks have the types clients read`, evidence);
+  const parts = ctx.api === 'responses' ? 'events' : 'chunks';
+  return pass(`${what.replace(/^a chat /, 'a ')} and ${s.answer.events.length} ${parts} have the types clients read`, evidence);
 }
 
 function fieldEvidence(p: FieldProblem): Evidence {

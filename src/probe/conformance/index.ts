@@ -1,4 +1,5 @@
 import type { ConformanceCheckName } from '../../config/probeKindTypes.js';
+import type { StreamApi } from '../../core/apiChunks.js';
 import { AUTH_MAX_TOKENS, checkAuth } from './auth.js';
 import { checkChat } from './chat.js';
 import type { CheckContext } from './checkContext.js';
@@ -43,8 +44,18 @@ const SENDS: Readonly<Record<ConformanceCheckName, { shared: readonly ('completi
     auth: { shared: [], own: () => 2 * AUTH_MAX_TOKENS },
   };
 
+/**
+ * What the checks send on another API than chat: completions has no tools and no reasoning to
+ * read (both skipped, nothing sent), and the responses API no stop sequences (limits sends one request).
+ */
+const API_SENDS: Readonly<Record<Exclude<StreamApi, 'chat'>, Partial<typeof SENDS>>> = {
+  completions: { reasoning: { shared: [], own: () => 0 }, tools: { shared: [], own: () => 0 } },
+  responses: { limits: { shared: [], own: () => LIMIT_TOKENS } },
+};
+
 /** The output tokens a conformance run asks for at most (maxTokens per request, fixed caps for limits and auth). */
-export function conformanceTokenBudget(maxTokens: number, checks: readonly ConformanceCheckName[]): number {
-  const shared = new Set(checks.flatMap((c) => SENDS[c].shared));
-  return shared.size * maxTokens + checks.reduce((n, c) => n + SENDS[c].own(maxTokens), 0);
+export function conformanceTokenBudget(maxTokens: number, checks: readonly ConformanceCheckName[], api: StreamApi = 'chat'): number {
+  const sends = api === 'chat' ? SENDS : { ...SENDS, ...API_SENDS[api] };
+  const shared = new Set(checks.flatMap((c) => sends[c].shared));
+  return shared.size * maxTokens + checks.reduce((n, c) => n + sends[c].own(maxTokens), 0);
 }

@@ -1,6 +1,6 @@
 import { answerProblem, ask, type CheckContext } from './checkContext.js';
 import { fail, pass, short, typeOf, type CheckVerdict, type Evidence } from './checkTypes.js';
-import { readCompletion } from './readAnswers.js';
+import { readApiCompletion } from './apiAnswers.js';
 
 /** The limit asked for: small enough to cut any answer to the prompt below. */
 export const LIMIT_TOKENS = 16;
@@ -14,40 +14,47 @@ export const STOP_SEQUENCE = '.';
 /**
  * limits: `max_tokens: 16` gives at most 16 completion tokens and finish_reason length (a proxy
  * that drops max_tokens, or rewrites finish reasons to stop, fails here), and a `stop` sequence
- * ends the output before it.
+ * ends the output before it. On completions the same; on responses `max_output_tokens: 16`
+ * gives status incomplete for max_output_tokens (read as length), and the stop half is left out:
+ * the responses API has no stop sequences.
  */
 export async function checkLimits(ctx: CheckContext): Promise<CheckVerdict> {
-  const limited = await ctx.send({ path: '/chat/completions', body: ctx.chatBody(ask(COUNT_PROMPT), { stream: false }, LIMIT_TOKENS) });
-  const problem = answerProblem(limited, `a completion with max_tokens ${LIMIT_TOKENS}`, { json: true });
+  const field = ctx.words.maxTokens;
+  const limited = await ctx.send({ path: ctx.path, body: ctx.apiBody(ask(COUNT_PROMPT), false, {}, LIMIT_TOKENS) });
+  const problem = answerProblem(limited, `a ${ctx.api === 'responses' ? 'response' : 'completion'} with ${field} ${LIMIT_TOKENS}`, {
+    json: true,
+  });
   if (problem) return problem;
-  const a = readCompletion(limited.body);
+  const a = readApiCompletion(ctx.api, limited.body);
   const tokens = a?.usage?.completion;
   const finish = a?.finishReason;
   const evidence: Evidence = {
-    max_tokens: LIMIT_TOKENS,
+    [field]: LIMIT_TOKENS,
     completion_tokens: typeof tokens === 'number' ? tokens : null,
     finish_reason: typeof finish === 'string' ? finish : typeOf(finish),
   };
   if (typeof tokens === 'number' && tokens > LIMIT_TOKENS)
     return fail(
       'max_tokens_exceeded',
-      `max_tokens ${LIMIT_TOKENS} gave ${tokens} completion tokens: the limit did not reach the server`,
+      `${field} ${LIMIT_TOKENS} gave ${tokens} ${ctx.api === 'responses' ? 'output' : 'completion'} tokens: the limit did not reach the server`,
       evidence,
     );
   if (finish !== 'length' && !(typeof tokens === 'number' && tokens < NATURAL_END_BELOW))
     return fail(
       'finish_not_length',
-      `max_tokens ${LIMIT_TOKENS} cut the answer${typeof tokens === 'number' ? ` at ${tokens} tokens` : ''}, but finish_reason says ${evidence['finish_reason']}, not length`,
+      `${field} ${LIMIT_TOKENS} cut the answer${typeof tokens === 'number' ? ` at ${tokens} tokens` : ''}, but ${ctx.api === 'responses' ? `its status reads as ${evidence['finish_reason']}` : `finish_reason says ${evidence['finish_reason']}`}, not length`,
       evidence,
     );
 
-  const stopped = await ctx.send({
-    path: '/chat/completions',
-    body: ctx.chatBody(ask(STOP_PROMPT), { stream: false, stop: [STOP_SEQUENCE] }),
-  });
+  if (ctx.api === 'responses')
+    return pass(
+      `max_output_tokens ${LIMIT_TOKENS} gave ${typeof tokens === 'number' ? tokens : 'an unreported number of'} tokens, status read as ${evidence['finish_reason']}; the responses API has no stop sequences to check`,
+      evidence,
+    );
+  const stopped = await ctx.send({ path: ctx.path, body: ctx.apiBody(ask(STOP_PROMPT), false, { stop: [STOP_SEQUENCE] }) });
   const stopProblem = answerProblem(stopped, 'a completion with a stop sequence', { json: true });
   if (stopProblem) return stopProblem;
-  const b = readCompletion(stopped.body);
+  const b = readApiCompletion(ctx.api, stopped.body);
   const text = typeof b?.content === 'string' ? b.content : '';
   const stopEvidence: Evidence = {
     ...evidence,

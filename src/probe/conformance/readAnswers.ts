@@ -91,13 +91,22 @@ export interface CompletionAnswer {
 
 /** A non-streamed body as JSON, or null when it is not a JSON object. */
 export function readCompletion(body: string): CompletionAnswer | null {
-  let json: unknown;
+  const json = jsonObject(body);
+  return json === null ? null : completionOf(json);
+}
+
+/** A body parsed as one JSON object, or null. */
+export function jsonObject(body: string): Json | null {
   try {
-    json = JSON.parse(body);
+    const json: unknown = JSON.parse(body);
+    return isObject(json) ? json : null;
   } catch {
     return null;
   }
-  if (!isObject(json)) return null;
+}
+
+/** A chat.completion body as the checks read it. */
+export function completionOf(json: Json): CompletionAnswer {
   const choices = json['choices'];
   const choice = Array.isArray(choices) && isObject(choices[0]) ? choices[0] : null;
   const message = choice && isObject(choice['message']) ? choice['message'] : null;
@@ -149,8 +158,17 @@ export interface StreamAnswer {
   errorEvent: boolean;
 }
 
-/** A stream from its timed pieces: each event is stamped with the arrival of the read that completed it. */
-export function readStreamAnswer(pieces: readonly BodyPiece[]): StreamAnswer {
+/**
+ * How another API's event reads as a chat chunk: the chunk, and whether the event ended the
+ * stream as `data: [DONE]` does (a responses stream has no [DONE]).
+ */
+export type ChunkMap = (event: Json) => { chunk: Json; done: boolean };
+
+/**
+ * A stream from its timed pieces: each event is stamped with the arrival of the read that
+ * completed it. `map`: the events of another API, read as chat chunks (the events keep their own JSON).
+ */
+export function readStreamAnswer(pieces: readonly BodyPiece[], map?: ChunkMap): StreamAnswer {
   const out: StreamAnswer = {
     events: [],
     done: false,
@@ -186,7 +204,14 @@ export function readStreamAnswer(pieces: readonly BodyPiece[]): StreamAnswer {
         json = null;
       }
       out.events.push({ atMs, data, json });
-      if (json) readChunk(json, atMs, out);
+      if (json && map) {
+        const mapped = map(json);
+        if (mapped.done && !out.done) {
+          out.done = true;
+          out.doneAtMs = atMs;
+        }
+        readChunk(mapped.chunk, atMs, out);
+      } else if (json) readChunk(json, atMs, out);
     },
   });
   for (const piece of pieces) {

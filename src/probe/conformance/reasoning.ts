@@ -1,4 +1,4 @@
-import { answerProblem, type CheckContext } from './checkContext.js';
+import { answerProblem, notInApi, type CheckContext } from './checkContext.js';
 import { fail, pass, short, skip, type CheckVerdict, type Evidence } from './checkTypes.js';
 
 /** A reasoning block left in the answer's text: a chat template without a reasoning parser. */
@@ -12,7 +12,7 @@ export interface ReasoningSeen {
 }
 
 /** Judges one answer of a reasoning model: reasoning in a field of its own, and no block of it left in content. Pure. */
-export function judgeReasoning(seen: ReasoningSeen, what: string): CheckVerdict | null {
+export function judgeReasoning(seen: ReasoningSeen, what: string, fields: string = REASONING_FIELDS.chat): CheckVerdict | null {
   const leak = THINK_BLOCK.exec(seen.content);
   if (leak) {
     const at = leak.index;
@@ -23,16 +23,18 @@ export function judgeReasoning(seen: ReasoningSeen, what: string): CheckVerdict 
     });
   }
   if (seen.fields.length === 0 || seen.reasoningChars === 0)
-    return fail(
-      'reasoning_missing',
-      `the ${what} has no reasoning field (reasoning_content, reasoning or reasoning_details): it was dropped on the way`,
-      {
-        where: what,
-        contentChars: seen.content.length,
-      },
-    );
+    return fail('reasoning_missing', `the ${what} has no reasoning ${fields}: it was dropped on the way`, {
+      where: what,
+      contentChars: seen.content.length,
+    });
   return null;
 }
+
+/** Where each API carries reasoning, as the failure names it (completions has no place for it). */
+export const REASONING_FIELDS = {
+  chat: 'field (reasoning_content, reasoning or reasoning_details)',
+  responses: 'item or event (a reasoning output item, response.reasoning_text.delta or response.reasoning_summary_text.delta)',
+} as const;
 
 /**
  * reasoning: for a reasoning model (the target says `reasoning: true`, or its answers carried
@@ -41,6 +43,7 @@ export function judgeReasoning(seen: ReasoningSeen, what: string): CheckVerdict 
  * from a model that does not reason by its answers alone: set `reasoning: true` on the target.
  */
 export async function checkReasoning(ctx: CheckContext): Promise<CheckVerdict> {
+  if (ctx.api === 'completions') return notInApi('completions', 'has no reasoning field: a base model writes any reasoning into its text');
   const reasons = await ctx.reasoningModel();
   const configured = ctx.target.reasoning !== null;
   if (reasons === false)
@@ -51,9 +54,9 @@ export async function checkReasoning(ctx: CheckContext): Promise<CheckVerdict> {
         : 'the answers carried no reasoning: the model does not reason (set reasoning: true on the target if it should)',
     );
   const [c, s] = [await ctx.completion(), await ctx.stream()];
+  const what = ctx.words.answer;
   const problem =
-    answerProblem(c.exchange, 'a chat completion', { json: true }) ??
-    answerProblem(s.exchange, 'a streamed chat completion', { cutIsOk: true });
+    answerProblem(c.exchange, what, { json: true }) ?? answerProblem(s.exchange, what.replace(/^a /, 'a streamed '), { cutIsOk: true });
   if (problem || !c.answer || !s.answer) return problem ?? fail('bad_body', 'no answer to read the reasoning of');
   const completion: ReasoningSeen = {
     fields: c.answer.reasoning.fields,
@@ -65,7 +68,8 @@ export async function checkReasoning(ctx: CheckContext): Promise<CheckVerdict> {
     reasoningChars: s.answer.reasoning.length,
     content: s.answer.content,
   };
-  const verdict = judgeReasoning(completion, 'completion') ?? judgeReasoning(streamed, 'stream');
+  const fields = ctx.api === 'responses' ? REASONING_FIELDS.responses : REASONING_FIELDS.chat;
+  const verdict = judgeReasoning(completion, 'completion', fields) ?? judgeReasoning(streamed, 'stream', fields);
   const evidence: Evidence = {
     detected: configured ? 'configured' : 'from the answers',
     'completion fields': completion.fields.join(', '),

@@ -1,5 +1,7 @@
 import type { HttpExchange } from '../../client/httpExchange.js';
-import { answerProblem, type CheckContext } from './checkContext.js';
+import type { StreamApi } from '../../core/apiChunks.js';
+import { responseUsage } from './apiAnswers.js';
+import { API_WORDS, answerProblem, type CheckContext } from './checkContext.js';
 import { fail, isObject, pass, type CheckVerdict, type Evidence } from './checkTypes.js';
 import type { StreamAnswer } from './readAnswers.js';
 
@@ -80,7 +82,7 @@ function hiddenReasoning(s: StreamAnswer, usageChunk: unknown): number {
  * the deltas counted, and (when `timed`: a live stream long enough) its text came spread over
  * its time. Pure: recorded streams are judged with timed false.
  */
-export function judgeStream(s: StreamAnswer, figures: StreamFigures | null): CheckVerdict | null {
+export function judgeStream(s: StreamAnswer, figures: StreamFigures | null, api: StreamApi = 'chat'): CheckVerdict | null {
   const evidence: Evidence = {
     chunks: s.events.length,
     done: s.done,
@@ -96,14 +98,22 @@ export function judgeStream(s: StreamAnswer, figures: StreamFigures | null): Che
       evidence,
     );
   }
-  if (!s.done) return fail('no_done', 'the stream ended without data: [DONE]', evidence);
+  if (!s.done) return fail('no_done', `the stream ended without ${API_WORDS[api].end}`, evidence);
   if (!s.usage)
-    return fail('usage_chunk_missing', 'no usage chunk came with stream_options.include_usage (the tokens go unrecorded)', evidence);
+    return fail(
+      'usage_chunk_missing',
+      api === 'responses'
+        ? 'response.completed carried no usage (the tokens go unrecorded)'
+        : 'no usage chunk came with stream_options.include_usage (the tokens go unrecorded)',
+      evidence,
+    );
   const completion = s.usage.completion;
   if (typeof completion !== 'number' || !Number.isSafeInteger(completion) || completion < 0)
     return fail('usage_count_mismatch', `the usage chunk's completion_tokens is not a count`, evidence);
   const usageObject = [...s.events].reverse().find((e) => isObject(e.json?.['usage']))?.json;
-  const hidden = hiddenReasoning(s, usageObject?.['usage']);
+  // a response's usage is in its last event's response, in its own names
+  const last = api === 'responses' ? [...s.events].reverse().find((e) => isObject(e.json?.['response']))?.json?.['response'] : undefined;
+  const hidden = hiddenReasoning(s, isObject(last) ? responseUsage(last) : usageObject?.['usage']);
   const counted = s.textDeltas.length + s.toolDeltas.length;
   const bytes =
     s.textDeltas.reduce((n, d) => n + d.bytes, 0) +
@@ -144,7 +154,7 @@ function lastReadMs(x: HttpExchange): number {
  */
 export async function checkStreaming(ctx: CheckContext): Promise<CheckVerdict> {
   const { exchange, answer } = await ctx.stream();
-  const problem = answerProblem(exchange, 'a streamed chat completion', { cutIsOk: true });
+  const problem = answerProblem(exchange, ctx.words.answer.replace(/^a /, 'a streamed '), { cutIsOk: true });
   if (problem || !answer) return problem ?? fail('not_streamed', 'no stream');
   if (!exchange.contentType.includes('text/event-stream') && answer.events.length === 0)
     return fail('not_streamed', `asked to stream, the server answered ${exchange.contentType || 'without a content-type'}`, {
@@ -152,7 +162,7 @@ export async function checkStreaming(ctx: CheckContext): Promise<CheckVerdict> {
     });
   const measured = streamFigures(answer, lastReadMs(exchange));
   const judged = measured.totalMs >= MIN_JUDGED_MS;
-  const verdict = judgeStream(answer, judged ? measured : null);
+  const verdict = judgeStream(answer, judged ? measured : null, ctx.api);
   // the ratios go out as gauges (coherency_conformance_streaming_*) only from a stream long enough to judge
   const figures: Evidence = { ...figureEvidence(measured), spreadJudged: judged };
   if (verdict) return { ...verdict, evidence: { ...verdict.evidence, ...figures } };
@@ -160,7 +170,8 @@ export async function checkStreaming(ctx: CheckContext): Promise<CheckVerdict> {
     ? `${Math.round(measured.lateContentRatio * 100)}% of the text in the last ${LATE_WINDOW * 100}% of ${round(measured.totalMs / 1000, 2)} s, first text at ${Math.round(measured.firstContentRatio * 100)}%`
     : `spread not judged (the stream took ${Math.round(measured.totalMs)} ms, under ${MIN_JUDGED_MS} ms)`;
   const completion = answer.usage?.completion;
-  return pass(`${answer.textDeltas.length} deltas, ${spread}; [DONE] and a usage chunk that agrees`, {
+  const ending = ctx.api === 'responses' ? 'response.completed with a usage that agrees' : '[DONE] and a usage chunk that agrees';
+  return pass(`${answer.textDeltas.length} deltas, ${spread}; ${ending}`, {
     chunks: answer.events.length,
     done: true,
     usage: answer.usage?.from ?? null,

@@ -1,7 +1,8 @@
 import type { HttpExchange } from '../../client/httpExchange.js';
-import { answerProblem, ask, type CheckContext } from './checkContext.js';
+import { readApiCompletion, readApiStream } from './apiAnswers.js';
+import { answerProblem, ask, notInApi, type CheckContext } from './checkContext.js';
 import { fail, isObject, pass, short, skip, typeOf, type CheckVerdict, type Evidence } from './checkTypes.js';
-import { readCompletion, readStreamAnswer, type ToolDelta } from './readAnswers.js';
+import type { ToolDelta } from './readAnswers.js';
 
 /** The one tool offered: a function any model calls for the prompts below. */
 export const WEATHER_TOOL = {
@@ -19,6 +20,9 @@ export const WEATHER_TOOL = {
     },
   },
 } as const;
+
+/** The same tool as the responses API takes it: name and parameters at the top, not under `function`. */
+export const RESPONSES_WEATHER_TOOL = { type: 'function', ...WEATHER_TOOL.function } as const;
 
 export const ONE_CALL_PROMPT = 'What is the weather in Paris right now? Use the get_weather tool, in celsius.';
 export const TWO_CALLS_PROMPT = 'What is the weather in Paris and in Tokyo right now? Call get_weather once for each city, in celsius.';
@@ -147,27 +151,32 @@ function refusedTools(x: HttpExchange): boolean {
  * name, arguments that parse as JSON and fit the tool's schema, and finish_reason tool_calls;
  * the same streamed reassembles to the same; a prompt that needs two calls gives each its own
  * index and id (a tool parser that sends every delta at index 0 runs two calls' arguments
- * together into invalid JSON).
+ * together into invalid JSON). On responses the calls are `function_call` output items (call_id,
+ * name, arguments; streamed as an added item, then argument deltas under its output_index) and a
+ * completed response that called one reads as finish_reason tool_calls. Completions has no tools.
  */
 export async function checkTools(ctx: CheckContext): Promise<CheckVerdict> {
+  if (ctx.api === 'completions') return notInApi('completions', 'has no tools: a base model is not offered functions to call');
   const body = (prompt: string, stream: boolean) =>
-    ctx.chatBody(ask(prompt), { tools: [WEATHER_TOOL], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) });
-  const whole = await ctx.send({ path: '/chat/completions', body: body(ONE_CALL_PROMPT, false) });
+    ctx.api === 'chat'
+      ? ctx.chatBody(ask(prompt), { tools: [WEATHER_TOOL], stream, ...(stream ? { stream_options: { include_usage: true } } : {}) })
+      : ctx.apiBody(ask(prompt), stream, { tools: [RESPONSES_WEATHER_TOOL] });
+  const whole = await ctx.send({ path: ctx.path, body: body(ONE_CALL_PROMPT, false) });
   if (refusedTools(whole))
     return skip('tools_not_supported', `the server refused a request with tools (HTTP ${whole.status}): ${short(whole.body, 120)}`, {
       status: whole.status,
     });
   const wholeProblem = answerProblem(whole, 'a request with tools', { json: true });
   if (wholeProblem) return wholeProblem;
-  const answer = readCompletion(whole.body);
+  const answer = readApiCompletion(ctx.api, whole.body);
   const calls = messageToolCalls(answer?.toolCalls) ?? [];
   const first = judgeCalls(calls, answer?.finishReason, 'completion');
   if (first) return first;
 
-  const streamed = await ctx.send({ path: '/chat/completions', stream: true, body: body(ONE_CALL_PROMPT, true) });
+  const streamed = await ctx.send({ path: ctx.path, stream: true, body: body(ONE_CALL_PROMPT, true) });
   const streamedProblem = answerProblem(streamed, 'a streamed request with tools', { cutIsOk: true });
   if (streamedProblem) return streamedProblem;
-  const s = readStreamAnswer(streamed.pieces);
+  const s = readApiStream(ctx.api, streamed.pieces);
   const assembled = assembleToolCalls(s.toolDeltas);
   const second = judgeCalls(assembled, s.finishReasons.at(-1), 'stream');
   if (second) return second;
@@ -183,10 +192,10 @@ export async function checkTools(ctx: CheckContext): Promise<CheckVerdict> {
       },
     );
 
-  const two = await ctx.send({ path: '/chat/completions', stream: true, body: body(TWO_CALLS_PROMPT, true) });
+  const two = await ctx.send({ path: ctx.path, stream: true, body: body(TWO_CALLS_PROMPT, true) });
   const twoProblem = answerProblem(two, 'a streamed request that needs two calls', { cutIsOk: true });
   if (twoProblem) return twoProblem;
-  const t = readStreamAnswer(two.pieces);
+  const t = readApiStream(ctx.api, two.pieces);
   const both = assembleToolCalls(t.toolDeltas);
   const third = judgeCalls(both, t.finishReasons.at(-1), 'two-call stream');
   if (third) return third;

@@ -112,7 +112,8 @@ async function conformanceSample(
   });
 }
 
-const UNANSWERED: ReadonlySet<string> = new Set(['no_response', 'http_status', 'bad_body', 'internal_error']);
+// what leaves the model's reasoning unknown: no answer to read, or an API without reasoning (completions)
+const UNANSWERED: ReadonlySet<string> = new Set(['no_response', 'http_status', 'bad_body', 'internal_error', 'not_in_api']);
 
 /** The sample's checklist, with the reasoning model as found and the streaming figures when they were judged. */
 function outcome(target: TargetConfig, checks: CheckResult[]): ConformanceOutcome {
