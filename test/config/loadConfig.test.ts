@@ -95,9 +95,14 @@ describe('tls.caFile: checked by size at load, read bounded', () => {
     writeFileSync(path, VALID.replace('http://h/v1', 'https://h/v1').replace('model: m}', `model: m, tls: {caFile: "${ca}"}}`));
     assert.deepEqual(await loadConfig(path, {}), {
       ok: false,
-      errors: [`targets[0].tls.caFile: file ${JSON.stringify(ca)} is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most`],
+      errors: [
+        `targets[0].tls.caFile: file ${JSON.stringify(ca)} is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most`,
+      ],
     });
-    assert.throws(() => readCaFile(ca), new RegExp(`^Error: tls\\.caFile ".*ca\\.pem" is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most$`));
+    assert.throws(
+      () => readCaFile(ca),
+      new RegExp(`^Error: tls\\.caFile ".*ca\\.pem" is ${CA_FILE_MAX_BYTES + 1} bytes, more than the ${CA_FILE_MAX_BYTES} read at most$`),
+    );
   });
 
   it('reads a CA file within the bound; refuses a FIFO put in its place at once, without blocking', () => {
