@@ -35,6 +35,8 @@ import { fp39Cases } from './faults/fp39.js';
 import { env39Cases } from './faults/env39.js';
 import { golden40Cases } from './faults/golden40.js';
 import { api40Cases } from './faults/api40.js';
+import { conf40Cases } from './faults/conf40.js';
+import { otel40Cases } from './faults/otel40.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -660,6 +662,8 @@ export async function runFaultsBench(): Promise<void> {
     await env39Cases(root, results);
     await golden40Cases(root, results);
     await api40Cases(root, results);
+    await otel40Cases(root, results);
+    await conf40Cases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
