@@ -143,7 +143,8 @@ describe('serve logs', { timeout: 60_000 }, () => {
     await waitReady(serve, base);
     const samplesSoFar = async () => {
       let n = 0;
-      for (const s of parseExposition((await fetchText(`${base}/metrics`)).body)) if (s.name === 'coherency_probe_samples_total') n += s.value;
+      for (const s of parseExposition((await fetchText(`${base}/metrics`)).body))
+        if (s.name === 'coherency_probe_samples_total') n += s.value;
       return n;
     };
     await waitFor('20 samples', async () => (await samplesSoFar()) >= 20, { timeoutMs: 30_000, intervalMs: 500 });

@@ -134,6 +134,18 @@ describe('repetition: the whole output one unit said over and over, on the norma
       /^line_loop\/fail$/,
       '7 copies of two items once digits are masked: the token reading takes each number for a new item',
     ],
+    [
+      'an enumeration that goes round 1.7 times (a known miss)',
+      'I am a language model, with no body, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no memory, no wishes, no fears, no plans, no doubts,',
+      'ok',
+      'a known miss: 1.7 copies of a unit of 62 chars, 79% of the output, read as the refrain of a song that returns after one verse (A B A; issueShapes.test.ts) reads: docs/detection.md, "Short outputs"',
+    ],
+    [
+      'a short answer that ends on its opening line',
+      'Keep the dough warm and it will rise.\nFold it twice, rest it for an hour, then shape the loaf.\nKeep the dough warm and it will rise.',
+      'ok',
+      'a sentence said again with another between: no copies back to back',
+    ],
     ['a haiku', 'Cold rain on the roof\nthe kettle begins to sing\nnobody is home', 'ok', 'no unit repeats'],
     ['a one-word answer', 'Paris', 'ok', 'nothing repeats'],
   ];
