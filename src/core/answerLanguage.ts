@@ -17,6 +17,7 @@
 import { letterCount } from './detectors/languageId/charClasses.js';
 import { eldDetector } from './detectors/languageId/eldLoader.js';
 import { pickedUnits } from './detectors/languageId/pickedUnits.js';
+import { languageName } from './detectors/languageId/languageName.js';
 import { lineBlocks } from './detectors/languageId/proseUnits.js';
 
 export { IDENTIFIED_LANGUAGES } from './detectors/languageId/identifiedLanguages.js';
@@ -99,6 +100,18 @@ export function wrongLanguage(a: AnswerLanguage, expected: string, t = threshold
   if (read === null) return null;
   const share = read.share(expected);
   return share < t.expectedShare ? { language: read.language, share } : null;
+}
+
+/** The reading in words, for the run page: "German 92%, English 8% (412 confident letters)". */
+export function describeAnswerLanguage(a: AnswerLanguage): string {
+  if (a.confidentLetters > 0) {
+    const shares = a.letters.slice(0, 3).map(([lang, n]) => `${languageName(lang)} ${Math.round((100 * n) / a.confidentLetters)}%`);
+    const more = a.letters.length > 3 ? ', ...' : '';
+    return `${shares.join(', ')}${more} (${a.confidentLetters} letters of confident prose)`;
+  }
+  if (a.whole)
+    return `${languageName(a.whole.language) || 'unknown'} read as one piece (score ${a.whole.score.toFixed(2)}, ${a.whole.letters} letters)`;
+  return 'no prose to read';
 }
 
 export type AnswerLanguageThresholds = { [K in keyof typeof ANSWER_LANGUAGE_THRESHOLDS]: number };

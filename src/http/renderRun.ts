@@ -1,4 +1,5 @@
 import type { TextMetrics } from '../core/analysisTypes.js';
+import { describeAnswerLanguage } from '../core/answerLanguage.js';
 import type { RunResult, SampleFinding, SampleResult } from '../probe/probeTypes.js';
 import { formatAge } from './formatAge.js';
 import type { Comparison } from '../fingerprint/changeComparison.js';
@@ -159,6 +160,7 @@ function figures(s: SampleResult): string {
       ]);
     }
     rows.push(['markdown headings', String(a.headings)]);
+    if (a.language) rows.push(['answer language', describeAnswerLanguage(a.language)]);
   }
   if (s.logprobs) {
     const l = s.logprobs;

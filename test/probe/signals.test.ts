@@ -118,6 +118,17 @@ describe('prompt adherence (expect.keywords)', () => {
     );
     assert.match(s.reasons[0]!, /^wrong_language: the answer is in German, 0% of it in English \(expect\.language en\)$/);
     assert.equal(s.adherence?.language?.letters[0]?.[0], 'de');
+    const run = {
+      id: 'r1',
+      target: 't',
+      probe: 'p',
+      verdict: s.verdict,
+      trigger: 'manual' as const,
+      startedAt: new Date(0).toISOString(),
+      durationSeconds: 1,
+      samples: [s],
+    };
+    assert.match(renderRun(run, 1000), /<td>answer language<\/td><td>German 100% \(\d+ letters of confident prose\)<\/td>/);
     const ok = judgeSample(streamResult({ content: healthyProse(1500, 4) }), probe, 0);
     assert.equal(ok.verdict, 'ok', ok.reasons.join('; '));
     // a collapsed text is explained by its collapse, not counted wrong_language as well
