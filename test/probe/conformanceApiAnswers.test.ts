@@ -191,6 +191,21 @@ describe('the field audit on completions and responses', () => {
     assert.equal(auditCompletion(response({ created_at: '1764912000' }), 'responses')?.field, 'created_at');
     assert.equal(auditCompletion(response({ output: [{}] }), 'responses')?.field, 'output[0]');
     assert.equal(auditCompletion(response({ usage: { input_tokens: '12' } }), 'responses')?.field, 'usage');
+    // a count below zero is no count: a client adds it up
+    assert.deepEqual(auditCompletion(response({ usage: { input_tokens: 12, output_tokens: -1 } }), 'responses'), {
+      field: 'usage',
+      expected: 'object with counts (integers, 0 or more), or null',
+      got: 'object',
+    });
+    const chat = {
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'x' }, finish_reason: 'stop' }],
+    };
+    assert.equal(auditCompletion({ ...chat, usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } }, 'chat'), null);
+    assert.equal(auditCompletion({ ...chat, usage: { prompt_tokens: 5, completion_tokens: -1, total_tokens: 4 } }, 'chat')?.field, 'usage');
     const stream = (events: Record<string, unknown>[]) => auditStream(readApiStream('responses', sse(events)), 'responses');
     assert.equal(
       stream([

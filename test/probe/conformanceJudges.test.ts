@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it, test } from 'node:test';
-import { modelMatches } from '../../src/probe/conformance/checkContext.js';
+import { API_WORDS, type CheckContext, modelMatches } from '../../src/probe/conformance/checkContext.js';
+import { checkLimits } from '../../src/probe/conformance/limits.js';
 import { auditChunk, auditCompletion, auditStream } from '../../src/probe/conformance/fields.js';
 import { readStreamAnswer } from '../../src/probe/conformance/readAnswers.js';
 import { judgeReasoning } from '../../src/probe/conformance/reasoning.js';
@@ -228,4 +229,35 @@ test('each simulator defect names a conformance check and one of its reasons', a
     assert.ok((CONFORMANCE_CHECKS as readonly string[]).includes(d.check), d.name);
     assert.ok((CHECK_REASONS as readonly string[]).includes(d.reason), d.name);
   }
+});
+
+describe('limits: what a completion cut by max_tokens must say', () => {
+  // the check's two requests answered by a stub: the limited one with `usage` and `finish_reason` as given
+  const limitsWith = async (completionTokens: number, finishReason: string) => {
+    const body = JSON.stringify({
+      id: 'c',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, message: { role: 'assistant', content: '1 2 3' }, finish_reason: finishReason }],
+      usage: { prompt_tokens: 9, completion_tokens: completionTokens, total_tokens: 9 + completionTokens },
+    });
+    const ctx = {
+      api: 'chat',
+      path: '/chat/completions',
+      words: API_WORDS.chat,
+      apiBody: () => ({}),
+      send: async () => ({ status: 200, contentType: 'application/json', body, pieces: [], headersAtMs: 1, endedAtMs: 2, error: null }),
+    } as unknown as CheckContext;
+    return checkLimits(ctx);
+  };
+
+  it('a count under 12 with finish_reason stop is a model that ended by itself: no finish_not_length', async () => {
+    assert.notEqual((await limitsWith(3, 'stop')).reason, 'finish_not_length');
+  });
+  it('a count below zero is no count: finish_reason stop on a cut answer fails finish_not_length', async () => {
+    const v = await limitsWith(-1, 'stop');
+    assert.equal(v.status, 'fail');
+    assert.equal(v.reason, 'finish_not_length');
+  });
 });

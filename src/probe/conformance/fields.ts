@@ -15,13 +15,15 @@ type Rule = [field: string, expected: string, ok: (v: unknown) => boolean];
 
 const str = (v: unknown) => typeof v === 'string';
 const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v);
+/** A token count: a whole number, never below zero (a -1 reads to a client as a count it can add). */
+const count = (v: unknown) => int(v) && (v as number) >= 0;
 const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const obj = (v: unknown) => isObject(v);
 const finish = (v: unknown) => v === null || v === undefined || str(v);
 const counts = (v: unknown) =>
   v === null ||
   v === undefined ||
-  (isObject(v) && ['prompt_tokens', 'completion_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || int(v[k])));
+  (isObject(v) && ['prompt_tokens', 'completion_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || count(v[k])));
 
 /** The fields every client reads (the OpenAI SDKs, LangChain, LiteLLM), at the top of a completion or a chunk. */
 const TOP: readonly Rule[] = [
@@ -30,7 +32,7 @@ const TOP: readonly Rule[] = [
   ['created', 'number', num],
   ['model', 'string', str],
   ['choices', 'array', Array.isArray],
-  ['usage', 'object with integer counts, or null', counts],
+  ['usage', 'object with counts (integers, 0 or more), or null', counts],
 ];
 
 function audit(json: Json, rules: readonly Rule[], choiceRules: readonly Rule[]): FieldProblem | null {
@@ -65,7 +67,7 @@ const TEXT: Rule = ['text', 'string', str];
 const responseCounts = (v: unknown) =>
   v === null ||
   v === undefined ||
-  (isObject(v) && ['input_tokens', 'output_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || int(v[k])));
+  (isObject(v) && ['input_tokens', 'output_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || count(v[k])));
 
 /** The fields of a response object the SDKs read (OpenAI's Response: created_at, status, output items). */
 const RESPONSE: readonly Rule[] = [
@@ -75,7 +77,7 @@ const RESPONSE: readonly Rule[] = [
   ['model', 'string', str],
   ['status', 'string', str],
   ['output', 'array', Array.isArray],
-  ['usage', 'object with integer counts, or null', responseCounts],
+  ['usage', 'object with counts (integers, 0 or more), or null', responseCounts],
 ];
 
 function auditResponse(json: Json, prefix = ''): FieldProblem | null {

@@ -39,7 +39,8 @@ export async function checkLimits(ctx: CheckContext): Promise<CheckVerdict> {
       `${field} ${LIMIT_TOKENS} gave ${tokens} ${ctx.api === 'responses' ? 'output' : 'completion'} tokens: the limit did not reach the server`,
       evidence,
     );
-  if (finish !== 'length' && !(typeof tokens === 'number' && tokens < NATURAL_END_BELOW))
+  // a count below zero is no count (fields says so): it does not make the answer one that ended by itself
+  if (finish !== 'length' && !(typeof tokens === 'number' && tokens >= 0 && tokens < NATURAL_END_BELOW))
     return fail(
       'finish_not_length',
       `${field} ${LIMIT_TOKENS} cut the answer${typeof tokens === 'number' ? ` at ${tokens} tokens` : ''}, but ${ctx.api === 'responses' ? `its status reads as ${evidence['finish_reason']}` : `finish_reason says ${evidence['finish_reason']}`}, not length`,
