@@ -15,6 +15,8 @@ export interface CaptureAnalysis {
   notes: string[];
   /** The finish reason the analysis was given: the stream's own, else the caller's (null when unknown). */
   finishReason: string | null;
+  /** The answer without its reasoning: what expect.language reads (a reasoning trace may be in another language by design). */
+  answer: string;
 }
 
 /** A captured SSE stream starts (after blank lines or comments) with a `data:` or `event:` line. */
@@ -47,6 +49,7 @@ export function analyzeCapture(
       analysis: analyzeText(channel === 'reasoning' ? '' : input, { ...judge, thresholds, finishReason }),
       notes: [],
       finishReason,
+      answer: input,
     };
   }
   const contentOffsets: number[] = [];
@@ -87,6 +90,7 @@ export function analyzeCapture(
     format: 'sse',
     channel,
     analysis: analyzeText(text, { ...judge, thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }),
+    answer: r.content,
     notes,
     finishReason: finish,
   };

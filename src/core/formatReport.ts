@@ -7,6 +7,8 @@ const copies = (x: number) => fmt(x, 1);
 export interface FormatOptions {
   /** Title line, e.g. the file name or "content". */
   title?: string;
+  /** What the caller judged beside the detectors (`analyze --expect-language`), as "- fail kind: detail" lines under them. */
+  also?: ReadonlyArray<{ severity: string; kind: string; detail: string }>;
 }
 
 function pct(x: number): string {
@@ -30,6 +32,7 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
     out.push(`  - ${f.severity}${f.certain ? ' (certain)' : ''} ${f.kind}: ${f.detail}${f.rule ? ` (rule ${f.rule})` : ''}`);
     if (f.atChar >= 0) out.push(`      at char ${f.atChar}${f.atToken >= 0 ? ` (token ${f.atToken})` : ''}: "${f.excerpt}"`);
   }
+  for (const f of options.also ?? []) out.push(`  - ${f.severity} ${f.kind}: ${f.detail}`);
   if (Number(m['collapseOnset']) >= 0) {
     out.push(
       `collapse (${str(m['collapseKind'])}) starts at char ${m['collapseOnset']}` +

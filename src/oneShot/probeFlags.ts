@@ -24,6 +24,8 @@ const FLAG_PATHS: [string, string][] = [
   ['probes[0].temperature', '--temperature'],
   ['probes[0].samples', '--samples'],
   ['probes[0].extraBody', '--seed'],
+  ['probes[0].expect.language', '--expect-language'],
+  ['probes[0].expect', '--expect-language'],
   ['probes[0].checks', '--checks'],
   ['targets[0].modelAliases', '--model-alias'],
 ];
@@ -41,6 +43,7 @@ export const ENDPOINT_FLAGS = [
   'temperature',
   'samples',
   'seed',
+  'expect-language',
   'reasoning',
   'checks',
   'model-alias',
@@ -118,6 +121,8 @@ export function configFromFlags(
     'minTokens' in probe
   )
     probe['minTokens'] = 0;
+  const expectLanguage = str('expect-language');
+  if (expectLanguage !== undefined) probe['expect'] = { language: expectLanguage };
   const seed = str('seed');
   if (seed !== undefined) {
     if (!/^-?\d{1,15}$/.test(seed.trim())) return { ok: false, errors: [`--seed: an integer, got "${seed.slice(0, 40)}"`] };

@@ -168,6 +168,46 @@ describe('analyze', () => {
     assert.equal(await main(['analyze', '--channel', 'reasoning', sse], reasoning.io), 1, 'no reasoning in the stream: empty');
   });
 
+  test('--expect-language: an answer in another language is exit 1 with wrong_language; the reasoning of a stream is not read', async () => {
+    const german =
+      'Der Teig wird danach in eine bemehlte Schüssel gelegt und bleibt über Nacht im Kühlschrank stehen.\n\nAm nächsten Morgen heizt man den Ofen mit dem gusseisernen Topf darin auf die höchste Stufe vor.';
+    const wrong = io();
+    assert.equal(await main(['analyze', '--expect-language', 'en', file('de.txt', german)], wrong.io), 1);
+    assert.match(
+      wrong.out(),
+      /verdict FAIL\n {2}no degeneration found\n {2}- fail wrong_language: the answer is in German, 0% of it in English/,
+    );
+    const right = io();
+    assert.equal(await main(['analyze', '--expect-language', 'de', '--json', file('de.txt', german)], right.io), 0);
+    const json = JSON.parse(right.out());
+    assert.equal(json.verdict, 'ok');
+    assert.deepEqual(json.language, {
+      expected: 'de',
+      reading: { letters: [['de', 161]], confidentLetters: 161, whole: null },
+      wrongLanguage: false,
+    });
+    // a stream whose reasoning is English and whose answer is German: the answer is what is read (with --channel both, the
+    // two read as one text show a language_switch of their own: the daemon judges each channel apart)
+    const events = [
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { reasoning_content: healthyProse(600, 2) } }] })}`,
+      `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: german } }] })}`,
+      `data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`,
+      'data: [DONE]',
+    ];
+    const stream = io();
+    assert.equal(
+      await main(
+        ['analyze', '--channel', 'content', '--expect-language', 'de', file('think.sse', `${events.join('\n\n')}\n\n`)],
+        stream.io,
+      ),
+      0,
+      stream.out(),
+    );
+    const bad = io();
+    assert.equal(await main(['analyze', '--expect-language', 'german', file('de.txt', german)], bad.io), 2);
+    assert.match(bad.err(), /^error: --expect-language: an ISO 639-1 code the language identifier knows \(am, ar, .*\), got "german"/);
+  });
+
   test('unreadable input is exit 2', async () => {
     const missing = io();
     assert.equal(await main(['analyze', join(dir, 'nope.txt')], missing.io), 2);

@@ -57,6 +57,13 @@ describe('configFromFlags', () => {
     const conformance = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', api: 'completions', kind: 'conformance' }, {}, null);
     assert.ok(conformance.ok, conformance.ok ? '' : conformance.errors.join('\n'));
     assert.equal(conformance.config.targets[0]!.api, 'completions');
+    // --expect-language is probes[0].expect.language, its error named by the flag
+    const language = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', 'expect-language': 'ko' }, {}, null);
+    assert.ok(language.ok);
+    assert.equal(language.config.probes[0]!.expect?.language, 'ko');
+    const badLanguage = configFromFlags({ 'base-url': 'http://h/v1', model: 'm', 'expect-language': 'korean' }, {}, null);
+    assert.ok(!badLanguage.ok);
+    assert.match(badLanguage.errors.join('\n'), /^--expect-language: must be an ISO 639-1 code the language identifier knows/m);
     const missing = configFromFlags({}, {}, null);
     assert.ok(!missing.ok);
     assert.equal(missing.errors.length, 2);

@@ -5,7 +5,7 @@ import { EXIT } from '../exitCodes.js';
 export const analyze: Command = {
   summary: `analyse a text or a captured SSE stream for degeneration (exit ${EXIT.OK} ok/warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadable)`,
   usage: `coherency-exporter analyze [FILE|-] [--json] [--channel content|reasoning|both] [--finish-reason R]
-                           [--verdict rules|learned] [--verdict-model FILE]
+                           [--verdict rules|learned] [--verdict-model FILE] [--expect-language CODE]
 
   FILE              plain text, or a captured chat-completion stream (its "data:" lines,
                     e.g. from curl -N); - or no FILE reads standard input
@@ -18,6 +18,8 @@ export const analyze: Command = {
                     information) or learned (the model with the hard rules, see
                     docs/detection.md "The learned verdict")
   --verdict-model F a model retrained with npm run train (default: the committed one)
+  --expect-language the language the answer must be in (ISO 639-1: en, ko, zh, ...); an
+     CODE           answer mostly in another one fails wrong_language, as probes[].expect.language
 
 Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadable input or model.`,
   options: {
@@ -26,6 +28,7 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
     'finish-reason': { type: 'string' },
     verdict: { type: 'string' },
     'verdict-model': { type: 'string' },
+    'expect-language': { type: 'string' },
   },
   allowPositionals: true,
   async run(values, positionals, io) {
@@ -72,22 +75,44 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
         return EXIT.USAGE;
       }
     }
+    const expected = values['expect-language'] === undefined ? null : String(values['expect-language']);
+    const { IDENTIFIED_LANGUAGES } = await import('../../core/detectors/languageId/identifiedLanguages.js');
+    if (expected !== null && !(IDENTIFIED_LANGUAGES as readonly string[]).includes(expected)) {
+      io.stderr(
+        `error: --expect-language: an ISO 639-1 code the language identifier knows (${IDENTIFIED_LANGUAGES.join(', ')}), got "${expected.slice(0, 40)}"\n`,
+      );
+      return EXIT.USAGE;
+    }
     const { analyzeCapture } = await import('../../core/analyzeCapture.js');
     const result = analyzeCapture(text, channel, undefined, finishReason, {
       verdict: mode,
       score: true,
       ...(verdictModel ? { verdictModel } : {}),
     });
-    const { analysis } = result;
+    let { analysis } = result;
+    let language: object | undefined;
+    let also: Array<{ severity: string; kind: string; detail: string }> = [];
+    if (expected !== null) {
+      // as a probe's sample: an answer whose text already failed is explained by that, not counted wrong_language as well
+      const { adherenceFindings, measureAdherence } = await import('../../core/promptAdherence.js');
+      const expect = { keywords: [], minCoverage: 0, headings: 0, language: expected };
+      const adherence = measureAdherence(result.answer, expect);
+      const wrong = analysis.verdict === 'fail' ? [] : adherenceFindings(adherence, expect);
+      language = { expected, reading: adherence.language, wrongLanguage: wrong.length > 0 };
+      also = wrong;
+      for (const f of wrong) analysis = { ...analysis, verdict: 'fail', reasons: [...analysis.reasons, `${f.kind}: ${f.detail}`] };
+    }
     if (values['json']) {
       const { verdict, findings, reasons, metrics, score } = analysis;
       const { findingView } = await import('../../http/findingView.js');
       const shown = findings.map(findingView);
-      io.stdout(`${JSON.stringify({ verdict, findings: shown, reasons, metrics, score, finishReason: result.finishReason }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ verdict, findings: shown, reasons, metrics, score, finishReason: result.finishReason, ...(language ? { language } : {}) }, null, 2)}\n`,
+      );
     } else {
       const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
       const { formatReport } = await import('../../core/formatReport.js');
-      io.stdout(formatReport(analysis, { title }));
+      io.stdout(formatReport(analysis, { title, also }));
     }
     for (const note of result.notes) io.stderr(`note: ${note}\n`);
     return analysis.verdict === 'fail' ? EXIT.FAILED : EXIT.OK;

@@ -5,7 +5,8 @@ export const probe: Command = {
   summary: `run probes once and exit (${EXIT.OK} passed, ${EXIT.FAILED} failed, ${EXIT.USAGE} bad usage or config, ${EXIT.TARGET_ERROR} target error); for deploy pipelines`,
   usage: `coherency-exporter probe --config FILE [--target T ...] [--probe P ...] [--kind K] [COMMON]
 coherency-exporter probe --base-url URL --model M [--api API] [--api-key-env VAR] [--prompt TEXT | --prompt-file F]
-                         [--max-tokens N] [--min-tokens N] [--temperature T] [--seed N] [--samples N] [COMMON]
+                         [--max-tokens N] [--min-tokens N] [--temperature T] [--seed N] [--samples N]
+                         [--expect-language CODE] [COMMON]
 coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-env VAR]
                          [--checks LIST] [--reasoning] [--model-alias NAME ...] [--max-tokens N] [COMMON]
 
@@ -22,6 +23,8 @@ coherency-exporter probe --kind conformance --base-url URL --model M [--api-key-
                      model) or responses (/responses); the config's targets[].api
   --seed N           the request's seed (extraBody.seed in a config); with --temperature 0 a
                      baseline keeps the output's tokens and a gate reports where it departs
+  --expect-language  the language the answers must be in (ISO 639-1: en, ko, zh, ...); an
+    CODE             answer mostly in another one fails wrong_language (probes[].expect.language)
   --kind K           generation (default), recall, contamination or conformance: a checklist
                      of what the API must get right (512 tokens a request; prints each check)
   --checks LIST      conformance: the checks to run, comma-separated (default all: models,
@@ -100,6 +103,7 @@ ${EXIT.TARGET_ERROR} when none got an answer.`,
     concurrency: { type: 'string' },
     quiet: { type: 'boolean' },
     seed: { type: 'string' },
+    'expect-language': { type: 'string' },
     'save-baseline': { type: 'string' },
     repeat: { type: 'string' },
     baseline: { type: 'string' },
