@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Registry } from 'prom-client';
 import { parse } from 'yaml';
+import { createMetrics } from '../../src/metrics/createMetrics.js';
 import { repoRoot } from './dashboardQueries.js';
 import { TARGET_LABELS, deprecatedMetrics, exportedSeries, metricNamesIn, recordedNamesIn, selectorsIn } from './exportedMetrics.js';
 
@@ -107,5 +109,25 @@ test('promtool input series use exported names with their labels', () => {
       for (const label of known)
         assert.ok(labels.includes(label) || label === 'le' || label === 'temperature', `${t.name}: ${name} lacks label ${label}`);
     }
+  }
+});
+
+test('CoherencyOtlpExportDropping reads only the otlp counters, which createMetrics registers without a series', async () => {
+  // With otlp off the daemon never sets a label set of them (it sets them to 0 only when it
+  // exports: src/daemon.ts), so they export no sample and the alert has nothing to fire on;
+  // test/otel/otlpExport.test.ts checks a daemon's /metrics, rules.test.yml the rule.
+  const rule = rules.groups.flatMap((g) => g.rules).find((r) => r.alert === 'CoherencyOtlpExportDropping');
+  assert.ok(rule, 'no CoherencyOtlpExportDropping in rules.yml');
+  assert.deepEqual(metricNamesIn(rule.expr), ['coherency_otlp_dropped_records_total']);
+  const registry = new Registry();
+  createMetrics(registry, { version: 'test', detail: 'basic' });
+  const text = await registry.metrics();
+  for (const name of ['coherency_otlp_exported_records_total', 'coherency_otlp_dropped_records_total']) {
+    assert.ok(text.includes(`# TYPE ${name} counter`), `${name} not registered`);
+    assert.deepEqual(
+      text.split('\n').filter((l) => l.startsWith(name)),
+      [],
+      `${name} has samples before the daemon exports`,
+    );
   }
 });

@@ -193,6 +193,34 @@ describe('otlp export to a loopback receiver', { timeout: 60_000 }, () => {
   });
 });
 
+describe('export off: no otlp series, so CoherencyOtlpExportDropping has nothing to fire on', { timeout: 30_000 }, () => {
+  let sim: Simulator;
+  let daemon: Daemon;
+
+  before(async () => {
+    sim = await startSimulator({ tokensPerSecond: 0 });
+    daemon = await daemonWith(sim.url, '{}');
+  });
+  after(async () => {
+    await daemon?.close();
+    await sim?.close();
+  });
+
+  test("/metrics has the two counters' HELP and not one sample of them, before and after a run", async () => {
+    // deploy/prometheus/rules.yml's alert reads the dropped counter only: absent, it cannot fire
+    // (rules.test.yml: "with export off"); the daemon sets them to 0 only when it exports.
+    for (const when of ['at start', 'after a run']) {
+      if (when === 'after a run') await probe(daemon, 'good');
+      const lines = (await (await fetch(`${daemon.url}/metrics`)).text()).split('\n');
+      for (const name of ['coherency_otlp_exported_records_total', 'coherency_otlp_dropped_records_total']) {
+        assert.ok(lines.includes(`# TYPE ${name} counter`), `${when}: ${name} not registered`);
+        const samples = lines.filter((l) => l.startsWith(name));
+        assert.deepEqual(samples, [], `${when}: ${name} has samples with export off`);
+      }
+    }
+  });
+});
+
 describe('a collector that is down, silent or failing never slows a probe', { timeout: 90_000 }, () => {
   let sim: Simulator;
   const closers: (() => Promise<void>)[] = [];
