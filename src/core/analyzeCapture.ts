@@ -1,16 +1,27 @@
 import type { Analysis } from './analysisTypes.js';
 import { type AnalyzeOptions, analyzeText } from './analyzeText.js';
+import { analyzeChannels, reasoningFinishReason } from './analyzeChannels.js';
 import { StreamAccumulator } from './streamAccumulator.js';
 import { apiOfCapture } from './apiChunks.js';
 import type { Thresholds } from './thresholds.js';
 
 export type CaptureChannel = 'content' | 'reasoning' | 'both';
 
+/** The analysis of each channel of a stream that was judged, by channel. */
+export type CaptureChannels = { content?: Analysis; reasoning?: Analysis };
+
 export interface CaptureAnalysis {
   /** 'sse' when the input was a captured stream (its `data:` lines), else 'text'. */
   format: 'sse' | 'text';
   channel: CaptureChannel;
+  /**
+   * The verdict's analysis. For `both` on a stream with reasoning and an answer, each is judged
+   * apart (as a probe's sample) and this is worseOfChannels of the two: the worse verdict, both
+   * channels' findings, the answer's metrics and score.
+   */
   analysis: Analysis;
+  /** Each channel's own analysis, for a stream: the channels judged (empty for plain text). */
+  channels: CaptureChannels;
   /** Problems met while reading a captured stream (malformed lines, error events); the rest was still read. */
   notes: string[];
   /** The finish reason the analysis was given: the stream's own, else the caller's (null when unknown). */
@@ -33,6 +44,8 @@ export function looksLikeSse(text: string): boolean {
  * `response.*` events are recognised), the input of
  * `coherency-exporter analyze`. For a stream, content and reasoning are rebuilt from the
  * deltas and each content delta counts as one token, so the report can give the onset token.
+ * `both` judges the reasoning and the answer apart, as the daemon does (analyzeChannels), the
+ * verdict the worse of the two; with one channel in the stream, both is that channel.
  * `judge` picks the verdict mode and model (the rules and the committed model by default) and whether the rules' analysis carries the model's score.
  */
 export function analyzeCapture(
@@ -47,6 +60,7 @@ export function analyzeCapture(
       format: 'text',
       channel,
       analysis: analyzeText(channel === 'reasoning' ? '' : input, { ...judge, thresholds, finishReason }),
+      channels: {},
       notes: [],
       finishReason,
       answer: input,
@@ -72,26 +86,43 @@ export function analyzeCapture(
   if (r.error) notes.push(`${r.error.type}: ${r.error.message}`);
   if (r.badEvents > 0) notes.push(`${r.badEvents} more bad events`);
   if (!r.endedCleanly) notes.push('the stream has no finish_reason and no [DONE]: it may have been cut');
-  let text: string;
-  let tokenOffsets: number[] | undefined;
-  if (channel === 'content') {
-    text = r.content;
-    tokenOffsets = contentOffsets;
-  } else if (channel === 'reasoning') {
-    text = r.reasoning;
-  } else {
-    text = r.reasoning ? `${r.reasoning}\n\n${r.content}` : r.content;
-    if (!r.reasoning) tokenOffsets = contentOffsets;
-  }
   const finish = r.finishReason ?? finishReason;
-  // reasoning followed by content was not cut inside the reasoning
-  const evidence = channel === 'reasoning' && r.content.length > 0 ? 'stop' : finish;
+  const options: AnalyzeOptions = { ...judge, thresholds, finishReason: finish };
+  const channels: CaptureChannels = {};
+  let analysis: Analysis;
+  if (channel === 'content' || (channel === 'both' && !r.reasoning)) {
+    analysis = analyzeText(r.content, { ...options, tokenOffsets: contentOffsets });
+    channels.content = analysis;
+  } else if (channel === 'reasoning' || !r.content) {
+    analysis = analyzeText(r.reasoning, { ...options, finishReason: reasoningFinishReason(finish, r.content.length) });
+    channels.reasoning = analysis;
+  } else {
+    // Both channels, judged apart as a probe's sample judges them: read as one text, an English
+    // reasoning before a German answer would be a language_switch of a text nobody wrote.
+    const { content, reasoning } = analyzeChannels(r, { ...options, tokenOffsets: contentOffsets });
+    channels.content = content;
+    analysis = content;
+    if (reasoning) {
+      channels.reasoning = reasoning;
+      analysis = worseOfChannels(content, reasoning);
+    }
+  }
+  return { format: 'sse', channel, analysis, channels, answer: r.content, notes, finishReason: finish };
+}
+
+const RANK: Record<Analysis['verdict'], number> = { ok: 0, warn: 1, fail: 2 };
+
+/**
+ * The analysis of a stream whose channels were judged apart: the worse verdict of the two, the
+ * findings of both (the answer's first) with the reasoning's reasons prefixed `reasoning: ` as a
+ * sample's are, and the answer's figures and score.
+ */
+export function worseOfChannels(content: Analysis, reasoning: Analysis): Analysis {
   return {
-    format: 'sse',
-    channel,
-    analysis: analyzeText(text, { ...judge, thresholds, finishReason: evidence, ...(tokenOffsets ? { tokenOffsets } : {}) }),
-    answer: r.content,
-    notes,
-    finishReason: finish,
+    verdict: RANK[reasoning.verdict] > RANK[content.verdict] ? reasoning.verdict : content.verdict,
+    findings: [...content.findings, ...reasoning.findings],
+    reasons: [...content.reasons, ...reasoning.reasons.map((line) => `reasoning: ${line}`)],
+    metrics: content.metrics,
+    ...(content.score ? { score: content.score } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { analyzeChannels } from '../core/analyzeChannels.js';
 import { type AnalyzeOptions, analyzeText } from '../core/analyzeText.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import type { Finding } from '../core/finding.js';
@@ -55,10 +56,9 @@ export function judgeSample(
 ): SampleResult {
   const opts = { ...verdictOptions(probe), thresholds: probe.thresholds, finishReason: finishEvidence(result, probe) };
   const hasText = result.content.length > 0 || result.reasoning.length > 0;
-  const content = analysed?.content ?? analyzeText(result.content, opts);
-  // The reasoning was cut by the limit only when no content followed it.
-  const reasoningOpts = { ...opts, finishReason: result.content.length > 0 ? 'stop' : opts.finishReason };
-  const reasoning = analysed ? analysed.reasoning : result.reasoning ? analyzeText(result.reasoning, reasoningOpts) : null;
+  // Each channel apart (a model may reason in English and answer in German); the reasoning was
+  // cut by the limit only when no content followed it.
+  const { content, reasoning } = analysed ?? analyzeChannels(result, opts);
   const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
 
   const reasons: string[] = [];

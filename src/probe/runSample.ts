@@ -1,4 +1,5 @@
 import { type AnalyzeOptions, analyzeText, createStreamAnalyzer, type StreamAnalyzer } from '../core/analyzeText.js';
+import { reasoningFinishReason } from '../core/analyzeChannels.js';
 import type { Analysis } from '../core/analysisTypes.js';
 import { TokenMarks } from '../core/tokenMarks.js';
 import type { ChatRequest } from '../client/streamTypes.js';
@@ -183,7 +184,10 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     // Token indexes of the content come from the server's counts at each read (tokenMarks), in one place.
     content: placeTokens(finalAnalysis(live.content, result.content, { ...opts, finishReason }), (c) => tokenMarks.tokenAt(c)),
     reasoning: result.reasoning
-      ? finalAnalysis(live.reasoning, result.reasoning, { ...opts, finishReason: result.content.length > 0 ? 'stop' : finishReason })
+      ? finalAnalysis(live.reasoning, result.reasoning, {
+          ...opts,
+          finishReason: reasoningFinishReason(finishReason, result.content.length),
+        })
       : null,
   };
   // Our own abort is not a stream fault: the sample is judged on what came.

@@ -186,8 +186,8 @@ describe('analyze', () => {
       reading: { letters: [['de', 161]], confidentLetters: 161, whole: null },
       wrongLanguage: false,
     });
-    // a stream whose reasoning is English and whose answer is German: the answer is what is read (with --channel both, the
-    // two read as one text show a language_switch of their own: the daemon judges each channel apart)
+    // a stream whose reasoning is English and whose answer is German: the answer is what is read (--channel both:
+    // analyzeBoth.test.ts)
     const events = [
       `data: ${JSON.stringify({ choices: [{ index: 0, delta: { reasoning_content: healthyProse(600, 2) } }] })}`,
       `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: german } }] })}`,

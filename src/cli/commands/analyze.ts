@@ -9,8 +9,12 @@ export const analyze: Command = {
 
   FILE              plain text, or a captured chat-completion stream (its "data:" lines,
                     e.g. from curl -N); - or no FILE reads standard input
-  --json            print {verdict, findings, reasons, metrics} as JSON instead of a report
-  --channel C       for streams: content, reasoning, or both together (default both)
+  --json            print {verdict, findings, reasons, metrics, score, finishReason} as JSON
+                    instead of a report; for a stream also channels: each channel's own
+                    {verdict, findings, reasons, metrics, score}, and each finding its channel
+  --channel C       for streams: content, reasoning, or both (default): the reasoning and the
+                    answer judged apart, as the daemon does, the verdict the worse of the two;
+                    metrics and score are then the answer's
   --finish-reason R how the generation ended, for plain text (a captured stream says it
                     itself): "length" means it was cut by the token limit, which inside a
                     loop or flood is evidence of collapse whatever its size
@@ -103,16 +107,43 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
       for (const f of wrong) analysis = { ...analysis, verdict: 'fail', reasons: [...analysis.reasons, `${f.kind}: ${f.detail}`] };
     }
     if (values['json']) {
-      const { verdict, findings, reasons, metrics, score } = analysis;
+      const { verdict, reasons, metrics, score } = analysis;
       const { findingView } = await import('../../http/findingView.js');
-      const shown = findings.map(findingView);
+      // A stream's findings say which channel they are from, as a probe's sample's do; plain text has no channels.
+      const tagged = Object.entries(result.channels).flatMap(([name, a]) => a.findings.map((f) => ({ ...findingView(f), channel: name })));
+      const findings = result.format === 'sse' ? tagged : analysis.findings.map(findingView);
+      const channels =
+        result.format === 'sse'
+          ? {
+              channels: Object.fromEntries(
+                Object.entries(result.channels).map(([name, a]) => [
+                  name,
+                  { verdict: a.verdict, findings: a.findings.map(findingView), reasons: a.reasons, metrics: a.metrics, score: a.score },
+                ]),
+              ),
+            }
+          : {};
       io.stdout(
-        `${JSON.stringify({ verdict, findings: shown, reasons, metrics, score, finishReason: result.finishReason, ...(language ? { language } : {}) }, null, 2)}\n`,
+        `${JSON.stringify({ verdict, findings, reasons, metrics, score, finishReason: result.finishReason, ...(language ? { language } : {}), ...channels }, null, 2)}\n`,
       );
     } else {
       const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
       const { formatReport } = await import('../../core/formatReport.js');
-      io.stdout(formatReport(analysis, { title, also }));
+      const { content, reasoning } = result.channels;
+      if (content && reasoning) {
+        // Judged apart: the combined verdict first (with what the caller judged), then each channel's own report.
+        const head = [`${title}: verdict ${analysis.verdict.toUpperCase()} (answer ${content.verdict}, reasoning ${reasoning.verdict})`];
+        for (const f of also) head.push(`  - ${f.severity} ${f.kind}: ${f.detail}`);
+        io.stdout(
+          [
+            `${head.join('\n')}\n`,
+            formatReport(content, { title: 'answer (content)' }),
+            formatReport(reasoning, { title: 'reasoning' }),
+          ].join('\n'),
+        );
+      } else {
+        io.stdout(formatReport(analysis, { title, also }));
+      }
     }
     for (const note of result.notes) io.stderr(`note: ${note}\n`);
     return analysis.verdict === 'fail' ? EXIT.FAILED : EXIT.OK;
