@@ -102,15 +102,18 @@ export function wrongLanguage(a: AnswerLanguage, expected: string, t = threshold
   return share < t.expectedShare ? { language: read.language, share } : null;
 }
 
-/** The reading in words, for the run page: "German 92%, English 8% (412 confident letters)". */
+/**
+ * The reading in words, for the run page: "German 92%, English 8% (412 letters of confident
+ * prose)", or the one-piece reading when that is what judged the answer (too few confident letters).
+ */
 export function describeAnswerLanguage(a: AnswerLanguage): string {
+  if (a.whole)
+    return `${languageName(a.whole.language) || 'unknown'} read as one piece (score ${a.whole.score.toFixed(2)}, ${a.whole.letters} letters)`;
   if (a.confidentLetters > 0) {
     const shares = a.letters.slice(0, 3).map(([lang, n]) => `${languageName(lang)} ${Math.round((100 * n) / a.confidentLetters)}%`);
     const more = a.letters.length > 3 ? ', ...' : '';
     return `${shares.join(', ')}${more} (${a.confidentLetters} letters of confident prose)`;
   }
-  if (a.whole)
-    return `${languageName(a.whole.language) || 'unknown'} read as one piece (score ${a.whole.score.toFixed(2)}, ${a.whole.letters} letters)`;
   return 'no prose to read';
 }
 

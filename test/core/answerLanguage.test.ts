@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { answerLanguage, answerLanguageOf, IDENTIFIED_LANGUAGES, wrongLanguage } from '../../src/core/answerLanguage.js';
+import {
+  answerLanguage,
+  answerLanguageOf,
+  describeAnswerLanguage,
+  IDENTIFIED_LANGUAGES,
+  wrongLanguage,
+} from '../../src/core/answerLanguage.js';
 import { adherenceFindings, measureAdherence, type ExpectConfig } from '../../src/core/promptAdherence.js';
 
 const ENGLISH = [
@@ -112,6 +118,7 @@ describe('the language a probe expects (expect.language)', () => {
     // corpus-real3 d-031's 0.60: docs/detection.md)
     assert.ok(a.whole!.score < 0.7 && a.whole!.score > 0.6, String(a.whole!.score));
     assert.equal(answerLanguageOf(a), null);
+    assert.match(describeAnswerLanguage(a), /^Chinese read as one piece \(score 0\.6\d, \d+ letters\)$/);
     assert.equal(answerLanguageOf(a, { unitLetters: 40, unitConfidence: 0.6, minLetters: 80, expectedShare: 0.5 })?.language, 'zh');
   });
 
