@@ -15,7 +15,7 @@
  * or less on six collapses that turn to another language.
  */
 import { letterCount } from './detectors/languageId/charClasses.js';
-import { eldDetector } from './detectors/languageId/eldLoader.js';
+import { identifyLanguage } from './detectors/languageId/eldLoader.js';
 import { pickedUnits } from './detectors/languageId/pickedUnits.js';
 import { languageName } from './detectors/languageId/languageName.js';
 import { lineBlocks } from './detectors/languageId/proseUnits.js';
@@ -63,7 +63,7 @@ export function answerLanguage(text: string, t = thresholdValues()): AnswerLangu
     if (prose.length < WHOLE_CHARS) prose += `${u.text}\n`;
     const letters = letterCount(u.text);
     if (letters < t.unitLetters) continue;
-    const [language, score] = identify(u.text);
+    const { language, score } = identifyLanguage(u.text);
     if (language === '' || score < t.unitConfidence) continue;
     byLanguage.set(language, (byLanguage.get(language) ?? 0) + letters);
     confidentLetters += letters;
@@ -74,7 +74,7 @@ export function answerLanguage(text: string, t = thresholdValues()): AnswerLangu
     const piece = prose.slice(0, WHOLE_CHARS);
     const proseLetters = letterCount(piece);
     if (proseLetters > 0) {
-      const [language, score] = identify(piece);
+      const { language, score } = identifyLanguage(piece);
       whole = { language, score, letters: proseLetters };
     }
   }
@@ -123,9 +123,4 @@ function thresholdValues(): AnswerLanguageThresholds {
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(ANSWER_LANGUAGE_THRESHOLDS)) out[k] = v.value;
   return out as AnswerLanguageThresholds;
-}
-
-function identify(s: string): [string, number] {
-  const r = eldDetector().detect(s);
-  return [r.language, Object.values(r.getScores())[0] ?? 0];
 }

@@ -1,4 +1,12 @@
-import type { ChunkEncoder, ChunkIdentity, EncoderOptions, ToolCall, Usage } from './chunks.js';
+import {
+  type ChunkEncoder,
+  type ChunkIdentity,
+  type EncoderOptions,
+  thinkTags,
+  type ToolCall,
+  type Usage,
+  withThinkTags,
+} from './chunks.js';
 
 /**
  * The wire formats of the two other APIs the simulator speaks, behind chat's ChunkEncoder so
@@ -15,29 +23,6 @@ import type { ChunkEncoder, ChunkIdentity, EncoderOptions, ToolCall, Usage } fro
  */
 
 export type SimulatedApi = 'chat' | 'completions' | 'responses';
-
-/**
- * Text with the reasoning written into it between <think> tags, as a server without a reasoning
- * parser sends it: the tag opens at the first reasoning token and closes before the next text.
- */
-function thinkTags(text: (t: string, logprob?: number) => string): {
-  content(t: string, logprob?: number): string;
-  reasoning(t: string): string;
-} {
-  let thinking = false;
-  return {
-    content: (t, logprob) => {
-      if (!thinking) return text(t, logprob);
-      thinking = false;
-      return text(`</think>\n\n${t}`, logprob);
-    },
-    reasoning: (t) => {
-      const open = thinking ? '' : '<think>';
-      thinking = true;
-      return text(open + t);
-    },
-  };
-}
 
 export function createCompletionsEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
   const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
@@ -185,7 +170,7 @@ export function apiCompletionBody(
   const withReasoning = answer.reasoning !== '' && options.reasoning !== 'dropped';
   const created = options.createdAsString ? String(identity.created) : identity.created;
   if (api === 'completions') {
-    const text = withReasoning ? `<think>${answer.reasoning}</think>\n\n${answer.content}` : answer.content;
+    const text = withReasoning ? withThinkTags(answer.reasoning, answer.content) : answer.content;
     return JSON.stringify({
       id: identity.id,
       object: 'text_completion',
@@ -198,8 +183,8 @@ export function apiCompletionBody(
   }
   const incomplete = finish === 'length';
   const output: unknown[] = [];
-  const thinkTags = withReasoning && options.reasoning === 'think-tags';
-  if (withReasoning && !thinkTags)
+  const tagged = withReasoning && options.reasoning === 'think-tags';
+  if (withReasoning && !tagged)
     output.push({
       id: 'rs_0',
       type: 'reasoning',
@@ -209,7 +194,7 @@ export function apiCompletionBody(
     });
   const calls = answer.toolCalls ?? [];
   // a response that only calls functions has no message item
-  if (answer.content !== '' || calls.length === 0 || thinkTags)
+  if (answer.content !== '' || calls.length === 0 || tagged)
     output.push({
       id: 'msg_1',
       type: 'message',
@@ -218,7 +203,7 @@ export function apiCompletionBody(
       content: [
         {
           type: 'output_text',
-          text: thinkTags ? `<think>${answer.reasoning}</think>\n\n${answer.content}` : answer.content,
+          text: tagged ? withThinkTags(answer.reasoning, answer.content) : answer.content,
           annotations: [],
         },
       ],

@@ -58,6 +58,34 @@ export interface ChunkEncoder {
   done(): string;
 }
 
+/**
+ * Text with the reasoning written into it between <think> tags, as a server without a reasoning
+ * parser sends it: the tag opens at the first reasoning token and closes before the next text.
+ */
+export function thinkTags(text: (t: string, logprob?: number) => string): {
+  content(t: string, logprob?: number): string;
+  reasoning(t: string): string;
+} {
+  let thinking = false;
+  return {
+    content: (t, logprob) => {
+      if (!thinking) return text(t, logprob);
+      thinking = false;
+      return text(`</think>\n\n${t}`, logprob);
+    },
+    reasoning: (t) => {
+      const open = thinking ? '' : '<think>';
+      thinking = true;
+      return text(open + t);
+    },
+  };
+}
+
+/** A whole answer with its reasoning written before the text between <think> tags (a non-streamed body). */
+export function withThinkTags(reasoning: string, content: string): string {
+  return `<think>${reasoning}</think>\n\n${content}`;
+}
+
 export function createChunkEncoder(identity: ChunkIdentity, options: EncoderOptions = {}): ChunkEncoder {
   const created = options.createdAsString ? JSON.stringify(String(identity.created)) : String(identity.created);
   const fingerprint = identity.systemFingerprint ? `"system_fingerprint":${JSON.stringify(identity.systemFingerprint)},` : '';
@@ -70,21 +98,15 @@ export function createChunkEncoder(identity: ChunkIdentity, options: EncoderOpti
       ? contentPrefix + JSON.stringify(text) + deltaSuffix
       : `${contentPrefix}${JSON.stringify(text)}},"logprobs":{"content":[{"token":${JSON.stringify(text)},"logprob":${logprob},"bytes":null,"top_logprobs":[]}]},"finish_reason":null}]}\n\n`;
   const output = options.reasoning ?? 'field';
-  // think-tags: whether a <think> block is open in the content
-  let thinking = false;
+  // think-tags: the reasoning written into the content
+  const tagged = thinkTags(plainContent);
   return {
     role: () => `${head}[{"index":0,"delta":{"role":"assistant","content":""},"logprobs":null,"finish_reason":null}]}\n\n`,
-    content: (text, logprob) => {
-      if (!thinking) return plainContent(text, logprob);
-      thinking = false;
-      return plainContent(`</think>\n\n${text}`, logprob);
-    },
+    content: tagged.content,
     reasoning: (text) => {
       if (output === 'field') return reasoningPrefix + JSON.stringify(text) + deltaSuffix;
       if (output === 'dropped') return `${head}[{"index":0,"delta":{${deltaSuffix}`;
-      const open = thinking ? '' : '<think>';
-      thinking = true;
-      return plainContent(open + text);
+      return tagged.reasoning(text);
     },
     toolCall: (call) => {
       const index = options.toolIndexZero ? 0 : call.index;
@@ -115,8 +137,8 @@ export function completionBody(
   options: EncoderOptions = {},
 ): string {
   const { reasoning, toolCalls = [] } = answer;
-  const thinkTags = options.reasoning === 'think-tags' && reasoning.length > 0;
-  const content = thinkTags ? `<think>${reasoning}</think>\n\n${answer.content}` : answer.content;
+  const tagged = options.reasoning === 'think-tags' && reasoning.length > 0;
+  const content = tagged ? withThinkTags(reasoning, answer.content) : answer.content;
   const message: Record<string, unknown> = { role: 'assistant', content: toolCalls.length > 0 && content === '' ? null : content };
   if (reasoning.length > 0 && (options.reasoning ?? 'field') === 'field') message.reasoning_content = reasoning;
   if (toolCalls.length > 0)

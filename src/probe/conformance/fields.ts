@@ -20,10 +20,12 @@ const count = (v: unknown) => int(v) && (v as number) >= 0;
 const num = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const obj = (v: unknown) => isObject(v);
 const finish = (v: unknown) => v === null || v === undefined || str(v);
-const counts = (v: unknown) =>
-  v === null ||
-  v === undefined ||
-  (isObject(v) && ['prompt_tokens', 'completion_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || count(v[k])));
+/** A usage object whose `keys` are each absent, null or a count; or no usage at all. */
+const countsOf =
+  (keys: readonly string[]) =>
+  (v: unknown): boolean =>
+    v === null || v === undefined || (isObject(v) && keys.every((k) => v[k] === undefined || v[k] === null || count(v[k])));
+const counts = countsOf(['prompt_tokens', 'completion_tokens', 'total_tokens']);
 
 /** The fields every client reads (the OpenAI SDKs, LangChain, LiteLLM), at the top of a completion or a chunk. */
 const TOP: readonly Rule[] = [
@@ -64,10 +66,7 @@ const FINISH: Rule = ['finish_reason', 'string or null', finish];
 /** A completions choice's text, where chat's has its message or delta. */
 const TEXT: Rule = ['text', 'string', str];
 
-const responseCounts = (v: unknown) =>
-  v === null ||
-  v === undefined ||
-  (isObject(v) && ['input_tokens', 'output_tokens', 'total_tokens'].every((k) => v[k] === undefined || v[k] === null || count(v[k])));
+const responseCounts = countsOf(['input_tokens', 'output_tokens', 'total_tokens']);
 
 /** The fields of a response object the SDKs read (OpenAI's Response: created_at, status, output items). */
 const RESPONSE: readonly Rule[] = [

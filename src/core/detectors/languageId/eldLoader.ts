@@ -35,3 +35,9 @@ export function eldDetector(): LanguageIdentifier {
 export function eldLoaded(): boolean {
   return loaded !== null;
 }
+
+/** The language eld finds for a text ('' for none) and its score for it, 0-1 (its scores come ordered, the top one first). */
+export function identifyLanguage(text: string): { language: string; score: number } {
+  const r = eldDetector().detect(text);
+  return { language: r.language, score: Object.values(r.getScores())[0] ?? 0 };
+}

@@ -16,7 +16,7 @@
  */
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
-import { eldDetector } from './eldLoader.js';
+import { identifyLanguage } from './eldLoader.js';
 import { languageName } from './languageName.js';
 import { roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
@@ -81,10 +81,9 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
 
 function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number): IdentifiedUnit {
   if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection, weighs };
-  const r = eldDetector().detect(u.text);
-  const score = Object.values(r.getScores())[0] ?? 0;
+  const { language, score } = identifyLanguage(u.text);
   const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < letters;
-  return { start: u.start, lang: r.language, score, letters, alphabetic, opensSection, weighs };
+  return { start: u.start, lang: language, score, letters, alphabetic, opensSection, weighs };
 }
 
 /** Units read from one end, at most, for the first one sure by the default thresholds. */
