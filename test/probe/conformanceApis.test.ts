@@ -12,24 +12,12 @@ import type { ProbeDeps } from '../../src/probe/probeDeps.js';
 import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
 import { DEFECTS, startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
+import { conformanceDeps, conformanceProbe } from '../helpers/conformanceSetup.js';
+import { testTarget } from '../helpers/testConfig.js';
 
 const KEY = 'sk-conformance-apis-canary-7c2d9e4f1a';
-const probe = testProbe({
-  name: 'conformance',
-  kind: 'conformance',
-  messages: [],
-  maxTokens: 400,
-  conformance: { checks: [...CONFORMANCE_CHECKS] },
-});
-const deps: ProbeDeps = {
-  stream: () => Promise.reject(new Error('a conformance probe sends no generation stream')),
-  http: httpExchange,
-  env: { SIM_KEY: KEY },
-  now: Date.now,
-  logger: silentLogger,
-  newId: () => 'run',
-};
+const probe = conformanceProbe();
+const deps = conformanceDeps({ SIM_KEY: KEY });
 
 type Api = 'completions' | 'responses';
 

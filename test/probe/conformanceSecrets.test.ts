@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, it } from 'node:test';
-import { closeHttpDispatchers, httpExchange } from '../../src/client/httpExchange.js';
-import type { ProbeDeps } from '../../src/probe/probeDeps.js';
+import { closeHttpDispatchers } from '../../src/client/httpExchange.js';
 import { outcomeOf } from '../../src/probe/probeTypes.js';
 import { runProbe } from '../../src/probe/runProbe.js';
-import { silentLogger, testProbe, testTarget } from '../helpers/testConfig.js';
+import { conformanceDeps, conformanceProbe } from '../helpers/conformanceSetup.js';
+import { testTarget } from '../helpers/testConfig.js';
 
 const KEY = 'sk-authEcho0123456789abcdefGHIJ';
 const server = createServer((req, res) => {
@@ -28,15 +28,8 @@ after(async () => {
 });
 
 it('the auth check redacts the target key from answers to requests sent without it', async () => {
-  const probe = testProbe({ name: 'c', kind: 'conformance', messages: [], maxTokens: 100, conformance: { checks: ['auth'] } });
-  const deps: ProbeDeps = {
-    stream: () => Promise.reject(new Error('no stream')),
-    http: httpExchange,
-    env: { AUTH_KEY: KEY },
-    now: Date.now,
-    logger: silentLogger,
-    newId: () => 'run',
-  };
+  const probe = conformanceProbe({ name: 'c', maxTokens: 100, conformance: { checks: ['auth'] } });
+  const deps = conformanceDeps({ AUTH_KEY: KEY });
   const run = await runProbe(testTarget({ baseUrl: base, apiKeyEnv: 'AUTH_KEY' }), probe, deps);
   const auth = outcomeOf(run.samples[0]!, 'conformance')!.checks.find((c) => c.check === 'auth')!;
   assert.equal(auth.reason, 'unexpected_status');
