@@ -72,3 +72,32 @@ function grown<A extends Int32Array | Uint8Array>(from: A, to: A, n: number): A 
   if (n > 0) to.set(from.subarray(0, n));
   return to;
 }
+
+/**
+ * The chunks of the last reading, one set for the prose and one for the fenced blocks: each call
+ * overwrites its set (grown when the text needs more room, let go for a far shorter text), so a
+ * reading uses its chunks before the next one of the same kind. Allocating the arrays anew for
+ * every text cost more than reading a short one.
+ */
+let PROSE = emptyChunks();
+let FENCED = emptyChunks();
+/** Room (in chunks) from which a set much larger than the text needs is let go rather than kept for the next text. */
+const KEEP_ROOM = 1 << 16;
+
+/**
+ * The set of chunks for the next reading of its kind (prose, or fenced blocks when `fenced`),
+ * emptied, with room for `room` chunks.
+ */
+export function chunkSet(fenced: boolean, room: number): Chunks {
+  let out = fenced ? FENCED : PROSE;
+  // a set grown for a long text is let go when a far shorter one comes, so the process keeps no more than the text needs
+  if (out.start.length > KEEP_ROOM && out.start.length > 8 * room) {
+    out = emptyChunks(room);
+    if (fenced) FENCED = out;
+    else PROSE = out;
+  }
+  out.n = 0;
+  out.fenced = false;
+  if (out.start.length < room) grow(out, room);
+  return out;
+}

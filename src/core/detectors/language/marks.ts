@@ -36,3 +36,19 @@ for (const c of '{}()[];=<>|\\#/@$%&*^~`') CODE_PUNCT[c.charCodeAt(0)] = 1;
 export function isCodePunct(id: number): boolean {
   return id < 128 && CODE_PUNCT[id] === 1;
 }
+
+/** Dots in a row that make an ellipsis, not a mark doubled. */
+const ELLIPSIS_DOTS = 3;
+/** Bits of what the chunk's runs of marks left: punctuation where no language puts it; a comma or a dot no ellipsis. */
+export const RUN_NOISY = 1;
+export const RUN_LOOSE = 2;
+
+/** What a run of sentence marks that ended leaves on its chunk: RUN_NOISY, RUN_LOOSE, both or neither. */
+export function runMarks(run: number, dots: number, commas: number, colons: number, pair: number): number {
+  const ellipsis = dots === run && run >= ELLIPSIS_DOTS;
+  let m = 0;
+  // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
+  if (run >= 2 && !ellipsis && colons < run && !(run === 2 && isUsualPair(pair))) m |= RUN_NOISY;
+  if (commas > 0 || (dots > 0 && !ellipsis)) m |= RUN_LOOSE;
+  return m;
+}

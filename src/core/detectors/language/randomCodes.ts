@@ -121,7 +121,7 @@ export function readsAsRandom(text: string, at: number): boolean {
   return len >= RANDOM_MIN_CHARS && capitals >= MIN_CAPITALS && lowers >= 1 && others >= 1 && runs >= RANDOM_CLASS_CHANGES * len;
 }
 
-/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits mixed (opening with a digit, or three runs of them at least: not a name such as "BRCA1"), two capitals and a digit at least, not hex, marks around it aside? */
+/** Is the chunk at `at` (to the next whitespace) 3-8 capitals and digits mixed (opening with a digit, or three runs of them at least: not a name, which is capitals then a number), two capitals and a digit at least, not hex, marks around it aside? */
 export function readsAsCode(text: string, at: number): boolean {
   let i = at;
   // marks before it
@@ -130,7 +130,7 @@ export function readsAsCode(text: string, at: number): boolean {
   let capitals = 0;
   let digits = 0;
   let hex = true;
-  // runs of capitals and of digits: a name is letters then a number ("BRCA1", "RTX4090", "HTTP2"); a random code mixes
+  // runs of capitals and of digits: a name is capitals then a number (two runs); a random code mixes
   // them more, or opens with a digit
   const digitFirst = text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39;
   let runs = 0;

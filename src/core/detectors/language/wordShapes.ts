@@ -26,33 +26,18 @@ import {
   type TokenBuffer,
 } from '../../text/tokens.js';
 import { SC_NONE } from '../../charClass.js';
-import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, emptyChunks, grow } from './chunks.js';
-import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, isUsualPair } from './marks.js';
+import { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_LINE, C_MALFORMED, type Chunks, chunkSet, grow } from './chunks.js';
+import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark, RUN_LOOSE, RUN_NOISY, runMarks } from './marks.js';
 import { escapesBreak, isBacktick, isLetterToken, opensTag, partsLabels, writesTogether } from './tokenShapes.js';
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;
 const GLUED_ANY = 60;
-/** Dots in a row that make an ellipsis, not a mark doubled. */
-const ELLIPSIS_DOTS = 3;
 /** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
 const BAR_RUN = 3;
-/** Bits of what the chunk's runs of marks left: punctuation where no language puts it; a comma or a dot no ellipsis. */
-const RUN_NOISY = 1;
-const RUN_LOOSE = 2;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
 
-/**
- * The chunks of the last reading, one set for the prose and one for the fenced blocks: each call
- * overwrites its set (grown when the text needs more room, let go for a far shorter text), so a
- * reading uses its chunks before the next one of the same kind. Allocating the arrays anew for
- * every text cost more than reading a short one.
- */
-let PROSE = emptyChunks();
-let FENCED = emptyChunks();
-/** Room (in chunks) from which a set much larger than the text needs is let go rather than kept for the next text. */
-const KEEP_ROOM = 1 << 16;
 /** Letters per script of the chunk being read; the chunk's close zeroes the ones it used. */
 const SCRIPTS = new Int32Array(16);
 
@@ -64,17 +49,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
   // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
-  const room = Math.max(16, (tn - from) >> 1);
-  let out = fenced ? FENCED : PROSE;
-  // a set grown for a long text is let go when a far shorter one comes, so the process keeps no more than the text needs
-  if (out.start.length > KEEP_ROOM && out.start.length > 8 * room) {
-    out = emptyChunks(room);
-    if (fenced) FENCED = out;
-    else PROSE = out;
-  }
-  out.n = 0;
-  out.fenced = false;
-  if (out.start.length < room) grow(out, room);
+  const out = chunkSet(fenced, Math.max(16, (tn - from) >> 1));
   let flags = 0;
   let letters = 0;
   let start = -1;
@@ -317,14 +292,4 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   }
   out.fenced = sawFence;
   return out;
-}
-
-/** What a run of sentence marks that ended leaves on its chunk: RUN_NOISY, RUN_LOOSE, both or neither. */
-function runMarks(run: number, dots: number, commas: number, colons: number, pair: number): number {
-  const ellipsis = dots === run && run >= ELLIPSIS_DOTS;
-  let m = 0;
-  // colons alone are code, addresses and drawings ("std::", "::1", ":::@@#"), never prose
-  if (run >= 2 && !ellipsis && colons < run && !(run === 2 && isUsualPair(pair))) m |= RUN_NOISY;
-  if (commas > 0 || (dots > 0 && !ellipsis)) m |= RUN_LOOSE;
-  return m;
 }
