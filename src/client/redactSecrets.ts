@@ -62,6 +62,15 @@ export function secretsOf(headers: Record<string, string>): string[] {
 }
 
 /**
+ * A request's own secrets with the other secrets of the configuration (configSecrets.ts), once
+ * each, longest first: targets behind one origin can echo each other's keys.
+ */
+export function joinSecrets(own: readonly string[], others: readonly string[] | undefined): string[] {
+  if (!others || others.length === 0) return [...own];
+  return [...new Set([...own, ...others])].sort((a, b) => b.length - a.length);
+}
+
+/**
  * Any piece of FRAGMENT_CHARS characters of a secret holds one of its BLOCK-character blocks
  * that start at a multiple of BLOCK: the blocks are found with the native indexOf, and each
  * find is grown left and right along the secret as far as the text goes on matching it.
