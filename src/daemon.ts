@@ -17,6 +17,7 @@ import { defaultHostNames } from './http/allowedHosts.js';
 import { buildApp } from './http/buildApp.js';
 import { createMetrics } from './metrics/createMetrics.js';
 import { NO_EVALUATIONS } from './otel/evaluationSink.js';
+import { configSecrets, keptSecrets } from './probe/configSecrets.js';
 import { readKeyFile } from './probe/readKeyFile.js';
 import { createScheduler } from './scheduler/createScheduler.js';
 import { ProbeService } from './scheduler/probeService.js';
@@ -69,6 +70,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return shard ? { ...here, targets: here.targets.filter((t) => inShard(t.name, shard)) } : here;
   };
   let config = ownShard(options.config);
+  // Redacted from what every target sends back: the secrets of the whole file, other shards'
+  // targets too (they may share an origin with ours), read again after a reload.
+  let loaded = options.config;
+  const secrets = keptSecrets(() => configSecrets(loaded, options.env, readKeyFile), Date.now);
   if (shard) logger.info({ shard, targets: config.targets.map((t) => t.name) }, 'probing the targets of this shard only');
 
   const registry = new Registry();
@@ -115,6 +120,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       newId: randomUUID,
       signal: shutdown.signal,
       readKeyFile,
+      secrets: secrets.get,
       dispatcherFor: clients.dispatcherFor,
     },
     metrics,
@@ -147,8 +153,10 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       clients,
       ownShard,
       current: () => config,
-      swap: (next) => {
+      swap: (next, whole) => {
         config = next;
+        loaded = whole;
+        secrets.clear();
       },
       isClosing: () => closing !== null,
     }),

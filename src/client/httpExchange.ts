@@ -1,7 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { identityHeaders } from './identityHeaders.js';
 import { OutputProgress } from './outputProgress.js';
-import { redactText, secretsOf, StreamRedactor } from './redactSecrets.js';
+import { joinSecrets, redactText, secretsOf, StreamRedactor } from './redactSecrets.js';
 import type { StreamErrorType, StreamTimeouts } from './streamTypes.js';
 import { OutputRate, slowWindowMs } from './outputRate.js';
 import { isRunDeadline } from './runDeadline.js';
@@ -36,8 +36,9 @@ export interface HttpOptions {
   /** Monotonic clock in ms; default performance.now(). */
   now?: () => number;
   /**
-   * The target's credentials, redacted besides those the request carries: a request sent
-   * without the key (the conformance auth check) must not give out a key the server echoes.
+   * Credentials redacted besides those the request carries: the target's own (a request sent
+   * without the key, the conformance auth check, must not give out a key the server echoes) and
+   * every other secret of the configuration (configSecrets.ts).
    */
   secrets?: readonly string[];
 }
@@ -111,7 +112,7 @@ export const httpExchange: HttpFn = async (req, options) => {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const since = () => now() - started;
-  const secrets = [...new Set([...secretsOf(req.headers), ...(options.secrets ?? [])])];
+  const secrets = joinSecrets(secretsOf(req.headers), options.secrets);
   const redact = (text: string) => redactText(text, secrets);
   // A credential the server echoes may be split across two reads: the redactor holds the end
   // of each read back until the next one shows whether a piece of a secret goes on.

@@ -1,7 +1,8 @@
 /**
  * The one redaction of a target's credentials, called by every path that keeps or shows what a
  * target sent: stream text and error messages (streamChat), plain exchanges (httpExchange), raw
- * captures (redactBytes), and what a target says about itself (its fingerprint).
+ * captures (redactBytes), and what a target says about itself (its fingerprint). The secrets are
+ * the request's own with every other secret of the configuration (joinSecrets, configSecrets.ts).
  *
  * A server that echoes a key rarely echoes it whole and as sent: it cuts it into an error
  * snippet ("invalid key sk-proj-abcdefghij…"), lower-cases it into a header, or quotes its last
@@ -13,7 +14,9 @@
  *
  * The scan looks for the secrets' 4-character blocks with the native indexOf (any 8-character
  * piece holds one whole) and grows each find along the secret: a few passes of memchr speed
- * over a text without the secret, linear in the text with it.
+ * over a text without the secret, linear in the text with it. With more blocks than a key or two
+ * have (the configuration's every secret), each 4-character window of the text is looked up in a
+ * table of the blocks instead, in one pass whose cost does not grow with the number of secrets.
  */
 
 /** The replacement of a credential in anything kept or shown. */
@@ -62,6 +65,15 @@ export function secretsOf(headers: Record<string, string>): string[] {
 }
 
 /**
+ * A request's own secrets with the other secrets of the configuration (configSecrets.ts), once
+ * each, longest first: targets behind one origin can echo each other's keys.
+ */
+export function joinSecrets(own: readonly string[], others: readonly string[] | undefined): string[] {
+  if (!others || others.length === 0) return [...own];
+  return [...new Set([...own, ...others])].sort((a, b) => b.length - a.length);
+}
+
+/**
  * Any piece of FRAGMENT_CHARS characters of a secret holds one of its BLOCK-character blocks
  * that start at a multiple of BLOCK: the blocks are found with the native indexOf, and each
  * find is grown left and right along the secret as far as the text goes on matching it.
@@ -98,37 +110,107 @@ function needleOf<N extends string | Buffer>(folded: N): Needle<N> {
 }
 
 /**
+ * Past this many blocks in all (more than two keys of 56 characters), one pass over the text
+ * that looks each of its 4-character windows up in a table of the blocks beats one indexOf pass
+ * per block: the configuration's every secret is redacted from every text (configSecrets.ts),
+ * and a daemon of 20 targets has some 300 blocks. Either way finds the same pieces.
+ */
+export const BLOCKS_FOR_ONE_PASS = 32;
+
+/** The blocks of long secrets by a hash of their code units, and a bitmap of the hashes (most windows of a text miss it). */
+interface BlockTable {
+  seen: Uint8Array;
+  byHash: Map<number, Array<{ codes: ArrayLike<number>; at: number }>>;
+}
+
+const HASH_BITS = 16;
+/** FNV-style mixing of the four code units, then a multiplicative hash's top bits (prose's 4-grams spread over the table). */
+const blockHash = (a: number, b: number, c: number, d: number): number =>
+  Math.imul(Math.imul(Math.imul(Math.imul(a, 0x01000193) ^ b, 0x01000193) ^ c, 0x01000193) ^ d, 0x9e3779b1) >>> (32 - HASH_BITS);
+
+const blockTables = new WeakMap<object, BlockTable>();
+
+function blockTableOf<N>(needles: ReadonlyArray<Needle<N>>): BlockTable {
+  let table = blockTables.get(needles);
+  if (table) return table;
+  table = { seen: new Uint8Array(1 << HASH_BITS), byHash: new Map() };
+  for (const n of needles)
+    for (const { at } of n.blocks) {
+      const c = n.codes;
+      const h = blockHash(c[at] as number, c[at + 1] as number, c[at + 2] as number, c[at + 3] as number);
+      table.seen[h] = 1;
+      const list = table.byHash.get(h);
+      if (list) list.push({ codes: c, at });
+      else table.byHash.set(h, [{ codes: c, at }]);
+    }
+  blockTables.set(needles, table);
+  return table;
+}
+
+/**
+ * The piece of a secret (codes) around a find of its block at `at` in the text at `t`, grown
+ * left and right as far as the text goes on matching it; null when shorter than FRAGMENT_CHARS.
+ */
+function grow<N>(hay: Haystack<N>, codes: ArrayLike<number>, at: number, t: number): [number, number] | null {
+  let a = t;
+  let p = at;
+  while (a > 0 && p > 0 && hay.at(a - 1) === codes[p - 1]) {
+    a--;
+    p--;
+  }
+  let b = t + BLOCK;
+  let q = at + BLOCK;
+  while (b < hay.length && q < codes.length && hay.at(b) === codes[q]) {
+    b++;
+    q++;
+  }
+  return b - a >= FRAGMENT_CHARS ? [a, b] : null;
+}
+
+/** Every find of every block of the long secrets, with one pass over the text (see BLOCKS_FOR_ONE_PASS). */
+function blocksInOnePass<N>(hay: Haystack<N>, needles: ReadonlyArray<Needle<N>>, found: Array<[number, number]>): void {
+  const { seen, byHash } = blockTableOf(needles);
+  const len = hay.length;
+  if (len < BLOCK) return;
+  let c1 = hay.at(0);
+  let c2 = hay.at(1);
+  let c3 = hay.at(2);
+  for (let t = 0; t + BLOCK <= len; t++) {
+    const c0 = c1;
+    c1 = c2;
+    c2 = c3;
+    c3 = hay.at(t + 3);
+    const h = blockHash(c0, c1, c2, c3);
+    if (seen[h] === 0) continue;
+    for (const { codes, at } of byHash.get(h) as Array<{ codes: ArrayLike<number>; at: number }>) {
+      if (codes[at] !== c0 || codes[at + 1] !== c1 || codes[at + 2] !== c2 || codes[at + 3] !== c3) continue;
+      const r = grow(hay, codes, at, t);
+      if (r) found.push(r);
+    }
+  }
+}
+
+/**
  * The ranges [start, end) of the text that are a piece of a secret, sorted and disjoint
  * (overlapping pieces are one range; pieces that only touch stay two).
  */
 function coveredRanges<N>(hay: Haystack<N>, needles: ReadonlyArray<Needle<N>>): Array<[number, number]> {
   const found: Array<[number, number]> = [];
-  const len = hay.length;
+  let blocks = 0;
   for (const n of needles) {
-    if (n.whole !== null) {
-      const size = n.codes.length;
-      for (let i = hay.find(n.whole, 0); i >= 0; i = hay.find(n.whole, i + size)) found.push([i, i + size]);
-      continue;
-    }
-    const codes = n.codes;
-    for (const { at, needle } of n.blocks) {
-      for (let t = hay.find(needle, 0); t >= 0; t = hay.find(needle, t + 1)) {
-        let a = t;
-        let p = at;
-        while (a > 0 && p > 0 && hay.at(a - 1) === codes[p - 1]) {
-          a--;
-          p--;
-        }
-        let b = t + BLOCK;
-        let q = at + BLOCK;
-        while (b < len && q < codes.length && hay.at(b) === codes[q]) {
-          b++;
-          q++;
-        }
-        if (b - a >= FRAGMENT_CHARS) found.push([a, b]);
-      }
-    }
+    blocks += n.blocks.length;
+    if (n.whole === null) continue;
+    const size = n.codes.length;
+    for (let i = hay.find(n.whole, 0); i >= 0; i = hay.find(n.whole, i + size)) found.push([i, i + size]);
   }
+  if (blocks > BLOCKS_FOR_ONE_PASS) blocksInOnePass(hay, needles, found);
+  else
+    for (const n of needles)
+      for (const { at, needle } of n.blocks)
+        for (let t = hay.find(needle, 0); t >= 0; t = hay.find(needle, t + 1)) {
+          const r = grow(hay, n.codes, at, t);
+          if (r) found.push(r);
+        }
   if (found.length < 2) return found;
   found.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
   const merged: Array<[number, number]> = [];

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_BYTES } from './streamTypes.js';
 import { ReadPacer } from './readPacer.js';
 import { OutputFloor } from './outputFloor.js';
 import { responseHead, type ResponseHead } from './responseHead.js';
-import { redactText, secretsOf } from './redactSecrets.js';
+import { joinSecrets, redactText, secretsOf } from './redactSecrets.js';
 import { BodyDecoder } from './bodyDecoder.js';
 import { ResponseBody } from './responseBody.js';
 import { ReadBacklog } from './readBacklog.js';
@@ -55,6 +55,11 @@ export interface StreamChatOptions {
    * a raw capture for `probe --save`, which `analyze` can re-judge.
    */
   onRaw?: (bytes: Uint8Array) => void;
+  /**
+   * Credentials redacted besides those the request carries: every other secret of the
+   * configuration (configSecrets.ts), since targets behind one origin can echo each other's keys.
+   */
+  secrets?: readonly string[];
 }
 
 export type StreamFunction = (request: ChatRequest, options: StreamChatOptions) => Promise<StreamResult>;
@@ -104,7 +109,7 @@ class StreamCall {
   ) {
     this.now = options.now ?? (() => performance.now());
     this.startMs = this.now();
-    const secrets = secretsOf(request.headers);
+    const secrets = joinSecrets(secretsOf(request.headers), options.secrets);
     this.redact = (text) => redactText(text, secrets);
     // Output received but not read yet (the pacer shares the loop between streams) is judged with the next window.
     const waiting = (): boolean => this.backlog.pending() || this.body.acc.isDone();

@@ -90,8 +90,17 @@ export function streamResult(body: ResponseBody, end: CallEnd): StreamResult {
     httpStatus: end.head?.httpStatus ?? null,
     bytes: body.rawBytes,
     error,
-    served: { model: acc.servedModel, systemFingerprint: acc.systemFingerprint, headers: end.head?.identity ?? {} },
+    // What the server says of itself goes to fingerprints and to the OTLP events' response model.
+    served: {
+      model: orNull(acc.servedModel, end.redact),
+      systemFingerprint: orNull(acc.systemFingerprint, end.redact),
+      headers: Object.fromEntries(Object.entries(end.head?.identity ?? {}).map(([k, v]) => [end.redact(k), end.redact(v)])),
+    },
   };
+}
+
+function orNull(v: string | null, redact: (text: string) => string): string | null {
+  return v === null ? null : redact(v);
 }
 
 function statusLabel(status: number): string {

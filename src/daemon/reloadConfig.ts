@@ -20,9 +20,9 @@ export interface ReloadDeps {
   clients: TargetClients;
   /** The part of a config this daemon probes (its shard). */
   ownShard(config: Config): Config;
-  /** The running config, and its replacement. */
+  /** The running config, and its replacement (`loaded`: the whole file, every shard's targets, for the secrets to redact). */
   current(): Config;
-  swap(next: Config): void;
+  swap(next: Config, loaded: Config): void;
   isClosing(): boolean;
 }
 
@@ -56,7 +56,7 @@ export function createReload(deps: ReloadDeps): () => Promise<ReloadResult> {
     }
     const before = deps.current();
     warnRestartOnly(before, next, metrics.detail, logger);
-    deps.swap(next);
+    deps.swap(next, result.config);
     deps.clients.swap(pools);
     service.setConfig(next);
     deps.scheduler.apply(next);

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { HttpFn } from '../client/httpExchange.js';
 import { chooseServedModel, type ModelSetting, type ServedModelChoice } from '../config/chooseServedModel.js';
-import type { TargetConfig } from '../config/types.js';
+import type { Config, TargetConfig } from '../config/types.js';
 import { withoutQuery } from '../config/withoutQuery.js';
 import { identityTargetOf } from '../probe/identityTargetOf.js';
 
@@ -16,6 +16,8 @@ export interface ServedModelDeps {
   readKeyFile: (path: string) => Promise<string>;
   /** The target's pool (its TLS settings, the proxy); undefined: the shared one. */
   dispatcher?: Dispatcher;
+  /** The configuration's secrets (configSecrets.ts), redacted from the answer besides the key the request carries. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -36,7 +38,12 @@ export async function readServedModel(
     const { headers } = await identityTargetOf(target, env, deps.readKeyFile);
     const answer = await deps.http(
       { method: 'GET', url, headers: { ...headers, accept: 'application/json' } },
-      { timeouts: MODELS_READ.timeouts, maxBytes: MODELS_READ.maxBytes, ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}) },
+      {
+        timeouts: MODELS_READ.timeouts,
+        maxBytes: MODELS_READ.maxBytes,
+        ...(deps.secrets ? { secrets: deps.secrets } : {}),
+        ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+      },
     );
     const error = answer.error ? `${answer.error.type}: ${answer.error.message}` : null;
     return chooseServedModel({ status: answer.status, body: answer.body, error }, shown, setting);
@@ -48,24 +55,35 @@ export async function readServedModel(
 /**
  * readServedModel with the real client: the target's own pool (its TLS settings, and the proxy
  * of the environment), closed once the read is done. Used by serve and by the probe command.
+ * `config`: the draft config the target is of, whose secrets (the OTLP credentials, the token)
+ * the answer must not give out either.
  */
 export async function readServedModelNow(
   target: TargetConfig,
   env: Record<string, string | undefined>,
   setting?: ModelSetting,
+  config?: Pick<Config, 'targets' | 'otlp' | 'server'>,
 ): Promise<ServedModelChoice> {
-  const [{ httpExchange, closeHttpDispatchers }, { createTargetDispatcher }, { readCaFile }, { readProxyEnv }, { readKeyFile }] =
-    await Promise.all([
-      import('../client/httpExchange.js'),
-      import('../client/targetDispatcher.js'),
-      import('../config/readCaFile.js'),
-      import('../client/proxyEnv.js'),
-      import('../probe/readKeyFile.js'),
-    ]);
+  const [
+    { httpExchange, closeHttpDispatchers },
+    { createTargetDispatcher },
+    { readCaFile },
+    { readProxyEnv },
+    { readKeyFile },
+    { configSecrets },
+  ] = await Promise.all([
+    import('../client/httpExchange.js'),
+    import('../client/targetDispatcher.js'),
+    import('../config/readCaFile.js'),
+    import('../client/proxyEnv.js'),
+    import('../probe/readKeyFile.js'),
+    import('../probe/configSecrets.js'),
+  ]);
+  const secrets = config ? await configSecrets(config, env, readKeyFile) : [];
   const proxied = readProxyEnv(env);
   const dispatcher = createTargetDispatcher(target.tls, MODELS_READ.timeouts.connectSeconds, readCaFile, proxied.ok ? proxied.proxy : null);
   try {
-    return await readServedModel(target, env, { http: httpExchange, readKeyFile, ...(dispatcher ? { dispatcher } : {}) }, setting);
+    return await readServedModel(target, env, { http: httpExchange, readKeyFile, secrets, ...(dispatcher ? { dispatcher } : {}) }, setting);
   } finally {
     await dispatcher?.close();
     await closeHttpDispatchers();

@@ -1,4 +1,5 @@
 import type { HttpExchange, HttpFn, HttpOptions } from '../client/httpExchange.js';
+import { joinSecrets, secretsOf } from '../client/redactSecrets.js';
 import {
   type Fingerprint,
   INFO_ENDPOINTS,
@@ -32,6 +33,16 @@ export interface IdentityTarget {
   model: string;
   /** The headers of the target's chat requests (authorization, its configured headers): sent to {baseUrl}/models only. */
   headers: Record<string, string>;
+  /**
+   * The other secrets of the configuration (configSecrets.ts), redacted from every read besides
+   * the target's own: targets behind one origin can echo each other's keys.
+   */
+  secrets?: readonly string[];
+}
+
+/** What a target's reads and fingerprint are redacted with: the credentials of its headers and the configuration's other secrets. */
+export function identitySecrets(target: IdentityTarget): string[] {
+  return joinSecrets(secretsOf(target.headers), target.secrets);
 }
 
 export interface IdentityReadOptions {
@@ -68,8 +79,8 @@ export function readsOff(): IdentityReads {
 /**
  * The fingerprint of a target's reads and of what its successful responses said (`served`);
  * the headers of /models stand in when no response of the run succeeded. `secrets` are the
- * credentials of the target's requests (secretsOf of its headers): none of them may pass
- * into the record, whatever the target echoed.
+ * credentials of the target's requests with the configuration's other secrets (identitySecrets):
+ * none of them may pass into the record, whatever the target echoed.
  */
 export function fingerprintOfReads(served: readonly ServedFields[], reads: IdentityReads, secrets: readonly string[]): Fingerprint {
   const fromModels = Object.keys(reads.headers).length > 0 ? [{ model: null, systemFingerprint: null, headers: reads.headers }] : [];
@@ -126,6 +137,8 @@ export async function fetchIdentity(target: IdentityTarget, options: IdentityRea
   const httpOptions: HttpOptions = {
     timeouts: IDENTITY_TIMEOUTS,
     maxBytes: IDENTITY_MAX_BYTES,
+    // the info endpoints are read without the key, and a server there may still echo it
+    secrets: identitySecrets(target),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
   };

@@ -1,5 +1,4 @@
-import { secretsOf } from '../client/redactSecrets.js';
-import { failedReads, fingerprintOfReads, type IdentityReads, type IdentityTarget } from './fetchIdentity.js';
+import { failedReads, fingerprintOfReads, identitySecrets, type IdentityReads, type IdentityTarget } from './fetchIdentity.js';
 import type { Fingerprint, InfoPath, ServedFields } from './normalizeFingerprint.js';
 
 /**
@@ -76,7 +75,7 @@ export class FingerprintCache<D = unknown> {
       this.entries.set(name, entry);
     } else if (entry && served.length > 0) entry.served = key;
     const reads = (entry as Entry).reads;
-    return fingerprintOfReads(served, reads, secretsOf(target.headers));
+    return fingerprintOfReads(served, reads, identitySecrets(target));
   }
 
   /** Forgets a target (removed by a reload). */

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino';
 import { ChangeComparison, type Comparison, type SampleFigures } from './changeComparison.js';
-import { secretsOf } from '../client/redactSecrets.js';
-import { fingerprintOfReads, readsOff, type IdentityTarget } from './fetchIdentity.js';
+import { fingerprintOfReads, identitySecrets, readsOff, type IdentityTarget } from './fetchIdentity.js';
 import type { FingerprintCache, IdentityFetchOptions } from './fingerprintCache.js';
 import { describeChanges, type Fingerprint, type ServedFields } from './normalizeFingerprint.js';
 import { type FingerprintSeen, TargetFingerprints } from './targetFingerprints.js';
@@ -66,7 +65,7 @@ export class TargetChanges<D = unknown> {
         const identity = await read.identity();
         const fresh =
           target.fingerprintReads === false
-            ? fingerprintOfReads(read.served, readsOff(), secretsOf(identity.headers))
+            ? fingerprintOfReads(read.served, readsOff(), identitySecrets(identity))
             : await this.cache.fingerprint(target.name, identity, read.served, read.io);
         const atMs = this.now();
         const seen = this.identities.observe(target.name, fresh, atMs);

@@ -1,8 +1,14 @@
 import type { HttpFn, HttpOptions } from '../client/httpExchange.js';
-import { secretsOf } from '../client/redactSecrets.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { TargetConfig } from '../config/types.js';
-import { failedReads, fetchIdentity, fingerprintOfReads, readsOff, type IdentityReads } from '../fingerprint/fetchIdentity.js';
+import {
+  failedReads,
+  fetchIdentity,
+  fingerprintOfReads,
+  identitySecrets,
+  readsOff,
+  type IdentityReads,
+} from '../fingerprint/fetchIdentity.js';
 import { identityTargetOf } from '../probe/identityTargetOf.js';
 import type { Fingerprint } from '../fingerprint/normalizeFingerprint.js';
 import { VERSION } from '../version.js';
@@ -14,6 +20,8 @@ export interface IdentifyDeps {
   http: HttpFn;
   env: Record<string, string | undefined>;
   readKeyFile?: (path: string) => Promise<string>;
+  /** The configuration's other secrets (configSecrets.ts), redacted besides each target's own. */
+  secrets?: readonly string[];
   dispatcherFor?: (target: TargetConfig) => HttpOptions['dispatcher'] | undefined;
   timeoutMs?: number;
 }
@@ -42,10 +50,10 @@ export async function identifyTargets(
     targets.map(async (target): Promise<[string, TargetIdentity]> => {
       const seen = served.get(target.name) ?? [];
       let reads: IdentityReads;
-      let secrets: string[] = [];
+      let secrets: string[] = [...(deps.secrets ?? [])];
       try {
-        const identity = await identityTargetOf(target, deps.env, deps.readKeyFile);
-        secrets = secretsOf(identity.headers);
+        const identity = await identityTargetOf(target, deps.env, deps.readKeyFile, deps.secrets);
+        secrets = identitySecrets(identity);
         const dispatcher = deps.dispatcherFor?.(target);
         reads =
           target.fingerprintReads === false

@@ -103,7 +103,7 @@ export async function probeCommand(values: ProbeFlagValues, io: ProbeCommandIO):
       const target = draft.ok ? draft.config.targets[0] : undefined;
       if (target) {
         const { readServedModelNow } = await import('../daemon/servedModel.js');
-        const choice = await readServedModelNow(target, io.env, PROBE_MODEL_SETTING);
+        const choice = await readServedModelNow(target, io.env, PROBE_MODEL_SETTING, draft.ok ? draft.config : undefined);
         if (!choice.ok) {
           io.stderr(`error: ${choice.message}\n`);
           return choice.unreachable ? EXIT.TARGET_ERROR : EXIT.USAGE;

@@ -3,12 +3,14 @@ import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
 import { closeHttpDispatchers, httpExchange, type HttpFn } from '../client/httpExchange.js';
 import { closeStreamDispatchers, redactBytes, secretsOf, streamChat } from '../client/streamChat.js';
+import { joinSecrets } from '../client/redactSecrets.js';
 import { readProxyEnv } from '../client/proxyEnv.js';
 import { createTargetDispatcher } from '../client/targetDispatcher.js';
 import { readCaFile } from '../config/readCaFile.js';
 import type { Config } from '../config/types.js';
 import type { ServedBy } from '../client/streamTypes.js';
 import type { RunResult, SampleResult } from '../probe/probeTypes.js';
+import { configSecrets } from '../probe/configSecrets.js';
 import { readKeyFile } from '../probe/readKeyFile.js';
 import type { StreamFn } from '../probe/probeDeps.js';
 import { runProbe } from '../probe/runProbe.js';
@@ -65,6 +67,9 @@ export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
   // slots whatever --concurrency says (pairs still wait for free slots).
   const together = o.pairs.map(({ probe }) => o.config.probes.find((p) => p.name === probe)?.contamination?.concurrency ?? 1);
   const slots = semaphore(Math.max(1, o.concurrency, ...together));
+  // Every secret of the configuration, redacted from what each target sends back besides its
+  // own (targets behind one origin can echo each other's keys): read once, a run is short.
+  const others = await configSecrets(o.config, o.env, readKeyFile);
   const base = o.stream ?? ((req, opts) => streamChat(req, opts));
   const pending: Promise<unknown>[] = [];
   // what the responses say served them, by target: only answers that succeeded (a proxy's error page names the proxy)
@@ -77,12 +82,13 @@ export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
         const probe = o.config.probes.find((p) => p.name === pName)!;
         // Each sample's body as received, by sample index: a contamination probe's requests
         // stream side by side, each into its own capture. `secrets`: the credentials that
-        // request carried, never written to disk, even when the server echoes them.
+        // request carried and the configuration's others, never written to disk, even when the
+        // server echoes them.
         const captures = new Map<number, { chunks: Buffer[]; bytes: number; secrets: string[] }>();
         const key = (index: number | undefined) => `${tName}/${pName}/${index ?? 0}`;
         const stream: StreamFn = (req, opts) => {
           // a request re-sent in the shape a server asked for starts its sample's capture again
-          const capture = { chunks: [] as Buffer[], bytes: 0, secrets: secretsOf(req.headers) };
+          const capture = { chunks: [] as Buffer[], bytes: 0, secrets: joinSecrets(secretsOf(req.headers), others) };
           captures.set(opts.sample ?? 0, capture);
           const k = key(opts.sample);
           opts.signal?.addEventListener(
@@ -129,6 +135,7 @@ export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
             logger: o.logger,
             newId: randomUUID,
             readKeyFile,
+            secrets: async () => others,
             dispatcherFor: (t) => dispatchers.get(t.name),
             slots,
             observer: {
@@ -158,7 +165,7 @@ export async function runOneShot(o: OneShotOptions): Promise<OneShotResult> {
       ? await identifyTargets(
           o.config.targets.filter((t) => names.has(t.name)),
           served,
-          { http, env: o.env, readKeyFile, dispatcherFor: (t) => dispatchers.get(t.name) },
+          { http, env: o.env, readKeyFile, secrets: others, dispatcherFor: (t) => dispatchers.get(t.name) },
         )
       : new Map<string, TargetIdentity>();
     return { runs, identities };

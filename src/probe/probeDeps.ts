@@ -44,6 +44,8 @@ export interface StreamOptions {
   sample?: number;
   dispatcher?: Dispatcher;
   onProgress?: (p: StreamProgress) => void;
+  /** Credentials redacted besides those the request carries: the other secrets of the configuration (configSecrets.ts). */
+  secrets?: readonly string[];
 }
 
 /** The streaming client, passed in so tests and the CLI can swap it (daemon passes streamChat). */
@@ -87,6 +89,12 @@ export interface ProbeDeps {
   now: () => number;
   logger: Logger;
   newId: () => string;
+  /**
+   * Every secret of the configuration (configSecrets.ts), redacted from what this target sends
+   * back besides its own: targets behind one origin can echo each other's keys. Absent: the
+   * target's own only.
+   */
+  secrets?: () => Promise<readonly string[]>;
   /** Reads an apiKeyFile at each run, so a rotated mounted secret applies without a restart. */
   readKeyFile?: (path: string) => Promise<string>;
   /** The connection pool of a target with its own TLS settings (undefined: the default one). */

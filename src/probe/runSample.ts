@@ -61,6 +61,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
     // apiKeyOf's messages name the problem, never the key.
     return errorSample(index, 'api_key', (err as Error).message);
   }
+  const others = (await deps.secrets?.()) ?? [];
   let shape: RequestShape = currentShape(target, deps.shapes?.get(target.name));
   const notes: string[] = [];
   const dispatcher = deps.dispatcherFor?.(target);
@@ -88,6 +89,7 @@ export async function runSample(target: TargetConfig, probe: ProbeConfig, deps: 
       maxBytes: responseByteCap(probe),
       signal,
       sample: index,
+      ...(others.length > 0 ? { secrets: others } : {}),
       ...(dispatcher ? { dispatcher } : {}),
       onProgress: (p) => {
         if (p.reasoningDelta) live.reasoning.push(p.reasoningDelta);

@@ -227,7 +227,7 @@ export class ProbeService {
       io.signal?.aborted
         ? null
         : {
-            identity: () => identityTargetOf(target, io.env, io.readKeyFile),
+            identity: async () => identityTargetOf(target, io.env, io.readKeyFile, await io.secrets?.()),
             served,
             io: { ...(dispatcher ? { dispatcher } : {}), ...(io.signal ? { signal: io.signal } : {}) },
           },

@@ -44,6 +44,17 @@ describe('readServedModel', () => {
     assert.equal(options.maxBytes, MODELS_READ.maxBytes);
   });
 
+  it('passes the configuration secrets to the read, which redacts them from the answer (the token, the OTLP credential)', async () => {
+    let secretsSeen: readonly string[] | undefined;
+    const http: HttpFn = async (_req, options) => {
+      secretsSeen = options.secrets;
+      return answer(200, '{"data":[{"id":"only-one"}]}');
+    };
+    const env = { OPENAI_BASE_URL: 'http://h:8000/v1/', OPENAI_API_KEY: 'sk-canary-models' };
+    await readServedModel(targetOf(env), env, { http, readKeyFile, secrets: ['daemon-token-0123456789'] });
+    assert.deepEqual(secretsSeen, ['daemon-token-0123456789']);
+  });
+
   it("reads the key from OPENAI_API_KEY_FILE, and passes the target's pool", async () => {
     let auth: string | undefined;
     let dispatcherSeen: unknown;

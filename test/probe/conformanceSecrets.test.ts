@@ -10,11 +10,17 @@ import { conformanceDeps, conformanceProbe } from '../helpers/conformanceSetup.j
 import { testTarget } from '../helpers/testConfig.js';
 
 const KEY = 'sk-authEcho0123456789abcdefGHIJ';
+/** Another target's key on the same server, which it echoes too. */
+const OTHER = 'sk-otherTarget9876543210zyxWVU';
 const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(500, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ error: `you should have sent ${KEY.toLowerCase()}, not ${String(req.headers.authorization)}` }));
+    res.end(
+      JSON.stringify({
+        error: `you should have sent ${KEY.toLowerCase()} or ${OTHER.slice(0, 20)}, not ${String(req.headers.authorization)}`,
+      }),
+    );
   });
 });
 let base = '';
@@ -36,4 +42,13 @@ it('the auth check redacts the target key from answers to requests sent without 
   const text = JSON.stringify(run).toLowerCase();
   for (let i = 0; i + 8 <= KEY.length; i++) assert.ok(!text.includes(KEY.slice(i, i + 8).toLowerCase()), text.slice(0, 2000));
   assert.match(JSON.stringify(auth), /\[redacted\]/);
+});
+
+it("the configuration's other secrets (deps.secrets) are redacted from the conformance answers too", async () => {
+  const probe = conformanceProbe({ name: 'c', maxTokens: 100, conformance: { checks: ['auth'] } });
+  const deps = { ...conformanceDeps({ AUTH_KEY: KEY }), secrets: async () => [OTHER] };
+  const run = await runProbe(testTarget({ baseUrl: base, apiKeyEnv: 'AUTH_KEY' }), probe, deps);
+  const text = JSON.stringify(run).toLowerCase();
+  for (const secret of [KEY, OTHER])
+    for (let i = 0; i + 8 <= secret.length; i++) assert.ok(!text.includes(secret.slice(i, i + 8).toLowerCase()), text.slice(0, 2000));
 });

@@ -181,7 +181,7 @@ async function configWithServedModel(io: CliIO): Promise<{ result: ConfigResult;
   const target = draft.ok ? draft.config.targets[0] : undefined;
   if (!target) return { result: draft, modelNote: null };
   const { readServedModelNow } = await import('../../daemon/servedModel.js');
-  const choice = await readServedModelNow(target, io.env);
+  const choice = await readServedModelNow(target, io.env, undefined, draft.ok ? draft.config : undefined);
   if (!choice.ok) {
     io.stderr(`error: ${choice.message}\n`);
     return null;

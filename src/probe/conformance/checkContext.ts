@@ -1,5 +1,5 @@
 import type { HttpExchange, HttpFn } from '../../client/httpExchange.js';
-import { SECRET_HEADER, secretsOf } from '../../client/redactSecrets.js';
+import { joinSecrets, SECRET_HEADER, secretsOf } from '../../client/redactSecrets.js';
 import type { ChatMessage, ProbeConfig, TargetConfig } from '../../config/types.js';
 import { VERSION } from '../../version.js';
 import type { StreamApi } from '../../core/apiChunks.js';
@@ -144,8 +144,10 @@ export function createCheckContext(
     };
   };
 
-  const exchange = (o: SendOptions): Promise<HttpExchange> => {
+  const exchange = async (o: SendOptions): Promise<HttpExchange> => {
     const headers = { ...baseHeaders, accept: o.stream ? 'text/event-stream' : 'application/json' };
+    // and every other secret of the configuration: a shared origin can echo another target's key
+    const others = (await deps.secrets?.()) ?? [];
     return http(
       {
         method: o.method ?? (o.body ? 'POST' : 'GET'),
@@ -156,7 +158,7 @@ export function createCheckContext(
       {
         timeouts: effectiveTimeouts(target, probe),
         maxBytes: responseByteCap(probe),
-        secrets,
+        secrets: joinSecrets(secrets, others),
         ...(signal ? { signal } : {}),
         ...(dispatcher ? { dispatcher } : {}),
       },
