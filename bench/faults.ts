@@ -37,6 +37,7 @@ import { golden40Cases } from './faults/golden40.js';
 import { api40Cases } from './faults/api40.js';
 import { conf40Cases } from './faults/conf40.js';
 import { otel40Cases } from './faults/otel40.js';
+import { secretsunionCases } from './faults/secretsunion.js';
 
 /**
  * Issue 19: the fault and abuse cases tried against the daemon from outside, as a table of
@@ -664,6 +665,7 @@ export async function runFaultsBench(): Promise<void> {
     await api40Cases(root, results);
     await otel40Cases(root, results);
     await conf40Cases(root, results);
+    await secretsunionCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
