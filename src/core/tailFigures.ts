@@ -27,11 +27,19 @@ export const GENERIC = [
   'text.mixedWords',
 ] as const;
 
+/**
+ * Deflate's options for the tail: level 6 as gzip's default, and an output chunk of 4 KB in
+ * place of 16 KB (a 2 KB tail deflates to less; a longer output is joined from several chunks,
+ * byte for byte the same). The window and the hash table (windowBits, memLevel) stay the
+ * defaults, so the stream is the one the model was trained on.
+ */
+const DEFLATE = { level: 6, chunkSize: 4096 } as const;
+
 /** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
 export function genericFigures(tail: string, text: string): number[] {
   const utf8 = Buffer.from(tail, 'utf8');
   const bytes = utf8.length;
-  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, { level: 6 }).length / bytes;
+  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, DEFLATE).length / bytes;
   const words = tailWords(tail);
   const ids = wordIds(tail, words, Math.max(0, words.count - NGRAM_TOKENS));
   const short = tail.slice(-REPEAT_CHARS);
@@ -59,16 +67,54 @@ export function distinctShare(words: readonly string[], n: number): number {
   );
 }
 
+/**
+ * An open-addressed table of 32-bit values, reused by every call: each use takes a new stamp,
+ * and a slot of another stamp is empty, so nothing is cleared or allocated per call (a Set of
+ * hashes, most of them outside V8's small integers, cost more than the counting).
+ */
+class IntTable {
+  readonly mask: number;
+  readonly keys: Int32Array;
+  readonly stampOf: Int32Array;
+  stamp = 0;
+  constructor(slots: number) {
+    this.mask = slots - 1;
+    this.keys = new Int32Array(slots);
+    this.stampOf = new Int32Array(slots);
+  }
+  /** Starts a new use: every slot reads empty. */
+  clear(): void {
+    if (this.stamp === 0x7fffffff) {
+      this.stampOf.fill(0);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+}
+
+/** Slots of the n-gram table: a power of two, at least twice the n-grams of NGRAM_TOKENS words. */
+const NGRAM_SLOTS = 512;
+const ngrams = new IntTable(NGRAM_SLOTS);
+
 function distinctIdShare(ids: ArrayLike<number>, n: number): number {
   const total = ids.length - n + 1;
   if (total <= 0) return 1;
-  const seen = new Set<number>();
+  // a caller other than genericFigures (distinctShare) may pass more words than the table holds
+  const table = total * 2 <= NGRAM_SLOTS ? ngrams : new IntTable(1 << (32 - Math.clz32(total * 2 - 1)));
+  table.clear();
+  const { mask, keys, stampOf, stamp } = table;
+  let distinct = 0;
   for (let i = 0; i < total; i++) {
     let h = 0x811c9dc5 | 0;
     for (let k = 0; k < n; k++) h = Math.imul(h ^ ids[i + k]!, 0x01000193);
-    seen.add(h);
+    let slot = (h ^ (h >>> 15)) & mask;
+    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    if (stampOf[slot] === stamp) continue;
+    stampOf[slot] = stamp;
+    keys[slot] = h;
+    distinct++;
   }
-  return seen.size / total;
+  return distinct / total;
 }
 
 /** The tail's words as `tail.split(/\s+/)` gives them (empty ones left out): where each starts and ends, and how many mix a letter and a digit. */
@@ -96,6 +142,9 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** A letter in the Unicode sense; made once (a literal in the loop is a new object each word). */
+const LETTER = /\p{L}/u;
+
 /**
  * One pass over the tail in place of a split, a filter and two regular expressions a word: a
  * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and `\p{L}`
@@ -115,7 +164,7 @@ function tailWords(tail: string): TailWords {
       starts[count] = start;
       ends[count] = i;
       count++;
-      if (digit && /\p{L}/u.test(tail.slice(start, i))) mixed++;
+      if (digit && LETTER.test(tail.slice(start, i))) mixed++;
       start = -1;
       digit = false;
     } else {
@@ -126,25 +175,85 @@ function tailWords(tail: string): TailWords {
   return { count, starts, ends, mixed };
 }
 
-/** Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them). */
+/** Slots of the word table: a power of two, at least twice NGRAM_TOKENS. */
+const WORD_SLOTS = 512;
+const wordTable = new IntTable(WORD_SLOTS);
+/** For each slot of the word table in use, the word (its index in TailWords) that took it. */
+const wordOf = new Int32Array(WORD_SLOTS);
+/** For each slot of the word table in use, the id it gives its word. */
+const idOfSlot = new Int32Array(WORD_SLOTS);
+
+/**
+ * Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them).
+ * Words are found by a hash of their chars and told apart by comparing the chars, so no word
+ * is cut out of the tail as a string of its own.
+ */
 function wordIds(tail: string, words: TailWords, from: number): Int32Array {
   const ids = new Int32Array(words.count - from);
-  const idOf = new Map<string, number>();
+  if (ids.length * 2 > WORD_SLOTS) throw new Error(`verdict features: ids are given to at most ${WORD_SLOTS / 2} words, got ${ids.length}`);
+  wordTable.clear();
+  const { mask, keys, stampOf, stamp } = wordTable;
+  const { starts, ends } = words;
+  let next = 0;
   for (let k = from; k < words.count; k++) {
-    const w = tail.slice(words.starts[k]!, words.ends[k]!);
-    let id = idOf.get(w);
-    if (id === undefined) {
-      id = idOf.size;
-      idOf.set(w, id);
+    const a = starts[k]!;
+    const b = ends[k]!;
+    let h = 0x811c9dc5 | 0;
+    for (let i = a; i < b; i++) h = Math.imul(h ^ tail.charCodeAt(i), 0x01000193);
+    let slot = (h ^ (h >>> 15)) & mask;
+    let id = -1;
+    while (stampOf[slot] === stamp) {
+      if (keys[slot] === h && sameWord(tail, starts[wordOf[slot]!]!, ends[wordOf[slot]!]!, a, b)) {
+        id = idOfSlot[slot]!;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (id < 0) {
+      id = next++;
+      stampOf[slot] = stamp;
+      keys[slot] = h;
+      wordOf[slot] = k;
+      idOfSlot[slot] = id;
     }
     ids[k - from] = id;
   }
   return ids;
 }
 
+function sameWord(s: string, a0: number, a1: number, b0: number, b1: number): boolean {
+  if (a1 - a0 !== b1 - b0) return false;
+  for (let k = 0; k < a1 - a0; k++) if (s.charCodeAt(a0 + k) !== s.charCodeAt(b0 + k)) return false;
+  return true;
+}
+
+/** The chars of the normalised repeat's string before it is lowered (REPEAT_CHARS at most). */
+const normalised = new Uint16Array(REPEAT_CHARS);
+
+/**
+ * The longest repeat of the short tail with every run of white space one space, every ASCII
+ * digit a 0 and the letters lowered: what `s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase()`
+ * gives, built in one pass (the same isSpace as the words) and lowered by toLowerCase itself,
+ * whose context rules (a final sigma) a char-by-char lowering would not follow.
+ */
 function normalisedRepeatShare(s: string): number {
-  const n = s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase();
-  return n.length === 0 ? 0 : longestRepeat(n) / n.length;
+  if (s.length > REPEAT_CHARS)
+    throw new Error(`verdict features: a normalised repeat is sought in at most ${REPEAT_CHARS} chars, got ${s.length}`);
+  let len = 0;
+  let space = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) {
+      if (!space) normalised[len++] = 32;
+      space = true;
+    } else {
+      space = false;
+      normalised[len++] = c >= 48 && c <= 57 ? 48 : c;
+    }
+  }
+  if (len === 0) return 0;
+  const n = String.fromCharCode.apply(null, normalised.subarray(0, len) as unknown as number[]).toLowerCase();
+  return longestRepeat(n) / n.length;
 }
 
 /**
@@ -174,8 +283,13 @@ export function longestRepeat(s: string): number {
 /** Passes that ask for one char more than the longest repeat found, before the binary search. */
 const REPEAT_STEPS = 12;
 const BASE = 0x01000193;
-/** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
-const SLOTS_REPEAT = 2048;
+/**
+ * Slots of the hash table of window starts: a power of two, twice the longest string a repeat
+ * is sought in. That is twice REPEAT_CHARS, since the normalised tail is lowered and toLowerCase
+ * makes two chars of one (U+0130, the Turkish dotted capital I); a string of up to REPEAT_CHARS
+ * chars uses half the table, as before.
+ */
+const SLOTS_REPEAT = 4 * REPEAT_CHARS;
 const startOf = new Int32Array(SLOTS_REPEAT);
 const hashOf = new Int32Array(SLOTS_REPEAT);
 /** The pass that last wrote each slot: a slot of another pass is empty, so no pass clears the table. */
@@ -194,7 +308,7 @@ function repeatLength(s: string, len: number): number {
     pass = 0;
   }
   pass++;
-  const mask = SLOTS_REPEAT - 1;
+  const mask = (n <= SLOTS_REPEAT / 4 ? SLOTS_REPEAT / 2 : SLOTS_REPEAT) - 1;
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
