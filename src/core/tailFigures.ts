@@ -227,53 +227,80 @@ function sameWord(s: string, a0: number, a1: number, b0: number, b1: number): bo
   return true;
 }
 
-/** The chars of the normalised repeat's string before it is lowered (REPEAT_CHARS at most). */
-const normalised = new Uint16Array(REPEAT_CHARS);
+/**
+ * The longest string a repeat is sought in: REPEAT_CHARS, or twice that for the normalised tail,
+ * since toLowerCase makes two chars of one (U+0130, the Turkish dotted capital I).
+ */
+const MAX_REPEAT_CHARS = 2 * REPEAT_CHARS;
+/** The chars a repeat is sought in, copied out of the string: a typed array reads faster than charCodeAt on a slice of a slice. */
+const codes = new Uint16Array(MAX_REPEAT_CHARS);
 
 /**
  * The longest repeat of the short tail with every run of white space one space, every ASCII
  * digit a 0 and the letters lowered: what `s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase()`
- * gives, built in one pass (the same isSpace as the words) and lowered by toLowerCase itself,
- * whose context rules (a final sigma) a char-by-char lowering would not follow.
+ * gives, built in one pass (the same isSpace as the words). ASCII letters are lowered on the
+ * way; a tail with any other char goes through toLowerCase itself, whose context rule (a final
+ * sigma) and two-char result (U+0130) a char-by-char lowering would not follow. Lowering the
+ * ASCII first changes nothing there: an ASCII letter is a cased letter in either case.
  */
 function normalisedRepeatShare(s: string): number {
   if (s.length > REPEAT_CHARS)
     throw new Error(`verdict features: a normalised repeat is sought in at most ${REPEAT_CHARS} chars, got ${s.length}`);
   let len = 0;
   let space = false;
+  let ascii = true;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (isSpace(c)) {
-      if (!space) normalised[len++] = 32;
+      if (!space) codes[len++] = 32;
       space = true;
     } else {
       space = false;
-      normalised[len++] = c >= 48 && c <= 57 ? 48 : c;
+      if (c >= 48 && c <= 57) codes[len++] = 48;
+      else if (c >= 65 && c <= 90) codes[len++] = c + 32;
+      else {
+        if (c >= 128) ascii = false;
+        codes[len++] = c;
+      }
     }
   }
   if (len === 0) return 0;
-  const n = String.fromCharCode.apply(null, normalised.subarray(0, len) as unknown as number[]).toLowerCase();
-  return longestRepeat(n) / n.length;
+  if (!ascii) {
+    const lowered = String.fromCharCode.apply(null, codes.subarray(0, len) as unknown as number[]).toLowerCase();
+    len = lowered.length;
+    for (let i = 0; i < len; i++) codes[i] = lowered.charCodeAt(i);
+  }
+  return repeatOfCodes(len) / len;
 }
 
 /**
- * Length of the longest substring that occurs twice (the copies may overlap). Each pass asks
- * whether some substring of a given length occurs twice (every window hashed once, a hash
- * match checked char by char) and, when one does, extends that pair of copies both ways, so a
- * pass answers "at least this long". Passes first ask for one char more than the longest pair
- * found so far: the first pair of each new length is usually the longest, so most texts take
- * a few passes that stop early and one that does not, where a binary search from the text's
- * length took about 11 full ones. After REPEAT_STEPS such passes it falls back to the binary
- * search, which bounds the worst case.
+ * Length of the longest substring that occurs twice (the copies may overlap), in a string of
+ * at most MAX_REPEAT_CHARS chars (2048).
  */
 export function longestRepeat(s: string): number {
+  const n = s.length;
+  if (n > MAX_REPEAT_CHARS) throw new Error(`verdict features: a repeat is sought in at most ${MAX_REPEAT_CHARS} chars, got ${n}`);
+  for (let i = 0; i < n; i++) codes[i] = s.charCodeAt(i);
+  return repeatOfCodes(n);
+}
+
+/**
+ * The longest repeat of the first n chars of `codes`. Each pass asks whether some substring
+ * of a given length occurs twice (every window hashed once, a hash match checked char by char)
+ * and, when one does, extends that pair of copies both ways, so a pass answers "at least this
+ * long". Passes first ask for one char more than the longest pair found so far: the first pair
+ * of each new length is usually the longest, so most texts take a few passes that stop early
+ * and one that does not, where a binary search from the text's length took about 11 full ones.
+ * After REPEAT_STEPS such passes it falls back to the binary search, which bounds the worst case.
+ */
+function repeatOfCodes(n: number): number {
   let lo = 0;
-  let hi = s.length - 1;
+  let hi = n - 1;
   let steps = 0;
   while (lo < hi) {
     const mid = steps < REPEAT_STEPS ? lo + 1 : (lo + hi + 1) >> 1;
     steps++;
-    const found = repeatLength(s, mid);
+    const found = repeatLength(n, mid);
     if (found > 0) lo = found;
     else hi = mid - 1;
   }
@@ -283,13 +310,8 @@ export function longestRepeat(s: string): number {
 /** Passes that ask for one char more than the longest repeat found, before the binary search. */
 const REPEAT_STEPS = 12;
 const BASE = 0x01000193;
-/**
- * Slots of the hash table of window starts: a power of two, twice the longest string a repeat
- * is sought in. That is twice REPEAT_CHARS, since the normalised tail is lowered and toLowerCase
- * makes two chars of one (U+0130, the Turkish dotted capital I); a string of up to REPEAT_CHARS
- * chars uses half the table, as before.
- */
-const SLOTS_REPEAT = 4 * REPEAT_CHARS;
+/** Slots of the hash table of window starts: a power of two, twice MAX_REPEAT_CHARS (a string of up to REPEAT_CHARS uses half). */
+const SLOTS_REPEAT = 2 * MAX_REPEAT_CHARS;
 const startOf = new Int32Array(SLOTS_REPEAT);
 const hashOf = new Int32Array(SLOTS_REPEAT);
 /** The pass that last wrote each slot: a slot of another pass is empty, so no pass clears the table. */
@@ -297,48 +319,50 @@ const passOf = new Int32Array(SLOTS_REPEAT);
 let pass = 0;
 
 /**
- * 0 when no substring of `len` chars occurs twice; else the length of the first such pair of
- * copies found, extended both ways as far as they agree (at least `len`, and a repeat itself).
+ * 0 when no substring of `len` chars of the first n codes occurs twice; else the length of the
+ * first such pair of copies found, extended both ways as far as they agree (at least `len`,
+ * and a repeat itself).
  */
-function repeatLength(s: string, len: number): number {
-  const n = s.length;
-  if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
+function repeatLength(n: number, len: number): number {
   if (pass === 0x7fffffff) {
     passOf.fill(0);
     pass = 0;
   }
   pass++;
+  const c = codes;
   const mask = (n <= SLOTS_REPEAT / 4 ? SLOTS_REPEAT / 2 : SLOTS_REPEAT) - 1;
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
-  for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + c[i]!) | 0;
   for (let i = 0; ; i++) {
     let slot = (h ^ (h >>> 15)) & mask;
     while (passOf[slot] === pass) {
       const j = startOf[slot]!;
-      if (hashOf[slot] === h && sameChars(s, j, i, len)) return extended(s, j, i, len);
+      if (hashOf[slot] === h && sameCodes(j, i, len)) return extended(n, j, i, len);
       slot = (slot + 1) & mask;
     }
     passOf[slot] = pass;
     startOf[slot] = i;
     hashOf[slot] = h;
     if (i + len >= n) return 0;
-    h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
+    h = (Math.imul(h - Math.imul(c[i]!, pow), BASE) + c[i + len]!) | 0;
   }
 }
 
-/** The length of the copies at a < b that agree for `len` chars, extended back and forth as far as they agree. */
-function extended(s: string, a: number, b: number, len: number): number {
+/** The length of the copies at a < b that agree for `len` chars, extended back and forth (within n) as far as they agree. */
+function extended(n: number, a: number, b: number, len: number): number {
+  const c = codes;
   let back = 0;
-  while (a - back > 0 && s.charCodeAt(a - back - 1) === s.charCodeAt(b - back - 1)) back++;
+  while (a - back > 0 && c[a - back - 1] === c[b - back - 1]) back++;
   let on = len;
-  while (b + on < s.length && s.charCodeAt(a + on) === s.charCodeAt(b + on)) on++;
+  while (b + on < n && c[a + on] === c[b + on]) on++;
   return back + on;
 }
 
-function sameChars(s: string, a: number, b: number, len: number): boolean {
-  for (let k = 0; k < len; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+function sameCodes(a: number, b: number, len: number): boolean {
+  const c = codes;
+  for (let k = 0; k < len; k++) if (c[a + k] !== c[b + k]) return false;
   return true;
 }
 
