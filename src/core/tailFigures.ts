@@ -145,31 +145,44 @@ function isSpace(c: number): boolean {
 /** A letter in the Unicode sense; made once (a literal in the loop is a new object each word). */
 const LETTER = /\p{L}/u;
 
+/** Word bounds of a tail of up to TAIL_CHARS chars, reused by every call (a longer tail gets its own). */
+const wordStarts = new Int32Array((TAIL_CHARS >> 1) + 1);
+const wordEnds = new Int32Array(wordStarts.length);
+
 /**
  * One pass over the tail in place of a split, a filter and two regular expressions a word: a
- * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and `\p{L}`
- * finds a letter in it, the second test run only on the few words with a digit.
+ * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and a letter.
+ * An ASCII letter is one; a word with a digit, no ASCII letter and some char past ASCII is
+ * asked of `\p{L}` (an ASCII char that is not a letter is no letter).
  */
 function tailWords(tail: string): TailWords {
-  const starts = new Int32Array((tail.length >> 1) + 1);
-  const ends = new Int32Array(starts.length);
+  const n = tail.length;
+  const own = (n >> 1) + 1 > wordStarts.length;
+  const starts = own ? new Int32Array((n >> 1) + 1) : wordStarts;
+  const ends = own ? new Int32Array(starts.length) : wordEnds;
   let count = 0;
   let mixed = 0;
   let start = -1;
   let digit = false;
-  for (let i = 0; i <= tail.length; i++) {
-    const c = i < tail.length ? tail.charCodeAt(i) : 32;
+  let letter = false;
+  let beyond = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? tail.charCodeAt(i) : 32;
     if (isSpace(c)) {
       if (start < 0) continue;
       starts[count] = start;
       ends[count] = i;
       count++;
-      if (digit && LETTER.test(tail.slice(start, i))) mixed++;
+      if (digit && (letter || (beyond && LETTER.test(tail.slice(start, i))))) mixed++;
       start = -1;
       digit = false;
+      letter = false;
+      beyond = false;
     } else {
       if (start < 0) start = i;
       if (c >= 48 && c <= 57) digit = true;
+      else if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
+      else if (c >= 128) beyond = true;
     }
   }
   return { count, starts, ends, mixed };

@@ -148,7 +148,8 @@ describe('generic figures', () => {
       '\u0085',
       '\u180e',
     ];
-    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-'];
+    // ASCII letters at both ends of the alphabet, and the chars either side of them, which are no letters
+    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-', 'Z9', 'z', 'A', '@', '[', '`', '{', '_'];
     let seed = 11;
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
