@@ -122,6 +122,8 @@ interface TailWords {
   count: number;
   starts: Int32Array;
   ends: Int32Array;
+  /** Each word's FNV-1a hash of its UTF-16 units, taken on the same pass. */
+  hashes: Int32Array;
   mixed: number;
 }
 
@@ -148,6 +150,7 @@ const LETTER = /\p{L}/u;
 /** Word bounds of a tail of up to TAIL_CHARS chars, reused by every call (a longer tail gets its own). */
 const wordStarts = new Int32Array((TAIL_CHARS >> 1) + 1);
 const wordEnds = new Int32Array(wordStarts.length);
+const wordHashes = new Int32Array(wordStarts.length);
 
 /**
  * One pass over the tail in place of a split, a filter and two regular expressions a word: a
@@ -160,7 +163,9 @@ function tailWords(tail: string): TailWords {
   const own = (n >> 1) + 1 > wordStarts.length;
   const starts = own ? new Int32Array((n >> 1) + 1) : wordStarts;
   const ends = own ? new Int32Array(starts.length) : wordEnds;
+  const hashes = own ? new Int32Array(starts.length) : wordHashes;
   let count = 0;
+  let h = FNV_OFFSET;
   let mixed = 0;
   let start = -1;
   let digit = false;
@@ -172,7 +177,9 @@ function tailWords(tail: string): TailWords {
       if (start < 0) continue;
       starts[count] = start;
       ends[count] = i;
+      hashes[count] = h;
       count++;
+      h = FNV_OFFSET;
       if (digit && (letter || (beyond && LETTER.test(tail.slice(start, i))))) mixed++;
       start = -1;
       digit = false;
@@ -180,13 +187,17 @@ function tailWords(tail: string): TailWords {
       beyond = false;
     } else {
       if (start < 0) start = i;
+      h = Math.imul(h ^ c, FNV_PRIME);
       if (c >= 48 && c <= 57) digit = true;
       else if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
       else if (c >= 128) beyond = true;
     }
   }
-  return { count, starts, ends, mixed };
+  return { count, starts, ends, hashes, mixed };
 }
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
 /** Slots of the word table: a power of two, at least twice NGRAM_TOKENS. */
 const WORD_SLOTS = 512;
@@ -198,7 +209,7 @@ const idOfSlot = new Int32Array(WORD_SLOTS);
 
 /**
  * Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them).
- * Words are found by a hash of their chars and told apart by comparing the chars, so no word
+ * Words are found by their hash (tailWords) and told apart by comparing the chars, so no word
  * is cut out of the tail as a string of its own.
  */
 function wordIds(tail: string, words: TailWords, from: number): Int32Array {
@@ -206,13 +217,12 @@ function wordIds(tail: string, words: TailWords, from: number): Int32Array {
   if (ids.length * 2 > WORD_SLOTS) throw new Error(`verdict features: ids are given to at most ${WORD_SLOTS / 2} words, got ${ids.length}`);
   wordTable.clear();
   const { mask, keys, stampOf, stamp } = wordTable;
-  const { starts, ends } = words;
+  const { starts, ends, hashes } = words;
   let next = 0;
   for (let k = from; k < words.count; k++) {
     const a = starts[k]!;
     const b = ends[k]!;
-    let h = 0x811c9dc5 | 0;
-    for (let i = a; i < b; i++) h = Math.imul(h ^ tail.charCodeAt(i), 0x01000193);
+    const h = hashes[k]!;
     let slot = (h ^ (h >>> 15)) & mask;
     let id = -1;
     while (stampOf[slot] === stamp) {
