@@ -27,11 +27,19 @@ export const GENERIC = [
   'text.mixedWords',
 ] as const;
 
+/**
+ * Deflate's options for the tail: level 6 as gzip's default, and an output chunk of 4 KB in
+ * place of 16 KB (a 2 KB tail deflates to less; a longer output is joined from several chunks,
+ * byte for byte the same). The window and the hash table (windowBits, memLevel) stay the
+ * defaults, so the stream is the one the model was trained on.
+ */
+const DEFLATE = { level: 6, chunkSize: 4096 } as const;
+
 /** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
 export function genericFigures(tail: string, text: string): number[] {
   const utf8 = Buffer.from(tail, 'utf8');
   const bytes = utf8.length;
-  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, { level: 6 }).length / bytes;
+  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, DEFLATE).length / bytes;
   const words = tailWords(tail);
   const ids = wordIds(tail, words, Math.max(0, words.count - NGRAM_TOKENS));
   const short = tail.slice(-REPEAT_CHARS);
@@ -59,16 +67,54 @@ export function distinctShare(words: readonly string[], n: number): number {
   );
 }
 
+/**
+ * An open-addressed table of 32-bit values, reused by every call: each use takes a new stamp,
+ * and a slot of another stamp is empty, so nothing is cleared or allocated per call (a Set of
+ * hashes, most of them outside V8's small integers, cost more than the counting).
+ */
+class IntTable {
+  readonly mask: number;
+  readonly keys: Int32Array;
+  readonly stampOf: Int32Array;
+  stamp = 0;
+  constructor(slots: number) {
+    this.mask = slots - 1;
+    this.keys = new Int32Array(slots);
+    this.stampOf = new Int32Array(slots);
+  }
+  /** Starts a new use: every slot reads empty. */
+  clear(): void {
+    if (this.stamp === 0x7fffffff) {
+      this.stampOf.fill(0);
+      this.stamp = 0;
+    }
+    this.stamp++;
+  }
+}
+
+/** Slots of the n-gram table: a power of two, at least twice the n-grams of NGRAM_TOKENS words. */
+const NGRAM_SLOTS = 512;
+const ngrams = new IntTable(NGRAM_SLOTS);
+
 function distinctIdShare(ids: ArrayLike<number>, n: number): number {
   const total = ids.length - n + 1;
   if (total <= 0) return 1;
-  const seen = new Set<number>();
+  // a caller other than genericFigures (distinctShare) may pass more words than the table holds
+  const table = total * 2 <= NGRAM_SLOTS ? ngrams : new IntTable(1 << (32 - Math.clz32(total * 2 - 1)));
+  table.clear();
+  const { mask, keys, stampOf, stamp } = table;
+  let distinct = 0;
   for (let i = 0; i < total; i++) {
     let h = 0x811c9dc5 | 0;
     for (let k = 0; k < n; k++) h = Math.imul(h ^ ids[i + k]!, 0x01000193);
-    seen.add(h);
+    let slot = (h ^ (h >>> 15)) & mask;
+    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    if (stampOf[slot] === stamp) continue;
+    stampOf[slot] = stamp;
+    keys[slot] = h;
+    distinct++;
   }
-  return seen.size / total;
+  return distinct / total;
 }
 
 /** The tail's words as `tail.split(/\s+/)` gives them (empty ones left out): where each starts and ends, and how many mix a letter and a digit. */
@@ -76,6 +122,8 @@ interface TailWords {
   count: number;
   starts: Int32Array;
   ends: Int32Array;
+  /** Each word's FNV-1a hash of its UTF-16 units, taken on the same pass. */
+  hashes: Int32Array;
   mixed: number;
 }
 
@@ -96,75 +144,186 @@ function isSpace(c: number): boolean {
   );
 }
 
+/** A letter in the Unicode sense; made once (a literal in the loop is a new object each word). */
+const LETTER = /\p{L}/u;
+
+/** Word bounds of a tail of up to TAIL_CHARS chars, reused by every call (a longer tail gets its own). */
+const wordStarts = new Int32Array((TAIL_CHARS >> 1) + 1);
+const wordEnds = new Int32Array(wordStarts.length);
+const wordHashes = new Int32Array(wordStarts.length);
+
 /**
  * One pass over the tail in place of a split, a filter and two regular expressions a word: a
- * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and `\p{L}`
- * finds a letter in it, the second test run only on the few words with a digit.
+ * word mixes a letter and a digit when it has an ASCII digit (what `\d` matches) and a letter.
+ * An ASCII letter is one; a word with a digit, no ASCII letter and some char past ASCII is
+ * asked of `\p{L}` (an ASCII char that is not a letter is no letter).
  */
 function tailWords(tail: string): TailWords {
-  const starts = new Int32Array((tail.length >> 1) + 1);
-  const ends = new Int32Array(starts.length);
+  const n = tail.length;
+  const own = (n >> 1) + 1 > wordStarts.length;
+  const starts = own ? new Int32Array((n >> 1) + 1) : wordStarts;
+  const ends = own ? new Int32Array(starts.length) : wordEnds;
+  const hashes = own ? new Int32Array(starts.length) : wordHashes;
   let count = 0;
+  let h = FNV_OFFSET;
   let mixed = 0;
   let start = -1;
   let digit = false;
-  for (let i = 0; i <= tail.length; i++) {
-    const c = i < tail.length ? tail.charCodeAt(i) : 32;
+  let letter = false;
+  let beyond = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? tail.charCodeAt(i) : 32;
     if (isSpace(c)) {
       if (start < 0) continue;
       starts[count] = start;
       ends[count] = i;
+      hashes[count] = h;
       count++;
-      if (digit && /\p{L}/u.test(tail.slice(start, i))) mixed++;
+      h = FNV_OFFSET;
+      if (digit && (letter || (beyond && LETTER.test(tail.slice(start, i))))) mixed++;
       start = -1;
       digit = false;
+      letter = false;
+      beyond = false;
     } else {
       if (start < 0) start = i;
+      h = Math.imul(h ^ c, FNV_PRIME);
       if (c >= 48 && c <= 57) digit = true;
+      else if ((c | 32) >= 97 && (c | 32) <= 122) letter = true;
+      else if (c >= 128) beyond = true;
     }
   }
-  return { count, starts, ends, mixed };
+  return { count, starts, ends, hashes, mixed };
 }
 
-/** Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them). */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** Slots of the word table: a power of two, at least twice NGRAM_TOKENS. */
+const WORD_SLOTS = 512;
+const wordTable = new IntTable(WORD_SLOTS);
+/** For each slot of the word table in use, the word (its index in TailWords) that took it. */
+const wordOf = new Int32Array(WORD_SLOTS);
+/** For each slot of the word table in use, the id it gives its word. */
+const idOfSlot = new Int32Array(WORD_SLOTS);
+
+/**
+ * Ids of the words from `from` on, numbered by first appearance (as distinctShare numbers them).
+ * Words are found by their hash (tailWords) and told apart by comparing the chars, so no word
+ * is cut out of the tail as a string of its own.
+ */
 function wordIds(tail: string, words: TailWords, from: number): Int32Array {
   const ids = new Int32Array(words.count - from);
-  const idOf = new Map<string, number>();
+  if (ids.length * 2 > WORD_SLOTS) throw new Error(`verdict features: ids are given to at most ${WORD_SLOTS / 2} words, got ${ids.length}`);
+  wordTable.clear();
+  const { mask, keys, stampOf, stamp } = wordTable;
+  const { starts, ends, hashes } = words;
+  let next = 0;
   for (let k = from; k < words.count; k++) {
-    const w = tail.slice(words.starts[k]!, words.ends[k]!);
-    let id = idOf.get(w);
-    if (id === undefined) {
-      id = idOf.size;
-      idOf.set(w, id);
+    const a = starts[k]!;
+    const b = ends[k]!;
+    const h = hashes[k]!;
+    let slot = (h ^ (h >>> 15)) & mask;
+    let id = -1;
+    while (stampOf[slot] === stamp) {
+      if (keys[slot] === h && sameWord(tail, starts[wordOf[slot]!]!, ends[wordOf[slot]!]!, a, b)) {
+        id = idOfSlot[slot]!;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (id < 0) {
+      id = next++;
+      stampOf[slot] = stamp;
+      keys[slot] = h;
+      wordOf[slot] = k;
+      idOfSlot[slot] = id;
     }
     ids[k - from] = id;
   }
   return ids;
 }
 
-function normalisedRepeatShare(s: string): number {
-  const n = s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase();
-  return n.length === 0 ? 0 : longestRepeat(n) / n.length;
+function sameWord(s: string, a0: number, a1: number, b0: number, b1: number): boolean {
+  if (a1 - a0 !== b1 - b0) return false;
+  for (let k = 0; k < a1 - a0; k++) if (s.charCodeAt(a0 + k) !== s.charCodeAt(b0 + k)) return false;
+  return true;
 }
 
 /**
- * Length of the longest substring that occurs twice (the copies may overlap). Each pass asks
- * whether some substring of a given length occurs twice (every window hashed once, a hash
- * match checked char by char) and, when one does, extends that pair of copies both ways, so a
- * pass answers "at least this long". Passes first ask for one char more than the longest pair
- * found so far: the first pair of each new length is usually the longest, so most texts take
- * a few passes that stop early and one that does not, where a binary search from the text's
- * length took about 11 full ones. After REPEAT_STEPS such passes it falls back to the binary
- * search, which bounds the worst case.
+ * The longest string a repeat is sought in: REPEAT_CHARS, or twice that for the normalised tail,
+ * since toLowerCase makes two chars of one (U+0130, the Turkish dotted capital I).
+ */
+const MAX_REPEAT_CHARS = 2 * REPEAT_CHARS;
+/** The chars a repeat is sought in, copied out of the string: a typed array reads faster than charCodeAt on a slice of a slice. */
+const codes = new Uint16Array(MAX_REPEAT_CHARS);
+
+/**
+ * The longest repeat of the short tail with every run of white space one space, every ASCII
+ * digit a 0 and the letters lowered: what `s.replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase()`
+ * gives, built in one pass (the same isSpace as the words). ASCII letters are lowered on the
+ * way; a tail with any other char goes through toLowerCase itself, whose context rule (a final
+ * sigma) and two-char result (U+0130) a char-by-char lowering would not follow. Lowering the
+ * ASCII first changes nothing there: an ASCII letter is a cased letter in either case.
+ */
+function normalisedRepeatShare(s: string): number {
+  if (s.length > REPEAT_CHARS)
+    throw new Error(`verdict features: a normalised repeat is sought in at most ${REPEAT_CHARS} chars, got ${s.length}`);
+  let len = 0;
+  let space = false;
+  let ascii = true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (isSpace(c)) {
+      if (!space) codes[len++] = 32;
+      space = true;
+    } else {
+      space = false;
+      if (c >= 48 && c <= 57) codes[len++] = 48;
+      else if (c >= 65 && c <= 90) codes[len++] = c + 32;
+      else {
+        if (c >= 128) ascii = false;
+        codes[len++] = c;
+      }
+    }
+  }
+  if (len === 0) return 0;
+  if (!ascii) {
+    const lowered = String.fromCharCode.apply(null, codes.subarray(0, len) as unknown as number[]).toLowerCase();
+    len = lowered.length;
+    for (let i = 0; i < len; i++) codes[i] = lowered.charCodeAt(i);
+  }
+  return repeatOfCodes(len) / len;
+}
+
+/**
+ * Length of the longest substring that occurs twice (the copies may overlap), in a string of
+ * at most MAX_REPEAT_CHARS chars (2048).
  */
 export function longestRepeat(s: string): number {
+  const n = s.length;
+  if (n > MAX_REPEAT_CHARS) throw new Error(`verdict features: a repeat is sought in at most ${MAX_REPEAT_CHARS} chars, got ${n}`);
+  for (let i = 0; i < n; i++) codes[i] = s.charCodeAt(i);
+  return repeatOfCodes(n);
+}
+
+/**
+ * The longest repeat of the first n chars of `codes`. Each pass asks whether some substring
+ * of a given length occurs twice (every window hashed once, a hash match checked char by char)
+ * and, when one does, extends that pair of copies both ways, so a pass answers "at least this
+ * long". Passes first ask for one char more than the longest pair found so far: the first pair
+ * of each new length is usually the longest, so most texts take a few passes that stop early
+ * and one that does not, where a binary search from the text's length took about 11 full ones.
+ * After REPEAT_STEPS such passes it falls back to the binary search, which bounds the worst case.
+ */
+function repeatOfCodes(n: number): number {
   let lo = 0;
-  let hi = s.length - 1;
+  let hi = n - 1;
   let steps = 0;
   while (lo < hi) {
     const mid = steps < REPEAT_STEPS ? lo + 1 : (lo + hi + 1) >> 1;
     steps++;
-    const found = repeatLength(s, mid);
+    const found = repeatLength(n, mid);
     if (found > 0) lo = found;
     else hi = mid - 1;
   }
@@ -174,8 +333,8 @@ export function longestRepeat(s: string): number {
 /** Passes that ask for one char more than the longest repeat found, before the binary search. */
 const REPEAT_STEPS = 12;
 const BASE = 0x01000193;
-/** Slots of the hash table of window starts: a power of two, twice REPEAT_CHARS. */
-const SLOTS_REPEAT = 2048;
+/** Slots of the hash table of window starts: a power of two, twice MAX_REPEAT_CHARS (a string of up to REPEAT_CHARS uses half). */
+const SLOTS_REPEAT = 2 * MAX_REPEAT_CHARS;
 const startOf = new Int32Array(SLOTS_REPEAT);
 const hashOf = new Int32Array(SLOTS_REPEAT);
 /** The pass that last wrote each slot: a slot of another pass is empty, so no pass clears the table. */
@@ -183,48 +342,50 @@ const passOf = new Int32Array(SLOTS_REPEAT);
 let pass = 0;
 
 /**
- * 0 when no substring of `len` chars occurs twice; else the length of the first such pair of
- * copies found, extended both ways as far as they agree (at least `len`, and a repeat itself).
+ * 0 when no substring of `len` chars of the first n codes occurs twice; else the length of the
+ * first such pair of copies found, extended both ways as far as they agree (at least `len`,
+ * and a repeat itself).
  */
-function repeatLength(s: string, len: number): number {
-  const n = s.length;
-  if (n > SLOTS_REPEAT / 2) throw new Error(`verdict features: a repeat is sought in at most ${SLOTS_REPEAT / 2} chars, got ${n}`);
+function repeatLength(n: number, len: number): number {
   if (pass === 0x7fffffff) {
     passOf.fill(0);
     pass = 0;
   }
   pass++;
-  const mask = SLOTS_REPEAT - 1;
+  const c = codes;
+  const mask = (n <= SLOTS_REPEAT / 4 ? SLOTS_REPEAT / 2 : SLOTS_REPEAT) - 1;
   let pow = 1;
   for (let i = 1; i < len; i++) pow = Math.imul(pow, BASE);
   let h = 0;
-  for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  for (let i = 0; i < len; i++) h = (Math.imul(h, BASE) + c[i]!) | 0;
   for (let i = 0; ; i++) {
     let slot = (h ^ (h >>> 15)) & mask;
     while (passOf[slot] === pass) {
       const j = startOf[slot]!;
-      if (hashOf[slot] === h && sameChars(s, j, i, len)) return extended(s, j, i, len);
+      if (hashOf[slot] === h && sameCodes(j, i, len)) return extended(n, j, i, len);
       slot = (slot + 1) & mask;
     }
     passOf[slot] = pass;
     startOf[slot] = i;
     hashOf[slot] = h;
     if (i + len >= n) return 0;
-    h = (Math.imul(h - Math.imul(s.charCodeAt(i), pow), BASE) + s.charCodeAt(i + len)) | 0;
+    h = (Math.imul(h - Math.imul(c[i]!, pow), BASE) + c[i + len]!) | 0;
   }
 }
 
-/** The length of the copies at a < b that agree for `len` chars, extended back and forth as far as they agree. */
-function extended(s: string, a: number, b: number, len: number): number {
+/** The length of the copies at a < b that agree for `len` chars, extended back and forth (within n) as far as they agree. */
+function extended(n: number, a: number, b: number, len: number): number {
+  const c = codes;
   let back = 0;
-  while (a - back > 0 && s.charCodeAt(a - back - 1) === s.charCodeAt(b - back - 1)) back++;
+  while (a - back > 0 && c[a - back - 1] === c[b - back - 1]) back++;
   let on = len;
-  while (b + on < s.length && s.charCodeAt(a + on) === s.charCodeAt(b + on)) on++;
+  while (b + on < n && c[a + on] === c[b + on]) on++;
   return back + on;
 }
 
-function sameChars(s: string, a: number, b: number, len: number): boolean {
-  for (let k = 0; k < len; k++) if (s.charCodeAt(a + k) !== s.charCodeAt(b + k)) return false;
+function sameCodes(a: number, b: number, len: number): boolean {
+  const c = codes;
+  for (let k = 0; k < len; k++) if (c[a + k] !== c[b + k]) return false;
   return true;
 }
 

@@ -40,11 +40,13 @@ type Part =
 
 type FigurePart = Extract<Part, { t: 'figure' }>;
 
-function figureValue(root: unknown, p: FigurePart, chars: number): number {
+/**
+ * The value of a figure's feature, walked from `v`, what its first `from` names lead to (the
+ * root for 0). The trie below starts here with the objects it has already read.
+ */
+function figureValue(v: unknown, p: FigurePart, from: number, chars: number): number {
   const { segs, position } = p;
-  const share = (x: number) => (x < 0 ? -1 : x / Math.max(1, chars));
-  let v = root;
-  for (let i = 0; i < segs.length; i++) {
+  for (let i = from; i < segs.length; i++) {
     const k = segs[i]!;
     if (v === null || v === undefined || typeof v !== 'object') return 0;
     if (Array.isArray(v)) {
@@ -66,14 +68,75 @@ function figureValue(root: unknown, p: FigurePart, chars: number): number {
       }
       if (lo > hi) return 0;
       const x = end === 'min' ? lo : hi;
-      return position[i] ? share(x) : slog(x);
+      return position[i] ? share(x, chars) : slog(x);
     }
     // the flag of a figure that can be null (a loop, a fenced block): it is there
     if (k === 'present' && i === segs.length - 1 && !Object.hasOwn(v, 'present')) return 1;
     v = (v as Record<string, unknown>)[k];
   }
-  if (typeof v === 'number') return position[segs.length - 1] ? share(v) : slog(v);
+  if (typeof v === 'number') return position[segs.length - 1] ? share(v, chars) : slog(v);
   return v === true ? 1 : 0;
+}
+
+/** An offset as a share of the text; -1 (none) stays -1. */
+function share(x: number, chars: number): number {
+  return x < 0 ? -1 : x / Math.max(1, chars);
+}
+
+/**
+ * The figures' names as a tree of their dotted paths, so an object on the way (detectors,
+ * detectors.repetition, ...) is read once a text and not once for each of its features. A
+ * node's features are read by figureValue from the node's value on, so each reads exactly
+ * what a walk from the root would.
+ */
+interface PathNode {
+  key: string;
+  /** How many names lead here (the node's depth). */
+  depth: number;
+  children: PathNode[];
+  /** The features whose path ends here, with their slot in the output. */
+  ends: Array<{ slot: number; part: FigurePart }>;
+  /** Every feature at or under this node. */
+  under: Array<{ slot: number; part: FigurePart }>;
+}
+
+function pathTree(parts: readonly Part[]): PathNode {
+  const root: PathNode = { key: '', depth: 0, children: [], ends: [], under: [] };
+  parts.forEach((part, slot) => {
+    if (part.t !== 'figure') return;
+    let node = root;
+    node.under.push({ slot, part });
+    for (const k of part.segs) {
+      let next = node.children.find((c) => c.key === k);
+      if (!next) {
+        next = { key: k, depth: node.depth + 1, children: [], ends: [], under: [] };
+        node.children.push(next);
+      }
+      next.under.push({ slot, part });
+      node = next;
+    }
+    node.ends.push({ slot, part });
+  });
+  return root;
+}
+
+/**
+ * Reads every feature under `node`, whose value is `v`. Only through a plain object does the
+ * walk go on child by child; an array, a missing value or a `present` flag (which asks whether
+ * its key is there at all) is left to figureValue from here.
+ */
+function readTree(node: PathNode, v: unknown, chars: number, out: Float64Array): void {
+  for (const { slot, part } of node.ends) out[slot] = figureValue(v, part, node.depth, chars);
+  if (node.children.length === 0) return;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    for (const c of node.children) for (const { slot, part } of c.under) out[slot] = figureValue(v, part, node.depth, chars);
+    return;
+  }
+  for (const c of node.children) {
+    if (c.key === 'present') {
+      for (const { slot, part } of c.under) out[slot] = figureValue(v, part, node.depth, chars);
+    } else readTree(c, (v as Record<string, unknown>)[c.key], chars, out);
+  }
 }
 
 const KINDS: ReadonlySet<string> = new Set(FINDING_KINDS);
@@ -97,17 +160,18 @@ function partOf(name: string, i: number): Part {
 export function featureReader(names: readonly string[]): FeatureReader {
   const parts = names.map(partOf);
   const needsGeneric = parts.some((p) => p.t === 'generic');
+  const tree = pathTree(parts);
   return (figures, findings, slice) => {
     const chars = figures.base.chars;
     const out = new Float64Array(parts.length);
+    readTree(tree, figures, chars, out);
     const generic = needsGeneric ? genericFigures(slice(Math.max(0, chars - TAIL_CHARS), chars), slice(0, chars)) : [];
     const flags = new Set<string>();
     for (const f of findings) flags.add(`${f.kind}.${f.severity}`);
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      if (p.t === 'figure') out[i] = figureValue(figures, p, chars);
-      else if (p.t === 'generic') out[i] = generic[p.index]!;
-      else out[i] = flags.has(p.key) ? 1 : 0;
+      if (p.t === 'generic') out[i] = generic[p.index]!;
+      else if (p.t === 'finding') out[i] = flags.has(p.key) ? 1 : 0;
     }
     return out;
   };

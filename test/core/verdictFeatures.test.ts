@@ -148,7 +148,8 @@ describe('generic figures', () => {
       '\u0085',
       '\u180e',
     ];
-    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-'];
+    // ASCII letters at both ends of the alphabet, and the chars either side of them, which are no letters
+    const pieces = ['a1', 'é2', '\u{1d400}3', '١٢', 'x', 'y', '42', 'ab', '\ud835', '-', 'Z9', 'z', 'A', '@', '[', '`', '{', '_'];
     let seed = 11;
     const next = () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
@@ -161,6 +162,56 @@ describe('generic figures', () => {
       const g = genericFigures(tail, tail);
       assert.deepEqual([g[2], g[3], g[4], g[9]], slow(tail), JSON.stringify(tail.slice(0, 60)));
     }
+  });
+
+  it('reads the normalised repeat as three replaces and toLowerCase would give it', () => {
+    const slow = (tail: string) => {
+      const n = tail.slice(-1024).replace(/\s+/g, ' ').replace(/\d/g, '0').toLowerCase();
+      return n.length === 0 ? 0 : longestRepeat(n) / n.length;
+    };
+    // U+0130 lowers to two chars, a final sigma to another letter than a sigma inside a word
+    const pieces = [
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u3000',
+      '\u0085',
+      '\u200b',
+      'A',
+      'z',
+      'ΟΔΟΣ',
+      'Σ',
+      'İ',
+      'İİİ',
+      'ß',
+      '7',
+      '٣',
+      'É',
+      'x1',
+      '中文',
+    ];
+    let seed = 13;
+    const next = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed >>> 8;
+    };
+    const tails = ['İ'.repeat(1024), `${'İstanbul 12 '.repeat(100)}`];
+    for (let t = 0; t < 200; t++) {
+      let tail = '';
+      const n = next() % 1400;
+      while (tail.length < n) tail += pieces[next() % pieces.length];
+      tails.push(tail);
+    }
+    for (const tail of tails) assert.equal(genericFigures(tail, tail)[6], slow(tail), JSON.stringify(tail.slice(0, 60)));
+  });
+
+  it('scores an answer whose tail lowers to more chars than it has (Turkish capitals)', () => {
+    const text = 'İstanbul ve İzmir arasında uzun bir yolculuk yaptık. '.repeat(40);
+    const score = analyzeText(text, { score: true }).score;
+    assert.ok(score && Number.isFinite(score.probability));
+    assert.equal(longestRepeat('ab'.repeat(1024)), 2046);
   });
 
   it('reads blank lines and the longest line as a split on line breaks would', () => {
