@@ -37,6 +37,7 @@ import { golden40Cases } from './faults/golden40.js';
 import { api40Cases } from './faults/api40.js';
 import { conf40Cases } from './faults/conf40.js';
 import { otel40Cases } from './faults/otel40.js';
+import { perf7scoreCases } from './faults/perf7score.js';
 import { secretsunionCases } from './faults/secretsunion.js';
 
 /**
@@ -666,6 +667,7 @@ export async function runFaultsBench(): Promise<void> {
     await otel40Cases(root, results);
     await conf40Cases(root, results);
     await secretsunionCases(root, results);
+    await perf7scoreCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
