@@ -48,6 +48,40 @@ LANGS.forEach((lang, k) => {
 /** Chars of the longest function word of any list. */
 const LONGEST_WORD = Math.max(...[...WORD_LANGS.keys()].map((w) => w.length));
 
+/**
+ * The same words in a table of their own, looked up by a hash of their chars taken while the
+ * unit is read: a word is looked up without slicing it out (a Map needs the word as a string,
+ * and the slice and its hashing were most of what a unit cost). Open addressing, SLOTS over
+ * three times the words, so a miss ends at the first empty slot.
+ */
+const SLOTS = 1 << Math.ceil(Math.log2(WORD_LANGS.size * 3 + 1));
+const slotWord = new Array<string>(SLOTS).fill('');
+const slotHash = new Int32Array(SLOTS);
+const slotLangs = new Int32Array(SLOTS);
+
+function hashOn(h: number, c: number): number {
+  return (Math.imul(h, 31) + c) | 0;
+}
+
+for (const [w, langs] of WORD_LANGS) {
+  let h = 0;
+  for (let i = 0; i < w.length; i++) h = hashOn(h, w.charCodeAt(i));
+  let slot = h & (SLOTS - 1);
+  while (slotWord[slot] !== '') slot = (slot + 1) & (SLOTS - 1);
+  slotWord[slot] = w;
+  slotHash[slot] = h;
+  slotLangs[slot] = langs;
+}
+
+/** The languages (one bit each) whose lists hold the word [from, from + len) of s, its hash h; 0 for none. */
+function wordLangs(s: string, from: number, len: number, h: number): number {
+  for (let slot = h & (SLOTS - 1); slotWord[slot] !== ''; slot = (slot + 1) & (SLOTS - 1)) {
+    const w = slotWord[slot]!;
+    if (slotHash[slot] === h && w.length === len && s.startsWith(w, from)) return slotLangs[slot]!;
+  }
+  return 0;
+}
+
 /** True for a letter of the scripts read here (ASCII letters, Latin, Cyrillic, CJK); other letters count as OTHER. */
 function isLetter(c: number): boolean {
   if (c < 128) return ((c | 32) - 97) >>> 0 < 26;
@@ -61,34 +95,58 @@ function isLetter(c: number): boolean {
  * key are in the same language; different keys say nothing (the identifier decides).
  */
 export function roughLanguage(text: string): string | null {
-  const counts = [0, 0, 0, 0, 0, 0];
+  // counted in locals, an ASCII letter (most of them) without scriptOf: the unit is read for every answer's two ends
   let letters = 0;
+  let latin = 0;
+  let cyrillic = 0;
+  let han = 0;
+  let kana = 0;
+  let hangul = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (((c | 32) - 97) >>> 0 < 26) {
+        letters++;
+        latin++;
+      }
+      continue;
+    }
     if (!isLetter(c)) continue;
     letters++;
-    counts[c >= 0xd800 && c <= 0xdfff ? OTHER : scriptOf(c)]!++;
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const k = scriptOf(c);
+    if (k === LATIN) latin++;
+    else if (k === CYRILLIC) cyrillic++;
+    else if (k === HAN) han++;
+    else if (k === KANA) kana++;
+    else if (k === HANGUL) hangul++;
   }
   if (letters === 0) return null;
-  const cjk = counts[HAN]! + counts[KANA]!;
-  if (counts[HANGUL]! >= CJK_SHARE * letters && cjk === 0) return 'Hang';
-  if (cjk >= CJK_SHARE * letters && counts[HANGUL] === 0) return counts[KANA]! >= KANA_SHARE * cjk ? 'Jpan' : 'Hani';
-  const script = counts[LATIN]! >= SCRIPT_SHARE * letters ? 'Latn' : counts[CYRILLIC]! >= SCRIPT_SHARE * letters ? 'Cyrl' : null;
+  const cjk = han + kana;
+  if (hangul >= CJK_SHARE * letters && cjk === 0) return 'Hang';
+  if (cjk >= CJK_SHARE * letters && hangul === 0) return kana >= KANA_SHARE * cjk ? 'Jpan' : 'Hani';
+  const script = latin >= SCRIPT_SHARE * letters ? 'Latn' : cyrillic >= SCRIPT_SHARE * letters ? 'Cyrl' : null;
   if (script === null) return null;
   // words are runs of letters (read in one pass, no split): the unit is read for every answer's two ends and middle
   const lower = text.toLowerCase();
   const hits = new Array<number>(LANGS.length).fill(0);
   let n = 0;
   let from = -1;
+  let h = 0;
   for (let i = 0; i <= lower.length; i++) {
-    if (i < lower.length && isLetter(lower.charCodeAt(i))) {
-      if (from < 0) from = i;
+    const c = i < lower.length ? lower.charCodeAt(i) : 32;
+    if (isLetter(c)) {
+      if (from < 0) {
+        from = i;
+        h = 0;
+      }
+      h = hashOn(h, c);
       continue;
     }
     if (from < 0) continue;
     n++;
     // a word longer than every listed one is in no list: not looked up (most of a unit's letters are in such words)
-    let mask = i - from > LONGEST_WORD ? 0 : (WORD_LANGS.get(lower.slice(from, i)) ?? 0);
+    let mask = i - from > LONGEST_WORD ? 0 : wordLangs(lower, from, i - from, h);
     for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[k]!++;
     from = -1;
   }
