@@ -21,7 +21,6 @@ import { languageName } from './languageName.js';
 import { type RoughWalk, roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
-import { letterCount } from './charClasses.js';
 import { lineBlocks, ParagraphCache, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
@@ -172,12 +171,13 @@ export const languageId = {
     // rest of the reading needs is set up only past it
     if (roughEndsAgree(cache, FIRST_WALK, LAST_WALK)) return none;
     const paras = cache.of;
+    const lettersOf = (u: ProseUnit) => cache.letters(u);
     const plan = (endsOnly: boolean) =>
-      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras).map(([u, opens, weighs]) => ({
+      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras, lettersOf).map(([u, opens, weighs]) => ({
         u,
         opens,
         weighs,
-        letters: letterCount(u.text),
+        letters: lettersOf(u),
       }));
     const readable = (ps: ReturnType<typeof plan>) => ps.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length >= 2;
     const done = new Map<number, IdentifiedUnit>();

@@ -41,6 +41,7 @@ export function pickedUnits(
   minLetters: number,
   endsOnly = false,
   paras: ParagraphsOf = new ParagraphCache(text, blocks).of,
+  letters: (u: ProseUnit) => number = (u) => letterCount(u.text),
 ): Array<[ProseUnit, boolean, boolean]> {
   // whether the paragraph before paragraph i of block b is a title
   const afterTitle = (b: number, i: number): boolean => {
@@ -98,7 +99,7 @@ export function pickedUnits(
       const ps = paras(b);
       for (let i = 0; i < ps.length; i++) {
         const units = paragraphUnits(ps[i]!, 1);
-        if (units.length === 0 || letterCount(units[0]!.text) < minLetters) continue;
+        if (units.length === 0 || letters(units[0]!) < minLetters) continue;
         add(b, i, units, true, true);
         continue sample;
       }

@@ -7,7 +7,7 @@
  * regular expression per line: the split reads every byte of every answer, the identifier only
  * a few paragraphs), so it costs a few milliseconds per MB.
  */
-import { isSpace } from './charClasses.js';
+import { isSpace, letterCount } from './charClasses.js';
 import { proseOf } from './proseLine.js';
 
 /** One prose paragraph: where it starts in the text, what it says (cleaned, lines joined by a space), and its lines. */
@@ -221,6 +221,8 @@ export type ParagraphsOf = (b: number) => ProseParagraph[];
  */
 export class ParagraphCache {
   private readonly read: Array<ProseParagraph[] | undefined>;
+  /** Letters of the units counted so far, by start (units start at distinct offsets); made on first use. */
+  private counted: Map<number, number> | null = null;
 
   constructor(
     private readonly text: string,
@@ -238,6 +240,17 @@ export class ParagraphCache {
     }
     return p;
   };
+
+  /** The letters of a unit of this text, counted once however often asked for (the shortcut, the ends and the sample count the same units). */
+  letters(u: ProseUnit): number {
+    this.counted ??= new Map();
+    let n = this.counted.get(u.start);
+    if (n === undefined) {
+      n = letterCount(u.text);
+      this.counted.set(u.start, n);
+    }
+    return n;
+  }
 
   /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */
   walk(b: number, dir: 1 | -1, take: (p: ProseParagraph) => boolean): boolean {

@@ -9,7 +9,6 @@
  * walked line by line from each end (ParagraphCache.walk), so a long block is not read whole,
  * and a block read whole is kept for the judge.
  */
-import { letterCount } from './charClasses.js';
 import { eachParagraphUnit, type ParagraphCache, type ProseParagraph, type ProseUnit } from './proseUnits.js';
 import { roughLanguage } from './roughLanguage.js';
 
@@ -40,7 +39,7 @@ export function roughEnd(paras: ParagraphCache, dir: 1 | -1, w: RoughWalk): Roug
   // each unit from this end, only those the walk reaches sliced (a long paragraph costs the unit read, not all of its units)
   const unit = (u: ProseUnit): boolean => {
     if (read++ >= w.units) return stop(null);
-    const letters = letterCount(u.text);
+    const letters = paras.letters(u);
     if (letters < w.minLetters) return true;
     if (seen++ >= w.search) return stop(null);
     const key = roughLanguage(u.text);
