@@ -90,12 +90,85 @@ function isLetter(c: number): boolean {
   );
 }
 
+/** Whether the word [from, from + w.length) of s, ASCII letters, is w once lower-cased. */
+function sameLower(w: string, s: string, from: number): boolean {
+  for (let j = 0; j < w.length; j++) if (w.charCodeAt(j) !== (s.charCodeAt(from + j) | 32)) return false;
+  return true;
+}
+
+/** wordLangs for a word of ASCII letters read as it stands, h the hash of its lower-cased chars. */
+function asciiWordLangs(s: string, from: number, len: number, h: number): number {
+  for (let slot = h & (SLOTS - 1); slotWord[slot] !== ''; slot = (slot + 1) & (SLOTS - 1)) {
+    const w = slotWord[slot]!;
+    if (slotHash[slot] === h && w.length === len && sameLower(w, s, from)) return slotLangs[slot]!;
+  }
+  return 0;
+}
+
+/** Adds each word's function-word languages to hits: a word's languages are counted once each. */
+function addHits(hits: number[], mask: number): void {
+  for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[k]!++;
+}
+
+/**
+ * The words of an ASCII text (all its letters Latin), their function words counted in hits, in
+ * one pass without a lower-cased copy; -1 at the first char above ASCII (hits then hold part of
+ * the count: the caller starts again).
+ */
+function asciiWords(text: string, hits: number[]): number {
+  let n = 0;
+  let from = -1;
+  let h = 0;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (c >= 128) return -1;
+    if (((c | 32) - 97) >>> 0 < 26) {
+      if (from < 0) {
+        from = i;
+        h = 0;
+      }
+      h = hashOn(h, c | 32);
+      continue;
+    }
+    if (from < 0) continue;
+    n++;
+    // a word longer than every listed one is in no list: not looked up (most of a unit's letters are in such words)
+    if (i - from <= LONGEST_WORD) addHits(hits, asciiWordLangs(text, from, i - from, h));
+    from = -1;
+  }
+  return n;
+}
+
+/** The key of the top language by function words among n words, or null when it is not clear enough. */
+function topLanguage(script: string, n: number, hits: readonly number[]): string | null {
+  if (n < MIN_WORDS) return null;
+  let top = '';
+  let best = 0;
+  let second = 0;
+  for (let k = 0; k < LANGS.length; k++) {
+    const h = hits[k]!;
+    if (h > best) {
+      second = best;
+      best = h;
+      top = LANGS[k]!;
+    } else if (h > second) second = h;
+  }
+  if (best < TOP_SHARE * n || best < MARGIN * second) return null;
+  return `${script}:${top}`;
+}
+
 /**
  * 'Latn:en', 'Cyrl:ru', 'Hani', 'Jpan', 'Hang', or null when unclear. Units that get the same
  * key are in the same language; different keys say nothing (the identifier decides).
  */
 export function roughLanguage(text: string): string | null {
-  // counted in locals, an ASCII letter (most of them) without scriptOf: the unit is read for every answer's two ends
+  const hits = new Array<number>(LANGS.length).fill(0);
+  // most units are ASCII: Latin letters only (no letters, no words: null), read in one pass
+  const words = asciiWords(text, hits);
+  if (words === 0) return null;
+  if (words > 0) return topLanguage('Latn', words, hits);
+  hits.fill(0);
+  // counted in locals, an ASCII letter without scriptOf
   let letters = 0;
   let latin = 0;
   let cyrillic = 0;
@@ -129,7 +202,6 @@ export function roughLanguage(text: string): string | null {
   if (script === null) return null;
   // words are runs of letters (read in one pass, no split): the unit is read for every answer's two ends and middle
   const lower = text.toLowerCase();
-  const hits = new Array<number>(LANGS.length).fill(0);
   let n = 0;
   let from = -1;
   let h = 0;
@@ -145,23 +217,8 @@ export function roughLanguage(text: string): string | null {
     }
     if (from < 0) continue;
     n++;
-    // a word longer than every listed one is in no list: not looked up (most of a unit's letters are in such words)
-    let mask = i - from > LONGEST_WORD ? 0 : wordLangs(lower, from, i - from, h);
-    for (let k = 0; mask !== 0; k++, mask >>>= 1) if (mask & 1) hits[k]!++;
+    if (i - from <= LONGEST_WORD) addHits(hits, wordLangs(lower, from, i - from, h));
     from = -1;
   }
-  if (n < MIN_WORDS) return null;
-  let top = '';
-  let best = 0;
-  let second = 0;
-  for (let k = 0; k < LANGS.length; k++) {
-    const h = hits[k]!;
-    if (h > best) {
-      second = best;
-      best = h;
-      top = LANGS[k]!;
-    } else if (h > second) second = h;
-  }
-  if (best < TOP_SHARE * n || best < MARGIN * second) return null;
-  return `${script}:${top}`;
+  return topLanguage(script, n, hits);
 }
