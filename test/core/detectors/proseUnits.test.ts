@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { letterCount } from '../../../src/core/detectors/languageId/charClasses.js';
 import {
   blockParagraphs,
+  eachParagraphUnit,
   lineBlocks,
   ParagraphCache,
   type ProseParagraph,
@@ -77,6 +78,37 @@ describe('proseParagraphs', () => {
     for (const u of units) assert.ok(u.text.length <= UNIT_CHARS, `${u.text.length} chars`);
     assert.equal(units.map((u) => u.text).join(' '), text);
     assert.equal(paragraphUnits(p!, 2).length, 2);
+  });
+
+  it('gives the units one at a time from either end as paragraphUnits cuts them, a piece of only spaces being none', () => {
+    const long = Array.from({ length: 60 }, (_, k) => `word${k} and more`).join(' ');
+    // a piece of spaces only (what is left of a run of inline code): no unit, wherever the walk starts
+    const gap = `${'a few words '.repeat(12)}${' '.repeat(2 * UNIT_CHARS)}${'and after the gap '.repeat(12)}`;
+    for (const text of [long, gap, 'One short sentence.', '']) {
+      const p: ProseParagraph = { start: 7, text, lines: 1, title: false };
+      const want = paragraphUnits(p);
+      const fwd: unknown[] = [];
+      const back: unknown[] = [];
+      assert.equal(
+        eachParagraphUnit(p, 1, (u) => fwd.push(u) > 0),
+        true,
+      );
+      assert.equal(
+        eachParagraphUnit(p, -1, (u) => back.push(u) > 0),
+        true,
+      );
+      assert.deepEqual(fwd, want);
+      assert.deepEqual(back.reverse(), want);
+    }
+    const p: ProseParagraph = { start: 0, text: gap, lines: 1, title: false };
+    assert.ok(paragraphUnits(p).length < Math.ceil(gap.length / UNIT_CHARS), 'the gap is no unit');
+    // a walk that stops reads no further
+    const last: unknown[] = [];
+    assert.equal(
+      eachParagraphUnit(p, -1, (u) => last.push(u) < 1),
+      false,
+    );
+    assert.deepEqual(last, paragraphUnits(p).slice(-1));
   });
 
   it('counts letters as \\p{L} code points (astral ones once)', () => {

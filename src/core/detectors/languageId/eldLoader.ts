@@ -39,5 +39,8 @@ export function eldLoaded(): boolean {
 /** The language eld finds for a text ('' for none) and its score for it, 0-1 (its scores come ordered, the top one first). */
 export function identifyLanguage(text: string): { language: string; score: number } {
   const r = eldDetector().detect(text);
-  return { language: r.language, score: Object.values(r.getScores())[0] ?? 0 };
+  // the first key's value, read without Object.values' array of every language's score (a unit is scored often)
+  const scores = r.getScores();
+  for (const lang in scores) return { language: r.language, score: scores[lang]! };
+  return { language: r.language, score: 0 };
 }

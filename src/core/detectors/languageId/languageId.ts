@@ -18,10 +18,9 @@ import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
 import { identifyLanguage } from './eldLoader.js';
 import { languageName } from './languageName.js';
-import { roughEndsAgree } from './roughEnds.js';
+import { type RoughWalk, roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
-import { letterCount } from './charClasses.js';
 import { lineBlocks, ParagraphCache, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
@@ -78,16 +77,28 @@ export interface LanguageSwitch {
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+/** CJK without the g flag: one test, no array of matches, for the units (most) that hold none. */
+const ANY_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 
 function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number): IdentifiedUnit {
   if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection, weighs };
   const { language, score } = identifyLanguage(u.text);
-  const alphabetic = (u.text.match(CJK)?.length ?? 0) * 2 < letters;
+  const cjk = ANY_CJK.test(u.text) ? (u.text.match(CJK)?.length ?? 0) : 0;
+  const alphabetic = cjk * 2 < letters;
   return { start: u.start, lang: language, score, letters, alphabetic, opensSection, weighs };
 }
 
 /** Units read from one end, at most, for the first one sure by the default thresholds. */
 const SURE_SEARCH = 8;
+
+/** The shortcut's walks from the start and from the end (roughEnds.ts), by the default thresholds: made once, not per text. */
+const FIRST_WALK: RoughWalk = {
+  units: FIRST_UNITS,
+  minLetters: THRESHOLDS.languageUnitLetters.value,
+  search: SURE_SEARCH,
+  stopLetters: THRESHOLDS.alphabeticSwitchLetters.value,
+};
+const LAST_WALK: RoughWalk = { ...FIRST_WALK, units: LAST_UNITS };
 
 /** The first unit from `from` in direction `dir` that is sure by the default thresholds, or null within SURE_SEARCH units. */
 function firstSure(n: number, at: (k: number) => IdentifiedUnit, from: number, dir: 1 | -1): IdentifiedUnit | null {
@@ -152,13 +163,21 @@ export const languageId = {
     const blocks = lineBlocks(text);
     // the ends, the sample and the titles read some of the same blocks: each is read into paragraphs once
     const cache = new ParagraphCache(text, blocks);
+    // an answer whose first and last confident units share a language has no switch to show, whatever lies between
+    // (with the default thresholds: the judge then sees only these units): most answers cost two or three units, and
+    // the sample and the titles are not even looked for
+    const none = { blocks: blocks.length, units: [] };
+    // most answers: the walk below over the ends' counted units, on the few units it reads (roughEnds.ts); what the
+    // rest of the reading needs is set up only past it
+    if (roughEndsAgree(cache, FIRST_WALK, LAST_WALK)) return none;
     const paras = cache.of;
+    const lettersOf = (u: ProseUnit) => cache.letters(u);
     const plan = (endsOnly: boolean) =>
-      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras).map(([u, opens, weighs]) => ({
+      pickedUnits(text, blocks, THRESHOLDS.languageUnitLetters.value, endsOnly, paras, lettersOf).map(([u, opens, weighs]) => ({
         u,
         opens,
         weighs,
-        letters: letterCount(u.text),
+        letters: lettersOf(u),
       }));
     const readable = (ps: ReturnType<typeof plan>) => ps.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length >= 2;
     const done = new Map<number, IdentifiedUnit>();
@@ -171,17 +190,6 @@ export const languageId = {
       }
       return u;
     };
-    // an answer whose first and last confident units share a language has no switch to show, whatever lies between
-    // (with the default thresholds: the judge then sees only these units): most answers cost two or three units, and
-    // the sample and the titles are not even looked for
-    const none = { blocks: blocks.length, units: [] };
-    // most answers: the walk below over the ends' counted units, on the few units it reads (roughEnds.ts)
-    const walk = {
-      minLetters: THRESHOLDS.languageUnitLetters.value,
-      search: SURE_SEARCH,
-      stopLetters: THRESHOLDS.alphabeticSwitchLetters.value,
-    };
-    if (roughEndsAgree(cache, { ...walk, units: FIRST_UNITS }, { ...walk, units: LAST_UNITS })) return none;
     const ends = plan(true);
     // the first and last units long enough to count: when their script and function words agree, so would the identifier
     // (an unclear unit too short to be a tail of its own is passed over, as firstSure passes over the identifier's unsure ones)

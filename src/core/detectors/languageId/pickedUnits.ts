@@ -4,7 +4,15 @@
  * they stand in are read into paragraphs.
  */
 import { letterCount } from './charClasses.js';
-import { type LineBlock, ParagraphCache, type ParagraphsOf, type ProseUnit, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
+import {
+  eachParagraphUnit,
+  type LineBlock,
+  ParagraphCache,
+  type ParagraphsOf,
+  type ProseUnit,
+  paragraphUnits,
+  UNIT_CHARS,
+} from './proseUnits.js';
 
 /** Units identified from the start: enough for the language the answer opens in. */
 export const FIRST_UNITS = 8;
@@ -33,6 +41,7 @@ export function pickedUnits(
   minLetters: number,
   endsOnly = false,
   paras: ParagraphsOf = new ParagraphCache(text, blocks).of,
+  letters: (u: ProseUnit) => number = (u) => letterCount(u.text),
 ): Array<[ProseUnit, boolean, boolean]> {
   // whether the paragraph before paragraph i of block b is a title
   const afterTitle = (b: number, i: number): boolean => {
@@ -45,11 +54,12 @@ export function pickedUnits(
   };
   // keyed by start: units start at distinct offsets, in text order
   const picked = new Map<number, [ProseUnit, boolean, boolean]>();
-  const add = (b: number, i: number, units: readonly ProseUnit[], from: number, weighs: boolean) => {
+  // `units` are units of paragraph i of block b in order, the first of them its first unit when `fromFirst`
+  const add = (b: number, i: number, units: readonly ProseUnit[], fromFirst: boolean, weighs: boolean) => {
     const p = paras(b)[i]!;
-    for (let k = from; k < units.length; k++) {
+    for (let k = 0; k < units.length; k++) {
       const u = units[k]!;
-      picked.set(u.start, [u, p.title || (k === 0 && afterTitle(b, i)), weighs || picked.get(u.start)?.[2] === true]);
+      picked.set(u.start, [u, p.title || (k === 0 && fromFirst && afterTitle(b, i)), weighs || picked.get(u.start)?.[2] === true]);
     }
   };
   // in a long text the first and last units and the section openers, read all, would outweigh the rest: the answer's
@@ -62,7 +72,7 @@ export function pickedUnits(
     const ps = paras(b);
     for (let i = 0; i < ps.length && n < FIRST_UNITS; i++) {
       const units = paragraphUnits(ps[i]!, FIRST_UNITS - n);
-      add(b, i, units, 0, all);
+      add(b, i, units, true, all);
       n += units.length;
     }
   }
@@ -70,10 +80,14 @@ export function pickedUnits(
   for (let b = blocks.length - 1; b >= 0 && n < LAST_UNITS; b--) {
     const ps = paras(b);
     for (let i = ps.length - 1; i >= 0 && n < LAST_UNITS; i--) {
-      const units = paragraphUnits(ps[i]!);
-      const from = Math.max(0, units.length - (LAST_UNITS - n));
-      add(b, i, units, from, all);
-      n += units.length - from;
+      // the paragraph's last units, one more when there are: then the first of those kept is not its first unit
+      const want = LAST_UNITS - n;
+      const tail: ProseUnit[] = [];
+      eachParagraphUnit(ps[i]!, -1, (u) => tail.push(u) <= want);
+      const whole = tail.length <= want;
+      if (!whole) tail.pop();
+      add(b, i, tail.reverse(), whole, all);
+      n += tail.length;
     }
   }
   if (endsOnly) return [...picked.entries()].sort((x, y) => x[0] - y[0]).map((e) => e[1]);
@@ -85,8 +99,8 @@ export function pickedUnits(
       const ps = paras(b);
       for (let i = 0; i < ps.length; i++) {
         const units = paragraphUnits(ps[i]!, 1);
-        if (units.length === 0 || letterCount(units[0]!.text) < minLetters) continue;
-        add(b, i, units, 0, true);
+        if (units.length === 0 || letters(units[0]!) < minLetters) continue;
+        add(b, i, units, true, true);
         continue sample;
       }
     }
@@ -97,10 +111,10 @@ export function pickedUnits(
     const ps = paras(b);
     if (ps.length !== 1 || !ps[0]!.title) continue;
     n++;
-    add(b, 0, paragraphUnits(ps[0]!), 0, all);
+    add(b, 0, paragraphUnits(ps[0]!), true, all);
     for (let c = b + 1; c < blocks.length && c <= b + NEIGHBOUR_BLOCKS; c++) {
       if (paras(c).length === 0) continue;
-      add(c, 0, paragraphUnits(paras(c)[0]!, 1), 0, all);
+      add(c, 0, paragraphUnits(paras(c)[0]!, 1), true, all);
       break;
     }
   }

@@ -60,11 +60,25 @@ function judgeLine(s: string, from: number, to: number, clean: boolean): number 
   let l1 = false;
   let l2 = false;
   let l3 = false;
+  // a local binding: read from the imported one, the table is looked up again on every char
+  const ascii = ASCII;
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     let k: number;
-    if (c < 128) k = ASCII[c]!;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+    if (c < 128) {
+      k = ascii[c]!;
+      // most chars: an ASCII letter after a letter, which changes no mark below but the counts and the last chars
+      // (an h or a w may start a URL: read below when the line is not clean yet)
+      if (l1 && (k & LETTER) !== 0 && (clean || (c !== 104 && c !== 119))) {
+        nonSpace++;
+        letters++;
+        wordLetters++;
+        p1 = c;
+        l3 = l2;
+        l2 = true;
+        continue;
+      }
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       k = codePointClass(((c - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000);
       i++;
     } else k = bmpClass(c);

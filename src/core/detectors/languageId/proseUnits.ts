@@ -7,7 +7,7 @@
  * regular expression per line: the split reads every byte of every answer, the identifier only
  * a few paragraphs), so it costs a few milliseconds per MB.
  */
-import { isSpace } from './charClasses.js';
+import { isSpace, letterCount } from './charClasses.js';
 import { proseOf } from './proseLine.js';
 
 /** One prose paragraph: where it starts in the text, what it says (cleaned, lines joined by a space), and its lines. */
@@ -221,6 +221,8 @@ export type ParagraphsOf = (b: number) => ProseParagraph[];
  */
 export class ParagraphCache {
   private readonly read: Array<ProseParagraph[] | undefined>;
+  /** Letters of the units counted so far, by start (units start at distinct offsets); made on first use. */
+  private counted: Map<number, number> | null = null;
 
   constructor(
     private readonly text: string,
@@ -238,6 +240,17 @@ export class ParagraphCache {
     }
     return p;
   };
+
+  /** The letters of a unit of this text, counted once however often asked for (the shortcut, the ends and the sample count the same units). */
+  letters(u: ProseUnit): number {
+    this.counted ??= new Map();
+    let n = this.counted.get(u.start);
+    if (n === undefined) {
+      n = letterCount(u.text);
+      this.counted.set(u.start, n);
+    }
+    return n;
+  }
 
   /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */
   walk(b: number, dir: 1 | -1, take: (p: ProseParagraph) => boolean): boolean {
@@ -257,20 +270,55 @@ export function proseParagraphs(text: string): ProseParagraph[] {
   return lineBlocks(text).flatMap((b) => blockParagraphs(text, b));
 }
 
+/** Where the piece of a paragraph's text that starts at `at` ends: about UNIT_CHARS on, at a space when there is one. */
+function pieceEnd(text: string, at: number): number {
+  const end = Math.min(text.length, at + UNIT_CHARS);
+  if (end === text.length) return end;
+  const space = text.lastIndexOf(' ', end);
+  return space > at + UNIT_CHARS / 2 ? space : end;
+}
+
+/** The unit of the piece [at, end) of a paragraph, or null when the piece is only spaces (then it is no unit). */
+function pieceUnit(p: ProseParagraph, at: number, end: number): ProseUnit | null {
+  const piece = p.text.slice(at, end).trim();
+  return piece.length > 0 ? { start: p.start + at, text: piece } : null;
+}
+
 /** The paragraph cut into units of about UNIT_CHARS, at a space when there is one; at most `max` from its start. */
 export function paragraphUnits(p: ProseParagraph, max = Number.POSITIVE_INFINITY): ProseUnit[] {
   const out: ProseUnit[] = [];
   const text = p.text;
-  let at = 0;
-  while (at < text.length && out.length < max) {
-    let end = Math.min(text.length, at + UNIT_CHARS);
-    if (end < text.length) {
-      const space = text.lastIndexOf(' ', end);
-      if (space > at + UNIT_CHARS / 2) end = space;
-    }
-    const piece = text.slice(at, end).trim();
-    if (piece.length > 0) out.push({ start: p.start + at, text: piece });
+  for (let at = 0; at < text.length && out.length < max; ) {
+    const end = pieceEnd(text, at);
+    const u = pieceUnit(p, at, end);
+    if (u !== null) out.push(u);
     at = end;
   }
   return out;
+}
+
+/**
+ * The units of a paragraph one at a time, as paragraphUnits cuts them, from its first (dir 1) or
+ * its last (dir -1): `take` gets each and returns false to stop. Only the units reached are
+ * sliced (a walk from the end finds where the pieces end first, without slicing them): a long
+ * paragraph read for its first or last unit costs that unit.
+ */
+export function eachParagraphUnit(p: ProseParagraph, dir: 1 | -1, take: (u: ProseUnit) => boolean): boolean {
+  const text = p.text;
+  if (dir > 0) {
+    for (let at = 0; at < text.length; ) {
+      const end = pieceEnd(text, at);
+      const u = pieceUnit(p, at, end);
+      if (u !== null && !take(u)) return false;
+      at = end;
+    }
+    return true;
+  }
+  const ends: number[] = [];
+  for (let at = 0; at < text.length; at = ends[ends.length - 1]!) ends.push(pieceEnd(text, at));
+  for (let k = ends.length - 1; k >= 0; k--) {
+    const u = pieceUnit(p, k > 0 ? ends[k - 1]! : 0, ends[k]!);
+    if (u !== null && !take(u)) return false;
+  }
+  return true;
 }

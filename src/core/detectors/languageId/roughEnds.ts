@@ -9,8 +9,7 @@
  * walked line by line from each end (ParagraphCache.walk), so a long block is not read whole,
  * and a block read whole is kept for the judge.
  */
-import { letterCount } from './charClasses.js';
-import { type ParagraphCache, type ProseParagraph, paragraphUnits } from './proseUnits.js';
+import { eachParagraphUnit, type ParagraphCache, type ProseParagraph, type ProseUnit } from './proseUnits.js';
 import { roughLanguage } from './roughLanguage.js';
 
 /** The first unit with a rough language from one end, or null when the walk cannot tell. */
@@ -37,20 +36,18 @@ export function roughEnd(paras: ParagraphCache, dir: 1 | -1, w: RoughWalk): Roug
   let seen = 0;
   // undefined while the walk goes on; what it found (or null) once it stops
   let found: RoughEnd | null | undefined;
-  const take = (p: ProseParagraph): boolean => {
-    const units = paragraphUnits(p);
-    for (let k = dir > 0 ? 0 : units.length - 1; k >= 0 && k < units.length; k += dir) {
-      if (read++ >= w.units) return stop(null);
-      const u = units[k]!;
-      const letters = letterCount(u.text);
-      if (letters < w.minLetters) continue;
-      if (seen++ >= w.search) return stop(null);
-      const key = roughLanguage(u.text);
-      if (key !== null) return stop({ start: u.start, key });
-      if (letters >= w.stopLetters) return stop(null);
-    }
+  // each unit from this end, only those the walk reaches sliced (a long paragraph costs the unit read, not all of its units)
+  const unit = (u: ProseUnit): boolean => {
+    if (read++ >= w.units) return stop(null);
+    const letters = paras.letters(u);
+    if (letters < w.minLetters) return true;
+    if (seen++ >= w.search) return stop(null);
+    const key = roughLanguage(u.text);
+    if (key !== null) return stop({ start: u.start, key });
+    if (letters >= w.stopLetters) return stop(null);
     return true;
   };
+  const take = (p: ProseParagraph): boolean => eachParagraphUnit(p, dir, unit);
   const stop = (r: RoughEnd | null): boolean => {
     found = r;
     return false;
