@@ -18,7 +18,7 @@ test("the package's main entry exports analyzeText, loadable by its package name
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: repoPath(), encoding: 'utf8', timeout: 20_000 });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as { ok: string; bad: string; keys: string[]; scored: string[]; stream: string };
-  // the learned model's score only when asked for (it costs a sixth of a call)
+  // the learned model's score only when asked for (it costs about a fifth of a call)
   assert.deepEqual(out.keys, ['verdict', 'findings', 'reasons', 'metrics']);
   assert.deepEqual(out.scored, ['verdict', 'findings', 'reasons', 'metrics', 'score']);
   assert.equal(out.bad, 'fail');

@@ -22,7 +22,7 @@ export interface AnalyzeOptions {
   verdictModel?: VerdictModel;
   /**
    * Under the rules, also give the learned model's score (`analysis.score`) as information.
-   * Off by default: it reads the tail again and costs about a sixth of a call on real answers.
+   * Off by default: it reads the tail again and costs about a fifth of a call on real answers.
    * The learned verdict always computes it (it decides with it).
    */
   score?: boolean;

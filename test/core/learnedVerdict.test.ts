@@ -98,7 +98,7 @@ describe('featureReader', () => {
 
 describe('the learned score', () => {
   it('is in every finished analysis under the learned verdict, and under the rules when asked for, with the model’s threshold and warn band and five contributions', () => {
-    // not asked for under the rules: not computed (it costs a sixth of a call)
+    // not asked for under the rules: not computed (it costs about a fifth of a call)
     assert.equal(analyzeText(SOFT).score, undefined);
     assert.ok(analyzeText(SOFT, { verdict: 'learned' }).score);
     const a = analyzeText(SOFT, { score: true });
