@@ -95,8 +95,11 @@ MARKS[0x7c] = PIPE;
 
 /** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
 const BASE = 0x01000193;
-let OUT_POW = 1;
-for (let k = 0; k < SHINGLE - 1; k++) OUT_POW = Math.imul(OUT_POW, BASE);
+const OUT_POW = (() => {
+  let p = 1;
+  for (let k = 0; k < SHINGLE - 1; k++) p = Math.imul(p, BASE);
+  return p;
+})();
 
 /** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
 function rolled(h: number, out: number, c: number): number {
