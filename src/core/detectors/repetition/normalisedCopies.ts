@@ -90,11 +90,12 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   const last = v.m - 1;
   const cutRun = cut.cutRun;
   const atOf = (k: number): number => (k === m - 1 && cutRun ? start : shift + vat[last - k]!);
-  const z = zOfReversed(norm, last, m);
-  // the period that covers the most chars back from the end, the shortest of those
+  // the period that covers the most chars back from the end, the shortest of those (periods past `top` are not read, so
+  // their Z values are not computed)
+  const top = Math.min(MAX_UNIT, Math.floor((2 * m) / 3));
+  const z = zOfReversed(norm, last, m, top + 1);
   let best = 0;
   let reach = 0;
-  const top = Math.min(MAX_UNIT, Math.floor((2 * m) / 3));
   for (let p = 1; p <= top; p++) {
     const r = p + z[p]!;
     if (z[p]! * 2 >= p && r > reach) {
@@ -121,14 +122,18 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   };
 }
 
-/** The Z function of a[0, m), where a[k] = norm[last - k] (the chars read back from `last`): z[i] = the longest common prefix of a and a[i..] (z[0] = 0). */
-function zOfReversed(norm: Int32Array, last: number, m: number): Int32Array {
-  if (Z.length < m) Z = new Int32Array(m);
+/**
+ * The Z function of a[0, m), where a[k] = norm[last - k] (the chars read back from `last`): z[i] = the longest common
+ * prefix of a and a[i..] (z[0] = 0), for i under `upto` only (z[i] reads no value past z[i - 1], so those are exact).
+ */
+function zOfReversed(norm: Int32Array, last: number, m: number, upto: number): Int32Array {
+  const lim = Math.min(m, upto);
+  if (Z.length < lim) Z = new Int32Array(lim);
   const z = Z;
   z[0] = 0;
   let l = 0;
   let r = 0;
-  for (let i = 1; i < m; i++) {
+  for (let i = 1; i < lim; i++) {
     let k = 0;
     if (i < r) k = Math.min(r - i, z[i - l]!);
     while (i + k < m && norm[last - k] === norm[last - i - k]) k++;

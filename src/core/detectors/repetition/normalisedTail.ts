@@ -47,6 +47,26 @@ let NORM = new Int32Array(0);
 let AT = new Int32Array(0);
 
 /**
+ * The UTF-16 units of the string being read, copied at once by the runtime: reading a typed array
+ * is cheaper than charCodeAt per char. Scratch shared by every call, valid until the next.
+ */
+let UNITS_BYTES = Buffer.allocUnsafeSlow(0);
+let UNITS = new Uint16Array(0);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function unitsOf(s: string): Uint16Array {
+  const n = s.length;
+  if (UNITS.length < n) {
+    UNITS_BYTES = Buffer.allocUnsafeSlow(2 * n);
+    UNITS = new Uint16Array(UNITS_BYTES.buffer, UNITS_BYTES.byteOffset, n);
+  }
+  // (lone surrogates are written as they are)
+  UNITS_BYTES.write(s, 0, 2 * n, 'utf16le');
+  if (!LITTLE_ENDIAN) UNITS_BYTES.subarray(0, 2 * n).swap16();
+  return UNITS;
+}
+
+/**
  * The normalised view of the last `window` chars of `text`. `own` gives the view arrays of its
  * own rather than the shared scratch (for a reading that cannot use the view of the analysis
  * and must not overwrite it).
@@ -71,9 +91,10 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
     norm = NORM;
     at = AT;
   }
+  const units = unitsOf(folded);
   let m = 0;
   for (let i = 0; i < n; i++) {
-    const c = folded.charCodeAt(i);
+    const c = units[i]!;
     // most chars are letters and marks past the digits, below the spaces of Latin-1: kept as they are, one compare each way
     if (c > 0x39 && c < 0xa0) {
       at[m] = from + i;
@@ -84,7 +105,7 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
     at[m] = from + i;
     if (isDigit(c)) {
       // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
-      while (i + 1 < n && isDigit(folded.charCodeAt(i + 1))) i++;
+      while (i + 1 < n && isDigit(units[i + 1]!)) i++;
       norm[m++] = 0x30;
     } else norm[m++] = c;
   }

@@ -48,10 +48,7 @@ const MIN_PROSE = 1024;
  * lines of code say their template again by design; they are left out of the share.
  */
 function isProseLine(s: string, i: number): boolean {
-  let tabs = 0;
-  let pipes = 0;
   let commas = 0;
-  let semis = 0;
   let spaces = 0;
   let code = 0;
   for (; i < s.length; i++) {
@@ -61,19 +58,14 @@ function isProseLine(s: string, i: number): boolean {
     const f = MARKS[c]!;
     if (f === 0) continue;
     if (f === NEWLINE) break;
-    if (f === TAB) tabs++;
-    else if (f === SPACE) spaces++;
+    // a tab, or a second code mark (two pipes or two semicolons are two code marks), settles it: the rest of the line
+    // is not read
+    if (f === TAB) return false;
+    if (f === SPACE) spaces++;
     else if (f === COMMA) commas++;
-    else if (f === SEMI) {
-      semis++;
-      code++;
-    } else if (f === PIPE) {
-      pipes++;
-      code++;
-    } else code++;
+    else if (++code >= 2) return false;
   }
-  if (tabs > 0 || pipes >= 2 || (commas >= 2 && spaces < commas) || (semis >= 2 && spaces < semis)) return false;
-  return code < 2;
+  return commas < 2 || spaces >= commas;
 }
 
 /** Per ASCII char, what isProseLine counts it as (0: nothing); code marks are { } ( ) [ ] ; = < > | \ ` */
@@ -81,22 +73,21 @@ const NEWLINE = 1;
 const TAB = 2;
 const SPACE = 3;
 const COMMA = 4;
-const SEMI = 5;
-const PIPE = 6;
-const CODE = 7;
+const CODE = 5;
 const MARKS = new Uint8Array(128);
-for (const c of '{}()[]=<>\\`') MARKS[c.charCodeAt(0)] = CODE;
+for (const c of '{}()[]=<>\\`;|') MARKS[c.charCodeAt(0)] = CODE;
 MARKS[0x0a] = NEWLINE;
 MARKS[0x09] = TAB;
 MARKS[0x20] = SPACE;
 MARKS[0x2c] = COMMA;
-MARKS[0x3b] = SEMI;
-MARKS[0x7c] = PIPE;
 
 /** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
 const BASE = 0x01000193;
-let OUT_POW = 1;
-for (let k = 0; k < SHINGLE - 1; k++) OUT_POW = Math.imul(OUT_POW, BASE);
+const OUT_POW = (() => {
+  let p = 1;
+  for (let k = 0; k < SHINGLE - 1; k++) p = Math.imul(p, BASE);
+  return p;
+})();
 
 /** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
 function rolled(h: number, out: number, c: number): number {

@@ -37,10 +37,23 @@ export function isCodeMark(t: TokenBuffer, i: number): boolean {
   return (t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1;
 }
 
-/** The words' ids and the sequence table: scratch shared by every call (the analyzer runs one at a time), cleared per call. */
+/**
+ * The words' ids, and the table of the last words' sequences (hash, count said so far or -1 for a free slot, and each
+ * last word's slot): scratch shared by every call (the analyzer runs one at a time), cleared per call. Eight slots a
+ * sequence keep the probes short.
+ */
 let WORDS = new Int32Array(0);
-let KEYS = new Int32Array(0);
-let USED = new Uint8Array(0);
+const TABLE_MASK = 8 * RESTATE_WORDS - 1;
+const KEYS = new Int32Array(TABLE_MASK + 1);
+const COUNT = new Int32Array(TABLE_MASK + 1);
+const SLOTS = new Int32Array(RESTATE_WORDS);
+
+/** The hash of the 8-word sequence that ends at word j. */
+function sequenceHash(words: Int32Array, j: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = j - N + 1; k <= j; k++) h = Math.imul(h ^ words[k]!, 0x01000193);
+  return Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+}
 
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
@@ -65,27 +78,32 @@ export function restated(t: TokenBuffer): Restated {
   const words = WORDS;
   let w = 0;
   for (let i = 0; i < t.n; i++) if (isWordToken(t.info[i]!)) words[w++] = t.id[i]!;
-  // every 8-word sequence, hashed into an open-addressed table (its count in `used`) sized by need
-  let size = 64;
-  while (size < 2 * w) size <<= 1;
-  const mask = size - 1;
-  if (KEYS.length < size) {
-    KEYS = new Int32Array(size);
-    USED = new Uint8Array(size);
-  } else USED.fill(0, 0, size);
+  // only the sequences of the last RESTATE_WORDS words are counted: their hashes go in a small table (it stays in cache),
+  // then every sequence before them is looked up there, then theirs are counted in order (a sequence is its hash, as ever)
+  const tailFrom = w - RESTATE_WORDS;
   const keys = KEYS;
-  const used = USED;
-  let repeats = 0;
-  for (let j = N - 1; j < w; j++) {
-    let h = 0x811c9dc5 | 0;
-    for (let k = j - N + 1; k <= j; k++) h = Math.imul(h ^ words[k]!, 0x01000193);
-    h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-    let slot = (h ^ (h >>> 12)) & mask;
-    while (used[slot] && keys[slot] !== h) slot = (slot + 1) & mask;
+  const count = COUNT;
+  const slots = SLOTS;
+  count.fill(-1);
+  for (let j = tailFrom; j < w; j++) {
+    const h = sequenceHash(words, j);
+    let slot = (h ^ (h >>> 12)) & TABLE_MASK;
+    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & TABLE_MASK;
     keys[slot] = h;
+    count[slot] = 0;
+    slots[j - tailFrom] = slot;
+  }
+  for (let j = N - 1; j < tailFrom; j++) {
+    const h = sequenceHash(words, j);
+    let slot = (h ^ (h >>> 12)) & TABLE_MASK;
+    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & TABLE_MASK;
+    if (count[slot] !== -1) count[slot]!++;
+  }
+  let repeats = 0;
+  for (let q = 0; q < RESTATE_WORDS; q++) {
     // said twice before: a text may restate a passage once (a revised version, a quote); a third time is going back over it
-    if (used[slot]! >= TIMES_BEFORE && j >= w - RESTATE_WORDS) repeats++;
-    if (used[slot]! < 255) used[slot] = used[slot]! + 1;
+    if (count[slots[q]!]! >= TIMES_BEFORE) repeats++;
+    count[slots[q]!]!++;
   }
   return { share: repeats / RESTATE_WORDS, at: t.start[first]! };
 }
