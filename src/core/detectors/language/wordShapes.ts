@@ -186,6 +186,40 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       while (i + 1 < tn && !(tInfo[i + 1]! & F_FENCE)) i++;
       continue;
     }
+    if (keepOnly === 0 && info & F_FENCE && !(endsEscape(t, text, i) && !(tInfo[i + 1]! & F_FENCE))) {
+      // inside a fenced block the prose reading keeps no chunk: every chunk there is code, and all a chunk of code leaves
+      // behind is a break after the last kept chunk, a line owed to the next one and the escaped line break that starts
+      // the chunk after it. Those are all that is read of the block's tokens (a third of a mixed text's tokens were read
+      // in full here only to be dropped)
+      if (start < 0) start = tStart[i]!;
+      code = true;
+      sawFence = true;
+      let j = i;
+      for (; j < tn; j++) {
+        const nx = tInfo[j]!;
+        if (j > i) {
+          if (!(nx & F_FENCE)) break;
+          // an escape whose letter lies past the block: read from it as any token is
+          if (endsEscape(t, text, j) && !(tInfo[j + 1]! & F_FENCE)) break;
+          const spaced = (nx & F_SPACE) !== 0;
+          if (spaced || (tId[j - 1] === 0x3e && (nx & KIND_MASK) === K_SOLO)) {
+            // the chunk of code closes, as at the top of the loop
+            if (out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
+            if (flags & C_LINE) lineOwed = true;
+            afterOwed = true;
+            line = spaced && ((nx & F_LINE) !== 0 || escapedLine);
+            if (spaced) escapedLine = false;
+            flags = line ? C_LINE : 0;
+          }
+        }
+        if (endsEscape(t, text, j)) {
+          if (text.charCodeAt(tStart[j + 1]!) !== 0x74) escapedLine = true;
+          j++;
+        }
+      }
+      i = j - 1;
+      continue;
+    }
     const k = info & KIND_MASK;
     if (start < 0) start = tStart[i]!;
     if ((info & codeOf) === F_CODE || k === K_MARK) {
@@ -292,4 +326,9 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   }
   out.fenced = sawFence;
   return out;
+}
+
+/** Token i is a backslash that escapes a line break or a tab ("\n", "\t"): it and the letter after it stand for the break. */
+function endsEscape(t: TokenBuffer, text: string, i: number): boolean {
+  return t.id[i] === 0x5c && (t.info[i]! & KIND_MASK) === K_PUNCT && escapesBreak(t, text, i);
 }
