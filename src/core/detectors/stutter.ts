@@ -28,6 +28,15 @@ const PER_WORD = 2;
 /** Fewest chunks judged (a whole short output). */
 const MIN_CHUNKS = 16;
 
+/**
+ * The window's ring of doubled hashes and chunk starts, and the counts of the doubled hashes in
+ * it, shared by every call (one runs at a time): a call reads no slot it has not written, and
+ * empties the map first. Made anew per call they cost a short text more than its reading.
+ */
+const RING = new Int32Array(WINDOW);
+const AT = new Int32Array(WINDOW);
+const IN_WINDOW = new Map<number, number>();
+
 export interface StutterFigures {
   /** Highest share of a window's chunks that double a word (each word for two at most), the distinct doubled words, and where it starts (-1 when no window). */
   share: number;
@@ -44,9 +53,10 @@ export const stutter = {
     // ring[k]: the hash of chunk k (mod WINDOW) when it doubles the chunk before it, else 0;
     // inWindow counts each doubled hash in the window (its size is the distinct count), and
     // capped sums those counts at PER_WORD each
-    const ring = new Int32Array(WINDOW);
-    const at = new Int32Array(WINDOW);
-    const inWindow = new Map<number, number>();
+    const ring = RING;
+    const at = AT;
+    const inWindow = IN_WINDOW;
+    inWindow.clear();
     let chunks = 0;
     let best: StutterFigures = { share: 0, distinct: 0, start: -1 };
     let prev = 0;
