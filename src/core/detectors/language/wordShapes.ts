@@ -38,6 +38,12 @@ const BAR_RUN = 3;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
 
+/** The bits of the token flags read into chunk flags. */
+const BIT_F_FUNC = 31 - Math.clz32(F_FUNC);
+const BIT_F_LOWER = 31 - Math.clz32(F_LOWER);
+const BIT_C_FUNC = 31 - Math.clz32(C_FUNC);
+const BIT_C_CASED = 31 - Math.clz32(C_CASED);
+
 /** Letters per script of the chunk being read when it has letters of two scripts or more; the chunk's close zeroes them. */
 const SCRIPTS = new Int32Array(16);
 
@@ -338,8 +344,10 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     }
     letters += add;
     scriptMask |= bit;
-    if (info & F_FUNC) flags |= C_FUNC;
-    if (k === K_WORD && !(info & F_LOWER)) flags |= C_CASED;
+    // set from the token's bits, not by a branch: whether a word is a function word or has a capital is as good as random
+    // to the processor
+    flags |= ((info >> BIT_F_FUNC) & 1) << BIT_C_FUNC;
+    if (k === K_WORD) flags |= ((~info >> BIT_F_LOWER) & 1) << BIT_C_CASED;
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels ("npm",
     // "html") are names in code and tech prose: not counted
     if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
