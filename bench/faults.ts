@@ -38,6 +38,7 @@ import { api40Cases } from './faults/api40.js';
 import { conf40Cases } from './faults/conf40.js';
 import { otel40Cases } from './faults/otel40.js';
 import { perf7scoreCases } from './faults/perf7score.js';
+import { perf8langCases } from './faults/perf8lang.js';
 import { perf8repCases } from './faults/perf8rep.js';
 import { secretsunionCases } from './faults/secretsunion.js';
 
@@ -670,6 +671,7 @@ export async function runFaultsBench(): Promise<void> {
     await secretsunionCases(root, results);
     await perf7scoreCases(root, results);
     await perf8repCases(root, results);
+    await perf8langCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

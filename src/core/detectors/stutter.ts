@@ -28,6 +28,15 @@ const PER_WORD = 2;
 /** Fewest chunks judged (a whole short output). */
 const MIN_CHUNKS = 16;
 
+/**
+ * The window's ring of doubled hashes and chunk starts, and the counts of the doubled hashes in
+ * it, shared by every call (one runs at a time): a call reads no slot it has not written, and
+ * empties the map first. Made anew per call they cost a short text more than its reading.
+ */
+const RING = new Int32Array(WINDOW);
+const AT = new Int32Array(WINDOW);
+const IN_WINDOW = new Map<number, number>();
+
 export interface StutterFigures {
   /** Highest share of a window's chunks that double a word (each word for two at most), the distinct doubled words, and where it starts (-1 when no window). */
   share: number;
@@ -44,9 +53,10 @@ export const stutter = {
     // ring[k]: the hash of chunk k (mod WINDOW) when it doubles the chunk before it, else 0;
     // inWindow counts each doubled hash in the window (its size is the distinct count), and
     // capped sums those counts at PER_WORD each
-    const ring = new Int32Array(WINDOW);
-    const at = new Int32Array(WINDOW);
-    const inWindow = new Map<number, number>();
+    const ring = RING;
+    const at = AT;
+    const inWindow = IN_WINDOW;
+    inWindow.clear();
     let chunks = 0;
     let best: StutterFigures = { share: 0, distinct: 0, start: -1 };
     let prev = 0;
@@ -55,54 +65,55 @@ export const stutter = {
     let hasWord = false;
     let start = -1;
     let lineStart = false;
-    const close = () => {
-      if (start >= 0 && hasWord) {
-        const slot = chunks % WINDOW;
-        const out = chunks >= WINDOW ? ring[slot]! : 0;
-        if (out !== 0) {
-          const c = inWindow.get(out)! - 1;
-          if (c < PER_WORD) capped--;
-          if (c === 0) inWindow.delete(out);
-          else inWindow.set(out, c);
-        }
-        const v = h === prev && !lineStart ? h : 0;
-        ring[slot] = v;
-        at[slot] = start;
-        chunks++;
-        prev = h;
-        let counted = false;
-        if (v !== 0) {
-          const c = inWindow.get(v) ?? 0;
-          inWindow.set(v, c + 1);
-          if (c < PER_WORD) {
-            capped++;
-            counted = true;
-          }
-        }
-        // the share rises only when a doubled chunk counts (or when the first window fills): read it then
-        if (counted || chunks === MIN_CHUNKS) {
-          const size = Math.min(chunks, WINDOW);
-          if (size >= MIN_CHUNKS && capped / size > best.share) {
-            best = { share: capped / size, distinct: inWindow.size, start: at[chunks < WINDOW ? 0 : chunks % WINDOW]! };
-          }
-        }
-      } else prev = 0;
-      h = 0x811c9dc5 | 0;
-      hasWord = false;
-      start = -1;
-    };
-    for (let i = 0; i < t.n; i++) {
-      const info = t.info[i]!;
+    // the buffer's arrays in locals, and the chunk's close written in the loop (a closure over the chunk's state kept it
+    // out of registers at every token): the map is touched only when a doubled chunk enters or leaves the window
+    const { info: tInfo, start: tStart, id: tId, n } = t;
+    for (let i = 0; i <= n; i++) {
+      const info = i < n ? tInfo[i]! : F_SPACE;
       if (info & F_SPACE) {
-        close();
+        // the chunk before closes (whitespace starts the next one, or the text ends)
+        if (start >= 0 && hasWord) {
+          const slot = chunks % WINDOW;
+          const out = chunks >= WINDOW ? ring[slot]! : 0;
+          if (out !== 0) {
+            const c = inWindow.get(out)! - 1;
+            if (c < PER_WORD) capped--;
+            if (c === 0) inWindow.delete(out);
+            else inWindow.set(out, c);
+          }
+          const v = h === prev && !lineStart ? h : 0;
+          ring[slot] = v;
+          at[slot] = start;
+          chunks++;
+          prev = h;
+          let counted = false;
+          if (v !== 0) {
+            const c = inWindow.get(v) ?? 0;
+            inWindow.set(v, c + 1);
+            if (c < PER_WORD) {
+              capped++;
+              counted = true;
+            }
+          }
+          // the share rises only when a doubled chunk counts (or when the first window fills): read it then
+          if (counted || chunks === MIN_CHUNKS) {
+            const size = Math.min(chunks, WINDOW);
+            if (size >= MIN_CHUNKS && capped / size > best.share) {
+              best = { share: capped / size, distinct: inWindow.size, start: at[chunks < WINDOW ? 0 : chunks % WINDOW]! };
+            }
+          }
+        } else prev = 0;
+        h = 0x811c9dc5 | 0;
+        hasWord = false;
+        start = -1;
+        if (i === n) break;
         lineStart = (info & F_LINE) !== 0;
       }
-      if (start < 0) start = t.start[i]!;
-      h = Math.imul(h ^ t.id[i]!, 0x01000193) | 1;
+      if (start < 0) start = tStart[i]!;
+      h = Math.imul(h ^ tId[i]!, 0x01000193) | 1;
       // stutter is words doubled; "0, 0, 0," in data is not
       if ((info & KIND_MASK) !== K_PUNCT && !(info & F_NUM)) hasWord = true;
     }
-    close();
     return best;
   },
   judge(f: StutterFigures, t: Values<typeof THRESHOLDS>): Array<Finding<StutterKind>> {

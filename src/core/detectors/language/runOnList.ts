@@ -25,6 +25,9 @@ export function readRunOnList(c: Chunks): ListFigures {
   let items = 0;
   let at = -1;
   let from = 0;
+  // the longest run's chunks: its repeats are counted once, at the end (a text finds a longer run many times over)
+  let bestFrom = 0;
+  let bestTo = 0;
   const { flags, letters, start } = c;
   for (let i = 0; i < c.n; i++) {
     const fl = flags[i]!;
@@ -32,7 +35,12 @@ export function readRunOnList(c: Chunks): ListFigures {
     // words on the same line starts it); so does a chunk of marks alone before it: words strung one after another make a
     // list, while commands or fields parted by "&&", "|" or "-" are segments of a line
     if (fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER) || letters[i]! > LONG_CHUNK) {
-      if (items > f.listItems) longestRun(c, f, from, i, items, at);
+      if (items > f.listItems) {
+        f.listItems = items;
+        f.listAt = at;
+        bestFrom = from;
+        bestTo = i;
+      }
       items = 0;
     }
     if (fl & (C_CODEISH | C_FUNC) || letters[i]! > LONG_CHUNK) continue;
@@ -42,19 +50,23 @@ export function readRunOnList(c: Chunks): ListFigures {
     }
     items++;
   }
-  if (items > f.listItems) longestRun(c, f, from, c.n, items, at);
+  if (items > f.listItems) {
+    f.listItems = items;
+    f.listAt = at;
+    bestFrom = from;
+    bestTo = c.n;
+  }
+  if (f.listItems > 0) f.listRepeats = repeatsIn(c, bestFrom, bestTo);
   return f;
 }
 
-/** A run of `items` chunks [from, to) starting at `at`, longer than any before: its repeats counted (rarely, so apart from the loop). */
-function longestRun(c: Chunks, f: ListFigures, from: number, to: number, items: number, at: number): void {
+/** How many chunks of [from, to) repeat the key of one before them in it. */
+function repeatsIn(c: Chunks, from: number, to: number): number {
   const seen = new Set<number>();
   let repeats = 0;
   for (let k = from; k < to; k++) {
     if (seen.has(c.key[k]!)) repeats++;
     else seen.add(c.key[k]!);
   }
-  f.listItems = items;
-  f.listRepeats = repeats;
-  f.listAt = at;
+  return repeats;
 }

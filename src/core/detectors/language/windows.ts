@@ -88,6 +88,11 @@ const SUMS = S.SCRIPTS + 16;
 const SUMS_NEXT = new Int32Array(SUMS);
 const SUMS_PREV = new Int32Array(SUMS);
 
+/** The bit of each flag counted in chunkSums. */
+const BIT_BREAK = 31 - Math.clz32(C_BREAK);
+const BIT_FUNC = 31 - Math.clz32(C_FUNC);
+const BIT_CASED = 31 - Math.clz32(C_CASED);
+
 /** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let weight = 0;
@@ -103,20 +108,30 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let cased = 0;
   // the chunks' arrays in locals: the loop reads them at every chunk
   const { flags, script, noise, scriptLetters, letters } = c;
+  // the letters of the stretch's first script are summed in a local, those of any other in `w`: most stretches are of one
+  // script, and a sum kept in the array made each chunk wait on the one before it
+  let first = -1;
+  let firstLetters = 0;
   for (let i = a; i < b; i++) {
     const fl = flags[i]!;
     const s = script[i]!;
     const ns = noise[i]!;
-    w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
+    if (s === first) firstLetters += scriptLetters[i]!;
+    else if (first < 0) {
+      first = s;
+      firstLetters = scriptLetters[i]!;
+    } else w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
     if (ns & 1 && !(fl & C_CODEISH)) noisy++;
     noisy += ns >> 1;
     letterless += ns >> 1;
     const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
     if (fl & C_CODEISH) codeish += wt;
-    if (fl & C_BREAK) breaks++;
-    if (fl & C_FUNC) func++;
-    if (fl & C_CASED) cased++;
+    // counted by the flag's bit, not by a branch: whether a chunk has a break, a function word or a capital is as good
+    // as random to the processor
+    breaks += (fl >> BIT_BREAK) & 1;
+    func += (fl >> BIT_FUNC) & 1;
+    cased += (fl >> BIT_CASED) & 1;
     const own = gluesLatin(s);
     if (!own) spaced++;
     if (fl & C_GLUE && !own) {
@@ -124,6 +139,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
       if (fl & C_MALFORMED) gluedMalformed += wt;
     } else if (fl & C_MALFORMED) malformed += wt;
   }
+  if (first >= 0) w[S.SCRIPTS + first] = w[S.SCRIPTS + first]! + firstLetters;
   w[S.N] = b - a;
   w[S.WEIGHT] = weight;
   w[S.MALFORMED] = malformed;

@@ -38,7 +38,13 @@ const BAR_RUN = 3;
 /** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
 const DATA_COMMAS = 2;
 
-/** Letters per script of the chunk being read; the chunk's close zeroes the ones it used. */
+/** The bits of the token flags read into chunk flags. */
+const BIT_F_FUNC = 31 - Math.clz32(F_FUNC);
+const BIT_F_LOWER = 31 - Math.clz32(F_LOWER);
+const BIT_C_FUNC = 31 - Math.clz32(C_FUNC);
+const BIT_C_CASED = 31 - Math.clz32(C_CASED);
+
+/** Letters per script of the chunk being read when it has letters of two scripts or more; the chunk's close zeroes them. */
 const SCRIPTS = new Int32Array(16);
 
 export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = false): Chunks {
@@ -50,6 +56,15 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
   // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
   const out = chunkSet(fenced, Math.max(16, (tn - from) >> 1));
+  // the chunks' arrays and count in locals too (taken again when the set grows), written back at the end
+  let cn = 0;
+  let oStart = out.start;
+  let oFlags = out.flags;
+  let oScript = out.script;
+  let oLetters = out.letters;
+  let oScriptLetters = out.scriptLetters;
+  let oKey = out.key;
+  let oNoise = out.noise;
   let flags = 0;
   let letters = 0;
   let start = -1;
@@ -127,38 +142,53 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
       // them ("///" opening a line is a comment)
       if (letters === 0 && barMax >= BAR_RUN && !enclosed && !(flags & C_LINE)) marks |= RUN_NOISY;
-      const n = out.n;
+      const n = cn;
       // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
-      if ((letters === 0 || code) && start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
+      if ((letters === 0 || code) && start >= 0 && n > 0) oFlags[n - 1] = oFlags[n - 1]! | C_BREAK;
       // fields glued by commas are data (a CSV row), not words glued by a comma
       if (commas >= DATA_COMMAS) flags |= C_CODEISH;
       // code and data are not words: only letters of two scripts glued count in them
       if (flags & C_CODEISH) flags &= ~C_MALFORMED;
       const noisy = (marks & RUN_NOISY) !== 0;
       if (start >= 0 && letters > 0 && !code) {
-        if (n === out.start.length) grow(out);
+        if (n === oStart.length) {
+          out.n = n;
+          grow(out);
+          oStart = out.start;
+          oFlags = out.flags;
+          oScript = out.script;
+          oLetters = out.letters;
+          oScriptLetters = out.scriptLetters;
+          oKey = out.key;
+          oNoise = out.noise;
+        }
         if (lineOwed) flags |= C_LINE;
         if (afterOwed) flags |= C_AFTER;
         lineOwed = false;
         afterOwed = false;
+        // a chunk of one script has all its letters in it; only a chunk of several counted them per script
         let best = SC_NONE;
+        let bestLetters = letters;
         if ((scriptMask & (scriptMask - 1)) === 0) best = 31 - Math.clz32(scriptMask);
-        else for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
-        out.start[n] = start;
-        out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
-        out.script[n] = best;
-        out.letters[n] = letters;
-        out.scriptLetters[n] = scripts[best]!;
-        out.key[n] = key;
-        out.noise[n] = (noisy ? 1 : 0) | (noiseOwed << 1);
+        else {
+          for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+          bestLetters = scripts[best]!;
+        }
+        oStart[n] = start;
+        oFlags[n] = flags | (breakAfter ? C_BREAK : 0);
+        oScript[n] = best;
+        oLetters[n] = letters;
+        oScriptLetters[n] = bestLetters;
+        oKey[n] = key;
+        oNoise[n] = (noisy ? 1 : 0) | (noiseOwed << 1);
         noiseOwed = 0;
-        out.n = n + 1;
+        cn = n + 1;
       } else {
         // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
         if (flags & C_LINE) lineOwed = true;
         if (start >= 0) afterOwed = true;
         if (noisy && !code && start >= 0) {
-          if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
+          if (n > 0 && oNoise[n - 1]! < 0xfe) oNoise[n - 1] = oNoise[n - 1]! + 2;
           else if (n === 0 && noiseOwed < 0x7f) noiseOwed++;
         }
       }
@@ -175,8 +205,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       start = -1;
       code = false;
       prevScript = SC_NONE;
-      if (scriptMask !== 0 && (scriptMask & (scriptMask - 1)) === 0) scripts[31 - Math.clz32(scriptMask)] = 0;
-      else if (scriptMask !== 0) scripts.fill(0);
+      if ((scriptMask & (scriptMask - 1)) !== 0) scripts.fill(0);
       scriptMask = 0;
     }
     if (keepOnly !== 0 && !(info & F_FENCE)) {
@@ -184,6 +213,40 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       if (start < 0) start = tStart[i]!;
       code = true;
       while (i + 1 < tn && !(tInfo[i + 1]! & F_FENCE)) i++;
+      continue;
+    }
+    if (keepOnly === 0 && info & F_FENCE && !(endsEscape(t, text, i) && !(tInfo[i + 1]! & F_FENCE))) {
+      // inside a fenced block the prose reading keeps no chunk: every chunk there is code, and all a chunk of code leaves
+      // behind is a break after the last kept chunk, a line owed to the next one and the escaped line break that starts
+      // the chunk after it. Those are all that is read of the block's tokens (a third of a mixed text's tokens were read
+      // in full here only to be dropped)
+      if (start < 0) start = tStart[i]!;
+      code = true;
+      sawFence = true;
+      let j = i;
+      for (; j < tn; j++) {
+        const nx = tInfo[j]!;
+        if (j > i) {
+          if (!(nx & F_FENCE)) break;
+          // an escape whose letter lies past the block: read from it as any token is
+          if (endsEscape(t, text, j) && !(tInfo[j + 1]! & F_FENCE)) break;
+          const spaced = (nx & F_SPACE) !== 0;
+          if (spaced || (tId[j - 1] === 0x3e && (nx & KIND_MASK) === K_SOLO)) {
+            // the chunk of code closes, as at the top of the loop
+            if (cn > 0) oFlags[cn - 1] = oFlags[cn - 1]! | C_BREAK;
+            if (flags & C_LINE) lineOwed = true;
+            afterOwed = true;
+            line = spaced && ((nx & F_LINE) !== 0 || escapedLine);
+            if (spaced) escapedLine = false;
+            flags = line ? C_LINE : 0;
+          }
+        }
+        if (endsEscape(t, text, j)) {
+          if (text.charCodeAt(tStart[j + 1]!) !== 0x74) escapedLine = true;
+          j++;
+        }
+      }
+      i = j - 1;
       continue;
     }
     const k = info & KIND_MASK;
@@ -272,11 +335,19 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     }
     flags &= ~C_BREAK;
     key = Math.imul(key ^ tId[i]!, 0x01000193);
-    letters += k === K_SOLO ? 1 : len;
-    scripts[script] = scripts[script]! + (k === K_SOLO ? 1 : len);
-    scriptMask |= 1 << script;
-    if (info & F_FUNC) flags |= C_FUNC;
-    if (k === K_WORD && !(info & F_LOWER)) flags |= C_CASED;
+    const add = k === K_SOLO ? 1 : len;
+    const bit = 1 << script;
+    if (scriptMask !== bit && scriptMask !== 0) {
+      // a second script in the chunk: from here its letters are counted per script (the first one's so far are all of them)
+      if ((scriptMask & (scriptMask - 1)) === 0) scripts[31 - Math.clz32(scriptMask)] = letters;
+      scripts[script] = scripts[script]! + add;
+    }
+    letters += add;
+    scriptMask |= bit;
+    // set from the token's bits, not by a branch: whether a word is a function word or has a capital is as good as random
+    // to the processor
+    flags |= ((info >> BIT_F_FUNC) & 1) << BIT_C_FUNC;
+    if (k === K_WORD) flags |= ((~info >> BIT_F_LOWER) & 1) << BIT_C_CASED;
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels ("npm",
     // "html") are names in code and tech prose: not counted
     if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
@@ -290,6 +361,12 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       flags |= C_GLUE;
     prevScript = script;
   }
+  out.n = cn;
   out.fenced = sawFence;
   return out;
+}
+
+/** Token i is a backslash that escapes a line break or a tab ("\n", "\t"): it and the letter after it stand for the break. */
+function endsEscape(t: TokenBuffer, text: string, i: number): boolean {
+  return t.id[i] === 0x5c && (t.info[i]! & KIND_MASK) === K_PUNCT && escapesBreak(t, text, i);
 }
