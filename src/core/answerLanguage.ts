@@ -18,7 +18,7 @@ import { letterCount } from './detectors/languageId/charClasses.js';
 import { identifyLanguage } from './detectors/languageId/eldLoader.js';
 import { pickedUnits } from './detectors/languageId/pickedUnits.js';
 import { languageName } from './detectors/languageId/languageName.js';
-import { lineBlocks } from './detectors/languageId/proseUnits.js';
+import { lineBlocks } from './detectors/languageId/lineBlocks.js';
 
 export { IDENTIFIED_LANGUAGES } from './detectors/languageId/identifiedLanguages.js';
 

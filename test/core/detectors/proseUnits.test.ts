@@ -8,7 +8,6 @@ import { letterCount } from '../../../src/core/detectors/languageId/charClasses.
 import {
   blockParagraphs,
   eachParagraphUnit,
-  lineBlocks,
   ParagraphCache,
   type ProseParagraph,
   paragraphUnits,
@@ -16,6 +15,7 @@ import {
   UNIT_CHARS,
   walkParagraphs,
 } from '../../../src/core/detectors/languageId/proseUnits.js';
+import { lineBlocks } from '../../../src/core/detectors/languageId/lineBlocks.js';
 
 const texts = (s: string) => proseParagraphs(s).map((p) => p.text);
 

@@ -21,7 +21,8 @@ import { languageName } from './languageName.js';
 import { type RoughWalk, roughEndsAgree } from './roughEnds.js';
 import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
-import { lineBlocks, ParagraphCache, type ProseUnit } from './proseUnits.js';
+import { lineBlocks } from './lineBlocks.js';
+import { ParagraphCache, type ProseUnit } from './proseUnits.js';
 
 export const LANGUAGE_ID_KINDS = ['language_switch'] as const;
 export type LanguageIdKind = (typeof LANGUAGE_ID_KINDS)[number];

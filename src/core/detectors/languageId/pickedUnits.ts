@@ -4,15 +4,8 @@
  * they stand in are read into paragraphs.
  */
 import { letterCount } from './charClasses.js';
-import {
-  eachParagraphUnit,
-  type LineBlock,
-  ParagraphCache,
-  type ParagraphsOf,
-  type ProseUnit,
-  paragraphUnits,
-  UNIT_CHARS,
-} from './proseUnits.js';
+import { eachParagraphUnit, ParagraphCache, type ParagraphsOf, type ProseUnit, paragraphUnits, UNIT_CHARS } from './proseUnits.js';
+import type { LineBlock } from './lineBlocks.js';
 
 /** Units identified from the start: enough for the language the answer opens in. */
 export const FIRST_UNITS = 8;

@@ -8,6 +8,7 @@
  * a few paragraphs), so it costs a few milliseconds per MB.
  */
 import { isSpace, letterCount } from './charClasses.js';
+import { endsSentence, firstNonSpace, lastNonSpace, type LineBlock, lineBlocks, TITLE_CHARS } from './lineBlocks.js';
 import { proseOf } from './proseLine.js';
 
 /** One prose paragraph: where it starts in the text, what it says (cleaned, lines joined by a space), and its lines. */
@@ -27,104 +28,6 @@ export interface ProseUnit {
 
 /** Chars of a unit at most: the identifier reads a sentence or two at a time, so a switch inside a long paragraph shows. */
 export const UNIT_CHARS = 200;
-/** Chars of a one-line paragraph at most that reads as a title. */
-const TITLE_CHARS = 80;
-
-/** True when a list marker starts at i and a space follows it: -, *, +, •, 1. 1) [1] */
-function listMarker(s: string, i: number, end: number): boolean {
-  const c = s.charCodeAt(i);
-  let j = i;
-  if (c === 45 || c === 42 || c === 43 || c === 0x2022) j = i + 1;
-  else if (c === 91) {
-    let d = i + 1;
-    while (d < end && d - i <= 3 && (s.charCodeAt(d) - 48) >>> 0 < 10) d++;
-    if (d === i + 1 || d - i > 4 || s.charCodeAt(d) !== 93) return false;
-    j = d + 1;
-  } else {
-    let d = i;
-    while (d < end && d - i < 3 && (s.charCodeAt(d) - 48) >>> 0 < 10) d++;
-    if (d === i) return false;
-    const p = s.charCodeAt(d);
-    if (p !== 46 && p !== 41) return false;
-    j = d + 1;
-  }
-  return j < end && isSpace(s.charCodeAt(j));
-}
-
-/** A run of lines between blank lines, fences, indented code and list items: one or more paragraphs once read. */
-export interface LineBlock {
-  from: number;
-  /** End of its last line (before the newline). */
-  to: number;
-  /** True when it is one line that may be a title: at most TITLE_CHARS chars, not ending in . , or ; */
-  titleLike: boolean;
-}
-
-function firstNonSpace(text: string, pos: number, end: number): number {
-  while (pos < end && isSpace(text.charCodeAt(pos))) pos++;
-  return pos;
-}
-
-function lastNonSpace(text: string, a: number, end: number): number {
-  while (end > a && isSpace(text.charCodeAt(end - 1))) end--;
-  return end;
-}
-
-function isFence(text: string, pos: number, a: number): boolean {
-  const c = text.charCodeAt(a);
-  return a - pos <= 3 && (c === 96 || c === 126) && text.charCodeAt(a + 1) === c && text.charCodeAt(a + 2) === c;
-}
-
-function endsSentence(c: number): boolean {
-  return c === 46 || c === 44 || c === 59;
-}
-
-/**
- * The blocks of a text, in order: one pass over its lines that reads only where each starts
- * (fence, indentation, blank, list marker), so the chars of a line are read only when its block
- * is (blockParagraphs).
- */
-export function lineBlocks(text: string): LineBlock[] {
-  const out: LineBlock[] = [];
-  let fenced = false;
-  let from = -1;
-  let to = -1;
-  let lines = 0;
-  const close = () => {
-    if (from >= 0) {
-      let titleLike = false;
-      if (lines === 1) {
-        const a = firstNonSpace(text, from, to);
-        const b = lastNonSpace(text, a, to);
-        titleLike = b - a <= TITLE_CHARS && !endsSentence(text.charCodeAt(b - 1));
-      }
-      out.push({ from, to, titleLike });
-    }
-    from = -1;
-    lines = 0;
-  };
-  let pos = 0;
-  while (pos <= text.length) {
-    let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const a = firstNonSpace(text, pos, nl);
-    if (isFence(text, pos, a)) {
-      fenced = !fenced;
-      close();
-    } else if (fenced || a === nl || text.charCodeAt(pos) === 9 || text.startsWith('    ', pos)) {
-      close();
-    } else {
-      if (a - pos <= 3 && listMarker(text, a, nl)) close();
-      if (from < 0) from = pos;
-      to = nl;
-      lines++;
-    }
-    pos = nl + 1;
-  }
-  close();
-  return out;
-}
-
 /**
  * True when the line at a is a comment of code: a shebang, a // line, or a # line in a block of
  * several lines. Such comments say what the code does in whatever language the code was written,
