@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
-import { check, closeServer, runCases, serveDaemon, startServer, type Case } from './shared.js';
+import { check, closeServer, runCases, serveDaemon, startServer, stillUpCase, type Case } from './shared.js';
 
 /**
  * Issue 40, item 2 (targets on the completions and responses APIs), as fault cases
@@ -147,14 +147,7 @@ probes:
         'api40: completions, HTTP 400 naming max_tokens: an http_status error with the server words',
         () => ends('refused', 'http_status', /max_tokens is too large/, 2),
       ],
-      [
-        'api40: the daemon is still up after every case',
-        async () => {
-          const res = await fetch(`${daemon.url}/-/healthy`, { signal: AbortSignal.timeout(5000) });
-          check(res.status === 200, `/-/healthy: HTTP ${res.status}`);
-          return 'HTTP 200';
-        },
-      ],
+      stillUpCase('api40', () => daemon.url),
     ];
     await runCases(cases, results);
   } finally {

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { freePort, stopChild } from '../childProcess.js';
-import { check, closeServer, runCases, serveDaemon, startServer, type Case } from './shared.js';
+import { check, closeServer, runCases, serveDaemon, startServer, stillUpCase, type Case } from './shared.js';
 
 /**
  * Issue 40, item 2 (conformance on the completions and responses APIs), as fault cases
@@ -157,14 +157,7 @@ probes:
         () => judged('wrong-completions'),
       ],
       ['conf40: responses, ten thousand output items: each check judged, the run fails', () => judged('many-items')],
-      [
-        'conf40: the daemon is still up after every case',
-        async () => {
-          const res = await fetch(`${daemon.url}/-/healthy`, { signal: AbortSignal.timeout(5000) });
-          check(res.status === 200, `/-/healthy: HTTP ${res.status}`);
-          return 'HTTP 200';
-        },
-      ],
+      stillUpCase('conf40', () => daemon.url),
     ];
     await runCases(cases, results);
   } finally {

@@ -1,10 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { redactText, secretsOf } from '../../src/client/redactSecrets.js';
 import { freePort, stopChild } from '../childProcess.js';
-import { CLI, check, runCases, serveDaemon } from './shared.js';
+import { echoVariant } from '../../test/helpers/secretLeaks.js';
+import { check, noSecretIn, runCases, runCli, serveDaemon } from './shared.js';
 
 /**
  * Issue 34: the fault cases of a target that echoes its credentials in what it says about
@@ -18,21 +19,7 @@ import { CLI, check, runCases, serveDaemon } from './shared.js';
 const KEY = 'sk-Zq81xCanaryA1b2C3d4E5f6G7h8I9j0K1L2';
 const HEADER_KEY = 'hk-Wv27yCanaryQ9w8E7r6T5y4U3i2';
 
-/** The first 8-character piece of a canary (any case) in `text`, or null. */
-function pieceIn(text: string): string | null {
-  const lower = text.toLowerCase();
-  for (const key of [KEY, HEADER_KEY])
-    for (let i = 0; i + 8 <= key.length; i++) if (lower.includes(key.slice(i, i + 8).toLowerCase())) return key.slice(i, i + 8);
-  return null;
-}
-
-function clean(where: Array<[string, string]>): string {
-  const dirty = where.map(([w, t]) => [w, pieceIn(t)] as const).filter(([, p]) => p !== null);
-  check(dirty.length === 0, `the key is in ${dirty.map(([w, p]) => `${w} ("${p}")`).join(', ')}`);
-  return `${where.length} outputs, none holds a piece`;
-}
-
-const variant = (key: string, n: number) => [key, key.toLowerCase(), key.toUpperCase(), key.slice(0, 20)][n % 4] as string;
+const clean = (where: Array<[string, string]>): string => noSecretIn(where, [KEY, HEADER_KEY], 'the key');
 
 /** An upstream that learns the key of each request and echoes it in everything it says about itself (with `info`, in /version too). */
 function echoingUpstream(info: boolean): Server {
@@ -44,7 +31,7 @@ function echoingUpstream(info: boolean): Server {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
-      const v = variant(learned, n);
+      const v = echoVariant(learned, n);
       const identity = { server: `srv${n}-${v}`, 'x-engine-version': `v-${v}` };
       const path = (req.url ?? '').split('?')[0];
       if (path === '/v1/models') {
@@ -55,7 +42,7 @@ function echoingUpstream(info: boolean): Server {
         res.end(JSON.stringify({ version: `0.6.${n}-${v}` }));
       } else if (path === '/v1/chat/completions') {
         n++;
-        const w = variant(learned, n);
+        const w = echoVariant(learned, n);
         if ((JSON.parse(body || '{}') as { model?: string }).model === 'broken') {
           res.writeHead(401, { 'content-type': 'application/json', ...identity });
           res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${learned.slice(0, 20)}****` } }));
@@ -100,20 +87,6 @@ async function startRun(url: string, timeoutMs = 60_000): Promise<string> {
   const body = await res.text();
   if (res.status !== 200) throw new Error(`POST ${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
   return body;
-}
-
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
 }
 
 function listen(server: Server): Promise<number> {
@@ -239,9 +212,9 @@ probes:
         async () => {
           const baseline = join(root, 'secrets-baseline.json');
           const args = ['probe', '--config', configPath, '--target', 'bearer', '--target', 'header', '--target', 'broken'];
-          const first = await run([...args, '--json', '--save-baseline', baseline], env);
+          const first = await runCli([...args, '--json', '--save-baseline', baseline], env);
           check(first.code === 1 || first.code === 3, `exit ${first.code}: ${first.out.slice(0, 300)}`);
-          const second = await run([...args, '--baseline', baseline], env);
+          const second = await runCli([...args, '--baseline', baseline], env);
           return clean([
             ['probe --json', first.out],
             ['the baseline file', readFileSync(baseline, 'utf8')],

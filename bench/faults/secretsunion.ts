@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { redactText } from '../../src/client/redactSecrets.js';
 import { freePort, stopChild } from '../childProcess.js';
-import { CLI, check, runCases, serveDaemon, type ServedDaemon } from './shared.js';
+import { echoVariant, filesUnder } from '../../test/helpers/secretLeaks.js';
+import { check, noSecretIn, runCases, runCli, serveDaemon, type ServedDaemon } from './shared.js';
 
 /**
  * Issue 34's closing note: redaction used only the target's own secrets. Two targets behind one
@@ -23,25 +23,12 @@ const TOKEN = 'daemonU7n1M4n5B6v7C8x9Z0l1K2';
 const GAMMA_KEY = 'sk-gammaU7n1R5e4W3q2A1s2D3f4G5';
 const CANARIES = [ALPHA_KEY, OTLP_SECRET, TOKEN, GAMMA_KEY];
 
-function pieceIn(text: string): string | null {
-  const lower = text.toLowerCase();
-  for (const key of CANARIES)
-    for (let i = 0; i + 8 <= key.length; i++) if (lower.includes(key.slice(i, i + 8).toLowerCase())) return key.slice(i, i + 8);
-  return null;
-}
-
-function clean(where: Array<[string, string]>): string {
-  const dirty = where.map(([w, t]) => [w, pieceIn(t)] as const).filter(([, p]) => p !== null);
-  check(dirty.length === 0, `a foreign secret is in ${dirty.map(([w, p]) => `${w} ("${p}")`).join(', ')}`);
-  return `${where.length} outputs, none holds a piece`;
-}
-
-const variant = (key: string, n: number) => [key, key.toLowerCase(), key.toUpperCase(), key.slice(0, 20)][n % 4] as string;
+const clean = (where: Array<[string, string]>): string => noSecretIn(where, CANARIES, 'a foreign secret');
 
 /** One upstream behind every target; `echoed` is what it gives out (it may grow). */
 function sharedUpstream(echoed: string[]): Server {
   let n = 0;
-  const echo = (k: number) => echoed.map((s) => variant(s, k)).join('.');
+  const echo = (k: number) => echoed.map((s) => echoVariant(s, k)).join('.');
   return createServer((req: IncomingMessage, res: ServerResponse) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -104,30 +91,6 @@ async function post(url: string): Promise<string> {
   const body = await res.text();
   if (res.status !== 200) throw new Error(`POST ${url}: HTTP ${res.status} ${body.slice(0, 200)}`);
   return body;
-}
-
-function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
-  });
-}
-
-function filesUnder(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push([path, readFileSync(path, 'latin1')]);
-  }
-  return out;
 }
 
 /** A 56-character key of a fixed pseudo-random sequence (seed `i`), shaped as OpenAI's. */

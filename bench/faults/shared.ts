@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { secretPieces } from '../../test/helpers/secretLeaks.js';
 import { waitOk } from '../childProcess.js';
 
 export const CLI = fileURLToPath(new URL('../../../bin/coherency-exporter.js', import.meta.url));
@@ -195,4 +196,38 @@ export function analyzedTexts<K extends string>(root: string, prefix: string, te
     return `exit 0, ok (${texts[name].length} chars)`;
   };
   return { file, healthy };
+}
+
+/** Holds when no output holds an 8-character piece of a secret (any case); names each that does, and what it gives out. */
+export function noSecretIn(where: Array<[string, string]>, secrets: readonly string[], what: string): string {
+  const dirty = where.map(([w, t]) => [w, secretPieces(secrets, t)[0]] as const).filter(([, p]) => p !== undefined);
+  check(dirty.length === 0, `${what} is in ${dirty.map(([w, p]) => `${w} ("${p}")`).join(', ')}`);
+  return `${where.length} outputs, none holds a piece`;
+}
+
+/** The command line run with `args` and `env` over this process's (killed after 60 s): its exit code and its output, both streams. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
+}
+
+/** The case that closes a table: the daemon at `url` still answers /-/healthy after every case before it. */
+export function stillUpCase(table: string, url: () => string): Case {
+  return [
+    `${table}: the daemon is still up after every case`,
+    async () => {
+      const res = await fetch(`${url()}/-/healthy`, { signal: AbortSignal.timeout(5000) });
+      check(res.status === 200, `/-/healthy: HTTP ${res.status}`);
+      return 'HTTP 200';
+    },
+  ];
 }

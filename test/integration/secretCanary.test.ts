@@ -5,7 +5,7 @@
 // stored runs, its log lines) nor the CLI (report, --json, --save, --save-baseline, --baseline)
 // may give out any 8-character piece of them.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -21,32 +21,15 @@ import {
   waitReady,
   type Child,
 } from '../helpers/integrationProcess.js';
+import { assertNoSecret, echoVariant, filesUnder } from '../helpers/secretLeaks.js';
 
 const KEY = 'sk-canaryA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
 const HEADER_KEY = 'hk-canaryQ9w8E7r6T5y4U3i2O1p0Zx';
 const CANARIES = [KEY, HEADER_KEY];
 
-/** The pieces of a canary (8 characters, any case) that `text` holds. */
-function leaks(text: string): string[] {
-  const lower = text.toLowerCase();
-  const found: string[] = [];
-  for (const key of CANARIES)
-    for (let i = 0; i + 8 <= key.length; i++) {
-      const piece = key.slice(i, i + 8).toLowerCase();
-      if (lower.includes(piece)) found.push(piece);
-    }
-  return found;
-}
-
 function assertClean(where: string, text: string): void {
-  const found = leaks(text);
-  if (found.length === 0) return;
-  const at = text.toLowerCase().indexOf(found[0] as string);
-  assert.fail(`${where} gives out the key (${found.length} pieces, e.g. "${found[0]}"): …${text.slice(Math.max(0, at - 120), at + 80)}…`);
+  assertNoSecret(where, text, CANARIES, 'the key');
 }
-
-/** A chat request's number n echoes the key as variant n % 4: whole, lower-cased, upper-cased, a 20-character prefix. */
-const variant = (key: string, n: number) => [key, key.toLowerCase(), key.toUpperCase(), key.slice(0, 20)][n % 4] as string;
 
 /**
  * An OpenAI-compatible upstream that learns the key of each request (a bearer token or
@@ -60,7 +43,7 @@ function echoingUpstream(info: boolean): Server {
     const auth = String(req.headers['authorization'] ?? '').replace(/^Bearer /, '');
     const key = auth || String(req.headers['x-api-key'] ?? '');
     if (key) learned = key;
-    const v = variant(learned, n);
+    const v = echoVariant(learned, n);
     const identity = { server: `srv${n}-${v}`, [`x-${learned.toLowerCase()}-version`]: `v-${v}` };
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -88,8 +71,8 @@ function echoingUpstream(info: boolean): Server {
           res.end(JSON.stringify({ error: { message: `Incorrect API key provided: ${learned.slice(0, 20)}****. You sent ${v}.` } }));
           return;
         }
-        res.writeHead(200, { 'content-type': 'text/event-stream', ...identity, server: `srv${n}-${variant(learned, n)}` });
-        const w = variant(learned, n);
+        res.writeHead(200, { 'content-type': 'text/event-stream', ...identity, server: `srv${n}-${echoVariant(learned, n)}` });
+        const w = echoVariant(learned, n);
         const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
           `data: ${JSON.stringify({
             id: 'c1',
@@ -142,17 +125,6 @@ probes:
     prompt: Write a long essay about the sea.
     maxTokens: 600
 `;
-}
-
-/** Every file under `dir`, as text. */
-function filesUnder(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push([path, readFileSync(path, 'latin1')]);
-  }
-  return out;
 }
 
 const env = {

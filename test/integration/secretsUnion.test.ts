@@ -6,7 +6,7 @@
 // Neither the daemon (/probe, /runs, /runs/ID as JSON and page, the index, /metrics, the stored
 // runs, its log lines) nor the CLI (report, --json, --save) may give out any 8-character piece.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -22,6 +22,7 @@ import {
   waitReady,
   type Child,
 } from '../helpers/integrationProcess.js';
+import { assertNoSecret, echoVariant, filesUnder } from '../helpers/secretLeaks.js';
 
 const ALPHA_KEY = 'sk-alphaZ9y8X7w6V5u4T3s2R1q0P9o8N7m6';
 const BETA_KEY = 'sk-betaK2j3H4g5F6d7S8a9L0k1J2h3';
@@ -33,31 +34,12 @@ const GAMMA_KEY = 'sk-gammaR5e4W3q2A1s2D3f4G5h6';
 const FOREIGN = [ALPHA_KEY, OTLP_SECRET, TOKEN];
 const CANARIES = [...FOREIGN, GAMMA_KEY];
 
-/** The pieces of a foreign secret (8 characters, any case) that `text` holds. */
-function leaks(text: string): string[] {
-  const lower = text.toLowerCase();
-  const found: string[] = [];
-  for (const secret of CANARIES)
-    for (let i = 0; i + 8 <= secret.length; i++) {
-      const piece = secret.slice(i, i + 8).toLowerCase();
-      if (lower.includes(piece)) found.push(piece);
-    }
-  return found;
-}
-
 function assertClean(where: string, text: string): void {
-  const found = leaks(text);
-  if (found.length === 0) return;
-  const at = text.toLowerCase().indexOf(found[0] as string);
-  assert.fail(
-    `${where} gives out a foreign secret (${found.length} pieces, e.g. "${found[0]}"): …${text.slice(Math.max(0, at - 120), at + 80)}…`,
-  );
+  assertNoSecret(where, text, CANARIES, 'a foreign secret');
 }
 
-/** Answer n echoes a secret as variant n % 4: whole, lower-cased, upper-cased, a 20-character prefix. */
-const variant = (secret: string, n: number) => [secret, secret.toLowerCase(), secret.toUpperCase(), secret.slice(0, 20)][n % 4] as string;
 /** Every foreign secret in variant n, joined. */
-const echo = (n: number) => FOREIGN.map((s) => variant(s, n)).join('.');
+const echo = (n: number) => FOREIGN.map((s) => echoVariant(s, n)).join('.');
 
 /** One OpenAI-compatible upstream behind both targets: whatever the caller, it echoes the foreign secrets. */
 function sharedUpstream(): Server {
@@ -136,17 +118,6 @@ ${gamma}probes:
     prompt: Write a long essay about the sea.
     maxTokens: 600
 `;
-}
-
-/** Every file under `dir`, as text. */
-function filesUnder(dir: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push([path, readFileSync(path, 'latin1')]);
-  }
-  return out;
 }
 
 const env = {
