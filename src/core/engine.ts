@@ -10,6 +10,7 @@ import type { Detector, JudgeContext, Scan } from './detectors/detector.js';
 import type { Finding } from './detectors/finding.js';
 import { DETECTORS, type Figures, type FindingKind, type Thresholds } from './detectors/registry.js';
 import { Tokenizer } from './text/tokenizer.js';
+import type { NgramsWanted } from './ngramFractions.js';
 import { textFigures, type TextFigures } from './textFigures.js';
 
 /** Figures of the tokenizer and the reported (unjudged) figures. */
@@ -45,8 +46,12 @@ export class Engine {
     this.compression.advance(this.tokenizer.length);
   }
 
-  /** Every detector's figures and the reported figures for the text so far (as if it ended here). */
-  figures(): { base: BaseFigures; detectors: Figures } {
+  /**
+   * Every detector's figures and the reported figures for the text so far (as if it ended here).
+   * `ngrams`: all the word n-gram fractions (the learned score reads them), or only the two an
+   * analysis reports when nothing scores the text.
+   */
+  figures(ngrams: NgramsWanted = 'all'): { base: BaseFigures; detectors: Figures } {
     return this.tokenizer.snapshot(() => {
       const scan = this.scan(false);
       const detectors = {} as Record<string, object>;
@@ -55,7 +60,7 @@ export class Engine {
         chars: scan.chars,
         bytes: scan.bytes,
         compression: this.compression.figures(scan.chars),
-        text: textFigures(scan),
+        text: textFigures(scan, ngrams),
       };
       return { base, detectors: detectors as Figures };
     });

@@ -9,11 +9,17 @@
  * Healthy prose stays under ~0.1 for top-2 and near 0 for dup-10; loops approach 1.
  */
 export interface NgramFractions {
-  /** Index 0..2 for n = 2, 3, 4. */
+  /** Index 0..2 for n = 2, 3, 4 (NaN for 3 and 4 when only the reported ones were asked for). */
   top: number[];
-  /** Index 0..5 for n = 5..10. */
+  /** Index 0..5 for n = 5..10 (NaN for 5..9 when only the reported ones were asked for). */
   dup: number[];
 }
+
+/**
+ * Which fractions a call computes: all nine (the learned score reads every one), or the two an
+ * analysis reports (top 2-gram, duplicate 10-gram), which skips seven of the nine counting passes.
+ */
+export type NgramsWanted = 'all' | 'reported';
 
 /** One word more into a hash of the words before it (a left fold: the n-gram's hash from the (n-1)-gram's). */
 function step(h: number, id: number): number {
@@ -76,13 +82,14 @@ function bump(h: number): number {
 const PRE = new Float64Array(SIZE / 2 + 1);
 const HASHES = new Int32Array(SIZE / 2);
 
-export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number): NgramFractions {
+export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number, wanted: NgramsWanted = 'all'): NgramFractions {
   if (count > SIZE / 2) throw new RangeError(`at most ${SIZE / 2} words`);
   let total = 0;
   for (let i = 0; i < count; i++) total += lens[i]!;
   const top: number[] = [];
   const dup: number[] = [];
-  if (total === 0) return { top: [0, 0, 0], dup: [0, 0, 0, 0, 0, 0] };
+  if (total === 0)
+    return wanted === 'all' ? { top: [0, 0, 0], dup: [0, 0, 0, 0, 0, 0] } : { top: [0, NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, 0] };
   // twice the words in slots, 16 at least: the table is never more than half full
   shift = Math.max(4, 32 - Math.clz32(2 * count - 1));
   mask = (1 << shift) - 1;
@@ -93,6 +100,12 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
   const hashes = HASHES;
   growHashes(hashes, ids, count, 1);
   for (let n = 2; n <= 4; n++) {
+    if (wanted === 'reported' && n > 2) {
+      // the hashes still grow, the next n needs them
+      growHashes(hashes, ids, count, n);
+      top.push(NaN);
+      continue;
+    }
     newPass();
     let best = 0;
     let bestAt = -1;
@@ -109,6 +122,11 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number)
     top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
   }
   for (let n = 5; n <= 10; n++) {
+    if (wanted === 'reported' && n < 10) {
+      growHashes(hashes, ids, count, n);
+      dup.push(NaN);
+      continue;
+    }
     newPass();
     let dupChars = 0;
     let i = 0;

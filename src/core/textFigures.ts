@@ -6,7 +6,7 @@
  */
 import { excerptOf } from './detectors/finding.js';
 import type { Scan } from './detectors/detector.js';
-import { ngramFractions, type NgramFractions } from './ngramFractions.js';
+import { ngramFractions, type NgramFractions, type NgramsWanted } from './ngramFractions.js';
 import { F_LINE, K_PUNCT, KIND_MASK } from './text/tokens.js';
 
 export interface TextFigures {
@@ -37,7 +37,7 @@ let stamp = 0;
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
 
-export function textFigures(scan: Scan): TextFigures {
+export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigures {
   const t = scan.tokens;
   if (seenStamp.length < scan.idCount) seenStamp = new Int32Array(Math.max(scan.idCount, 2 * seenStamp.length));
   stamp++;
@@ -127,7 +127,7 @@ export function textFigures(scan: Scan): TextFigures {
     topLineRepeats: topLine.n,
     topLine: topLine.at >= 0 ? excerptOf(scan.slice(topLine.at, topLine.at + Math.min(topLine.chars, 200)).trim(), 120) : '',
     duplicateLineFraction: lineChars === 0 ? 0 : dupChars / lineChars,
-    ngrams: ngramFractions(NG_IDS, NG_LENS, kept),
+    ngrams: ngramFractions(NG_IDS, NG_LENS, kept, ngrams),
     punctChars: punct,
   };
 }

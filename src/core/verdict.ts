@@ -157,7 +157,8 @@ export function certainCollapse(engine: Engine, o: BuildOptions): Finding | null
 
 /** The analysis of everything an engine was fed so far (a snapshot: the engine goes on). */
 export function analysisOf(engine: Engine, o: BuildOptions): Analysis {
-  const { base, detectors } = engine.figures();
+  // the score reads every n-gram fraction; without it, only the two reported are counted
+  const { base, detectors } = engine.figures(o.model && !o.partial ? 'all' : 'reported');
   const raw = judgeAll(detectors, o.thresholds, judgeContext(base.chars, o));
   return buildAnalysis(base, detectors, raw, o);
 }

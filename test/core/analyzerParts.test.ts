@@ -123,7 +123,15 @@ describe('ngramFractions', () => {
         const ids = Array.from({ length: count }, () => next(vocab));
         const lens = ids.map(() => 1 + next(9));
         const f = ngramFractions(Int32Array.from(ids), Int32Array.from(lens), count);
-        assert.deepEqual(f, reference(ids, lens), `${count} words of ${vocab}`);
+        const want = reference(ids, lens);
+        assert.deepEqual(f, want, `${count} words of ${vocab}`);
+        // only the two an analysis reports: the same values, the others not computed
+        const r = ngramFractions(Int32Array.from(ids), Int32Array.from(lens), count, 'reported');
+        assert.deepEqual(
+          r,
+          { top: [want.top[0], NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, want.dup[5]] },
+          `${count} words of ${vocab}, reported`,
+        );
       }
     }
   });
