@@ -59,7 +59,10 @@ export function judgeSample(
   // Each channel apart (a model may reason in English and answer in German); the reasoning was
   // cut by the limit only when no content followed it.
   const { content, reasoning } = analysed ?? analyzeChannels(result, opts);
-  const combined = reasoning ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts) : content;
+  // the combined text gives metrics only: under the rules its score would change none of them, so it is not computed
+  const combined = reasoning
+    ? analyzeText(`${result.reasoning}\n\n${result.content}`, opts.verdict === 'learned' ? opts : { ...opts, score: false })
+    : content;
 
   const reasons: string[] = [];
   const findings: SampleFinding[] = [];
