@@ -96,4 +96,10 @@ export interface Analysis {
   metrics: TextMetrics;
   /** The learned model's score of the finished text; absent from a snapshot taken while the stream runs. */
   score?: AnalysisScore;
+  /**
+   * Why the finished text has no score when one was asked for: the model could not read its
+   * figures (a retrained model naming a figure this analyzer lacks, or a fault in the reading).
+   * The rules then decided the verdict, under the learned verdict too: the text is still judged.
+   */
+  scoreError?: string;
 }

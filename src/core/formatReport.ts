@@ -75,6 +75,7 @@ export function formatReport(analysis: Analysis, options: FormatOptions = {}): s
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) out.push(`${k.padEnd(w)}  ${v}`);
   if (analysis.score) out.push('', ...scoreLines(analysis.score));
+  if (analysis.scoreError !== undefined) out.push('', `learned model: no score (${analysis.scoreError}); the rules decided`);
   return out.join('\n') + '\n';
 }
 

@@ -42,8 +42,16 @@ export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
 export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {
   const ruled = applyRules(raw);
   // The model reads the rules' findings, as in training; only the finished text is scored (bounded: the tail and one pass).
-  const score: AnalysisScore | undefined =
-    o.model && !o.partial ? scoreText({ base, detectors: figures }, ruled, o.slice, o.model, o.verdict ?? 'rules') : undefined;
+  // A score that cannot be computed loses the score, never the rules' verdict.
+  let score: AnalysisScore | undefined;
+  let scoreError: string | undefined;
+  if (o.model && !o.partial) {
+    try {
+      score = scoreText({ base, detectors: figures }, ruled, o.slice, o.model, o.verdict ?? 'rules');
+    } catch (err) {
+      scoreError = err instanceof Error ? err.message : String(err);
+    }
+  }
   const decided = score && o.model && score.mode === 'learned' ? learnedFindings(ruled, score, o.model) : ruled;
   const findings = decided.map((f) => ({
     ...f,
@@ -61,6 +69,7 @@ export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly
     metrics: textMetrics(base, figures, findings, o, { verdict, onset, kind: collapse?.kind ?? '', certain }),
   };
   if (score) analysis.score = score;
+  if (scoreError !== undefined) analysis.scoreError = scoreError;
   return analysis;
 }
 

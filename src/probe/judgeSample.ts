@@ -126,6 +126,13 @@ export function judgeSample(
   if (abortedAt !== null && verdict === 'error') {
     notes.push(`the stream was closed early at ${abortedAt} tokens (collapse certain), after it had failed (${error?.type ?? 'error'})`);
   }
+  // A score that could not be computed: the rules judged that channel, and the run page says why it shows no score.
+  for (const [channel, a] of [
+    ['content', content],
+    ['reasoning', reasoning],
+  ] as const) {
+    if (a?.scoreError !== undefined) notes.push(`${channel}: the learned model gave no score (${a.scoreError}); the rules decided`);
+  }
   const aborted = abortedAt !== null && verdict !== 'error';
   const onsetToken = content.metrics.repeatOnsetToken;
   return {

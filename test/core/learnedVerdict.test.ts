@@ -249,3 +249,26 @@ describe('readVerdictModelFile', () => {
     await assert.rejects(readVerdictModelFile(dir), /is a directory/);
   });
 });
+
+describe('a score that cannot be computed', () => {
+  // a model naming a figure this analyzer does not have: its reader throws, as a fault in the reading would
+  const broken: VerdictModel = {
+    ...DEFAULT_VERDICT_MODEL,
+    features: ['nowhere.figure', ...DEFAULT_VERDICT_MODEL.features.slice(1)],
+  };
+  const loop = `${'A healthy opening about leader election, with words enough to read as prose. '.repeat(2)}${'Then the answer loops on this very sentence forever. '.repeat(40)}`;
+
+  it('loses the score, never the verdict: the rules decide, under the learned verdict too', () => {
+    const rules = analyzeText(loop);
+    assert.equal(rules.verdict, 'fail');
+    for (const verdict of ['rules', 'learned'] as const) {
+      const a = analyzeText(loop, { verdict, score: true, verdictModel: broken });
+      assert.equal(a.verdict, rules.verdict, verdict);
+      assert.deepEqual(a.findings, rules.findings, verdict);
+      assert.equal(a.score, undefined, verdict);
+      assert.match(a.scoreError ?? '', /feature 0 is nowhere\.figure, not a figure/, verdict);
+      assert.match(formatReport(a), /learned model: no score \(verdict model: feature 0 is nowhere\.figure.*\); the rules decided/);
+    }
+    assert.equal(analyzeText(loop, { score: true }).scoreError, undefined);
+  });
+});

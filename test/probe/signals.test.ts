@@ -12,6 +12,7 @@ import { countHeadings, keywordCoverage, stem } from '../../src/core/promptAdher
 import { LogprobTrace, logprobEscalation } from '../../src/core/logprobTrace.js';
 import { accumulateSseText } from '../../src/core/streamAccumulator.js';
 import { analyzeText } from '../../src/core/analyzeText.js';
+import { DEFAULT_VERDICT_MODEL } from '../../src/core/defaultVerdictModel.js';
 import { parseConfig } from '../../src/config/parseConfig.js';
 import { renderRun } from '../../src/http/renderRun.js';
 import { testApp } from '../helpers/testApp.js';
@@ -436,4 +437,17 @@ test('the run page shows the temperature, keyword coverage and logprob figures o
   assert.match(html, /<td>prompt keywords<\/td><td>0 of 6 \(0%\); missing sourdough, flour/);
   assert.match(html, /<td>mean logprob<\/td><td>-1.250 over 900 tokens<\/td>/);
   assert.match(html, /<td>last tokens near-certain<\/td><td>97% of 256/);
+});
+
+test('a learned model that cannot score a sample: the rules judge it and a note says why it has no score', () => {
+  const broken = { ...DEFAULT_VERDICT_MODEL, features: ['nowhere.figure', ...DEFAULT_VERDICT_MODEL.features.slice(1)] };
+  const loop = `${healthyProse(400, 2)}\n\n${'Then the answer loops on this very sentence forever. '.repeat(40)}`;
+  const s = judgeSample(streamResult({ content: loop }), testProbe({ verdict: 'learned', learnedModel: broken }), 0);
+  assert.equal(s.verdict, 'fail', s.reasons.join('; '));
+  assert.equal(s.error, null);
+  assert.equal(s.score, null);
+  assert.ok(
+    s.notes.some((n) => /^content: the learned model gave no score \(verdict model: feature 0 is nowhere\.figure/.test(n)),
+    s.notes.join('; '),
+  );
 });

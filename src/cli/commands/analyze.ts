@@ -107,7 +107,7 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
       for (const f of wrong) analysis = { ...analysis, verdict: 'fail', reasons: [...analysis.reasons, `${f.kind}: ${f.detail}`] };
     }
     if (values['json']) {
-      const { verdict, reasons, metrics, score } = analysis;
+      const { verdict, reasons, metrics, score, scoreError } = analysis;
       const { findingView } = await import('../../http/findingView.js');
       // A stream's findings say which channel they are from, as a probe's sample's do; plain text has no channels.
       const tagged = Object.entries(result.channels).flatMap(([name, a]) => a.findings.map((f) => ({ ...findingView(f), channel: name })));
@@ -118,13 +118,20 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
               channels: Object.fromEntries(
                 Object.entries(result.channels).map(([name, a]) => [
                   name,
-                  { verdict: a.verdict, findings: a.findings.map(findingView), reasons: a.reasons, metrics: a.metrics, score: a.score },
+                  {
+                    verdict: a.verdict,
+                    findings: a.findings.map(findingView),
+                    reasons: a.reasons,
+                    metrics: a.metrics,
+                    score: a.score,
+                    ...(a.scoreError !== undefined ? { scoreError: a.scoreError } : {}),
+                  },
                 ]),
               ),
             }
           : {};
       io.stdout(
-        `${JSON.stringify({ verdict, findings, reasons, metrics, score, finishReason: result.finishReason, ...(language ? { language } : {}), ...channels }, null, 2)}\n`,
+        `${JSON.stringify({ verdict, findings, reasons, metrics, score, ...(scoreError !== undefined ? { scoreError } : {}), finishReason: result.finishReason, ...(language ? { language } : {}), ...channels }, null, 2)}\n`,
       );
     } else {
       const title = `${file === '-' ? 'stdin' : file} (${result.format === 'sse' ? `captured stream, ${channel}` : 'text'})`;
