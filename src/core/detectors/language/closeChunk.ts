@@ -18,60 +18,78 @@ const DATA_COMMAS = 2;
 /**
  * Closes the chunk of `r` before token i (`next`: that token's info, 0 past the last one),
  * adding it to `out` when kept; `breakAfter`: the whitespace that closes it has a line break.
+ * The kept chunk (letters, no code) is read here and a dropped one apart (dropChunk), so the
+ * common close stays small enough for the reading's loop to take it in.
  */
 export function closeChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number, next: number, breakAfter: boolean): void {
+  if (r.run > 0) endLastRun(r, next);
+  const { letters, start } = r;
+  if (start < 0 || letters === 0 || r.code) {
+    dropChunk(r, out, t, i);
+    return;
+  }
+  let flags = r.flags;
+  // fields glued by commas are data (a CSV row), not words glued by a comma
+  if (r.commas >= DATA_COMMAS) flags |= C_CODEISH;
+  // code and data are not words: only letters of two scripts glued count in them
+  if (flags & C_CODEISH) flags &= ~C_MALFORMED;
+  const n = out.n;
+  if (n === out.start.length) grow(out);
+  if (r.lineOwed) flags |= C_LINE;
+  if (r.afterOwed) flags |= C_AFTER;
+  r.lineOwed = false;
+  r.afterOwed = false;
+  // a chunk of one script has all its letters in it; only a chunk of several counted them per script
+  const mask = r.scriptMask;
+  let best = 31 - Math.clz32(mask);
+  let bestLetters = letters;
+  if ((mask & (mask - 1)) !== 0) {
+    best = mainScript(r.scripts);
+    bestLetters = r.scripts[best]!;
+  }
+  out.start[n] = start;
+  out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
+  out.script[n] = best;
+  out.letters[n] = letters;
+  out.scriptLetters[n] = bestLetters;
+  out.key[n] = r.key;
+  out.noise[n] = ((r.marks & RUN_NOISY) !== 0 ? 1 : 0) | (r.noiseOwed << 1);
+  r.noiseOwed = 0;
+  out.n = n + 1;
+}
+
+/** The run of marks that ends the chunk ends, `next` the info of the token after the whitespace (0 at the end). */
+function endLastRun(r: ChunkReading, next: number): void {
   // "!" or "?" alone ends a sentence: the next one does not start in lower case
   if (r.run === 1 && (r.runPair === 0x21 || r.runPair === 0x3f) && (next & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
     r.marks |= RUN_NOISY;
   r.endRun();
+}
+
+/** The script with the most letters among a chunk's counts per script. */
+function mainScript(scripts: Int32Array): number {
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+  return best;
+}
+
+/** A chunk closed that is not kept (no letters, or code): what it leaves on the chunk before it and the next kept one. */
+function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): void {
   const { letters, start, code } = r;
-  let flags = r.flags;
   // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
   // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
   if (letters === 0 && r.marks & RUN_LOOSE && !r.digits && !r.enclosed && t.end[i - 1]! - start > 1) r.marks |= RUN_NOISY;
   // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
   // them ("///" opening a line is a comment)
-  if (letters === 0 && r.barMax >= BAR_RUN && !r.enclosed && !(flags & C_LINE)) r.marks |= RUN_NOISY;
+  if (letters === 0 && r.barMax >= BAR_RUN && !r.enclosed && !(r.flags & C_LINE)) r.marks |= RUN_NOISY;
   const n = out.n;
   // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
-  if ((letters === 0 || code) && start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
-  // fields glued by commas are data (a CSV row), not words glued by a comma
-  if (r.commas >= DATA_COMMAS) flags |= C_CODEISH;
-  // code and data are not words: only letters of two scripts glued count in them
-  if (flags & C_CODEISH) flags &= ~C_MALFORMED;
-  const noisy = (r.marks & RUN_NOISY) !== 0;
-  if (start >= 0 && letters > 0 && !code) {
-    if (n === out.start.length) grow(out);
-    if (r.lineOwed) flags |= C_LINE;
-    if (r.afterOwed) flags |= C_AFTER;
-    r.lineOwed = false;
-    r.afterOwed = false;
-    // a chunk of one script has all its letters in it; only a chunk of several counted them per script
-    const mask = r.scriptMask;
-    let best = SC_NONE;
-    let bestLetters = letters;
-    if ((mask & (mask - 1)) === 0) best = 31 - Math.clz32(mask);
-    else {
-      const scripts = r.scripts;
-      for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
-      bestLetters = scripts[best]!;
-    }
-    out.start[n] = start;
-    out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
-    out.script[n] = best;
-    out.letters[n] = letters;
-    out.scriptLetters[n] = bestLetters;
-    out.key[n] = r.key;
-    out.noise[n] = (noisy ? 1 : 0) | (r.noiseOwed << 1);
-    r.noiseOwed = 0;
-    out.n = n + 1;
-  } else {
-    // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
-    if (flags & C_LINE) r.lineOwed = true;
-    if (start >= 0) r.afterOwed = true;
-    if (noisy && !code && start >= 0) {
-      if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
-      else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;
-    }
+  if (start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
+  // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
+  if (r.flags & C_LINE) r.lineOwed = true;
+  if (start >= 0) r.afterOwed = true;
+  if (r.marks & RUN_NOISY && !code && start >= 0) {
+    if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
+    else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;
   }
 }
