@@ -18,16 +18,18 @@ const DATA_COMMAS = 2;
 /**
  * Closes the chunk of `r` before token i (`next`: that token's info, 0 past the last one),
  * adding it to `out` when kept; `breakAfter`: the whitespace that closes it has a line break.
- * The kept chunk (letters, no code) is read here and a dropped one apart (dropChunk), so the
- * common close stays small enough for the reading's loop to take it in.
+ * A kept chunk (letters, no code) and a dropped one are read apart, each small enough for the
+ * reading's loop to take the common one in.
  */
 export function closeChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number, next: number, breakAfter: boolean): void {
   if (r.run > 0) endLastRun(r, next);
-  const { letters, start } = r;
-  if (start < 0 || letters === 0 || r.code) {
-    dropChunk(r, out, t, i);
-    return;
-  }
+  if (r.start < 0 || r.letters === 0 || r.code) dropChunk(r, out, t, i);
+  else keepChunk(r, out, breakAfter);
+}
+
+/** The chunk of `r`, with letters and no code, added to `out`. */
+function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
+  const letters = r.letters;
   let flags = r.flags;
   // fields glued by commas are data (a CSV row), not words glued by a comma
   if (r.commas >= DATA_COMMAS) flags |= C_CODEISH;
@@ -47,7 +49,7 @@ export function closeChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: numb
     best = mainScript(r.scripts);
     bestLetters = r.scripts[best]!;
   }
-  out.start[n] = start;
+  out.start[n] = r.start;
   out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
   out.script[n] = best;
   out.letters[n] = letters;

@@ -48,7 +48,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       r.start >= 0 &&
       (r.code
         ? i > from && (tId[i - 1] === 0x3e || (isBacktick(t, i - 1) && !(info & F_CODE))) && (info & KIND_MASK) === K_SOLO
-        : r.letters > 0 && writesTogether(r.prevScript) && (opensTag(t, i) || isBacktick(t, i)))
+        : r.letters > 0 && (tId[i] === 0x3c || tId[i] === 0x60) && writesTogether(r.prevScript) && (opensTag(t, i) || isBacktick(t, i)))
     ) {
       // a tag or a code span glued to Chinese, Japanese or Thai ("答案。<eoa>", "<b>粗体</b>", "将`low`更新为") parts it as a
       // space does: those scripts write no space, so a glued tag or span would take a whole line of prose with it into
