@@ -34,12 +34,13 @@ export class ChunkReading {
   key = 0;
   /** The whitespace that closed the last chunk had a line break: the next one starts a line. */
   line = false;
-  /** A chunk that was not kept started a line: the next kept one does. */
-  lineOwed = false;
+  /**
+   * What chunks that were not kept leave to the next kept one: C_LINE when one started a line
+   * (then the next kept one does), C_AFTER when one came since the last kept one.
+   */
+  owed = 0;
   /** An escaped line break ("\n") came in the chunk: the chunk after the whitespace starts a line. */
   escapedLine = false;
-  /** A chunk without letters, or of code, came since the last kept one. */
-  afterOwed = false;
   /**
    * The run of sentence marks (, . ; : ! ?) going on: its length, its dots, commas and colons,
    * its first two marks (the counts are zeroed when a run starts) and where its last mark ends.
@@ -77,9 +78,8 @@ export class ChunkReading {
     this.commas = 0;
     this.key = 0;
     this.line = false;
-    this.lineOwed = false;
+    this.owed = 0;
     this.escapedLine = false;
-    this.afterOwed = false;
     this.run = 0;
     this.runDots = 0;
     this.runCommas = 0;

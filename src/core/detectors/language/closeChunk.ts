@@ -37,10 +37,8 @@ function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
   if (flags & C_CODEISH) flags &= ~C_MALFORMED;
   const n = out.n;
   if (n === out.start.length) grow(out);
-  if (r.lineOwed) flags |= C_LINE;
-  if (r.afterOwed) flags |= C_AFTER;
-  r.lineOwed = false;
-  r.afterOwed = false;
+  flags |= r.owed;
+  r.owed = 0;
   // a chunk of one script has all its letters in it; only a chunk of several counted them per script
   const mask = r.scriptMask;
   let best = 31 - Math.clz32(mask);
@@ -55,7 +53,8 @@ function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
   out.letters[n] = letters;
   out.scriptLetters[n] = bestLetters;
   out.key[n] = r.key;
-  out.noise[n] = ((r.marks & RUN_NOISY) !== 0 ? 1 : 0) | (r.noiseOwed << 1);
+  // bit 0: the chunk's own noise (RUN_NOISY is that bit); the rest: the letterless chunks before the first kept one
+  out.noise[n] = (r.marks & RUN_NOISY) | (r.noiseOwed << 1);
   r.noiseOwed = 0;
   out.n = n + 1;
 }
@@ -88,8 +87,7 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
   // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
   if (start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
   // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
-  if (r.flags & C_LINE) r.lineOwed = true;
-  if (start >= 0) r.afterOwed = true;
+  r.owed |= (r.flags & C_LINE) | (start >= 0 ? C_AFTER : 0);
   if (r.marks & RUN_NOISY && !code && start >= 0) {
     if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
     else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;

@@ -7,7 +7,7 @@
  */
 import { F_FENCE, F_LINE, F_SPACE, K_PUNCT, K_SOLO, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
 import type { ChunkReading } from './chunkReading.js';
-import { C_BREAK, C_LINE, type Chunks } from './chunks.js';
+import { C_AFTER, C_BREAK, C_LINE, type Chunks } from './chunks.js';
 import { escapesBreak } from './tokenShapes.js';
 
 /** Token i is a backslash that escapes a line break or a tab ("\n", "\t"): it and the letter after it stand for the break. */
@@ -35,8 +35,7 @@ export function skipFence(r: ChunkReading, out: Chunks, t: TokenBuffer, text: st
       if (spaced || (id[j - 1] === 0x3e && (nx & KIND_MASK) === K_SOLO)) {
         // the chunk of code closes, as in the reading's loop
         if (out.n > 0) out.flags[out.n - 1] = out.flags[out.n - 1]! | C_BREAK;
-        if (r.flags & C_LINE) r.lineOwed = true;
-        r.afterOwed = true;
+        r.owed |= (r.flags & C_LINE) | C_AFTER;
         r.line = spaced && ((nx & F_LINE) !== 0 || r.escapedLine);
         if (spaced) r.escapedLine = false;
         r.flags = r.line ? C_LINE : 0;
