@@ -17,7 +17,8 @@ const DATA_COMMAS = 2;
 
 /**
  * Closes the chunk of `r` before token i (`next`: that token's info, 0 past the last one),
- * adding it to `out` when kept; `breakAfter`: the whitespace that closes it has a line break.
+ * adding it to `out` when kept, and starts the next one (after the last token that start is
+ * never read); `breakAfter`: the whitespace that closes it has a line break.
  * A kept chunk (letters, no code) and a dropped one are read apart, each small enough for the
  * reading's loop to take the common one in.
  */
@@ -57,6 +58,7 @@ function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
   out.noise[n] = (r.marks & RUN_NOISY) | (r.noiseOwed << 1);
   r.noiseOwed = 0;
   out.n = n + 1;
+  r.nextChunk();
 }
 
 /** The run of marks that ends the chunk ends, `next` the info of the token after the whitespace (0 at the end). */
@@ -92,4 +94,5 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
     if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
     else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;
   }
+  r.nextChunk();
 }

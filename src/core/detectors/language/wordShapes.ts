@@ -59,7 +59,6 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     if (closing) {
       closeChunk(r, out, t, i, info, breakAfter);
       if (i === tn) break;
-      r.nextChunk();
     }
     if (keepOnly !== 0 && !(info & F_FENCE)) {
       // outside every fenced block: skipped to the next fenced token, as one chunk of code (dropped)
