@@ -65,11 +65,11 @@ const MIN_TOKENS = 4;
 export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null, endSlack = Infinity): Regions {
   const n = hi - lo;
   if (n < K + 1) return { last: null, lag: new Int32Array(0) };
-  // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
-  // a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot), side by
-  // side: one cache line per probe
+  // open addressing, sized for as many K-grams as tokens (most texts have nearly that many; up to INITIAL_MAX) and grown
+  // by need; a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot),
+  // side by side: one cache line per probe
   let size = 64;
-  while (size < 2 * n && size < 1 << 12) size <<= 1;
+  while (size < 2 * n && size < INITIAL_MAX) size <<= 1;
   let mask = size - 1;
   let which = 0;
   pooled(which, size);
@@ -147,6 +147,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
  * next call), so that a call allocates nothing. A table's cells in use are cleared first.
  */
 const TABLES = [new Int32Array(0), new Int32Array(0)];
+const INITIAL_MAX = 1 << 16;
 let LAG = new Int32Array(0);
 
 /** Table k with `size` empty slots. */
