@@ -232,8 +232,8 @@ export const repetition = {
     // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both
     // agree: the last LIVE_FIRST tokens, and the last LIVE_TOKENS when a loop fills those
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
-    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
-    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
+    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST), false).tail;
+    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom, false).tail;
     if (scan.live)
       return {
         chars: scan.chars,
@@ -246,7 +246,7 @@ export const repetition = {
       };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
-    const { tail, recovered } = readLoops(scan, ids, 0);
+    const { tail, recovered } = readLoops(scan, ids, 0, true);
     return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
@@ -481,7 +481,8 @@ function isStuck(l: Loop, newMax: number): boolean {
   return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
 }
 
-function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | null; recovered: Loop | null } {
+/** The loop at the end, and with `moveOn` the loop the text moves on from (the live reading wants the first only). */
+function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): { tail: Loop | null; recovered: Loop | null } {
   const t = scan.tokens;
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
@@ -608,7 +609,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
   }
   let recovered: Loop | null = null;
-  for (let k = 0; k < runs; k++) {
+  for (let k = 0; moveOn && k < runs; k++) {
     const a = bounds[2 * k]!;
     const b = bounds[2 * k + 1]!;
     // three copies at least: two periods of repeats
