@@ -23,13 +23,14 @@ import { closesOpened } from '../../text/brackets.js';
 import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
-import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, stretchPeriod, templateIds } from './repeats.js';
+import { findRegions, K, MAX_PERIOD, measureStretch, type Region, stretchPeriod } from './repeats.js';
+import { templateIds } from './templateIds.js';
 import { NO_COPIES, type NormalisedCopies } from './normalisedCopies.js';
 import { NOT_REPLAYED, type Replayed, SHINGLE } from './replayed.js';
 import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
 import { atEnd } from './atEnd.js';
-import { isWordRegion } from './wordRegion.js';
+import { isWordRegion, wordShare } from './wordRegion.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -233,7 +234,8 @@ export const repetition = {
     // agree: the last LIVE_FIRST tokens, and the last LIVE_TOKENS when a loop fills those
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
     let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST), false).tail;
-    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom, false).tail;
+    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars)
+      live = readLoops(scan, t.id, liveFrom, false).tail;
     if (scan.live)
       return {
         chars: scan.chars,
@@ -488,7 +490,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): 
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
   // the last region is read only when it reaches the end
-  const { last, lag } = findRegions(ids, from, n, info, END_SLACK);
+  const { last, lag, stretches: runs, bounds } = findRegions(ids, from, n, info, END_SLACK);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
@@ -577,7 +579,6 @@ function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): 
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   // the stretches are measured whole only where they are read: the one at the end, and those long enough for three
   // copies of their period (which alone is counted for the others)
-  const { count: runs, bounds } = lagRuns(lag, from, n);
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
   // with nothing but marks between them is that one's end, not a loop of its own
   let tailAt = runs > 0 && n - bounds[2 * runs - 1]! <= END_SLACK ? runs - 1 : -1;
@@ -600,7 +601,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): 
   } else if (tailStretch) tail = loopOf(tailStretch, true);
   // how much of the text the repeats at the end cover, when they are words: read once, for the end only
   const tailRepeats = tailRegion ?? tailStretch;
-  if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats.from, tailRepeats.to))
+  if (tail && tailRepeats && textEnd > 0 && wordShare(tailRepeats.letterWords, tailRepeats.codeMarks, tailRepeats.to - tailRepeats.from))
     tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
   // rows of a table return to their template by design (judged on the region's last rows: its last TABLE_CHARS chars)
   if (tail && tailRepeats) {

@@ -12,11 +12,13 @@ import { isCodeMark } from './restated.js';
 const WORD_SHARE = 0.4;
 const CODE_SHARE = 0.01;
 
-function isWordLetters(info: number): boolean {
+/** A word with letters, not a number. */
+export function isWordLetters(info: number): boolean {
   return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== 0 && !(info & F_NUM);
 }
 
-function wordShare(words: number, code: number, n: number): boolean {
+/** Are `n` tokens, of which `words` words with letters and `code` code punctuation, words? */
+export function wordShare(words: number, code: number, n: number): boolean {
   return words >= WORD_SHARE * n && code <= CODE_SHARE * n;
 }
 
