@@ -13,10 +13,14 @@ import { WILD } from './repeats.js';
  */
 export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number): Int32Array {
   if (TEMPLATE.length < t.n) TEMPLATE = new Int32Array(Math.max(t.n, 2 * TEMPLATE.length));
-  const out = TEMPLATE.subarray(0, t.n);
-  for (let i = 0; i < t.n; i++) {
-    const id = t.id[i]!;
-    const info = t.info[i]!;
+  const n = t.n;
+  const out = TEMPLATE.subarray(0, n);
+  // the token arrays in locals: the loop writes to an array, after which the runtime would read the buffer's fields again
+  const ids = t.id;
+  const infos = t.info;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    const info = infos[i]!;
     out[i] = rareMax > 0 && counts[id]! <= rareMax && isWordToken(info) && !(info & F_FUNC) ? WILD : id;
   }
   return out;
