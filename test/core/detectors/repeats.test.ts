@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findRegions, MAX_PERIOD, WILD } from '../../../src/core/detectors/repetition/repeats.js';
+import { findRegions, MAX_PERIOD, measureStretch, WILD } from '../../../src/core/detectors/repetition/repeats.js';
+import { templateIds } from '../../../src/core/detectors/repetition/templateIds.js';
+import { isWordRegion, wordShare } from '../../../src/core/detectors/repetition/wordRegion.js';
+import { Tokenizer } from '../../../src/core/text/tokenizer.js';
 import { createRng } from '../../../src/prose/random.js';
+import { healthyProse } from '../../helpers/texts.js';
 
 const GAP = 4;
 const MIN_TOKENS = 4;
@@ -67,5 +71,31 @@ describe('findRegions: the periodic stretches found in the pass that finds the l
       stretches += r.stretches;
     }
     assert.ok(stretches > 200, `${stretches} stretches compared`);
+  });
+
+  it('counts the words with letters and code marks of a region as isWordRegion reads them', () => {
+    const code = 'if (a[0] === b) { return f(a, 12); }\nconst x = { y: [1, 2], z: a < b };\n';
+    let regions = 0;
+    for (const [k, text] of [healthyProse(600, 4), code.repeat(20), `${healthyProse(300, 8)}\n${code.repeat(6)}`].entries()) {
+      const tk = new Tokenizer();
+      tk.push(text);
+      tk.snapshot(() => {
+        const t = tk.tokens;
+        const counts = new Int32Array(tk.idCount);
+        for (let i = 0; i < t.n; i++) counts[t.id[i]!]!++;
+        const rnd = createRng(k + 5);
+        for (const ids of [t.id, templateIds(t, counts, 2)]) {
+          const { lag } = findRegions(ids, 0, t.n, t.info);
+          for (let q = 0; q < 60; q++) {
+            const from = Math.floor(rnd() * t.n);
+            const to = Math.min(t.n, from + 1 + Math.floor(rnd() * 400));
+            const r = measureStretch(ids, lag, 0, from, to, t.info);
+            assert.equal(wordShare(r.letterWords, r.codeMarks, to - from), isWordRegion(t, from, to), `text ${k} [${from}, ${to})`);
+            regions++;
+          }
+        }
+      });
+    }
+    assert.ok(regions >= 360);
   });
 });
