@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { letterCount } from '../../../src/core/detectors/languageId/charClasses.js';
+import { cjkCount, letterCount } from '../../../src/core/detectors/languageId/charClasses.js';
 import {
   blockParagraphs,
   eachParagraphUnit,
@@ -15,6 +15,7 @@ import {
   UNIT_CHARS,
   walkParagraphs,
 } from '../../../src/core/detectors/languageId/proseUnits.js';
+import { roughLanguage } from '../../../src/core/detectors/languageId/roughLanguage.js';
 import { lineBlocks } from '../../../src/core/detectors/languageId/lineBlocks.js';
 
 const texts = (s: string) => proseParagraphs(s).map((p) => p.text);
@@ -114,6 +115,22 @@ describe('proseParagraphs', () => {
   it('counts letters as \\p{L} code points (astral ones once)', () => {
     assert.equal(letterCount('ab 12 Ça 你好 𝐀!'), 7);
   });
+
+  it('counts CJK chars from its tables as the regular expression of the four scripts does, code point by code point', () => {
+    const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
+    const regex = (s: string) => s.match(CJK)?.length ?? 0;
+    // every code point of the BMP and of the planes with Han (2 and 3) and kana (1), one string per block of 256
+    for (const from of [0, 0x10000, 0x1b000, 0x20000, 0x2a000, 0x30000]) {
+      for (let block = from; block < from + 0x10000; block += 256) {
+        let s = '';
+        for (let cp = block; cp < block + 256; cp++) if (cp < 0xd800 || cp > 0xdfff) s += String.fromCodePoint(cp);
+        assert.equal(cjkCount(s), regex(s), `block U+${block.toString(16)}`);
+      }
+    }
+    // a lone surrogate is no char of a script; a pair is one
+    for (const s of ['\ud840', '\ud840x\udc00', '\ud840\udc00', '한국어 カタカナ ひらがな 漢字 abc'])
+      assert.equal(cjkCount(s), regex(s), JSON.stringify(s));
+  });
 });
 
 describe('walkParagraphs and ParagraphCache', () => {
@@ -169,5 +186,16 @@ describe('walkParagraphs and ParagraphCache', () => {
     );
     assert.deepEqual(again, ['The last paragraph, which also runs over three lines.']);
     assert.deepEqual(cache.of(0), blockParagraphs(TEXT, first));
+  });
+
+  it('gives the rough language of a unit as roughLanguage does, read once per start', () => {
+    const cache = new ParagraphCache(TEXT, blocks);
+    const u = { start: 0, text: 'The cat and the dog are in the garden with all of their friends and the bird.' };
+    assert.equal(cache.roughOf(u), roughLanguage(u.text));
+    // the same start is the same unit: its language is not read again
+    assert.equal(
+      cache.roughOf({ start: 0, text: 'Der Hund und die Katze sind mit allen ihren Freunden in dem Garten.' }),
+      roughLanguage(u.text),
+    );
   });
 });

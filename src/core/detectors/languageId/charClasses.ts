@@ -1,18 +1,27 @@
 /**
- * Char classes for reading prose by char code: letter, lower-case letter, space and the ASCII
- * marks of code words, exact for every code point (\p{L}, \p{Ll}, \s) and computed once per
- * block of 256 code points, so the split reads a line without a regular expression per char.
+ * Char classes for reading prose by char code: letter, lower-case letter, space, CJK and the
+ * ASCII marks of code words, exact for every code point (\p{L}, \p{Ll}, \s, the CJK scripts)
+ * and computed once per block of 256 code points, so the split reads a line (and the identifier's
+ * units are counted for CJK) without a regular expression per char.
  */
 
 export const LETTER = 1;
 export const LOWER = 2;
 export const SPACE = 4;
+/** Han, hiragana, katakana or hangul (\p{Script=...}): a letter that is a syllable or a word. */
+export const CJK = 16;
 /** Char classes per block of 256 code points, filled on first sight of the block (exact \p{L}, \p{Ll} and \s, without a regex per char). */
 const blocks: Array<Uint8Array | undefined> = [];
 const cpClass = new Map<number, number>();
 
+const CJK_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** The first code point of the four CJK scripts (hangul jamo): below it a char is none of them. */
+const FIRST_CJK = 0x1100;
+
 function classify(ch: string): number {
-  return (/\p{L}/u.test(ch) ? LETTER : 0) | (/\p{Ll}/u.test(ch) ? LOWER : 0) | (/\s/u.test(ch) ? SPACE : 0);
+  return (
+    (/\p{L}/u.test(ch) ? LETTER : 0) | (/\p{Ll}/u.test(ch) ? LOWER : 0) | (/\s/u.test(ch) ? SPACE : 0) | (CJK_SCRIPTS.test(ch) ? CJK : 0)
+  );
 }
 
 export function bmpClass(c: number): number {
@@ -73,6 +82,29 @@ export function letterCount(s: string): number {
     }
     if (bmpClass(c) & LETTER) n++;
     i++;
+  }
+  return n;
+}
+
+/**
+ * Chars of s in Han, hiragana, katakana or hangul (a surrogate pair counts once), as many as the
+ * regular expression of the four scripts matches, read from the tables (a unit's count made no
+ * array of matches).
+ */
+export function cjkCount(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < FIRST_CJK) continue;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        if (codePointClass(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000) & CJK) n++;
+        i++;
+        continue;
+      }
+    }
+    if (bmpClass(c) & CJK) n++;
   }
   return n;
 }

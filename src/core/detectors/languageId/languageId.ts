@@ -16,10 +16,10 @@
  */
 import type { Detector, JudgeContext, Scan, Values } from '../detector.js';
 import { type Finding, finding } from '../finding.js';
+import { cjkCount } from './charClasses.js';
 import { identifyLanguage } from './eldLoader.js';
 import { languageName } from './languageName.js';
 import { type RoughWalk, roughEndsAgree } from './roughEnds.js';
-import { roughLanguage } from './roughLanguage.js';
 import { FIRST_UNITS, LAST_UNITS, pickedUnits } from './pickedUnits.js';
 import { lineBlocks } from './lineBlocks.js';
 import { ParagraphCache, type ProseUnit } from './proseUnits.js';
@@ -77,16 +77,23 @@ export interface LanguageSwitch {
   tailLetters: number;
 }
 
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu;
-/** CJK without the g flag: one test, no array of matches, for the units (most) that hold none. */
-const ANY_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/** What the identifier said of a unit's text: a text seen again in the same answer (a line the model repeats) is not read again. */
+interface Identified {
+  lang: string;
+  score: number;
+  alphabetic: boolean;
+}
 
-function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number): IdentifiedUnit {
+function identify(u: ProseUnit, opensSection: boolean, weighs: boolean, letters: number, seen: Map<string, Identified>): IdentifiedUnit {
   if (letters < MIN_IDENTIFIED_LETTERS) return { start: u.start, lang: '', score: 0, letters, alphabetic: true, opensSection, weighs };
-  const { language, score } = identifyLanguage(u.text);
-  const cjk = ANY_CJK.test(u.text) ? (u.text.match(CJK)?.length ?? 0) : 0;
-  const alphabetic = cjk * 2 < letters;
-  return { start: u.start, lang: language, score, letters, alphabetic, opensSection, weighs };
+  // the same text has the same letters, so the same answer from the identifier and the same alphabet
+  let r = seen.get(u.text);
+  if (r === undefined) {
+    const { language, score } = identifyLanguage(u.text);
+    r = { lang: language, score, alphabetic: cjkCount(u.text) * 2 < letters };
+    seen.set(u.text, r);
+  }
+  return { start: u.start, lang: r.lang, score: r.score, letters, alphabetic: r.alphabetic, opensSection, weighs };
 }
 
 /** Units read from one end, at most, for the first one sure by the default thresholds. */
@@ -111,9 +118,15 @@ function firstSure(n: number, at: (k: number) => IdentifiedUnit, from: number, d
 }
 
 /** From `from` in direction `dir`, the index and rough language of the first unit that has one, passing over at most SURE_SEARCH short unclear ones. */
-function roughAt(ps: ReadonlyArray<{ u: ProseUnit; letters: number }>, from: number, dir: 1 | -1): [number, string] | null {
+function roughAt(
+  ps: ReadonlyArray<{ u: ProseUnit; letters: number }>,
+  from: number,
+  dir: 1 | -1,
+  cache: ParagraphCache,
+): [number, string] | null {
   for (let k = from, seen = 0; k >= 0 && k < ps.length && seen < SURE_SEARCH; k += dir, seen++) {
-    const r = roughLanguage(ps[k]!.u.text);
+    // the shortcut's walks read most of these units already (cached by start)
+    const r = cache.roughOf(ps[k]!.u);
     if (r !== null) return [k, r];
     if (ps[k]!.letters >= THRESHOLDS.alphabeticSwitchLetters.value) return null;
   }
@@ -182,11 +195,12 @@ export const languageId = {
       }));
     const readable = (ps: ReturnType<typeof plan>) => ps.filter((p) => p.letters >= MIN_IDENTIFIED_LETTERS).length >= 2;
     const done = new Map<number, IdentifiedUnit>();
+    const seen = new Map<string, Identified>();
     const identified = (ps: ReturnType<typeof plan>) => (k: number) => {
       const p = ps[k]!;
       let u = done.get(p.u.start);
       if (u === undefined) {
-        u = identify(p.u, p.opens, p.weighs, p.letters);
+        u = identify(p.u, p.opens, p.weighs, p.letters, seen);
         done.set(p.u.start, u);
       }
       return u;
@@ -197,9 +211,9 @@ export const languageId = {
     // fewer units than the ends read are every unit of the text: with fewer than two readable, nothing shows a switch
     if (ends.length < FIRST_UNITS + LAST_UNITS && !readable(ends)) return none;
     const counted = ends.filter((p) => p.letters >= THRESHOLDS.languageUnitLetters.value);
-    const first = counted.length < 2 ? null : roughAt(counted, 0, 1);
+    const first = counted.length < 2 ? null : roughAt(counted, 0, 1, cache);
     if (first !== null && first[0] < counted.length - 1) {
-      const last = roughAt(counted, counted.length - 1, -1);
+      const last = roughAt(counted, counted.length - 1, -1, cache);
       if (last !== null && last[0] > first[0] && last[1] === first[1]) return none;
     }
     if (readable(ends)) {

@@ -7,9 +7,10 @@
  * regular expression per line: the split reads every byte of every answer, the identifier only
  * a few paragraphs), so it costs a few milliseconds per MB.
  */
-import { isSpace, letterCount } from './charClasses.js';
+import { letterCount } from './charClasses.js';
 import { endsSentence, firstNonSpace, lastNonSpace, type LineBlock, lineBlocks, TITLE_CHARS } from './lineBlocks.js';
 import { proseOf } from './proseLine.js';
+import { roughLanguage } from './roughLanguage.js';
 
 /** One prose paragraph: where it starts in the text, what it says (cleaned, lines joined by a space), and its lines. */
 export interface ProseParagraph {
@@ -126,6 +127,8 @@ export class ParagraphCache {
   private readonly read: Array<ProseParagraph[] | undefined>;
   /** Letters of the units counted so far, by start (units start at distinct offsets); made on first use. */
   private counted: Map<number, number> | null = null;
+  /** Rough languages of the units read so far, by start: the shortcut's walks and the judge's walk over the ends read the same units. */
+  private rough: Map<number, string | null> | null = null;
 
   constructor(
     private readonly text: string,
@@ -153,6 +156,17 @@ export class ParagraphCache {
       this.counted.set(u.start, n);
     }
     return n;
+  }
+
+  /** The rough language of a unit of this text (roughLanguage), read once however often asked for. */
+  roughOf(u: ProseUnit): string | null {
+    this.rough ??= new Map();
+    let r = this.rough.get(u.start);
+    if (r === undefined) {
+      r = roughLanguage(u.text);
+      this.rough.set(u.start, r);
+    }
+    return r;
   }
 
   /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */

@@ -10,7 +10,6 @@
  * and a block read whole is kept for the judge.
  */
 import { eachParagraphUnit, type ParagraphCache, type ProseParagraph, type ProseUnit } from './proseUnits.js';
-import { roughLanguage } from './roughLanguage.js';
 
 /** The first unit with a rough language from one end, or null when the walk cannot tell. */
 export interface RoughEnd {
@@ -42,7 +41,7 @@ export function roughEnd(paras: ParagraphCache, dir: 1 | -1, w: RoughWalk): Roug
     const letters = paras.letters(u);
     if (letters < w.minLetters) return true;
     if (seen++ >= w.search) return stop(null);
-    const key = roughLanguage(u.text);
+    const key = paras.roughOf(u);
     if (key !== null) return stop({ start: u.start, key });
     if (letters >= w.stopLetters) return stop(null);
     return true;

@@ -1,0 +1,98 @@
+/**
+ * A chunk closed (by whitespace, a glued tag or span, or the end of the text): what its marks
+ * left is settled, and it is kept when it has letters and is no code. One that is not kept
+ * leaves a break on the chunk before it, and a line, an opening or noise to the next kept one.
+ */
+import { F_LOWER } from '../../text/tokenizer.js';
+import { K_WORD, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import { SC_NONE } from '../../charClass.js';
+import type { ChunkReading } from './chunkReading.js';
+import { C_AFTER, C_BREAK, C_CODEISH, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
+import { RUN_LOOSE, RUN_NOISY } from './marks.js';
+
+/** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
+const BAR_RUN = 3;
+/** Commas glued inside one chunk from which it is fields of data (a CSV row), not words glued by a comma. */
+const DATA_COMMAS = 2;
+
+/**
+ * Closes the chunk of `r` before token i (`next`: that token's info, 0 past the last one),
+ * adding it to `out` when kept, and starts the next one (after the last token that start is
+ * never read); `breakAfter`: the whitespace that closes it has a line break.
+ * A kept chunk (letters, no code) and a dropped one are read apart, each small enough for the
+ * reading's loop to take the common one in.
+ */
+export function closeChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number, next: number, breakAfter: boolean): void {
+  if (r.run > 0) endLastRun(r, next);
+  if (r.start < 0 || r.letters === 0 || r.code) dropChunk(r, out, t, i);
+  else keepChunk(r, out, breakAfter);
+}
+
+/** The chunk of `r`, with letters and no code, added to `out`. */
+function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
+  const letters = r.letters;
+  let flags = r.flags;
+  // fields glued by commas are data (a CSV row), not words glued by a comma
+  if (r.commas >= DATA_COMMAS) flags |= C_CODEISH;
+  // code and data are not words: only letters of two scripts glued count in them
+  if (flags & C_CODEISH) flags &= ~C_MALFORMED;
+  const n = out.n;
+  if (n === out.start.length) grow(out);
+  flags |= r.owed;
+  r.owed = 0;
+  // a chunk of one script has all its letters in it; only a chunk of several counted them per script
+  const mask = r.scriptMask;
+  let best = 31 - Math.clz32(mask);
+  let bestLetters = letters;
+  if ((mask & (mask - 1)) !== 0) {
+    best = mainScript(r.scripts);
+    bestLetters = r.scripts[best]!;
+  }
+  out.start[n] = r.start;
+  out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
+  out.script[n] = best;
+  out.letters[n] = letters;
+  out.scriptLetters[n] = bestLetters;
+  out.key[n] = r.key;
+  // bit 0: the chunk's own noise (RUN_NOISY is that bit); the rest: the letterless chunks before the first kept one
+  out.noise[n] = (r.marks & RUN_NOISY) | (r.noiseOwed << 1);
+  r.noiseOwed = 0;
+  out.n = n + 1;
+  r.nextChunk();
+}
+
+/** The run of marks that ends the chunk ends, `next` the info of the token after the whitespace (0 at the end). */
+function endLastRun(r: ChunkReading, next: number): void {
+  // "!" or "?" alone ends a sentence: the next one does not start in lower case
+  if (r.run === 1 && (r.runPair === 0x21 || r.runPair === 0x3f) && (next & (KIND_MASK | F_LOWER)) === (K_WORD | F_LOWER))
+    r.marks |= RUN_NOISY;
+  r.endRun();
+}
+
+/** The script with the most letters among a chunk's counts per script. */
+function mainScript(scripts: Int32Array): number {
+  let best = SC_NONE;
+  for (let s = 1; s < 16; s++) if (scripts[s]! > scripts[best]!) best = s;
+  return best;
+}
+
+/** A chunk closed that is not kept (no letters, or code): what it leaves on the chunk before it and the next kept one. */
+function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): void {
+  const { letters, start, code } = r;
+  // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
+  // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
+  if (letters === 0 && r.marks & RUN_LOOSE && !r.digits && !r.enclosed && t.end[i - 1]! - start > 1) r.marks |= RUN_NOISY;
+  // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
+  // them ("///" opening a line is a comment)
+  if (letters === 0 && r.barMax >= BAR_RUN && !r.enclosed && !(r.flags & C_LINE)) r.marks |= RUN_NOISY;
+  const n = out.n;
+  // a chunk with no letters, or of code or markup, breaks the prose before it ("- item", "|", "<br>")
+  if (start >= 0 && n > 0) out.flags[n - 1] = out.flags[n - 1]! | C_BREAK;
+  // a line break before a chunk that is not kept (a brace, a bullet, code) starts the next kept one's line
+  r.owed |= (r.flags & C_LINE) | (start >= 0 ? C_AFTER : 0);
+  if (r.marks & RUN_NOISY && !code && start >= 0) {
+    if (n > 0 && out.noise[n - 1]! < 0xfe) out.noise[n - 1] = out.noise[n - 1]! + 2;
+    else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;
+  }
+  r.nextChunk();
+}

@@ -1,0 +1,72 @@
+/**
+ * A punctuation token of the chunk being read: an escaped line break, a run of sentence marks,
+ * a bracket or a quote, a run of backslashes, slashes or bars, code punctuation, a mark glued
+ * between two words, and the break that punctuation after the chunk's letters makes.
+ */
+import { F_CODE, F_LINE, F_SPACE, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
+import type { ChunkReading } from './chunkReading.js';
+import { C_BREAK, C_CODEISH, C_MALFORMED } from './chunks.js';
+import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark } from './marks.js';
+import { escapesBreak, isLetterToken, writesTogether } from './tokenShapes.js';
+
+/** Reads punctuation token i into `r`; returns the last token read (the letter of an escape "\n" is read with it). */
+export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: number): number {
+  const { info: tInfo, start: tStart, end: tEnd } = t;
+  const id = t.id[i]!;
+  // the escape of a line break or a tab ("\n", "\t") in a string of JSON or code is the break it stands for: a help
+  // text kept as one string is lines, not one run of words, and the backslash of an escape is no code
+  if (id === 0x5c && escapesBreak(t, text, i)) {
+    r.endRun();
+    if (r.letters > 0) r.flags |= C_BREAK;
+    if (text.charCodeAt(tStart[i + 1]!) !== 0x74) r.escapedLine = true;
+    return i + 1;
+  }
+  if (isSentenceMark(id)) {
+    if (r.run > 0 && tStart[i] !== r.lastEnd) r.endRun();
+    if (r.run === 0) {
+      r.runDots = 0;
+      r.runCommas = 0;
+      r.runColons = 0;
+      r.runPair = 0;
+    }
+    if (r.run < 2) r.runPair = (r.runPair << 8) | id;
+    r.run++;
+    if (id === 0x2e) r.runDots++;
+    else if (id === 0x2c) r.runCommas++;
+    else if (id === 0x3a) r.runColons++;
+    r.lastEnd = tEnd[i]!;
+  } else r.endRun();
+  if (isBracketOrQuote(id)) r.enclosed = true;
+  if (id === 0x5c || id === 0x2f || id === 0x7c) {
+    r.barRun = id === r.barChar && tStart[i] === r.barEnd ? r.barRun + 1 : 1;
+    r.barChar = id;
+    r.barEnd = tEnd[i]!;
+    if (r.barRun > r.barMax) r.barMax = r.barRun;
+  }
+  const n = t.n;
+  // a semicolon between words on one line ("jackal; teapot") parts clauses or items, as a comma does
+  if (
+    isCodePunct(id) &&
+    !(id === 0x3b && i + 1 < n && (tInfo[i + 1]! & (F_SPACE | F_LINE)) === F_SPACE && isLetterToken(tInfo[i + 1]!, r.codeOf))
+  )
+    r.flags |= C_CODEISH;
+  if (id === 0x2c) r.commas++;
+  // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
+  // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"').
+  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在'): glued there is how they write
+  if (
+    r.letters > 0 &&
+    isClausePunct(id) &&
+    !(r.flags & C_CODEISH) &&
+    i + 1 < n &&
+    !(tInfo[i + 1]! & F_SPACE) &&
+    isLetterToken(tInfo[i + 1]!, F_CODE) &&
+    tStart[i + 1] === tEnd[i] &&
+    !writesTogether(r.prevScript) &&
+    !writesTogether((tInfo[i + 1]! >> SCRIPT_SHIFT) & 15)
+  )
+    r.flags |= C_MALFORMED;
+  // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
+  if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && r.letters > 0) r.flags |= C_BREAK;
+  return i;
+}
