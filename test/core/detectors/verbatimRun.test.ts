@@ -48,6 +48,35 @@ describe('verbatimRun: the copies of a period read from counts made once', () =>
     assert.ok(runs > 500, `${runs} runs compared`);
   });
 
+  it('steps over long stretches of whole copies to the same run as walking each copy', () => {
+    // copies equal to the next for hundreds of tokens, then a swapped word, a new word or a WILD one: the counts step
+    // over the whole copies at once and must stop where the walk would read the first copy that differs
+    let runs = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const rnd = createRng(seed * 104_729);
+      const period = 1 + Math.floor(rnd() * 9);
+      const n = 600 + Math.floor(rnd() * 1400);
+      const ids = new Int32Array(n);
+      for (let i = 0; i < n; i++) {
+        const r = rnd();
+        ids[i] = r < 0.002 ? WILD : r < 0.004 ? 500 + i : r < 0.006 ? 1 + Math.floor(rnd() * 9) : (i % period) + 1;
+      }
+      const lo = Math.floor(rnd() * 30);
+      for (const p of [period, 2 * period]) {
+        const counts = new PeriodCounts(ids, lo, n, p);
+        for (let end = n; end >= n - 8 && end - 2 * p >= lo; end--) {
+          assert.deepEqual(
+            verbatimRun(ids, lo, end, p, () => false, counts),
+            verbatimRun(ids, lo, end, p),
+            `seed ${seed} p ${p} end ${end}`,
+          );
+          runs++;
+        }
+      }
+    }
+    assert.ok(runs > 500, `${runs} runs compared`);
+  });
+
   it('walks an exact loop back to its first copy', () => {
     const ids = new Int32Array(1000);
     for (let i = 0; i < 1000; i++) ids[i] = i < 100 ? 1000 + i : (i % 5) + 1;

@@ -18,7 +18,9 @@
  * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
  * (verbatim). O(n) time, one hash table grown by need.
  */
-import { F_FUNC, isWordToken, type TokenBuffer } from '../../text/tokens.js';
+import { isWordToken } from '../../text/tokens.js';
+import { isCodePunct } from './restated.js';
+import { isWordLetters } from './wordRegion.js';
 
 /** Tokens in a K-gram. */
 export const K = 3;
@@ -43,6 +45,9 @@ export interface Region {
   rare: number;
   /** Words inside the region (content: not punctuation, not tag names). */
   words: number;
+  /** Words with letters (not numbers) and code punctuation inside the region, which tell a region of words (wordRegion.ts). */
+  letterWords: number;
+  codeMarks: number;
 }
 
 /** Longest loop period, in tokens (about 8 KB of prose, 4 KB of code): a unit longer than that is no loop. */
@@ -64,12 +69,12 @@ const MIN_TOKENS = 4;
  */
 export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32Array | null = null, endSlack = Infinity): Regions {
   const n = hi - lo;
-  if (n < K + 1) return { last: null, lag: new Int32Array(0) };
-  // open addressing, grown by need (a text that repeats itself has few distinct K-grams: a small table stays in cache);
-  // a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot), side by
-  // side: one cache line per probe
+  if (n < K + 1) return { last: null, lag: new Int32Array(0), stretches: 0, bounds: BOUNDS };
+  // open addressing, sized for as many K-grams as tokens (most texts have nearly that many; up to INITIAL_MAX) and grown
+  // by need; a slot holds the K-gram's hash and then the token index + 1 of its last occurrence (0 for an empty slot),
+  // side by side: one cache line per probe
   let size = 64;
-  while (size < 2 * n && size < 1 << 12) size <<= 1;
+  while (size < 2 * n && size < INITIAL_MAX) size <<= 1;
   let mask = size - 1;
   let which = 0;
   pooled(which, size);
@@ -85,6 +90,11 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   let regionFrom = -1;
   let regionTo = -1;
   let regionReps = 0;
+  // the periodic stretch so far (its first token, period and last token that came a period back) and those found
+  let stretches = 0;
+  let sFrom = -1;
+  let sPeriod = 0;
+  let sLast = -1;
   for (let i = lo + K - 1; i < hi; i++) {
     const a = ids[i - 2]!;
     const b = ids[i - 1]!;
@@ -131,14 +141,32 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     }
     reps++;
     lastRep = i;
+    // a passage met again far back is a quote or a cycle (the regions' business), no loop
+    const l = lag[i - lo]!;
+    if (l > MAX_PERIOD) continue;
+    // the tokens since the stretch's last one had no lag: from GAP of them, the first that had none ended it
+    if (sFrom >= 0 && i - sLast > GAP + 1) {
+      if (sLast + 1 - sFrom >= MIN_TOKENS) stretches = pushed(stretches, sFrom, sLast + 1);
+      sFrom = -1;
+    }
+    if (sFrom >= 0 && Math.abs(l - sPeriod) <= 2) sLast = i;
+    else {
+      // inside a loop every K-gram came exactly one period back: another distance ends the stretch
+      if (sFrom >= 0 && sLast + 1 - sFrom >= MIN_TOKENS) stretches = pushed(stretches, sFrom, sLast + 1);
+      sFrom = i;
+      sPeriod = l;
+      sLast = i;
+    }
   }
+  if (sFrom >= 0 && (sLast + 1 - sFrom >= MIN_TOKENS || hi - sLast <= GAP)) stretches = pushed(stretches, sFrom, sLast + 1);
   // the region that ends the text counts whatever its size: "configuration configuration configuration configuration"
   if (start >= 0 && (lastRep + 1 - start >= MIN_TOKENS || hi - lastRep <= GAP)) {
     regionFrom = start;
     regionTo = lastRep + 1;
     regionReps = reps;
   }
-  return { last: regionFrom < 0 || hi - regionTo > endSlack ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info), lag };
+  const last = regionFrom < 0 || hi - regionTo > endSlack ? null : measure(ids, lag, lo, regionFrom, regionTo, regionReps, info);
+  return { last, lag, stretches, bounds: BOUNDS };
 }
 
 /**
@@ -147,6 +175,7 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
  * next call), so that a call allocates nothing. A table's cells in use are cleared first.
  */
 const TABLES = [new Int32Array(0), new Int32Array(0)];
+const INITIAL_MAX = 1 << 16;
 let LAG = new Int32Array(0);
 
 /** Table k with `size` empty slots. */
@@ -169,43 +198,7 @@ function rehash(table: Int32Array, from: number, to: Int32Array, size: number): 
   }
 }
 
-/**
- * Periodic stretches of a region: tokens whose K-gram came one period back (two tokens either
- * way, for a word inserted or dropped), gaps of a changed word bridged. A loop is one; a region
- * may hold a loop and then other repeats with other distances (a passage quoted, a cycle).
- * Stretch k is the tokens [bounds[2k], bounds[2k + 1]); `bounds` is scratch shared by every
- * call (valid until the next one), as a text may have thousands of stretches.
- */
-export function lagRuns(lag: Int32Array, lo: number, hi: number): { count: number; bounds: Int32Array } {
-  let count = 0;
-  let from = -1;
-  let period = 0;
-  let lastHit = -1;
-  // (no closure over the counts: variables a closure shares live on the heap, and this loop reads them per token)
-  for (let i = lo; i < hi; i++) {
-    const raw = lag[i - lo]!;
-    // a passage met again far back is a quote or a cycle (the regions' business), no loop
-    const l = raw > MAX_PERIOD ? 0 : raw;
-    if (from >= 0 && l > 0 && Math.abs(l - period) <= 2) {
-      lastHit = i;
-      continue;
-    }
-    // inside a loop every K-gram came exactly one period back: another distance ends the stretch
-    if (from >= 0 && (i - lastHit > GAP || l > 0)) {
-      if (lastHit + 1 - from >= MIN_TOKENS) count = pushed(count, from, lastHit + 1);
-      from = -1;
-    }
-    if (from < 0 && l > 0) {
-      from = i;
-      period = l;
-      lastHit = i;
-    }
-  }
-  if (from >= 0 && (lastHit + 1 - from >= MIN_TOKENS || hi - lastHit <= GAP)) count = pushed(count, from, lastHit + 1);
-  return { count, bounds: BOUNDS };
-}
-
-/** lagRuns' stretches, two bounds each. */
+/** findRegions' stretches, two bounds each: scratch shared by every call (valid until the next one; a text may have thousands). */
 let BOUNDS = new Int32Array(256);
 
 /** Stretch `count` [a, b) put in BOUNDS (grown by need); returns the stretches now held. */
@@ -257,6 +250,13 @@ export interface Regions {
   last: Region | null;
   /** Per token i (at i - lo): the distance back to the previous occurrence of the K-gram ending at it, 0 when none (scratch: valid until the next call). */
   lag: Int32Array;
+  /**
+   * The periodic stretches: tokens whose K-gram came one period back (two tokens either way, for a word inserted or
+   * dropped), gaps of a changed word bridged. A loop is one; a region may hold a loop and then other repeats with other
+   * distances (a passage quoted, a cycle). Stretch k is the tokens [bounds[2k], bounds[2k + 1]) (scratch, as `lag`).
+   */
+  stretches: number;
+  bounds: Int32Array;
 }
 
 function measure(
@@ -275,10 +275,16 @@ function measure(
   let distinct = 0;
   let rare = 0;
   let words = 0;
+  let letterWords = 0;
+  let codeMarks = 0;
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
     if (ids[i] === WILD) rare++;
-    if (info === null || isWordToken(info[i]!)) words++;
+    if (info === null) words++;
+    else if (isWordToken(info[i]!)) {
+      words++;
+      if (isWordLetters(info[i]!)) letterWords++;
+    } else if (isCodePunct(info[i]!, ids[i]!)) codeMarks++;
     if (l === 0 || i - l < from) distinct++;
     if (l === 0 || l > MAX_PERIOD) continue;
     const v = ++votes[l]!;
@@ -321,34 +327,7 @@ function measure(
     near: near / len,
     rare,
     words,
+    letterWords,
+    codeMarks,
   };
-}
-
-/**
- * The ids a region finder compares: token ids, with the words (not function words) the text uses
- * at most `rareMax` times as WILD (or none, for verbatim). The array is scratch shared by every
- * call (the analyzer runs one at a time): valid until the next call.
- */
-export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number): Int32Array {
-  if (TEMPLATE.length < t.n) TEMPLATE = new Int32Array(Math.max(t.n, 2 * TEMPLATE.length));
-  const out = TEMPLATE.subarray(0, t.n);
-  for (let i = 0; i < t.n; i++) {
-    const id = t.id[i]!;
-    const info = t.info[i]!;
-    out[i] = rareMax > 0 && counts[id]! <= rareMax && isWordToken(info) && !(info & F_FUNC) ? WILD : id;
-  }
-  return out;
-}
-
-/** templateIds' array. */
-let TEMPLATE = new Int32Array(0);
-
-/** Occurrences of each token id. */
-export function idCounts(t: TokenBuffer, ids: number): Int32Array {
-  const counts = new Int32Array(ids);
-  for (let i = 0; i < t.n; i++) {
-    const id = t.id[i]!;
-    counts[id] = counts[id]! + 1;
-  }
-  return counts;
 }

@@ -17,18 +17,20 @@
  * An end of prose that goes back over itself without copies back to back (paragraphs
  * reordered, a sentence changed) is read apart, by its 8-word sequences (restated.ts).
  */
-import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
+import { F_FUNC, F_LINE, F_NUM, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import { closesOpened } from '../../text/brackets.js';
 import { isDelimitedTable } from '../../text/delimitedTable.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
-import { findRegions, K, lagRuns, MAX_PERIOD, measureStretch, type Region, stretchPeriod, templateIds } from './repeats.js';
-import { NO_COPIES, type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
-import { NOT_REPLAYED, REPLAY_WINDOW, type Replayed, replayed, SHINGLE } from './replayed.js';
-import { type NormalisedTail, normalisedTail } from './normalisedTail.js';
-import { isCodeMark, RESTATE_WORDS, type Restated, restated } from './restated.js';
+import { findRegions, K, MAX_PERIOD, measureStretch, type Region, stretchPeriod } from './repeats.js';
+import { templateIds } from './templateIds.js';
+import { NO_COPIES, type NormalisedCopies } from './normalisedCopies.js';
+import { NOT_REPLAYED, type Replayed, SHINGLE } from './replayed.js';
+import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
+import { atEnd } from './atEnd.js';
+import { isWordRegion, wordShare } from './wordRegion.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -231,8 +233,9 @@ export const repetition = {
     // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both
     // agree: the last LIVE_FIRST tokens, and the last LIVE_TOKENS when a loop fills those
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
-    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST)).tail;
-    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars) live = readLoops(scan, t.id, liveFrom).tail;
+    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST), false).tail;
+    if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars)
+      live = readLoops(scan, t.id, liveFrom, false).tail;
     if (scan.live)
       return {
         chars: scan.chars,
@@ -245,7 +248,7 @@ export const repetition = {
       };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
-    const { tail, recovered } = readLoops(scan, ids, 0);
+    const { tail, recovered } = readLoops(scan, ids, 0, true);
     return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
@@ -480,13 +483,14 @@ function isStuck(l: Loop, newMax: number): boolean {
   return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
 }
 
-function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | null; recovered: Loop | null } {
+/** The loop at the end, and with `moveOn` the loop the text moves on from (the live reading wants the first only). */
+function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): { tail: Loop | null; recovered: Loop | null } {
   const t = scan.tokens;
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
   const info = t.info;
   // the last region is read only when it reaches the end
-  const { last, lag } = findRegions(ids, from, n, info, END_SLACK);
+  const { last, lag, stretches: runs, bounds } = findRegions(ids, from, n, info, END_SLACK);
   // near copies are walked back (nearRun) in the whole reading only: the live reading, which alone may be certain, wants
   // copies verbatim, and reads the end every 32 deltas
   const walkNear = ids !== t.id;
@@ -575,7 +579,6 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
   const tailRegion = last && n - last.to <= END_SLACK ? last : null;
   // the stretches are measured whole only where they are read: the one at the end, and those long enough for three
   // copies of their period (which alone is counted for the others)
-  const { count: runs, bounds } = lagRuns(lag, from, n);
   // the last stretch that reaches the end; one of under K tokens (a last rare word or mark met far back) after another
   // with nothing but marks between them is that one's end, not a loop of its own
   let tailAt = runs > 0 && n - bounds[2 * runs - 1]! <= END_SLACK ? runs - 1 : -1;
@@ -585,16 +588,20 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     const beforeTo = bounds[2 * tailAt - 1]!;
     if (b - a < K && n - beforeTo <= END_SLACK && onlyMarks(info, beforeTo, a)) tailAt--;
   }
-  const tailStretch = tailAt >= 0 ? measureStretch(ids, lag, from, bounds[2 * tailAt]!, bounds[2 * tailAt + 1]!, info) : null;
+  // a stretch that is the whole region (a loop and nothing before it) measures and reads as the region: read once
+  const stretchIsRegion =
+    tailAt >= 0 && tailRegion !== null && tailRegion.from === bounds[2 * tailAt] && tailRegion.to === bounds[2 * tailAt + 1];
+  const tailStretch =
+    tailAt < 0 ? null : stretchIsRegion ? tailRegion : measureStretch(ids, lag, from, bounds[2 * tailAt]!, bounds[2 * tailAt + 1]!, info);
   let tail: Loop | null = null;
   if (tailRegion) {
     const cycle = loopOf(tailRegion, true);
-    const loop = tailStretch ? loopOf(tailStretch, true) : null;
+    const loop = stretchIsRegion ? cycle : tailStretch ? loopOf(tailStretch, true) : null;
     tail = loop && loop.copies >= cycle.copies ? { ...loop, returns: cycle.returns, novelty: cycle.novelty } : cycle;
   } else if (tailStretch) tail = loopOf(tailStretch, true);
   // how much of the text the repeats at the end cover, when they are words: read once, for the end only
   const tailRepeats = tailRegion ?? tailStretch;
-  if (tail && tailRepeats && textEnd > 0 && isWordRegion(t, tailRepeats.from, tailRepeats.to))
+  if (tail && tailRepeats && textEnd > 0 && wordShare(tailRepeats.letterWords, tailRepeats.codeMarks, tailRepeats.to - tailRepeats.from))
     tail.wordCycle = (t.end[tailRepeats.to - 1]! - t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!) / textEnd;
   // rows of a table return to their template by design (judged on the region's last rows: its last TABLE_CHARS chars)
   if (tail && tailRepeats) {
@@ -603,7 +610,7 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
     tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
   }
   let recovered: Loop | null = null;
-  for (let k = 0; k < runs; k++) {
+  for (let k = 0; moveOn && k < runs; k++) {
     const a = bounds[2 * k]!;
     const b = bounds[2 * k + 1]!;
     // three copies at least: two periods of repeats
@@ -616,47 +623,6 @@ function readLoops(scan: Scan, ids: Int32Array, from: number): { tail: Loop | nu
 
 /** Chars of a region's end read for the rows of a table: TABLE_ROWS_READ rows of 256 chars. */
 const TABLE_CHARS = 65_536;
-
-/** Trailing whitespace read past the window before the copies are counted. */
-const TRAILING_SLACK = 1024;
-
-/** The two readings of the normalised end of the text, on one normalised view of it (normalisedTail.ts). */
-function atEnd(scan: Scan): { copies: NormalisedCopies; replay: Replayed } {
-  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
-  const text = scan.slice(from, scan.chars);
-  const tail = normalisedTail(text, from);
-  return { copies: copiesAtEnd(scan, tail), replay: replayAtEnd(scan, tail) };
-}
-
-function copiesAtEnd(scan: Scan, tail: NormalisedTail): NormalisedCopies {
-  const from = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
-  const c = normalisedCopies(tail.text.slice(from - tail.offset), from, tail);
-  if (c.copies === 0) return c;
-  // the copies' tokens: from the first that ends after the onset
-  const t = scan.tokens;
-  let lo = 0;
-  let hi = t.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (t.end[mid]! <= c.onset) lo = mid + 1;
-    else hi = mid;
-  }
-  return { ...c, words: isWordRegion(t, lo, t.n) };
-}
-
-function replayAtEnd(scan: Scan, tail: NormalisedTail): Replayed {
-  const r = replayed(tail.text, tail.offset, tail);
-  if (r.at < 0) return r;
-  const t = scan.tokens;
-  let lo = 0;
-  let hi = t.n;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (t.end[mid]! <= r.at) lo = mid + 1;
-    else hi = mid;
-  }
-  return { ...r, words: isWordRegion(t, lo, t.n) };
-}
 
 function describe(l: Loop): string {
   return `${fmt(l.copies, 1)} copies of a ${l.unit} back to back (similarity ${fmt(l.similarity)})`;
@@ -680,22 +646,6 @@ function sentenceEnd(scan: Scan, i: number): boolean {
   if ((t.info[i]! & KIND_MASK) !== K_PUNCT) return false;
   if (id < 128) return id === 0x2e || id === 0x21 || id === 0x3f;
   return isSentenceEndChar(scan.slice(t.start[i]!, t.start[i]! + 1).charCodeAt(0));
-}
-
-/** A region of words: this share of its tokens are words with letters (not numbers), and under CODE_SHARE code punctuation. */
-const WORD_SHARE = 0.4;
-const CODE_SHARE = 0.01;
-
-function isWordRegion(t: Scan['tokens'], from: number, to: number): boolean {
-  let words = 0;
-  let code = 0;
-  for (let i = from; i < to; i++) {
-    const info = t.info[i]!;
-    if (isWordToken(info) && (info >> SCRIPT_SHIFT) & 15 && !(info & F_NUM)) words++;
-    else if (isCodeMark(t, i)) code++;
-  }
-  const n = to - from;
-  return words >= WORD_SHARE * n && code <= CODE_SHARE * n;
 }
 
 /** Are the tokens [from, to) punctuation only (none at all included)? */

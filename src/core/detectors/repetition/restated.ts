@@ -34,7 +34,12 @@ for (const c of '{}()[];=<>|\\`') CODE[c.charCodeAt(0)] = 1;
 
 /** Is token i code punctuation ({ } ( ) [ ] ; = < > | \ `)? Prose has almost none. */
 export function isCodeMark(t: TokenBuffer, i: number): boolean {
-  return (t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i]! < 128 && CODE[t.id[i]!] === 1;
+  return isCodePunct(t.info[i]!, t.id[i]!);
+}
+
+/** The same for a token of these flags and this id. */
+export function isCodePunct(info: number, id: number): boolean {
+  return (info & KIND_MASK) === K_PUNCT && id < 128 && CODE[id] === 1;
 }
 
 /**

@@ -30,7 +30,10 @@ export class PeriodCounts {
   /** Per token from lo: the counts from it to top - period (filled from `filled` on). */
   private readonly diff: Int32Array;
   private readonly wild: Int32Array;
+  /** The tokens counted in either (they break a copy taken whole), in the order filled: the c-th from the top is dirty[c]. */
+  private readonly dirty: Int32Array;
   private filled: number;
+  private dirtyCount: number;
 
   constructor(
     readonly ids: Int32Array,
@@ -42,17 +45,20 @@ export class PeriodCounts {
     if (DIFF.length < size) {
       DIFF = new Int32Array(size);
       WILDS = new Int32Array(size);
+      DIRTY = new Int32Array(size);
     }
     this.diff = DIFF;
     this.wild = WILDS;
+    this.dirty = DIRTY;
     this.filled = top - period;
+    this.dirtyCount = 0;
     this.diff[this.filled - lo] = 0;
     this.wild[this.filled - lo] = 0;
   }
 
   /** Tokens of [a, b) that differ from the token a period later (b <= top - period). */
   differing(a: number, b: number): number {
-    this.fill(a);
+    this.fill(a, -1);
     return this.diff[a - this.lo]! - this.diff[b - this.lo]!;
   }
 
@@ -61,17 +67,34 @@ export class PeriodCounts {
     return this.wild[a - this.lo]! - this.wild[b - this.lo]!;
   }
 
-  private fill(a: number): void {
-    const { ids, lo, period: p, diff, wild } = this;
+  /**
+   * The lowest token from which [from, x) holds no token that `differing` or `equalWild` would
+   * count (lo when none down to it), x counted already: the copies in it are all taken whole, so
+   * a run steps over them at once rather than a copy at a time (a long loop has thousands).
+   */
+  cleanFrom(x: number): number {
+    const before = this.diff[x - this.lo]! + this.wild[x - this.lo]!;
+    // the counted tokens at x or after it are the first `before` filled: the next one filled is the first under x
+    if (this.dirtyCount <= before) this.fill(this.lo, before);
+    return this.dirtyCount > before ? this.dirty[before]! + 1 : this.lo;
+  }
+
+  /** Fills the counts down to token a, or until more than `enough` counted tokens are known (-1: to a whatever they are). */
+  private fill(a: number, enough: number): void {
+    const { ids, lo, period: p, diff, wild, dirty } = this;
     let i = this.filled;
-    while (i > a) {
+    let count = this.dirtyCount;
+    while (i > a && (enough < 0 || count <= enough)) {
       i--;
       const id = ids[i]!;
       const same = id === ids[i + p];
+      const wildSame = same && id === WILD;
       diff[i - lo] = diff[i + 1 - lo]! + (same ? 0 : 1);
-      wild[i - lo] = wild[i + 1 - lo]! + (same && id === WILD ? 1 : 0);
+      wild[i - lo] = wild[i + 1 - lo]! + (wildSame ? 1 : 0);
+      if (!same || wildSame) dirty[count++] = i;
     }
     this.filled = i;
+    this.dirtyCount = count;
   }
 }
 
@@ -82,6 +105,7 @@ let knownStamp = 0;
 /** PeriodCounts' arrays: one period is counted at a time (the analyzer runs one call at a time). */
 let DIFF = new Int32Array(0);
 let WILDS = new Int32Array(0);
+let DIRTY = new Int32Array(0);
 
 export function verbatimRun(
   ids: Int32Array,
@@ -136,9 +160,11 @@ export function verbatimRun(
       const differing = c.differing(at - p - p, at - p);
       if (differing > budget) break;
       if (differing === 0 && c.equalWild(at - p - p, at - p) === 0) {
-        same += p;
-        compared += p;
-        at -= p;
+        // with the copies before it up to the next token that differs or is WILD: the walk would take each whole
+        const whole = Math.floor((at - p - c.cleanFrom(at - p)) / p);
+        same += whole * p;
+        compared += whole * p;
+        at -= whole * p;
         continue;
       }
     }

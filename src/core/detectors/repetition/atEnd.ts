@@ -1,0 +1,42 @@
+/**
+ * The two readings of the normalised end of the text (whitespace dropped, digits masked, case
+ * folded), on one normalised view of it (normalisedTail.ts): copies back to back to the end
+ * (normalisedCopies.ts) and the replayed last part (replayed.ts). Each is then told whether it
+ * covers words, from the tokens that run from it to the end (wordRegion.ts), counted once for
+ * both.
+ */
+import type { Scan } from '../detector.js';
+import { type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
+import { normalisedTail } from './normalisedTail.js';
+import { REPLAY_WINDOW, type Replayed, replayed } from './replayed.js';
+import { wordsToEnd } from './wordRegion.js';
+
+/** Trailing whitespace read past the window before the copies are counted. */
+const TRAILING_SLACK = 1024;
+
+export function atEnd(scan: Scan): { copies: NormalisedCopies; replay: Replayed } {
+  const from = Math.max(0, scan.chars - REPLAY_WINDOW);
+  const tail = normalisedTail(scan.slice(from, scan.chars), from);
+  const copiesFrom = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
+  const c = normalisedCopies(tail.text.slice(copiesFrom - tail.offset), copiesFrom, tail);
+  const r = replayed(tail.text, tail.offset, tail);
+  // each reading's tokens: from the first that ends after where it starts (none when it found nothing)
+  const t = scan.tokens;
+  const cFrom = c.copies === 0 ? t.n : firstEndingAfter(scan, c.onset);
+  const rFrom = r.at < 0 ? t.n : firstEndingAfter(scan, r.at);
+  const [cWords, rWords] = wordsToEnd(t, cFrom, rFrom);
+  return { copies: c.copies === 0 ? c : { ...c, words: cWords }, replay: r.at < 0 ? r : { ...r, words: rWords } };
+}
+
+/** The first token that ends after char `at`. */
+function firstEndingAfter(scan: Scan, at: number): number {
+  const t = scan.tokens;
+  let lo = 0;
+  let hi = t.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (t.end[mid]! <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
