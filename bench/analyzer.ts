@@ -41,6 +41,49 @@ export function benchText(n: number, seed = 1): string {
   return parts.join('').slice(0, n);
 }
 
+/** Passes over the texts a child process times, after WARM_CALLS passes; and how many turns each build gets. */
+const OWN_PASSES = 15;
+const OWN_TURNS = 3;
+
+/**
+ * The real texts again, each build timed in a process of its own, builds in turns: a check that
+ * the one-process figure is no artifact of two builds sharing one heap and one set of caches (one
+ * loaded run gave 0.81× there on the real texts and 0.78× on the stream's push, where calmer runs
+ * give 0.87-0.88× and 0.98×). Median of the turns' medians.
+ */
+function ownProcessRow(texts: readonly string[], mb: number, currentUrl: string, previousUrl: string, dir: string): void {
+  const file = join(dir, 'real-texts.json');
+  writeFileSync(file, JSON.stringify(texts));
+  const script = `
+import { readFileSync } from 'node:fs';
+const m = await import(process.argv[1]);
+const texts = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const pass = () => { const t0 = performance.now(); for (const t of texts) m.analyzeText(t); return performance.now() - t0; };
+for (let i = 0; i < ${WARM_CALLS}; i++) pass();
+const times = Array.from({ length: ${OWN_PASSES} }, pass).sort((a, b) => a - b);
+process.stdout.write(String(times[times.length >> 1]));`;
+  const own = (url: string) =>
+    Number(execFileSync(process.execPath, ['--input-type=module', '-e', script, url, file], { encoding: 'utf8' }));
+  const r = inTurns(
+    () => own(currentUrl),
+    () => own(previousUrl),
+    OWN_TURNS,
+  );
+  row('  the same, each build in its own process', mb, r.a, r.b);
+}
+
+/** `turns` values of each of a and b, taken in turns so that both see the same machine; their medians. */
+function inTurns(a: () => number, b: () => number, turns: number): { a: number; b: number } {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < turns; i++) {
+    ta.push(a());
+    tb.push(b());
+  }
+  const m = (x: number[]) => x.sort((p, q) => p - q)[x.length >> 1]!;
+  return { a: m(ta), b: m(tb) };
+}
+
 /** Median of `runs` timings of fn, in ms, after one warm-up call. */
 function median(fn: () => void, runs: number): number {
   fn();
@@ -68,14 +111,12 @@ function sideBySide(a: () => void, b: () => void, runs: number): { now: number; 
     a();
     b();
   }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    ta.push(timed(a));
-    tb.push(timed(b));
-  }
-  const m = (x: number[]) => x.sort((p, q) => p - q)[x.length >> 1]!;
-  return { now: m(ta), before: m(tb), firstNow, firstBefore };
+  const r = inTurns(
+    () => timed(a),
+    () => timed(b),
+    runs,
+  );
+  return { now: r.a, before: r.b, firstNow, firstBefore };
 }
 
 function timed(fn: () => void): number {
@@ -91,7 +132,7 @@ function row(label: string, mb: number, now: number, before: number | null): voi
 }
 
 export async function runAnalyzerBench(): Promise<void> {
-  const { current, previous, cleanup } = await analyzers();
+  const { current, previous, urls, dir, cleanup } = await analyzers();
   try {
     console.log(
       `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians)`,
@@ -145,6 +186,7 @@ export async function runAnalyzerBench(): Promise<void> {
         },
         9,
       );
+      if (urls.previous) ownProcessRow(real, mb, urls.current, urls.previous, dir);
       // the learned score is computed when asked for (the daemon and `analyze` ask): its cost, beside the same release
       both(
         `  the same with the learned score (score: true)`,

@@ -25,22 +25,33 @@ export interface AnalyzerModule {
   };
 }
 
-async function bundle(entry: string, dir: string, name: string): Promise<AnalyzerModule> {
-  const outfile = join(dir, `${name}.mjs`);
-  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
-  return (await import(pathToFileURL(outfile).href)) as AnalyzerModule;
+/** A bundled analyzer: the module, and the URL of its file (for a child process that loads it alone). */
+export interface BundledAnalyzer {
+  module: AnalyzerModule;
+  url: string;
 }
 
-/** This revision's analyzer and `rev`'s, or null for the latter when git cannot give it (no history in the checkout). */
-export async function analyzers(
-  rev = PREVIOUS_RELEASE,
-): Promise<{ current: AnalyzerModule; previous: AnalyzerModule | null; cleanup(): void }> {
+async function bundle(entry: string, dir: string, name: string): Promise<BundledAnalyzer> {
+  const outfile = join(dir, `${name}.mjs`);
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
+  const url = pathToFileURL(outfile).href;
+  return { module: (await import(url)) as AnalyzerModule, url };
+}
+
+/** This revision's analyzer and `rev`'s (null when git cannot give it: no history in the checkout), the URLs of their bundles and the folder that holds them. */
+export async function analyzers(rev = PREVIOUS_RELEASE): Promise<{
+  current: AnalyzerModule;
+  previous: AnalyzerModule | null;
+  urls: { current: string; previous: string | null };
+  dir: string;
+  cleanup(): void;
+}> {
   const root = repoRoot();
   // inside the checkout, so that the bundles find node_modules: the language identifier is required on first use, not bundled
   mkdirSync(join(root, 'node_modules', '.cache'), { recursive: true });
   const dir = mkdtempSync(join(root, 'node_modules', '.cache', 'coherency-releases-'));
   const current = await bundle(join(root, 'src', 'core', 'analyzeText.ts'), dir, 'current');
-  let previous: AnalyzerModule | null = null;
+  let previous: BundledAnalyzer | null = null;
   try {
     const tar = execFileSync('git', ['-C', root, 'archive', '--format=tar', rev, 'src/core'], { maxBuffer: 64 << 20 });
     const at = join(dir, 'previous');
@@ -50,5 +61,11 @@ export async function analyzers(
   } catch (err) {
     console.log(`  (the previous release ${rev} could not be built here: ${(err as Error).message.split('\n')[0]})`);
   }
-  return { current, previous, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    current: current.module,
+    previous: previous?.module ?? null,
+    urls: { current: current.url, previous: previous?.url ?? null },
+    dir,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
