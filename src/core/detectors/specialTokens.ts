@@ -57,6 +57,9 @@ const ASCII_MARKS = [
   '[/INST',
   '[control_',
 ];
+/** The second chars of ASCII_MARKS by their code: bit 1 for a mark opening with '<', bit 2 with '[' (a bracket followed by none opens none). */
+const SECOND_CHARS = new Uint8Array(128);
+for (const m of ASCII_MARKS) SECOND_CHARS[m.charCodeAt(1)] = SECOND_CHARS[m.charCodeAt(1)]! | (m.charCodeAt(0) === 0x3c ? 1 : 2);
 /** How many chars the broken chars are counted within: a broken decode is dense, a stray control in a long document is not. */
 export const ODD_SPAN = 1000;
 /** A letter, or U+FFFD: what a U+FFFD that a decode broke sits next to. */
@@ -170,7 +173,10 @@ function opensMark(scan: Scan, text: string): boolean {
     const c = id[i]!;
     if (c !== 0x3c && c !== 0x5b) continue;
     const at = start[i]!;
-    for (const m of ASCII_MARKS) if (m.charCodeAt(0) === c && text.startsWith(m, at)) return true;
+    // most brackets open a tag or a link: the char after them rules them out before the marks are compared
+    const next = text.charCodeAt(at + 1);
+    if (!(next < 128 && SECOND_CHARS[next]! & (c === 0x3c ? 1 : 2))) continue;
+    for (const m of ASCII_MARKS) if (m.charCodeAt(0) === c && m.charCodeAt(1) === next && text.startsWith(m, at)) return true;
   }
   return false;
 }

@@ -18,9 +18,8 @@
  * Tokens are read through `ids`: the caller maps rare words to one id (a template) or not
  * (verbatim). O(n) time, one hash table grown by need.
  */
-import { isWordToken } from '../../text/tokens.js';
+import { F_NUM, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
 import { isCodePunct } from './restated.js';
-import { isWordLetters } from './wordRegion.js';
 
 /** Tokens in a K-gram. */
 export const K = 3;
@@ -56,6 +55,8 @@ export const MAX_PERIOD = 2048;
 const VOTES = new Int32Array(MAX_PERIOD + 1);
 /** Non-repeating tokens bridged inside a region: one changed word breaks K K-grams. */
 const GAP = K + 1;
+/** The script bits of a token's flags (none for a number or a mark). */
+const SCRIPT_BITS = 15 << SCRIPT_SHIFT;
 /** Regions shorter than this are not measured. */
 const MIN_TOKENS = 4;
 
@@ -279,12 +280,18 @@ function measure(
   let codeMarks = 0;
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
-    if (ids[i] === WILD) rare++;
+    const id = ids[i]!;
+    if (id === WILD) rare++;
     if (info === null) words++;
-    else if (isWordToken(info[i]!)) {
-      words++;
-      if (isWordLetters(info[i]!)) letterWords++;
-    } else if (isCodePunct(info[i]!, ids[i]!)) codeMarks++;
+    else {
+      // the token's flags read once and tested in place (isWordToken, then isWordLetters): a region may be most of a
+      // long text, and the calls read them again
+      const f = info[i]!;
+      if ((f & KIND_MASK) === K_WORD || (f & KIND_MASK) === K_SOLO) {
+        words++;
+        if ((f & SCRIPT_BITS) !== 0 && !(f & F_NUM)) letterWords++;
+      } else if (isCodePunct(f, id)) codeMarks++;
+    }
     if (l === 0 || i - l < from) distinct++;
     if (l === 0 || l > MAX_PERIOD) continue;
     const v = ++votes[l]!;
@@ -295,7 +302,8 @@ function measure(
   }
   let same = 0;
   let near = 0;
-  const period = Math.max(1, cand);
+  // (cand is 0 when no distance was counted)
+  const period = cand > 0 ? cand : 1;
   // the votes are cleared on the way (the table is shared)
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
