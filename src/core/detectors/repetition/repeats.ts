@@ -239,11 +239,16 @@ export function stretchPeriod(lag: Int32Array, lo: number, from: number, to: num
       cand = l;
     }
   }
+  clearVotes(lag, lo, from, to);
+  return Math.max(1, cand);
+}
+
+/** The votes counted for the lags of tokens [from, to) set back to zero. */
+function clearVotes(lag: Int32Array, lo: number, from: number, to: number): void {
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
-    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
+    if (l > 0 && l <= MAX_PERIOD) VOTES[l] = 0;
   }
-  return Math.max(1, cand);
 }
 
 export interface Regions {
@@ -304,10 +309,11 @@ function measure(
   let near = 0;
   // (cand is 0 when no distance was counted)
   const period = cand > 0 ? cand : 1;
-  // the votes are cleared on the way (the table is shared)
+  // the votes are cleared (the table is shared): all at once for a region several times the table's size, else those
+  // counted
+  if (to - from >= 4 * MAX_PERIOD) votes.fill(0);
+  else clearVotes(lag, lo, from, to);
   for (let i = from; i < to; i++) {
-    const l = lag[i - lo]!;
-    if (l > 0 && l <= MAX_PERIOD) votes[l] = 0;
     const id = ids[i]!;
     if (id === WILD || i - period - 1 < lo) continue;
     if (id === ids[i - period]) {
