@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findRegions, MAX_PERIOD, measureStretch, WILD } from '../../../src/core/detectors/repetition/repeats.js';
+import { MAX_PERIOD, measureStretch, WILD } from '../../../src/core/detectors/repetition/measureRegion.js';
+import { findRegions } from '../../../src/core/detectors/repetition/repeats.js';
 import { templateIds } from '../../../src/core/detectors/repetition/templateIds.js';
 import { isWordRegion, wordShare } from '../../../src/core/detectors/repetition/wordRegion.js';
 import { Tokenizer } from '../../../src/core/text/tokenizer.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WILD } from '../../../src/core/detectors/repetition/repeats.js';
+import { WILD } from '../../../src/core/detectors/repetition/measureRegion.js';
 import { PeriodCounts, verbatimRun } from '../../../src/core/detectors/repetition/verbatimRun.js';
 import { createRng } from '../../../src/prose/random.js';
 

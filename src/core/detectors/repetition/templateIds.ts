@@ -4,7 +4,7 @@
  * that name a new thing each are copies too.
  */
 import { F_FUNC, isWordToken, type TokenBuffer } from '../../text/tokens.js';
-import { WILD } from './repeats.js';
+import { WILD } from './measureRegion.js';
 
 /**
  * The ids a region finder compares: token ids, with the words (not function words) the text uses

@@ -6,7 +6,7 @@
  * token no later copy has) is not a copy but an item or the text before the loop. The run is
  * then extended token by token into a partial first copy.
  */
-import { K, WILD } from './repeats.js';
+import { K, WILD } from './measureRegion.js';
 
 export interface Run {
   /** First token of the run (the start of its first copy). */
