@@ -116,6 +116,16 @@ export function walkParagraphs(
   return { stopped: !flush(), all: seen.reverse() };
 }
 
+/** `read` of a unit's text, kept by the unit's start (units start at distinct offsets) and read once. */
+function readOnce<T>(kept: Map<number, T>, u: ProseUnit, read: (text: string) => T): T {
+  let v = kept.get(u.start);
+  if (v === undefined) {
+    v = read(u.text);
+    kept.set(u.start, v);
+  }
+  return v;
+}
+
 /** The prose paragraphs of block b of a text, read once however often asked for. */
 export type ParagraphsOf = (b: number) => ProseParagraph[];
 
@@ -150,23 +160,13 @@ export class ParagraphCache {
   /** The letters of a unit of this text, counted once however often asked for (the shortcut, the ends and the sample count the same units). */
   letters(u: ProseUnit): number {
     this.counted ??= new Map();
-    let n = this.counted.get(u.start);
-    if (n === undefined) {
-      n = letterCount(u.text);
-      this.counted.set(u.start, n);
-    }
-    return n;
+    return readOnce(this.counted, u, letterCount);
   }
 
   /** The rough language of a unit of this text (roughLanguage), read once however often asked for. */
   roughOf(u: ProseUnit): string | null {
     this.rough ??= new Map();
-    let r = this.rough.get(u.start);
-    if (r === undefined) {
-      r = roughLanguage(u.text);
-      this.rough.set(u.start, r);
-    }
-    return r;
+    return readOnce(this.rough, u, roughLanguage);
   }
 
   /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */

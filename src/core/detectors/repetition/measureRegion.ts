@@ -4,8 +4,9 @@
  * back that every call shares. Also the K-gram size, the id of a rare word and the longest
  * period, which the repetition readings share.
  */
-import { F_NUM, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } from '../../text/tokens.js';
+import { isWordToken } from '../../text/tokens.js';
 import { isCodePunct } from './restated.js';
+import { isWordLetters } from './wordRegion.js';
 
 /** Tokens in a K-gram. */
 export const K = 3;
@@ -39,8 +40,6 @@ export interface Region {
 export const MAX_PERIOD = 2048;
 /** Votes per distance back, shared by every measureRegion() and stretchPeriod() call and left at zero after each. */
 const VOTES = new Int32Array(MAX_PERIOD + 1);
-/** The script bits of a token's flags (none for a number or a mark). */
-const SCRIPT_BITS = 15 << SCRIPT_SHIFT;
 
 /** The region of tokens [from, to) measured as findRegions measures its regions. */
 export function measureStretch(ids: Int32Array, lag: Int32Array, lo: number, from: number, to: number, info: Int32Array | null): Region {
@@ -109,12 +108,11 @@ export function measureRegion(
     if (id === WILD) rare++;
     if (info === null) words++;
     else {
-      // the token's flags read once and tested in place (isWordToken, then isWordLetters): a region may be most of a
-      // long text, and the calls read them again
+      // the token's flags read once for the three tests (a region may be most of a long text)
       const f = info[i]!;
-      if ((f & KIND_MASK) === K_WORD || (f & KIND_MASK) === K_SOLO) {
+      if (isWordToken(f)) {
         words++;
-        if ((f & SCRIPT_BITS) !== 0 && !(f & F_NUM)) letterWords++;
+        if (isWordLetters(f)) letterWords++;
       } else if (isCodePunct(f, id)) codeMarks++;
     }
     if (l === 0 || i - l < from) distinct++;
