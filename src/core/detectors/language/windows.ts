@@ -81,7 +81,9 @@ const S = {
   /** The first chunk of the stretch. */
   FROM: 11,
   CASED: 12,
-  SCRIPTS: 13,
+  /** The scripts the stretch has letters of, one bit each: only their counts are read, added and cleared. */
+  MASK: 13,
+  SCRIPTS: 14,
 } as const;
 const SUMS = S.SCRIPTS + 16;
 /** The sums of the half window read and of the one before, shared by every call (one runs at a time, each zeroes them first). */
@@ -93,7 +95,7 @@ const BIT_BREAK = 31 - Math.clz32(C_BREAK);
 const BIT_FUNC = 31 - Math.clz32(C_FUNC);
 const BIT_CASED = 31 - Math.clz32(C_CASED);
 
-/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
+/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller: see clearScripts), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let weight = 0;
   let malformed = 0;
@@ -112,6 +114,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   // script, and a sum kept in the array made each chunk wait on the one before it
   let first = -1;
   let firstLetters = 0;
+  let mask = 0;
   for (let i = a; i < b; i++) {
     const fl = flags[i]!;
     const s = script[i]!;
@@ -120,7 +123,10 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
     else if (first < 0) {
       first = s;
       firstLetters = scriptLetters[i]!;
-    } else w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
+    } else {
+      w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
+      mask |= 1 << s;
+    }
     if (ns & 1 && !(fl & C_CODEISH)) noisy++;
     noisy += ns >> 1;
     letterless += ns >> 1;
@@ -139,7 +145,11 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
       if (fl & C_MALFORMED) gluedMalformed += wt;
     } else if (fl & C_MALFORMED) malformed += wt;
   }
-  if (first >= 0) w[S.SCRIPTS + first] = w[S.SCRIPTS + first]! + firstLetters;
+  if (first >= 0) {
+    w[S.SCRIPTS + first] = w[S.SCRIPTS + first]! + firstLetters;
+    mask |= 1 << first;
+  }
+  w[S.MASK] = mask;
   w[S.N] = b - a;
   w[S.WEIGHT] = weight;
   w[S.MALFORMED] = malformed;
@@ -156,11 +166,47 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   return w;
 }
 
-/** The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window). */
+/**
+ * The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window).
+ * Only the scripts of the mask have letters, and a count of none never wins: most windows are of one script.
+ */
 function dominantScript(w: Int32Array): number {
+  let mask = w[S.MASK]!;
+  if ((mask & (mask - 1)) === 0) return mask === 0 ? SC_NONE : 31 - Math.clz32(mask);
   let best = SC_NONE;
-  for (let s = 1; s < 16; s++) if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  for (; mask !== 0; mask &= mask - 1) {
+    const s = 31 - Math.clz32(mask & -mask);
+    if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  }
   return best;
+}
+
+/** The script counts of `w` zeroed (those of its mask: the others are zero already), ready for chunkSums. */
+function clearScripts(w: Int32Array): Int32Array {
+  for (let mask = w[S.MASK]!; mask !== 0; mask &= mask - 1) w[S.SCRIPTS + 31 - Math.clz32(mask & -mask)] = 0;
+  w[S.MASK] = 0;
+  return w;
+}
+
+/** `into` made a copy of `from`. */
+function copySums(into: Int32Array, from: Int32Array): void {
+  clearScripts(into);
+  for (let k = 0; k <= S.MASK; k++) into[k] = from[k]!;
+  for (let m = from[S.MASK]!; m !== 0; m &= m - 1) {
+    const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
+    into[at] = from[at]!;
+  }
+}
+
+/** The sums of `next` added to `into`: the plain sums, then the counts of next's scripts. */
+function addSums(into: Int32Array, next: Int32Array): void {
+  for (let k = 0; k < S.MASK; k++) into[k] = into[k]! + next[k]!;
+  const mask = next[S.MASK]!;
+  into[S.MASK] = into[S.MASK]! | mask;
+  for (let m = mask; m !== 0; m &= m - 1) {
+    const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
+    into[at] = into[at]! + next[at]!;
+  }
 }
 
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
@@ -219,22 +265,23 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     }
   };
   if (c.n < WINDOW) {
-    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
+    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, clearScripts(sums)));
   } else {
     // the windows overlap by half: each half is summed once, a window is two halves
     const half = WINDOW / 2;
     const prev = SUMS_PREV;
-    chunkSums(c, 0, half, prev.fill(0));
+    chunkSums(c, 0, half, clearScripts(prev));
     let a = 0;
     for (; a + WINDOW <= c.n; a += half) {
-      const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
-      for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
+      const next = chunkSums(c, a + half, a + WINDOW, clearScripts(sums));
+      addSums(prev, next);
       prev[S.FROM] = a;
       judgeWindow(prev);
-      prev.set(next);
+      // the next window starts with this one's second half
+      copySums(prev, next);
     }
     // the end of the text is a window too, however the windows fell
-    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
+    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, clearScripts(sums)));
   }
   return f;
 }
