@@ -42,15 +42,17 @@ const RANDOM_LOWER_RUN = 3;
  */
 export function readCodeChunks(text: string, c: Chunks): CodeFigures {
   // most texts have no chunk that reads as a code: no window to slide then (its best share is 0, found nowhere)
+  // a chunk's flags are tested here before any call: most chunks are lower-case words (see readsAsCodeChunk)
+  const { flags, n } = c;
   let first = 0;
-  while (first < c.n && !readsAsCodeChunk(text, c, first)) first++;
-  if (first === c.n) return { codeChunks: 0, codeChunksAt: -1 };
+  while (first < n && ((flags[first]! & (C_CASED | C_AFTER)) !== C_CASED || !readsAsCodeChunk(text, c, first))) first++;
+  if (first === n) return { codeChunks: 0, codeChunksAt: -1 };
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < first; i++) window.push(false, c.start[i]!);
-  for (let i = first; i < c.n; i++) {
-    const code = i === first || readsAsCodeChunk(text, c, i);
+  for (let i = first; i < n; i++) {
+    const code = i === first || ((flags[i]! & (C_CASED | C_AFTER)) === C_CASED && readsAsCodeChunk(text, c, i));
     window.push(code && !seen.has(c.key[i]!), c.start[i]!);
     if (code) seen.add(c.key[i]!);
   }
