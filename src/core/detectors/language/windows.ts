@@ -4,7 +4,7 @@
  * (noise), of function words (soup) and for word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
-import { SC_CJK, SC_NONE } from '../../charClass.js';
+import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
 import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
 import { addSaladPoint, type SaladPoint } from './salad.js';
 import { gluesLatin } from './tokenShapes.js';
@@ -94,6 +94,9 @@ const SUMS_PREV = new Int32Array(SUMS);
 const BIT_BREAK = 31 - Math.clz32(C_BREAK);
 const BIT_FUNC = 31 - Math.clz32(C_FUNC);
 const BIT_CASED = 31 - Math.clz32(C_CASED);
+const BIT_CODEISH = 31 - Math.clz32(C_CODEISH);
+/** The scripts that glue Latin terms to their words (gluesLatin), one bit each. */
+const GLUES_LATIN = (1 << SC_CJK) | (1 << SC_HANGUL) | (1 << SC_THAI);
 
 /** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller: see clearScripts), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
@@ -127,19 +130,19 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
       w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
       mask |= 1 << s;
     }
-    if (ns & 1 && !(fl & C_CODEISH)) noisy++;
-    noisy += ns >> 1;
+    // counted by the flag's bit, not by a branch: whether a chunk has a break, a function word, a capital or code
+    // punctuation is as good as random to the processor
+    const codeBit = (fl >> BIT_CODEISH) & 1;
+    noisy += (ns & ~codeBit & 1) + (ns >> 1);
     letterless += ns >> 1;
     const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
-    if (fl & C_CODEISH) codeish += wt;
-    // counted by the flag's bit, not by a branch: whether a chunk has a break, a function word or a capital is as good
-    // as random to the processor
+    codeish += wt & -codeBit;
     breaks += (fl >> BIT_BREAK) & 1;
     func += (fl >> BIT_FUNC) & 1;
     cased += (fl >> BIT_CASED) & 1;
-    const own = gluesLatin(s);
-    if (!own) spaced++;
+    const own = (GLUES_LATIN >> s) & 1;
+    spaced += own ^ 1;
     if (fl & C_GLUE && !own) {
       glued += wt;
       if (fl & C_MALFORMED) gluedMalformed += wt;
