@@ -68,7 +68,15 @@ function readsAsCodeChunk(text: string, c: Chunks, i: number): boolean {
   const fl = c.flags[i]!;
   if ((fl & (C_CASED | C_AFTER)) !== C_CASED) return false;
   const at = c.start[i]!;
-  return (!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at));
+  const ch = text.charCodeAt(at);
+  // a capital and a lower-case letter open most chunks that get here ("The", "McDonald"): the code of capitals and digits
+  // ends at that letter, which is no mark or space, so only random chars are left to read
+  const code = !isLower(ch) && !(isUpper(ch) && isLower(text.charCodeAt(at + 1))) && readsAsCode(text, at);
+  return code || ((fl & C_LINE) === 0 && readsAsRandom(text, at));
+}
+
+function isUpper(ch: number): boolean {
+  return ch >= 0x41 && ch <= 0x5a;
 }
 
 function isLower(ch: number): boolean {
