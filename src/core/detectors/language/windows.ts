@@ -86,9 +86,10 @@ const S = {
   SCRIPTS: 14,
 } as const;
 const SUMS = S.SCRIPTS + 16;
-/** The sums of the half window read and of the one before, shared by every call (one runs at a time, each zeroes them first). */
+/** The sums of the half window read, of the one before and of the window they make: shared by every call (one runs at a time, and clears what it reads first). */
 const SUMS_NEXT = new Int32Array(SUMS);
 const SUMS_PREV = new Int32Array(SUMS);
+const SUMS_WINDOW = new Int32Array(SUMS);
 
 /** The bit of each flag counted in chunkSums. */
 const BIT_BREAK = 31 - Math.clz32(C_BREAK);
@@ -191,25 +192,21 @@ function clearScripts(w: Int32Array): Int32Array {
   return w;
 }
 
-/** `into` made a copy of `from`. */
-function copySums(into: Int32Array, from: Int32Array): void {
+/** `into` made the sums of two stretches, `x` and the one after it `y`: the plain sums added, then the counts of their scripts. */
+function joinSums(into: Int32Array, x: Int32Array, y: Int32Array): Int32Array {
   clearScripts(into);
-  for (let k = 0; k <= S.MASK; k++) into[k] = from[k]!;
-  for (let m = from[S.MASK]!; m !== 0; m &= m - 1) {
+  for (let k = 0; k < S.MASK; k++) into[k] = x[k]! + y[k]!;
+  into[S.MASK] = x[S.MASK]! | y[S.MASK]!;
+  for (let m = x[S.MASK]!; m !== 0; m &= m - 1) {
     const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
-    into[at] = from[at]!;
+    into[at] = x[at]!;
   }
-}
-
-/** The sums of `next` added to `into`: the plain sums, then the counts of next's scripts. */
-function addSums(into: Int32Array, next: Int32Array): void {
-  for (let k = 0; k < S.MASK; k++) into[k] = into[k]! + next[k]!;
-  const mask = next[S.MASK]!;
-  into[S.MASK] = into[S.MASK]! | mask;
-  for (let m = mask; m !== 0; m &= m - 1) {
+  for (let m = y[S.MASK]!; m !== 0; m &= m - 1) {
     const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
-    into[at] = into[at]! + next[at]!;
+    into[at] = into[at]! + y[at]!;
   }
+  into[S.FROM] = x[S.FROM]!;
+  return into;
 }
 
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
@@ -270,21 +267,22 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   if (c.n < WINDOW) {
     if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, clearScripts(sums)));
   } else {
-    // the windows overlap by half: each half is summed once, a window is two halves
+    // the windows overlap by half: each half is summed once, a window is two halves (the half read last is the first
+    // half of the next window: the two buffers trade places)
     const half = WINDOW / 2;
-    const prev = SUMS_PREV;
+    let prev = SUMS_PREV;
+    let next = sums;
     chunkSums(c, 0, half, clearScripts(prev));
     let a = 0;
     for (; a + WINDOW <= c.n; a += half) {
-      const next = chunkSums(c, a + half, a + WINDOW, clearScripts(sums));
-      addSums(prev, next);
-      prev[S.FROM] = a;
-      judgeWindow(prev);
-      // the next window starts with this one's second half
-      copySums(prev, next);
+      chunkSums(c, a + half, a + WINDOW, clearScripts(next));
+      judgeWindow(joinSums(SUMS_WINDOW, prev, next));
+      const read = prev;
+      prev = next;
+      next = read;
     }
     // the end of the text is a window too, however the windows fell
-    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, clearScripts(sums)));
+    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, clearScripts(next)));
   }
   return f;
 }
