@@ -42,15 +42,17 @@ const RANDOM_LOWER_RUN = 3;
  */
 export function readCodeChunks(text: string, c: Chunks): CodeFigures {
   // most texts have no chunk that reads as a code: no window to slide then (its best share is 0, found nowhere)
+  // a chunk's flags are tested here before any call: most chunks are lower-case words (see readsAsCodeChunk)
+  const { flags, n } = c;
   let first = 0;
-  while (first < c.n && !readsAsCodeChunk(text, c, first)) first++;
-  if (first === c.n) return { codeChunks: 0, codeChunksAt: -1 };
+  while (first < n && ((flags[first]! & (C_CASED | C_AFTER)) !== C_CASED || !readsAsCodeChunk(text, c, first))) first++;
+  if (first === n) return { codeChunks: 0, codeChunksAt: -1 };
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
   for (let i = 0; i < first; i++) window.push(false, c.start[i]!);
-  for (let i = first; i < c.n; i++) {
-    const code = i === first || readsAsCodeChunk(text, c, i);
+  for (let i = first; i < n; i++) {
+    const code = i === first || ((flags[i]! & (C_CASED | C_AFTER)) === C_CASED && readsAsCodeChunk(text, c, i));
     window.push(code && !seen.has(c.key[i]!), c.start[i]!);
     if (code) seen.add(c.key[i]!);
   }
@@ -66,7 +68,15 @@ function readsAsCodeChunk(text: string, c: Chunks, i: number): boolean {
   const fl = c.flags[i]!;
   if ((fl & (C_CASED | C_AFTER)) !== C_CASED) return false;
   const at = c.start[i]!;
-  return (!isLower(text.charCodeAt(at)) && readsAsCode(text, at)) || ((fl & C_LINE) === 0 && readsAsRandom(text, at));
+  const ch = text.charCodeAt(at);
+  // a capital and a lower-case letter open most chunks that get here ("The", "McDonald"): the code of capitals and digits
+  // ends at that letter, which is no mark or space, so only random chars are left to read
+  const code = !isLower(ch) && !(isUpper(ch) && isLower(text.charCodeAt(at + 1))) && readsAsCode(text, at);
+  return code || ((fl & C_LINE) === 0 && readsAsRandom(text, at));
+}
+
+function isUpper(ch: number): boolean {
+  return ch >= 0x41 && ch <= 0x5a;
 }
 
 function isLower(ch: number): boolean {

@@ -21,43 +21,51 @@ export interface ListFigures {
  * read from where the list starts, and the words of a sentence make runs of a few.
  */
 export function readRunOnList(c: Chunks): ListFigures {
-  const f: ListFigures = { listItems: 0, listRepeats: 0, listAt: -1 };
   let items = 0;
   let at = -1;
   let from = 0;
-  // the longest run's chunks: its repeats are counted once, at the end (a text finds a longer run many times over)
+  // the longest run: its length, start and chunks; its repeats are counted once, at the end (a text finds a longer run
+  // many times over)
+  let bestItems = 0;
+  let bestAt = -1;
   let bestFrom = 0;
   let bestTo = 0;
-  const { flags, letters, start } = c;
-  for (let i = 0; i < c.n; i++) {
+  const { flags, letters, start, n } = c;
+  // each chunk's part in a run is read from its bits, not by branches: whether a chunk is a function word is as good as
+  // random to the processor
+  for (let i = 0; i < n; i++) {
     const fl = flags[i]!;
+    const long = (LONG_CHUNK - letters[i]!) >>> 31;
     // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
     // words on the same line starts it); so does a chunk of marks alone before it: words strung one after another make a
     // list, while commands or fields parted by "&&", "|" or "-" are segments of a line
-    if (fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER) || letters[i]! > LONG_CHUNK) {
-      if (items > f.listItems) {
-        f.listItems = items;
-        f.listAt = at;
-        bestFrom = from;
-        bestTo = i;
-      }
-      items = 0;
+    const ends = anyBit(fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER)) | long;
+    if (items > bestItems && ends !== 0) {
+      bestItems = items;
+      bestAt = at;
+      bestFrom = from;
+      bestTo = i;
     }
-    if (fl & (C_CODEISH | C_FUNC) || letters[i]! > LONG_CHUNK) continue;
-    if (items === 0) {
-      at = start[i]!;
-      from = i;
-    }
-    items++;
+    items &= ends - 1;
+    // a chunk of code or data, a function word or a long chunk is no item; any other one is, and starts a run after none
+    const item = (anyBit(fl & (C_CODEISH | C_FUNC)) | long) ^ 1;
+    const opens = -(item & ((items - 1) >>> 31));
+    at = (start[i]! & opens) | (at & ~opens);
+    from = (i & opens) | (from & ~opens);
+    items += item;
   }
-  if (items > f.listItems) {
-    f.listItems = items;
-    f.listAt = at;
+  if (items > bestItems) {
+    bestItems = items;
+    bestAt = at;
     bestFrom = from;
-    bestTo = c.n;
+    bestTo = n;
   }
-  if (f.listItems > 0) f.listRepeats = repeatsIn(c, bestFrom, bestTo);
-  return f;
+  return { listItems: bestItems, listRepeats: bestItems > 0 ? repeatsIn(c, bestFrom, bestTo) : 0, listAt: bestAt };
+}
+
+/** 1 when any bit of `bits` (a chunk's flags masked, under 256) is set, else 0. */
+function anyBit(bits: number): number {
+  return (bits + 0xff) >> 8;
 }
 
 /** How many chunks of [from, to) repeat the key of one before them in it. */

@@ -59,6 +59,8 @@ function openingScript(c: Chunks, asides: Asides): number {
   let proseLetters = 0;
   // scripts the clause reads as prose in: one of its function words, or letters of a script written without spaces
   let prose = 0;
+  // scripts the clause has letters of: only their counts are added and cleared at its end, most clauses have one
+  let inClause = 0;
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
     const fl = c.flags[i]!;
@@ -67,17 +69,19 @@ function openingScript(c: Chunks, asides: Asides): number {
       all[s] = all[s]! + c.scriptLetters[i]!;
       if (!asides.aside(c.start[i]!)) {
         clause[s] = clause[s]! + c.scriptLetters[i]!;
+        inClause |= 1 << s;
         if (fl & C_FUNC || gluesLatin(s)) prose |= 1 << s;
       }
     }
     if (fl & C_BREAK || i === c.n - 1) {
-      for (let s = 1; s < 16; s++) {
-        if (!(prose & (1 << s))) continue;
+      for (let m = prose & ~1; m !== 0; m &= m - 1) {
+        const s = 31 - Math.clz32(m & -m);
         opening[s] = opening[s]! + clause[s]!;
         proseLetters += clause[s]!;
       }
       if (proseLetters >= OPENING_LETTERS) return dominant(opening);
-      clause.fill(0);
+      for (let m = inClause; m !== 0; m &= m - 1) clause[31 - Math.clz32(m & -m)] = 0;
+      inClause = 0;
       prose = 0;
     }
   }

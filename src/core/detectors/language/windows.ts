@@ -4,7 +4,7 @@
  * (noise), of function words (soup) and for word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
-import { SC_CJK, SC_NONE } from '../../charClass.js';
+import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
 import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
 import { addSaladPoint, type SaladPoint } from './salad.js';
 import { gluesLatin } from './tokenShapes.js';
@@ -81,19 +81,25 @@ const S = {
   /** The first chunk of the stretch. */
   FROM: 11,
   CASED: 12,
-  SCRIPTS: 13,
+  /** The scripts the stretch has letters of, one bit each: only their counts are read, added and cleared. */
+  MASK: 13,
+  SCRIPTS: 14,
 } as const;
 const SUMS = S.SCRIPTS + 16;
-/** The sums of the half window read and of the one before, shared by every call (one runs at a time, each zeroes them first). */
+/** The sums of the half window read, of the one before and of the window they make: shared by every call (one runs at a time, and clears what it reads first). */
 const SUMS_NEXT = new Int32Array(SUMS);
 const SUMS_PREV = new Int32Array(SUMS);
+const SUMS_WINDOW = new Int32Array(SUMS);
 
 /** The bit of each flag counted in chunkSums. */
 const BIT_BREAK = 31 - Math.clz32(C_BREAK);
 const BIT_FUNC = 31 - Math.clz32(C_FUNC);
 const BIT_CASED = 31 - Math.clz32(C_CASED);
+const BIT_CODEISH = 31 - Math.clz32(C_CODEISH);
+/** The scripts that glue Latin terms to their words (gluesLatin), one bit each. */
+const GLUES_LATIN = (1 << SC_CJK) | (1 << SC_HANGUL) | (1 << SC_THAI);
 
-/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller), which it returns. */
+/** The sums of the chunks [a, b), written into `w` (its scripts zeroed by the caller: see clearScripts), which it returns. */
 function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let weight = 0;
   let malformed = 0;
@@ -112,6 +118,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   // script, and a sum kept in the array made each chunk wait on the one before it
   let first = -1;
   let firstLetters = 0;
+  let mask = 0;
   for (let i = a; i < b; i++) {
     const fl = flags[i]!;
     const s = script[i]!;
@@ -120,26 +127,33 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
     else if (first < 0) {
       first = s;
       firstLetters = scriptLetters[i]!;
-    } else w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
-    if (ns & 1 && !(fl & C_CODEISH)) noisy++;
-    noisy += ns >> 1;
+    } else {
+      w[S.SCRIPTS + s] = w[S.SCRIPTS + s]! + scriptLetters[i]!;
+      mask |= 1 << s;
+    }
+    // counted by the flag's bit, not by a branch: whether a chunk has a break, a function word, a capital or code
+    // punctuation is as good as random to the processor
+    const codeBit = (fl >> BIT_CODEISH) & 1;
+    noisy += (ns & ~codeBit & 1) + (ns >> 1);
     letterless += ns >> 1;
     const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
-    if (fl & C_CODEISH) codeish += wt;
-    // counted by the flag's bit, not by a branch: whether a chunk has a break, a function word or a capital is as good
-    // as random to the processor
+    codeish += wt & -codeBit;
     breaks += (fl >> BIT_BREAK) & 1;
     func += (fl >> BIT_FUNC) & 1;
     cased += (fl >> BIT_CASED) & 1;
-    const own = gluesLatin(s);
-    if (!own) spaced++;
+    const own = (GLUES_LATIN >> s) & 1;
+    spaced += own ^ 1;
     if (fl & C_GLUE && !own) {
       glued += wt;
       if (fl & C_MALFORMED) gluedMalformed += wt;
     } else if (fl & C_MALFORMED) malformed += wt;
   }
-  if (first >= 0) w[S.SCRIPTS + first] = w[S.SCRIPTS + first]! + firstLetters;
+  if (first >= 0) {
+    w[S.SCRIPTS + first] = w[S.SCRIPTS + first]! + firstLetters;
+    mask |= 1 << first;
+  }
+  w[S.MASK] = mask;
   w[S.N] = b - a;
   w[S.WEIGHT] = weight;
   w[S.MALFORMED] = malformed;
@@ -156,11 +170,43 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   return w;
 }
 
-/** The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window). */
+/**
+ * The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window).
+ * Only the scripts of the mask have letters, and a count of none never wins: most windows are of one script.
+ */
 function dominantScript(w: Int32Array): number {
+  let mask = w[S.MASK]!;
+  if ((mask & (mask - 1)) === 0) return mask === 0 ? SC_NONE : 31 - Math.clz32(mask);
   let best = SC_NONE;
-  for (let s = 1; s < 16; s++) if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  for (; mask !== 0; mask &= mask - 1) {
+    const s = 31 - Math.clz32(mask & -mask);
+    if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+  }
   return best;
+}
+
+/** The script counts of `w` zeroed (those of its mask: the others are zero already), ready for chunkSums. */
+function clearScripts(w: Int32Array): Int32Array {
+  for (let mask = w[S.MASK]!; mask !== 0; mask &= mask - 1) w[S.SCRIPTS + 31 - Math.clz32(mask & -mask)] = 0;
+  w[S.MASK] = 0;
+  return w;
+}
+
+/** `into` made the sums of two stretches, `x` and the one after it `y`: the plain sums added, then the counts of their scripts. */
+function joinSums(into: Int32Array, x: Int32Array, y: Int32Array): Int32Array {
+  clearScripts(into);
+  for (let k = 0; k < S.MASK; k++) into[k] = x[k]! + y[k]!;
+  into[S.MASK] = x[S.MASK]! | y[S.MASK]!;
+  for (let m = x[S.MASK]!; m !== 0; m &= m - 1) {
+    const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
+    into[at] = x[at]!;
+  }
+  for (let m = y[S.MASK]!; m !== 0; m &= m - 1) {
+    const at = S.SCRIPTS + 31 - Math.clz32(m & -m);
+    into[at] = into[at]! + y[at]!;
+  }
+  into[S.FROM] = x[S.FROM]!;
+  return into;
 }
 
 /** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
@@ -219,22 +265,24 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     }
   };
   if (c.n < WINDOW) {
-    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, sums.fill(0)));
+    if (c.n >= MIN_CHUNKS) judgeWindow(chunkSums(c, 0, c.n, clearScripts(sums)));
   } else {
-    // the windows overlap by half: each half is summed once, a window is two halves
+    // the windows overlap by half: each half is summed once, a window is two halves (the half read last is the first
+    // half of the next window: the two buffers trade places)
     const half = WINDOW / 2;
-    const prev = SUMS_PREV;
-    chunkSums(c, 0, half, prev.fill(0));
+    let prev = SUMS_PREV;
+    let next = sums;
+    chunkSums(c, 0, half, clearScripts(prev));
     let a = 0;
     for (; a + WINDOW <= c.n; a += half) {
-      const next = chunkSums(c, a + half, a + WINDOW, sums.fill(0));
-      for (let k = 0; k < SUMS; k++) prev[k] = prev[k]! + next[k]!;
-      prev[S.FROM] = a;
-      judgeWindow(prev);
-      prev.set(next);
+      chunkSums(c, a + half, a + WINDOW, clearScripts(next));
+      judgeWindow(joinSums(SUMS_WINDOW, prev, next));
+      const read = prev;
+      prev = next;
+      next = read;
     }
     // the end of the text is a window too, however the windows fell
-    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, sums.fill(0)));
+    if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, clearScripts(next)));
   }
   return f;
 }
