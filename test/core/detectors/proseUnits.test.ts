@@ -41,6 +41,13 @@ describe('proseParagraphs', () => {
     ['a line of code words is left out', 'Words.\nfoo_bar = baz.qux(x) :: y\nMore words.', ['Words.', 'More words.']],
     ['URLs and inline code read as a space', 'See https://example.com/a_b?c=d and `x_y = 1` here.', ['See   and   here.']],
     [
+      'a URL inside inline code goes with it',
+      'Run `curl https://example.com/x_y --silent` to fetch the words here.',
+      ['Run   to fetch the words here.'],
+    ],
+    // read without the space, foo.barbaz would be a code word (a dotted call) and the line code
+    ['what is taken out reads as a space between the words on either side', 'see foo.`x`barbaz now', ['see foo. barbaz now']],
+    [
       'a list item starts a paragraph of its own',
       'Items:\n- first one\n2. second one\n[3] third one',
       ['Items:', '- first one', '2. second one', '[3] third one'],
