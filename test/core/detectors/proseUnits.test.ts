@@ -70,6 +70,14 @@ describe('proseParagraphs', () => {
   ];
   for (const [name, text, want] of ROWS) it(name, () => assert.deepEqual(texts(text), want));
 
+  it("carries each paragraph's letters as counted when its lines were judged, and a whole-paragraph unit's", () => {
+    const all = `${ROWS.map((r) => r[1]).join('\n\n')}\n\nTwo lines \u{1d400}\u{1d401} with a letter\nbeyond the BMP and *stars* here.`;
+    for (const p of proseParagraphs(all)) {
+      assert.equal(p.letters, letterCount(p.text), p.text);
+      for (const u of paragraphUnits(p)) if (u.letters !== undefined) assert.equal(u.letters, letterCount(u.text), u.text);
+    }
+  });
+
   it('a short line alone that does not end as a sentence is a title', () => {
     const p = proseParagraphs('Getting started\n\nFirst, install it.\n\nA line that ends as a sentence.\n\nTwo lines\nof text');
     assert.deepEqual(
@@ -93,7 +101,7 @@ describe('proseParagraphs', () => {
     // a piece of spaces only (what is left of a run of inline code): no unit, wherever the walk starts
     const gap = `${'a few words '.repeat(12)}${' '.repeat(2 * UNIT_CHARS)}${'and after the gap '.repeat(12)}`;
     for (const text of [long, gap, 'One short sentence.', '']) {
-      const p: ProseParagraph = { start: 7, text, lines: 1, title: false };
+      const p: ProseParagraph = { start: 7, text, letters: letterCount(text), lines: 1, title: false };
       const want = paragraphUnits(p);
       const fwd: unknown[] = [];
       const back: unknown[] = [];
@@ -108,7 +116,7 @@ describe('proseParagraphs', () => {
       assert.deepEqual(fwd, want);
       assert.deepEqual(back.reverse(), want);
     }
-    const p: ProseParagraph = { start: 0, text: gap, lines: 1, title: false };
+    const p: ProseParagraph = { start: 0, text: gap, letters: letterCount(gap), lines: 1, title: false };
     assert.ok(paragraphUnits(p).length < Math.ceil(gap.length / UNIT_CHARS), 'the gap is no unit');
     // a walk that stops reads no further
     const last: unknown[] = [];

@@ -44,14 +44,13 @@ function withoutUrls(s: string, from: number, to: number, urls: readonly number[
 
 const INLINE_CODE = /`[^`\n]*`/g;
 
-/** Why a line is no prose, or PROSE. */
-const PROSE = 0;
-const NOT_PROSE = 1;
+/** Why a line is no prose (judgeLine gives a prose line's letters instead, at least one). */
+const NOT_PROSE = -1;
 /** The line holds a URL or inline code: read again once they are taken out. */
-const UNCLEAN = 2;
+const UNCLEAN = -2;
 
 /**
- * Reads [from, to) of s once: NOT_PROSE when mostly symbols or digits, mostly letters in code
+ * Reads [from, to) of s once: its letters when it is prose; NOT_PROSE when mostly symbols or digits, mostly letters in code
  * words (identifiers joined by _ :: or a dot, calls, operators, brackets, quoted keys), or a
  * row of CSV (GLUED_CELLS words glued to a comma or semicolon);
  * UNCLEAN when `gaps` is null and it holds a URL or a backtick (NOT_PROSE first if two bars
@@ -155,7 +154,7 @@ function judgeLine(s: string, from: number, to: number, gaps: readonly number[] 
   if (letters === 0 || letters < LETTER_SHARE * nonSpace) return NOT_PROSE;
   if (codeLetters > CODE_LETTERS * letters) return NOT_PROSE;
   if (glued >= GLUED_CELLS) return NOT_PROSE;
-  return PROSE;
+  return letters;
 }
 
 /**
@@ -194,15 +193,22 @@ function cleaned(s: string, from: number, to: number): { gaps: number[]; text: s
   return { gaps, text: noUrls.replace(INLINE_CODE, ' ') };
 }
 
+/** A prose line as proseOf gives it: its text and the letters in it (the judge counted them). */
+export interface LineProse {
+  text: string;
+  letters: number;
+}
+
 /** The trimmed line [from, to) as prose, or null when it is no prose (a table row, a markup line, see judgeLine). */
-export function proseOf(s: string, from: number, to: number): string | null {
+export function proseOf(s: string, from: number, to: number): LineProse | null {
   const first = s.charCodeAt(from);
   if (first === 124 || first === 60) return null;
   const r = judgeLine(s, from, to, null);
-  if (r === PROSE) return s.slice(from, to);
+  if (r > 0) return { text: s.slice(from, to), letters: r };
   if (r === NOT_PROSE) return null;
   let pipes = 0;
   for (let i = from; i < to; i++) if (s.charCodeAt(i) === 124 && ++pipes > 1) return null;
   const c = cleaned(s, from, to);
-  return judgeLine(s, from, to, c.gaps) === PROSE ? c.text : null;
+  const letters = judgeLine(s, from, to, c.gaps);
+  return letters > 0 ? { text: c.text, letters } : null;
 }
