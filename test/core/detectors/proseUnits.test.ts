@@ -45,6 +45,11 @@ describe('proseParagraphs', () => {
       'Run `curl https://example.com/x_y --silent` to fetch the words here.',
       ['Run   to fetch the words here.'],
     ],
+    [
+      'backticks inside a URL go with the URL, a lone one stays',
+      'Open https://example.com/`a_b`c and read ` the words here.',
+      ['Open   and read ` the words here.'],
+    ],
     // read without the space, foo.barbaz would be a code word (a dotted call) and the line code
     ['what is taken out reads as a space between the words on either side', 'see foo.`x`barbaz now', ['see foo. barbaz now']],
     [

@@ -166,29 +166,43 @@ function judgeLine(s: string, from: number, to: number, gaps: readonly number[] 
 function cleaned(s: string, from: number, to: number): { gaps: number[]; text: string } {
   const urls = urlSpans(s, from, to);
   const noUrls = withoutUrls(s, from, to, urls);
-  // where each char of noUrls stands in the line: the pieces between URLs, each followed by the URL's one space
+  // where char k of noUrls stands in the line: the pieces between URLs, each followed by the URL's one space; asked
+  // in order, so the piece is found by walking on from the last one (a line of many URLs costs one pass)
+  let j = 0;
+  let start = from;
+  let u = 0;
   const at = (k: number): number => {
-    let start = from;
-    let u = 0;
-    for (let j = 0; j < urls.length && k >= u + (urls[j]! - start) + 1; j += 2) {
+    for (; j < urls.length && k >= u + (urls[j]! - start) + 1; j += 2) {
       u += urls[j]! - start + 1;
       start = urls[j + 1]!;
     }
     return start + (k - u);
   };
-  const gaps: number[] = [];
-  for (const m of noUrls.matchAll(INLINE_CODE)) gaps.push(at(m.index), at(m.index + m[0].length - 1) + 1);
-  if (urls.length > 0) {
-    // both lists are in order and a URL lies inside an inline code or apart from it: merged by start
-    const all: Array<[number, number]> = [];
-    for (let k = 0; k < urls.length; k += 2) all.push([urls[k]!, urls[k + 1]!]);
-    for (let k = 0; k < gaps.length; k += 2) all.push([gaps[k]!, gaps[k + 1]!]);
-    all.sort((x, y) => x[0] - y[0]);
-    gaps.length = 0;
-    for (const [a, b] of all) {
-      if (gaps.length > 0 && a <= gaps[gaps.length - 1]!) gaps[gaps.length - 1] = Math.max(gaps[gaps.length - 1]!, b);
-      else gaps.push(a, b);
+  // the inline codes INLINE_CODE finds: each runs from a backtick to the next one, unless a newline comes between (then
+  // the next one may open a code); the next newline is looked for again only once the walk has passed it
+  const codes: number[] = [];
+  let nl = -2;
+  for (let a = noUrls.indexOf('`'); a >= 0; ) {
+    const b = noUrls.indexOf('`', a + 1);
+    if (b < 0) break;
+    if (nl !== -1 && nl < a) nl = noUrls.indexOf('\n', a);
+    if (nl >= 0 && nl < b) {
+      a = b;
+      continue;
     }
+    codes.push(at(a), at(b) + 1);
+    a = noUrls.indexOf('`', b + 1);
+  }
+  // both lists are in order and a URL lies inside an inline code or apart from it: merged by start, one inside another kept once
+  const gaps: number[] = [];
+  for (let x = 0, y = 0; x < urls.length || y < codes.length; ) {
+    const fromUrls = y >= codes.length || (x < urls.length && urls[x]! < codes[y]!);
+    const a = fromUrls ? urls[x]! : codes[y]!;
+    const b = fromUrls ? urls[x + 1]! : codes[y + 1]!;
+    if (fromUrls) x += 2;
+    else y += 2;
+    if (gaps.length > 0 && a < gaps[gaps.length - 1]!) gaps[gaps.length - 1] = Math.max(gaps[gaps.length - 1]!, b);
+    else gaps.push(a, b);
   }
   return { gaps, text: noUrls.replace(INLINE_CODE, ' ') };
 }
