@@ -50,9 +50,9 @@ const NOT_PROSE = -1;
 const UNCLEAN = -2;
 
 /**
- * Reads [from, to) of s once: its letters when it is prose; NOT_PROSE when mostly symbols or digits, mostly letters in code
- * words (identifiers joined by _ :: or a dot, calls, operators, brackets, quoted keys), or a
- * row of CSV (GLUED_CELLS words glued to a comma or semicolon);
+ * Reads [from, to) of s once: its letters when it is prose; NOT_PROSE when mostly symbols or
+ * digits, mostly letters in code words (identifiers joined by _ :: or a dot, calls, operators,
+ * brackets, quoted keys), or a row of CSV (GLUED_CELLS words glued to a comma or semicolon);
  * UNCLEAN when `gaps` is null and it holds a URL or a backtick (NOT_PROSE first if two bars
  * come before). With `gaps` (pairs [start, end) in order, the URLs and inline code taken out)
  * the line is read as the cleaned line would be: every char of a gap as a space, which is what
