@@ -41,6 +41,18 @@ describe('proseParagraphs', () => {
     ['a line of code words is left out', 'Words.\nfoo_bar = baz.qux(x) :: y\nMore words.', ['Words.', 'More words.']],
     ['URLs and inline code read as a space', 'See https://example.com/a_b?c=d and `x_y = 1` here.', ['See   and   here.']],
     [
+      'a URL inside inline code goes with it',
+      'Run `curl https://example.com/x_y --silent` to fetch the words here.',
+      ['Run   to fetch the words here.'],
+    ],
+    [
+      'backticks inside a URL go with the URL, a lone one stays',
+      'Open https://example.com/`a_b`c and read ` the words here.',
+      ['Open   and read ` the words here.'],
+    ],
+    // read without the space, foo.barbaz would be a code word (a dotted call) and the line code
+    ['what is taken out reads as a space between the words on either side', 'see foo.`x`barbaz now', ['see foo. barbaz now']],
+    [
       'a list item starts a paragraph of its own',
       'Items:\n- first one\n2. second one\n[3] third one',
       ['Items:', '- first one', '2. second one', '[3] third one'],
@@ -62,6 +74,14 @@ describe('proseParagraphs', () => {
     ],
   ];
   for (const [name, text, want] of ROWS) it(name, () => assert.deepEqual(texts(text), want));
+
+  it("carries each paragraph's letters as counted when its lines were judged, and a whole-paragraph unit's", () => {
+    const all = `${ROWS.map((r) => r[1]).join('\n\n')}\n\nTwo lines \u{1d400}\u{1d401} with a letter\nbeyond the BMP and *stars* here.`;
+    for (const p of proseParagraphs(all)) {
+      assert.equal(p.letters, letterCount(p.text), p.text);
+      for (const u of paragraphUnits(p)) if (u.letters !== undefined) assert.equal(u.letters, letterCount(u.text), u.text);
+    }
+  });
 
   it('a short line alone that does not end as a sentence is a title', () => {
     const p = proseParagraphs('Getting started\n\nFirst, install it.\n\nA line that ends as a sentence.\n\nTwo lines\nof text');
@@ -86,7 +106,7 @@ describe('proseParagraphs', () => {
     // a piece of spaces only (what is left of a run of inline code): no unit, wherever the walk starts
     const gap = `${'a few words '.repeat(12)}${' '.repeat(2 * UNIT_CHARS)}${'and after the gap '.repeat(12)}`;
     for (const text of [long, gap, 'One short sentence.', '']) {
-      const p: ProseParagraph = { start: 7, text, lines: 1, title: false };
+      const p: ProseParagraph = { start: 7, text, letters: letterCount(text), lines: 1, title: false };
       const want = paragraphUnits(p);
       const fwd: unknown[] = [];
       const back: unknown[] = [];
@@ -101,7 +121,7 @@ describe('proseParagraphs', () => {
       assert.deepEqual(fwd, want);
       assert.deepEqual(back.reverse(), want);
     }
-    const p: ProseParagraph = { start: 0, text: gap, lines: 1, title: false };
+    const p: ProseParagraph = { start: 0, text: gap, letters: letterCount(gap), lines: 1, title: false };
     assert.ok(paragraphUnits(p).length < Math.ceil(gap.length / UNIT_CHARS), 'the gap is no unit');
     // a walk that stops reads no further
     const last: unknown[] = [];

@@ -9,13 +9,15 @@
  */
 import { letterCount } from './charClasses.js';
 import { endsSentence, firstNonSpace, lastNonSpace, type LineBlock, lineBlocks, TITLE_CHARS } from './lineBlocks.js';
-import { proseOf } from './proseLine.js';
+import { type LineProse, proseOf } from './proseLine.js';
 import { roughLanguage } from './roughLanguage.js';
 
 /** One prose paragraph: where it starts in the text, what it says (cleaned, lines joined by a space), and its lines. */
 export interface ProseParagraph {
   start: number;
   text: string;
+  /** Letters of its text, counted as its lines were judged. */
+  letters: number;
   lines: number;
   /** True when it is one short line that does not end as a sentence: a title, which opens a section of its own. */
   title: boolean;
@@ -25,6 +27,8 @@ export interface ProseParagraph {
 export interface ProseUnit {
   start: number;
   text: string;
+  /** Letters of its text, when known without counting them: a unit that is its paragraph's whole text has the paragraph's. */
+  letters?: number;
 }
 
 /** Chars of a unit at most: the identifier reads a sentence or two at a time, so a switch inside a long paragraph shows. */
@@ -49,7 +53,7 @@ export function blockParagraphs(text: string, block: LineBlock): ProseParagraph[
 }
 
 /** The prose of the line [pos, nl) of a block, or null (see proseOf; a comment of code is none). */
-function lineProse(text: string, pos: number, nl: number, several: boolean): string | null {
+function lineProse(text: string, pos: number, nl: number, several: boolean): LineProse | null {
   const a = firstNonSpace(text, pos, nl);
   return isComment(text, a, several) ? null : proseOf(text, a, lastNonSpace(text, a, nl));
 }
@@ -73,6 +77,7 @@ export function walkParagraphs(
   const several = lines1 >= 0 && lines1 < block.to;
   // the run of prose lines going on, in text order however it was walked
   let pieces: string[] = [];
+  let letters = 0;
   let paraStart = -1;
   const seen: ProseParagraph[] = [];
   const flush = (): boolean => {
@@ -80,8 +85,9 @@ export function walkParagraphs(
     if (dir < 0) pieces.reverse();
     const para = pieces.join(' ');
     const title = pieces.length === 1 && para.length <= TITLE_CHARS && !endsSentence(para.charCodeAt(para.length - 1));
-    const p = { start: paraStart, text: para, lines: pieces.length, title };
+    const p = { start: paraStart, text: para, letters, lines: pieces.length, title };
     pieces = [];
+    letters = 0;
     paraStart = -1;
     seen.push(p);
     return take(p);
@@ -96,7 +102,8 @@ export function walkParagraphs(
         if (!flush()) return partly;
       } else {
         if (paraStart < 0) paraStart = pos;
-        pieces.push(prose);
+        pieces.push(prose.text);
+        letters += prose.letters;
       }
       pos = nl + 1;
     }
@@ -109,7 +116,8 @@ export function walkParagraphs(
       if (!flush()) return partly;
     } else {
       paraStart = pos;
-      pieces.push(prose);
+      pieces.push(prose.text);
+      letters += prose.letters;
     }
     nl = pos - 1;
   }
@@ -159,6 +167,7 @@ export class ParagraphCache {
 
   /** The letters of a unit of this text, counted once however often asked for (the shortcut, the ends and the sample count the same units). */
   letters(u: ProseUnit): number {
+    if (u.letters !== undefined) return u.letters;
     this.counted ??= new Map();
     return readOnce(this.counted, u, letterCount);
   }
@@ -198,7 +207,9 @@ function pieceEnd(text: string, at: number): number {
 /** The unit of the piece [at, end) of a paragraph, or null when the piece is only spaces (then it is no unit). */
 function pieceUnit(p: ProseParagraph, at: number, end: number): ProseUnit | null {
   const piece = p.text.slice(at, end).trim();
-  return piece.length > 0 ? { start: p.start + at, text: piece } : null;
+  if (piece.length === 0) return null;
+  // the whole paragraph (trimmed of spaces only): its letters are the paragraph's, counted when its lines were judged
+  return at === 0 && end === p.text.length ? { start: p.start, text: piece, letters: p.letters } : { start: p.start + at, text: piece };
 }
 
 /** The paragraph cut into units of about UNIT_CHARS, at a space when there is one; at most `max` from its start. */
