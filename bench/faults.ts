@@ -39,6 +39,7 @@ import { conf40Cases } from './faults/conf40.js';
 import { otel40Cases } from './faults/otel40.js';
 import { perf7scoreCases } from './faults/perf7score.js';
 import { perf8langCases } from './faults/perf8lang.js';
+import { lidwalkCases } from './faults/lidwalk.js';
 import { perf8repCases } from './faults/perf8rep.js';
 import { secretsunionCases } from './faults/secretsunion.js';
 
@@ -672,6 +673,7 @@ export async function runFaultsBench(): Promise<void> {
     await perf7scoreCases(root, results);
     await perf8repCases(root, results);
     await perf8langCases(root, results);
+    await lidwalkCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
