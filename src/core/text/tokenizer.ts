@@ -197,9 +197,9 @@ export class Tokenizer {
         const a = ASCII[c]!;
         if (a >= A_WORD) {
           // letters and digits of a word: a tight loop to the end of the word
-          if (s.wStart < 0) this.startWord(a === A_DIGIT);
+          const fresh = s.wStart < 0;
           let j = i;
-          let h = s.wHash;
+          let h = fresh ? WORD_SEED : s.wHash;
           let digits = 0;
           let letters = 0;
           let uppers = 0;
@@ -216,6 +216,45 @@ export class Tokenizer {
             }
             j++;
           }
+          if (fresh && j < n) {
+            // a word that starts and ends in this delta with ASCII chars only (most words) is a
+            // token at once, its counts kept in locals; one followed by a non-ASCII char (it may go on)
+            // or a number followed by a separator (it may go on too) takes the general path
+            const next = str.charCodeAt(j);
+            if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits > 0)) {
+              // startWord and finishWord in one, written out here: a call per word costs more than the rest
+              const len = j - i;
+              if (s.wsLen > 0) {
+                this.spaces.push(s.wsStart, s.wsLen);
+                s.wsLen = 0;
+              }
+              const m = s.m;
+              const pos = s.pos;
+              markupWord(m, pos);
+              let flags = codeFlags(m);
+              if (digits > 0 && letters > 0) flags |= F_ALNUM;
+              if (a === A_DIGIT) flags |= F_NUM;
+              if (uppers === 0 && digits === 0 && letters === len) flags |= F_LOWER;
+              if (letters > 0) flags |= SC_LATIN << SCRIPT_SHIFT;
+              const key = len <= MAX_KEY ? h : Math.imul(h ^ len, 0x01000193);
+              const keyLen = len <= MAX_KEY ? len : MAX_KEY + 1;
+              const kind = m.tag === 2 ? K_MARK : K_WORD;
+              const id = this.words.get(key, keyLen);
+              if (id >= 0) {
+                this.tokens.push(pos, pos + len, id, kind | flags | this.idFlags[id]! | s.before);
+                s.before = 0;
+              } else {
+                // a new word: its id, and whether it is a function word (read from the text)
+                s.wNonAscii = false;
+                this.token(kind, key, -2 - keyLen, pos, pos + len, flags);
+              }
+              s.pos = pos + len;
+              this.bytes += len;
+              i = j - 1;
+              continue;
+            }
+          }
+          if (fresh) this.startWord(a === A_DIGIT);
           s.wHash = h;
           s.wDigits += digits;
           s.wLetters += letters;
@@ -238,9 +277,39 @@ export class Tokenizer {
           s.ref = '&';
           continue;
         }
+        if (a === A_SPACE) {
+          // a run of ASCII whitespace at once: what it leaves (flags, markup state) depends only
+          // on its length and its line breaks
+          let j = i + 1;
+          let breaks = c === 10 ? 1 : 0;
+          while (j < n) {
+            const cj = str.charCodeAt(j);
+            if (cj >= 128 || ASCII[cj] !== A_SPACE) break;
+            if (cj === 10) breaks++;
+            j++;
+          }
+          this.spaceRun(j - i, breaks);
+          i = j - 1;
+          continue;
+        }
+        // punct(c, c, 1) written out for an ASCII char, whose id is its code
         this.bytes++;
-        if (a === A_SPACE) this.space(c);
-        else this.punct(c, c, 1);
+        if (c < 0x20 || c === 0x7f) this.oddSeen = true;
+        if (s.wsLen > 0) {
+          this.spaces.push(s.wsStart, s.wsLen);
+          s.wsLen = 0;
+        }
+        const m = s.m;
+        const pos = s.pos;
+        markupPunct(m, c, pos);
+        let flags = codeFlags(m) | (c === 0x60 ? F_CODE : 0);
+        if (this.asciiSeen[c] === 0) {
+          if (!this.spec) this.asciiSeen[c] = 1;
+          flags |= F_NEW;
+        }
+        this.tokens.push(pos, pos + 1, c, K_PUNCT | flags | this.idFlags[c]! | s.before);
+        s.before = 0;
+        s.pos = pos + 1;
         continue;
       }
       if (c >= 0xd800 && c <= 0xdbff) {
@@ -357,6 +426,25 @@ export class Tokenizer {
     }
     markupSpace(s.m, nl);
     s.pos++;
+  }
+
+  /**
+   * `len` whitespace chars of which `breaks` are '\n': the same as `space` once per char (the
+   * markup's state after one whitespace char is left as it is by more, but for a line break).
+   */
+  private spaceRun(len: number, breaks: number): void {
+    const s = this.s;
+    if (s.wsLen === 0) s.wsStart = s.pos;
+    s.wsLen += len;
+    let before = s.before | F_SPACE;
+    if (breaks > 0) {
+      before |= before & F_LINE ? F_BLANK : F_LINE;
+      if (breaks > 1) before |= F_BLANK;
+    }
+    s.before = before;
+    markupSpace(s.m, breaks > 0);
+    s.pos += len;
+    this.bytes += len;
   }
 
   private endSpace(): void {
