@@ -248,6 +248,18 @@ export class Tokenizer {
                 s.wNonAscii = false;
                 this.token(kind, key, -2 - keyLen, pos, pos + len, flags);
               }
+              if (next === 0x20) {
+                // one space after it, as `space` takes it: of the markup's state only an address ends
+                // (markupWord left the rest as a space leaves it)
+                s.wsStart = pos + len;
+                s.wsLen = 1;
+                s.before = F_SPACE;
+                m.url = 0;
+                s.pos = pos + len + 1;
+                this.bytes += len + 1;
+                i = j;
+                continue;
+              }
               s.pos = pos + len;
               this.bytes += len;
               i = j - 1;
