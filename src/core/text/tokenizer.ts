@@ -78,8 +78,11 @@ export class Tokenizer {
   readonly spaces = new SpaceRuns();
   /** Per token id: F_FUNC when it is a function word (set when first seen). */
   idFlags = new Int32Array(256);
-  /** UTF-8 bytes of the text. */
-  bytes = 0;
+  /**
+   * UTF-8 bytes beyond one per UTF-16 unit of the text tokenized (a char outside ASCII takes 2-4
+   * bytes for its 1-2 units): the scan counts only these, as every char it reads advances `pos`.
+   */
+  private extraBytes = 0;
   /** True once a char that only a broken decode leaves was seen (U+FFFD, the unknown-token glyph U+2047, a control other than whitespace): the detector that counts them reads the text only then. */
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
@@ -121,6 +124,11 @@ export class Tokenizer {
     };
   }
 
+  /** UTF-8 bytes of the text tokenized. */
+  get bytes(): number {
+    return this.s.pos + this.extraBytes;
+  }
+
   get length(): number {
     return this.store.size;
   }
@@ -158,7 +166,7 @@ export class Tokenizer {
   snapshot<T>(read: () => T): T {
     const saved = { ...this.s, m: { ...this.s.m } };
     const n = this.tokens.n;
-    const totals = [this.spaces.n, this.spaces.total, this.bytes];
+    const totals = [this.spaces.n, this.spaces.total, this.extraBytes];
     this.spec = true;
     try {
       const s = this.s;
@@ -174,7 +182,7 @@ export class Tokenizer {
       this.tokens.n = n;
       this.spaces.n = totals[0]!;
       this.spaces.total = totals[1]!;
-      this.bytes = totals[2]!;
+      this.extraBytes = totals[2]!;
     }
   }
 
@@ -190,7 +198,6 @@ export class Tokenizer {
           s.wHash = Math.imul(s.wHash ^ s.sep, 0x01000193);
           s.sep = -1;
           s.pos++;
-          this.bytes++;
         } else this.endNumber();
       }
       if (c < 128) {
@@ -256,12 +263,10 @@ export class Tokenizer {
                 s.before = F_SPACE;
                 m.url = 0;
                 s.pos = pos + len + 1;
-                this.bytes += len + 1;
                 i = j;
                 continue;
               }
               s.pos = pos + len;
-              this.bytes += len;
               i = j - 1;
               continue;
             }
@@ -272,7 +277,6 @@ export class Tokenizer {
           s.wLetters += letters;
           s.wUppers += uppers;
           if (letters > 0) s.wScripts |= 1 << SC_LATIN;
-          this.bytes += j - i;
           s.pos += j - i;
           i = j - 1;
           continue;
@@ -305,7 +309,6 @@ export class Tokenizer {
           continue;
         }
         // punct(c, c, 1) written out for an ASCII char, whose id is its code
-        this.bytes++;
         if (c < 0x20 || c === 0x7f) this.oddSeen = true;
         if (s.wsLen > 0) {
           this.spaces.push(s.wsStart, s.wsLen);
@@ -352,7 +355,6 @@ export class Tokenizer {
     if (c === 0x3b && isWhitespaceReference(s.ref.slice(1))) {
       const len = s.ref.length + 1;
       s.ref = '';
-      this.bytes += len;
       for (let k = 0; k < len; k++) this.space(0x20);
       return true;
     }
@@ -382,7 +384,6 @@ export class Tokenizer {
     const c = s.sep;
     s.sep = -1;
     this.finishWord();
-    this.bytes++;
     this.punct(c, c, 1);
   }
 
@@ -396,7 +397,7 @@ export class Tokenizer {
     const s = this.s;
     if (c <= 0x9f || c === 0xfffd || c === 0x2047) this.oddSeen = true;
     else if (c === 0x2581 || c === 0x120 || c === 0x10a || c === 0xff5c) this.markSeen = true;
-    this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
+    this.extraBytes += len === 2 ? 2 : c < 0x800 ? 1 : 2;
     if (cls === CH_WORD) {
       if (s.wStart < 0) this.startWord(script === SC_NONE && isDigit(c));
       s.wNonAscii = true;
@@ -456,7 +457,6 @@ export class Tokenizer {
     s.before = before;
     markupSpace(s.m, breaks > 0);
     s.pos += len;
-    this.bytes += len;
   }
 
   private endSpace(): void {
