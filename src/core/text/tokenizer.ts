@@ -6,10 +6,11 @@
  * contract); every detector reads the tokens afterwards.
  */
 import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } from '../charClass.js';
-import { FUNCTION_WORDS } from '../functionWords.js';
 import { TextStore } from '../textStore.js';
 import { isReferenceChar, isWhitespaceReference, MAX_REFERENCE } from './charReference.js';
 import { WordTable } from '../wordTable.js';
+import { A_DIGIT, A_SPACE, A_UNDER, A_UPPER, A_WORD, ASCII, isDigit, LOWER, lowerOf, SEPARATOR, WORD_SEED } from './asciiClass.js';
+import { FW_MAX, isFunctionWord } from './functionWordKey.js';
 import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMarkup } from './markup.js';
 import {
   F_BLANK,
@@ -36,7 +37,6 @@ export const F_ALNUM = 1 << 16;
 export const F_LOWER = 1 << 17;
 /** Ids below this are ASCII punctuation chars (id = char code). */
 const FIRST_ID = 128;
-const WORD_SEED = 0x811c9dc5 | 0;
 /** Words longer than this are keyed by their first chars plus their length. */
 const MAX_KEY = 64;
 
@@ -515,27 +515,6 @@ export class Tokenizer {
   }
 
   /**
-   * True when the word [start, end) is a function word. A word's key is the hash of its chars
-   * lower-cased one by one, the same as the function words' keys (FW_KEYS), so a key that no
-   * function word has rules it out without slicing the text; a key that one has is checked by the
-   * chars (two words may share a hash).
-   */
-  private functionWord(key: number, len: number, start: number, end: number): boolean {
-    const ascii = !this.s.wNonAscii;
-    const k = ascii || FW_KEYS_EXACT ? FW_KEYS.get(key, len) : -1;
-    if (k < 0 && (ascii || FW_KEYS_EXACT)) return false;
-    const text = this.store.slice(start, end);
-    if (ascii && k >= 0) {
-      // the function word of that key, most likely: compared char by char, not lower-cased and hashed again
-      const w = FW_LIST[k]!;
-      let i = 0;
-      while (i < len && LOWER[text.charCodeAt(i)] === w.charCodeAt(i)) i++;
-      if (i === len) return true;
-    }
-    return FUNCTION_WORDS.has(text.toLowerCase());
-  }
-
-  /**
    * One token. `ascii` >= 0: an ASCII punctuation char (its id); -1: a non-ASCII char
    * keyed by its code point `key`; <= -2: a word keyed by hash `key` and length -2 - ascii.
    */
@@ -559,7 +538,7 @@ export class Tokenizer {
           grown.set(this.idFlags);
           this.idFlags = grown;
         }
-        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && this.functionWord(key, len, start, end) ? F_FUNC : 0;
+        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && isFunctionWord(key, len, !s.wNonAscii, this.store, start, end) ? F_FUNC : 0;
         flags |= F_NEW;
       }
     }
@@ -567,72 +546,4 @@ export class Tokenizer {
     s.before = 0;
     this.tokens.push(start, end, id, kind | flags);
   }
-}
-
-const A_SPACE = 0;
-const A_WORD = 2;
-const A_LOWER = 2;
-const A_UPPER = 3;
-const A_DIGIT = 4;
-const A_UNDER = 5;
-const ASCII = new Uint8Array(128);
-const LOWER = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const k = classOf(c);
-  ASCII[c] =
-    k === CH_SPACE
-      ? A_SPACE
-      : k !== CH_WORD
-        ? 1
-        : c >= 0x41 && c <= 0x5a
-          ? A_UPPER
-          : c >= 0x61 && c <= 0x7a
-            ? A_LOWER
-            : c === 0x5f
-              ? A_UNDER
-              : A_DIGIT;
-  LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
-/** Chars that may join the digit groups of one number. */
-const SEPARATOR = new Uint8Array(128);
-SEPARATOR[0x2e] = 1;
-SEPARATOR[0x2c] = 1;
-SEPARATOR[0x3a] = 1;
-const FW_MAX = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
-
-const lowerCache = new Uint32Array(0x10000);
-/** The lower-case form of a BMP letter (the char itself when none or when it lower-cases to several chars). */
-function lowerOf(c: number): number {
-  if (c >= 0x10000) return c;
-  let l = lowerCache[c]!;
-  if (l === 0) {
-    const s = String.fromCharCode(c).toLowerCase();
-    l = s.length === 1 ? s.charCodeAt(0) : c;
-    lowerCache[c] = l;
-  }
-  return l;
-}
-
-function isDigit(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669) || (c >= 0xff10 && c <= 0xff19);
-}
-
-/**
- * The function words by the key the scan gives them (the hash of their chars lower-cased one by
- * one, and their length). A word whose chars lower-cased one by one are not its lower-case form
- * is the one exception: "İ" lower-cases to two chars and a final "Σ" to "ς". When no function
- * word holds such a form (a "ς", a combining dot, an astral char), a key that none has rules a
- * word out; otherwise only an ASCII word's key does (FW_KEYS_EXACT false).
- */
-const FW_KEYS = new WordTable();
-/** The function words, by the value FW_KEYS gives their key. */
-const FW_LIST = [...FUNCTION_WORDS];
-const FW_KEYS_EXACT = ![...FUNCTION_WORDS].some((w) => w.includes('\u03c2') || w.includes('\u0307') || /[\ud800-\udfff]/.test(w));
-for (const [k, w] of FW_LIST.entries()) {
-  let h = WORD_SEED;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    h = Math.imul(h ^ (c < 128 ? LOWER[c]! : lowerOf(c)), 0x01000193);
-  }
-  FW_KEYS.set(h, w.length, k);
 }
