@@ -324,6 +324,16 @@ export class Tokenizer {
         }
         this.tokens.push(pos, pos + 1, c, K_PUNCT | flags | this.idFlags[c]! | s.before);
         s.before = 0;
+        if (i + 1 < n && str.charCodeAt(i + 1) === 0x20) {
+          // one space after it (", " and ". " are most punctuation), as `space` takes it
+          s.wsStart = pos + 1;
+          s.wsLen = 1;
+          s.before = F_SPACE;
+          markupSpace(m, false);
+          s.pos = pos + 2;
+          i++;
+          continue;
+        }
         s.pos = pos + 1;
         continue;
       }
