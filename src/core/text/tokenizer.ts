@@ -3,7 +3,10 @@
  * of scripts written without spaces, single punctuation chars), interns each token by a hash
  * of its case-folded chars, and records whitespace runs. Work per char is O(1) and nothing
  * looks ahead, so a text pushed in any deltas ends in the same tokens (the streaming
- * contract); every detector reads the tokens afterwards.
+ * contract); every detector reads the tokens afterwards. The common cases (an ASCII word the
+ * table knows, an ASCII punctuation char, the one space after either, a run of ASCII whitespace)
+ * are written out in the scan, with no call per token; a text pushed one char at a time takes the
+ * general path for its words and the spaces after them, which is how the tests compare the two.
  */
 import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } from '../charClass.js';
 import { TextStore } from '../textStore.js';
