@@ -3,40 +3,39 @@
  * of scripts written without spaces, single punctuation chars), interns each token by a hash
  * of its case-folded chars, and records whitespace runs. Work per char is O(1) and nothing
  * looks ahead, so a text pushed in any deltas ends in the same tokens (the streaming
- * contract); every detector reads the tokens afterwards.
+ * contract); every detector reads the tokens afterwards. The common cases (an ASCII word the
+ * table knows, an ASCII punctuation char, the one space after either, a run of ASCII whitespace)
+ * are written out in the scan, with no call per token; a text pushed one char at a time takes the
+ * general path for its words and the spaces after them, which is how the tests compare the two.
  */
-import { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } from '../charClass.js';
-import { FUNCTION_WORDS } from '../functionWords.js';
+import * as charClass from '../charClass.js';
 import { TextStore } from '../textStore.js';
 import { isReferenceChar, isWhitespaceReference, MAX_REFERENCE } from './charReference.js';
 import { WordTable } from '../wordTable.js';
-import { inCode, type MarkupState, markupPunct, markupSpace, markupWord, newMarkup } from './markup.js';
-import {
-  F_BLANK,
-  F_CODE,
-  F_FENCE,
-  F_FUNC,
-  F_LINE,
-  F_MIXSCRIPT,
-  F_NEW,
-  F_NUM,
-  F_SPACE,
-  K_MARK,
-  K_PUNCT,
-  K_SOLO,
-  K_WORD,
-  SCRIPT_SHIFT,
-  SpaceRuns,
-  TokenBuffer,
-} from './tokens.js';
+import * as asciiClass from './asciiClass.js';
+import { FW_MAX, isFunctionWord } from './functionWordKey.js';
+import * as markup from './markup.js';
+import type { MarkupState } from './markup.js';
+import * as tokens from './tokens.js';
+import { SpaceRuns, TokenBuffer } from './tokens.js';
 
+// Module-level copies of what the scan reads per char or per token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not (about a tenth of
+// the scan's time on a megabyte of mixed text).
+const { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } = charClass;
+const { A_DIGIT, A_SPACE, A_UNDER, A_UPPER, A_WORD, ASCII, isDigit, LOWER, lowerOf, SEPARATOR, WORD_SEED } = asciiClass;
+const { inCode, markupPunct, markupSpace, markupWord, newMarkup } = markup;
+const { F_BLANK, F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, SCRIPT_SHIFT } =
+  tokens;
+
+const ALNUM = 1 << 16;
+const LOWER_ONLY = 1 << 17;
 /** Letters and digits mixed in one word ("x9f2", "mp3"). */
-export const F_ALNUM = 1 << 16;
+export const F_ALNUM = ALNUM;
 /** A word of letters only, all lower case ("brazilcanada"): no capitals, digits or underscores. */
-export const F_LOWER = 1 << 17;
+export const F_LOWER = LOWER_ONLY;
 /** Ids below this are ASCII punctuation chars (id = char code). */
 const FIRST_ID = 128;
-const WORD_SEED = 0x811c9dc5 | 0;
 /** Words longer than this are keyed by their first chars plus their length. */
 const MAX_KEY = 64;
 
@@ -78,8 +77,11 @@ export class Tokenizer {
   readonly spaces = new SpaceRuns();
   /** Per token id: F_FUNC when it is a function word (set when first seen). */
   idFlags = new Int32Array(256);
-  /** UTF-8 bytes of the text. */
-  bytes = 0;
+  /**
+   * UTF-8 bytes beyond one per UTF-16 unit of the text tokenized (a char outside ASCII takes 2-4
+   * bytes for its 1-2 units): the scan counts only these, as every char it reads advances `pos`.
+   */
+  private extraBytes = 0;
   /** True once a char that only a broken decode leaves was seen (U+FFFD, the unknown-token glyph U+2047, a control other than whitespace): the detector that counts them reads the text only then. */
   oddSeen = false;
   /** True once a char that only special tokens and tokenizer space markers hold was seen (U+2581, U+0120, U+010A, U+FF5C). */
@@ -121,6 +123,11 @@ export class Tokenizer {
     };
   }
 
+  /** UTF-8 bytes of the text tokenized. */
+  get bytes(): number {
+    return this.s.pos + this.extraBytes;
+  }
+
   get length(): number {
     return this.store.size;
   }
@@ -158,7 +165,7 @@ export class Tokenizer {
   snapshot<T>(read: () => T): T {
     const saved = { ...this.s, m: { ...this.s.m } };
     const n = this.tokens.n;
-    const totals = [this.spaces.n, this.spaces.total, this.bytes];
+    const totals = [this.spaces.n, this.spaces.total, this.extraBytes];
     this.spec = true;
     try {
       const s = this.s;
@@ -174,7 +181,7 @@ export class Tokenizer {
       this.tokens.n = n;
       this.spaces.n = totals[0]!;
       this.spaces.total = totals[1]!;
-      this.bytes = totals[2]!;
+      this.extraBytes = totals[2]!;
     }
   }
 
@@ -190,16 +197,15 @@ export class Tokenizer {
           s.wHash = Math.imul(s.wHash ^ s.sep, 0x01000193);
           s.sep = -1;
           s.pos++;
-          this.bytes++;
         } else this.endNumber();
       }
       if (c < 128) {
         const a = ASCII[c]!;
         if (a >= A_WORD) {
           // letters and digits of a word: a tight loop to the end of the word
-          if (s.wStart < 0) this.startWord(a === A_DIGIT);
+          const fresh = s.wStart < 0;
           let j = i;
-          let h = s.wHash;
+          let h = fresh ? WORD_SEED : s.wHash;
           let digits = 0;
           let letters = 0;
           let uppers = 0;
@@ -216,12 +222,60 @@ export class Tokenizer {
             }
             j++;
           }
+          if (fresh && j < n) {
+            // a word that starts and ends in this delta with ASCII chars only (most words) is a
+            // token at once, its counts kept in locals; one followed by a non-ASCII char (it may go on)
+            // or a number followed by a separator (it may go on too) takes the general path
+            const next = str.charCodeAt(j);
+            if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits > 0)) {
+              // startWord and finishWord in one, written out here: a call per word costs more than the rest
+              const len = j - i;
+              if (s.wsLen > 0) {
+                this.spaces.push(s.wsStart, s.wsLen);
+                s.wsLen = 0;
+              }
+              const m = s.m;
+              const pos = s.pos;
+              markupWord(m, pos);
+              let flags = codeFlags(m);
+              if (digits > 0 && letters > 0) flags |= ALNUM;
+              if (a === A_DIGIT) flags |= F_NUM;
+              if (uppers === 0 && digits === 0 && letters === len) flags |= LOWER_ONLY;
+              if (letters > 0) flags |= SC_LATIN << SCRIPT_SHIFT;
+              const key = len <= MAX_KEY ? h : Math.imul(h ^ len, 0x01000193);
+              const keyLen = len <= MAX_KEY ? len : MAX_KEY + 1;
+              const kind = m.tag === 2 ? K_MARK : K_WORD;
+              const id = this.words.get(key, keyLen);
+              if (id >= 0) {
+                this.tokens.push(pos, pos + len, id, kind | flags | this.idFlags[id]! | s.before);
+                s.before = 0;
+              } else {
+                // a new word: its id, and whether it is a function word (read from the text)
+                s.wNonAscii = false;
+                this.token(kind, key, -2 - keyLen, pos, pos + len, flags);
+              }
+              if (next === 0x20) {
+                // one space after it, as `space` takes it: of the markup's state only an address ends
+                // (markupWord left the rest as a space leaves it)
+                s.wsStart = pos + len;
+                s.wsLen = 1;
+                s.before = F_SPACE;
+                m.url = 0;
+                s.pos = pos + len + 1;
+                i = j;
+                continue;
+              }
+              s.pos = pos + len;
+              i = j - 1;
+              continue;
+            }
+          }
+          if (fresh) this.startWord(a === A_DIGIT);
           s.wHash = h;
           s.wDigits += digits;
           s.wLetters += letters;
           s.wUppers += uppers;
           if (letters > 0) s.wScripts |= 1 << SC_LATIN;
-          this.bytes += j - i;
           s.pos += j - i;
           i = j - 1;
           continue;
@@ -238,9 +292,48 @@ export class Tokenizer {
           s.ref = '&';
           continue;
         }
-        this.bytes++;
-        if (a === A_SPACE) this.space(c);
-        else this.punct(c, c, 1);
+        if (a === A_SPACE) {
+          // a run of ASCII whitespace at once: what it leaves (flags, markup state) depends only
+          // on its length and its line breaks
+          let j = i + 1;
+          let breaks = c === 10 ? 1 : 0;
+          while (j < n) {
+            const cj = str.charCodeAt(j);
+            if (cj >= 128 || ASCII[cj] !== A_SPACE) break;
+            if (cj === 10) breaks++;
+            j++;
+          }
+          this.spaceRun(j - i, breaks);
+          i = j - 1;
+          continue;
+        }
+        // punct(c, c, 1) written out for an ASCII char, whose id is its code
+        if (c < 0x20 || c === 0x7f) this.oddSeen = true;
+        if (s.wsLen > 0) {
+          this.spaces.push(s.wsStart, s.wsLen);
+          s.wsLen = 0;
+        }
+        const m = s.m;
+        const pos = s.pos;
+        markupPunct(m, c, pos);
+        let flags = codeFlags(m) | (c === 0x60 ? F_CODE : 0);
+        if (this.asciiSeen[c] === 0) {
+          if (!this.spec) this.asciiSeen[c] = 1;
+          flags |= F_NEW;
+        }
+        this.tokens.push(pos, pos + 1, c, K_PUNCT | flags | this.idFlags[c]! | s.before);
+        s.before = 0;
+        if (i + 1 < n && str.charCodeAt(i + 1) === 0x20) {
+          // one space after it (", " and ". " are most punctuation), as `space` takes it
+          s.wsStart = pos + 1;
+          s.wsLen = 1;
+          s.before = F_SPACE;
+          markupSpace(m, false);
+          s.pos = pos + 2;
+          i++;
+          continue;
+        }
+        s.pos = pos + 1;
         continue;
       }
       if (c >= 0xd800 && c <= 0xdbff) {
@@ -271,7 +364,6 @@ export class Tokenizer {
     if (c === 0x3b && isWhitespaceReference(s.ref.slice(1))) {
       const len = s.ref.length + 1;
       s.ref = '';
-      this.bytes += len;
       for (let k = 0; k < len; k++) this.space(0x20);
       return true;
     }
@@ -301,7 +393,6 @@ export class Tokenizer {
     const c = s.sep;
     s.sep = -1;
     this.finishWord();
-    this.bytes++;
     this.punct(c, c, 1);
   }
 
@@ -315,7 +406,7 @@ export class Tokenizer {
     const s = this.s;
     if (c <= 0x9f || c === 0xfffd || c === 0x2047) this.oddSeen = true;
     else if (c === 0x2581 || c === 0x120 || c === 0x10a || c === 0xff5c) this.markSeen = true;
-    this.bytes += len === 2 ? 4 : c < 0x800 ? 2 : 3;
+    this.extraBytes += len === 2 ? 2 : c < 0x800 ? 1 : 2;
     if (cls === CH_WORD) {
       if (s.wStart < 0) this.startWord(script === SC_NONE && isDigit(c));
       s.wNonAscii = true;
@@ -357,6 +448,24 @@ export class Tokenizer {
     }
     markupSpace(s.m, nl);
     s.pos++;
+  }
+
+  /**
+   * `len` whitespace chars of which `breaks` are '\n': the same as `space` once per char (the
+   * markup's state after one whitespace char is left as it is by more, but for a line break).
+   */
+  private spaceRun(len: number, breaks: number): void {
+    const s = this.s;
+    if (s.wsLen === 0) s.wsStart = s.pos;
+    s.wsLen += len;
+    let before = s.before | F_SPACE;
+    if (breaks > 0) {
+      before |= before & F_LINE ? F_BLANK : F_LINE;
+      if (breaks > 1) before |= F_BLANK;
+    }
+    s.before = before;
+    markupSpace(s.m, breaks > 0);
+    s.pos += len;
   }
 
   private endSpace(): void {
@@ -401,9 +510,9 @@ export class Tokenizer {
     s.wStart = -1;
     const len = end - start;
     let flags = s.wCode;
-    if (s.wDigits > 0) flags |= s.wLetters > 0 ? F_ALNUM : 0;
+    if (s.wDigits > 0) flags |= s.wLetters > 0 ? ALNUM : 0;
     if (s.wFirstDigit) flags |= F_NUM;
-    if (s.wUppers === 0 && s.wDigits === 0 && s.wLetters === end - start) flags |= F_LOWER;
+    if (s.wUppers === 0 && s.wDigits === 0 && s.wLetters === end - start) flags |= LOWER_ONLY;
     const scripts = s.wScripts;
     let script = SC_NONE;
     if (scripts !== 0) {
@@ -412,27 +521,6 @@ export class Tokenizer {
     }
     const key = len <= MAX_KEY ? s.wHash : Math.imul(s.wHash ^ len, 0x01000193);
     this.token(s.wTag ? K_MARK : K_WORD, key, -2 - Math.min(len, MAX_KEY + 1), start, end, flags | (script << SCRIPT_SHIFT));
-  }
-
-  /**
-   * True when the word [start, end) is a function word. A word's key is the hash of its chars
-   * lower-cased one by one, the same as the function words' keys (FW_KEYS), so a key that no
-   * function word has rules it out without slicing the text; a key that one has is checked by the
-   * chars (two words may share a hash).
-   */
-  private functionWord(key: number, len: number, start: number, end: number): boolean {
-    const ascii = !this.s.wNonAscii;
-    const k = ascii || FW_KEYS_EXACT ? FW_KEYS.get(key, len) : -1;
-    if (k < 0 && (ascii || FW_KEYS_EXACT)) return false;
-    const text = this.store.slice(start, end);
-    if (ascii && k >= 0) {
-      // the function word of that key, most likely: compared char by char, not lower-cased and hashed again
-      const w = FW_LIST[k]!;
-      let i = 0;
-      while (i < len && LOWER[text.charCodeAt(i)] === w.charCodeAt(i)) i++;
-      if (i === len) return true;
-    }
-    return FUNCTION_WORDS.has(text.toLowerCase());
   }
 
   /**
@@ -459,7 +547,7 @@ export class Tokenizer {
           grown.set(this.idFlags);
           this.idFlags = grown;
         }
-        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && this.functionWord(key, len, start, end) ? F_FUNC : 0;
+        this.idFlags[id] = kind === K_WORD && len <= FW_MAX && isFunctionWord(key, len, !s.wNonAscii, this.store, start, end) ? F_FUNC : 0;
         flags |= F_NEW;
       }
     }
@@ -467,72 +555,4 @@ export class Tokenizer {
     s.before = 0;
     this.tokens.push(start, end, id, kind | flags);
   }
-}
-
-const A_SPACE = 0;
-const A_WORD = 2;
-const A_LOWER = 2;
-const A_UPPER = 3;
-const A_DIGIT = 4;
-const A_UNDER = 5;
-const ASCII = new Uint8Array(128);
-const LOWER = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const k = classOf(c);
-  ASCII[c] =
-    k === CH_SPACE
-      ? A_SPACE
-      : k !== CH_WORD
-        ? 1
-        : c >= 0x41 && c <= 0x5a
-          ? A_UPPER
-          : c >= 0x61 && c <= 0x7a
-            ? A_LOWER
-            : c === 0x5f
-              ? A_UNDER
-              : A_DIGIT;
-  LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
-}
-/** Chars that may join the digit groups of one number. */
-const SEPARATOR = new Uint8Array(128);
-SEPARATOR[0x2e] = 1;
-SEPARATOR[0x2c] = 1;
-SEPARATOR[0x3a] = 1;
-const FW_MAX = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
-
-const lowerCache = new Uint32Array(0x10000);
-/** The lower-case form of a BMP letter (the char itself when none or when it lower-cases to several chars). */
-function lowerOf(c: number): number {
-  if (c >= 0x10000) return c;
-  let l = lowerCache[c]!;
-  if (l === 0) {
-    const s = String.fromCharCode(c).toLowerCase();
-    l = s.length === 1 ? s.charCodeAt(0) : c;
-    lowerCache[c] = l;
-  }
-  return l;
-}
-
-function isDigit(c: number): boolean {
-  return (c >= 0x30 && c <= 0x39) || (c >= 0x660 && c <= 0x669) || (c >= 0xff10 && c <= 0xff19);
-}
-
-/**
- * The function words by the key the scan gives them (the hash of their chars lower-cased one by
- * one, and their length). A word whose chars lower-cased one by one are not its lower-case form
- * is the one exception: "İ" lower-cases to two chars and a final "Σ" to "ς". When no function
- * word holds such a form (a "ς", a combining dot, an astral char), a key that none has rules a
- * word out; otherwise only an ASCII word's key does (FW_KEYS_EXACT false).
- */
-const FW_KEYS = new WordTable();
-/** The function words, by the value FW_KEYS gives their key. */
-const FW_LIST = [...FUNCTION_WORDS];
-const FW_KEYS_EXACT = ![...FUNCTION_WORDS].some((w) => w.includes('\u03c2') || w.includes('\u0307') || /[\ud800-\udfff]/.test(w));
-for (const [k, w] of FW_LIST.entries()) {
-  let h = WORD_SEED;
-  for (let i = 0; i < w.length; i++) {
-    const c = w.charCodeAt(i);
-    h = Math.imul(h ^ (c < 128 ? LOWER[c]! : lowerOf(c)), 0x01000193);
-  }
-  FW_KEYS.set(h, w.length, k);
 }

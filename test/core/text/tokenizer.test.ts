@@ -52,6 +52,12 @@ const TEXTS = [
   '中文句子，没有空格。日本語の文も。Emoji 😀🎈 and a lone surrogate \ud83d and more.',
   'Blank\n\n\nlines\t\tand   spaces ' + ' '.repeat(40) + 'end 1,000,000 12:30:15 1..2',
   '&ensp;&ensp;A poem&nbsp;line, AT&amp;T &lt;b&gt; &#160;x&#x2003;y &unknown; & ; &&nbsp; 5&#32;6 &#xZZ; &ensp',
+  // what the scan takes whole when a delta holds it (an ASCII word, the one space after it, a run of whitespace) beside
+  // what it cannot (a word going on past ASCII, a number before a separator, a word longer than its key): one char at a
+  // time takes none of it whole, so the split test compares the two ways
+  'See http://example.com/a b, <a href=x>y</a> z `code` w and\r\n\r\nnext. ' +
+    'Long'.repeat(20) +
+    ' naïve Zürich 12,5x 3.14. 1,000 rows_of_data X9f2 THE The word&nbsp;word <!-- c --> d ``x`` e \t \n \n\n\nend',
 ];
 
 describe('Tokenizer', () => {
