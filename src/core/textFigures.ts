@@ -7,7 +7,11 @@
 import { excerptOf } from './detectors/finding.js';
 import type { Scan } from './detectors/detector.js';
 import { ngramFractions, type NgramFractions, type NgramsWanted } from './ngramFractions.js';
-import { F_LINE, K_PUNCT, KIND_MASK } from './text/tokens.js';
+import * as tokens from './text/tokens.js';
+
+// module-level copies of the token flags the per-token loop reads: an imported binding is live, read through its
+// module's cell each time, where a const of this module is not
+const { F_LINE, K_PUNCT, KIND_MASK } = tokens;
 
 export interface TextFigures {
   words: number;

@@ -7,9 +7,13 @@
  * each word counted for two at most (a chorus of "na na na na" is one word doubled however
  * long it runs, a stutter doubles every word).
  */
-import { F_LINE, F_NUM, F_SPACE, K_PUNCT, KIND_MASK } from '../text/tokens.js';
+import * as tokens from '../text/tokens.js';
 import type { Detector, Scan, Values } from './detector.js';
 import { type Finding, finding, fmt } from './finding.js';
+
+// module-level copies of the token flags the per-token loop reads: an imported binding is live, read through its
+// module's cell each time, where a const of this module is not
+const { F_LINE, F_NUM, F_SPACE, K_PUNCT, KIND_MASK } = tokens;
 
 export const STUTTER_KINDS = ['stutter'] as const;
 export type StutterKind = (typeof STUTTER_KINDS)[number];
