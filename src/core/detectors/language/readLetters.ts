@@ -3,12 +3,21 @@
  * word hashed into the chunk's key, and the shapes no language writes a word in (letters of two
  * scripts glued, words run together). Case flips, digits and missing vowels are left out.
  */
-import { F_ALNUM, F_LOWER } from '../../text/tokenizer.js';
-import { F_FUNC, F_MIXSCRIPT, F_NUM, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
-import { SC_NONE } from '../../charClass.js';
+import * as tokenizer from '../../text/tokenizer.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
+import * as charClass from '../../charClass.js';
 import type { ChunkReading } from './chunkReading.js';
-import { C_BREAK, C_CASED, C_FUNC, C_GLUE, C_MALFORMED } from './chunks.js';
-import { partsLabels } from './tokenShapes.js';
+import * as chunks from './chunks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_ALNUM, F_LOWER } = tokenizer;
+const { F_FUNC, F_MIXSCRIPT, F_NUM, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
+const { SC_NONE } = charClass;
+const { C_BREAK, C_CASED, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
+const { partsLabels } = shapes;
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 const GLUED_LETTERS = 25;

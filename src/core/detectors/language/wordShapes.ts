@@ -8,14 +8,24 @@
  * ("theater,angel"). Case flips, digits and missing vowels are left out: code and tech prose
  * are full of them ("ErrNotFound", "uint64", "npm"); so are chunks of code and data.
  */
-import { F_CODE, F_FENCE, F_LINE, F_SPACE, K_MARK, K_PUNCT, K_SOLO, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 import { ChunkReading } from './chunkReading.js';
 import { type Chunks, chunkSet } from './chunks.js';
-import { closeChunk } from './closeChunk.js';
-import { readLetters } from './readLetters.js';
-import { readPunct } from './readPunct.js';
-import { endsEscape, skipFence } from './skipFence.js';
-import { isBacktick, opensTag, writesTogether } from './tokenShapes.js';
+import * as close from './closeChunk.js';
+import * as letters from './readLetters.js';
+import * as punct from './readPunct.js';
+import * as fence from './skipFence.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_CODE, F_FENCE, F_LINE, F_SPACE, K_MARK, K_PUNCT, K_SOLO, KIND_MASK } = tokens;
+const { closeChunk } = close;
+const { readLetters } = letters;
+const { readPunct } = punct;
+const { endsEscape, skipFence } = fence;
+const { isBacktick, opensTag, writesTogether } = shapes;
 
 /** The state of the reading: one object, reset for every reading (see chunkReading.ts). */
 const READING = new ChunkReading();
