@@ -1,9 +1,9 @@
 /**
  * The state of one chunk reading (readChunks, wordShapes.ts): the chunk being read, what a chunk
  * left for the next kept one, and the run of sentence marks going on. The pieces of the reading
- * (a punctuation token, a letter token, a fenced block passed over, a chunk closed) each live in
- * their own module and share this one object; a single one is kept and reset for every reading,
- * so a text allocates none.
+ * (a punctuation token, a fenced block passed over, a chunk closed, the rare shapes of a letter
+ * token) each live in their own module and share this one object; a single one is kept and
+ * reset for every reading, so a text allocates none.
  */
 import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
