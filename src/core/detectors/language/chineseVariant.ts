@@ -7,8 +7,14 @@
  * take the simplified form of some characters and the traditional form of others): a text
  * with kana is not read.
  */
-import { SC_CJK } from '../../charClass.js';
-import { F_CODE, K_SOLO, KIND_MASK, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
+import * as charClass from '../../charClass.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { SC_CJK } = charClass;
+const { F_CODE, K_SOLO, KIND_MASK, SCRIPT_SHIFT } = tokens;
 
 /** Pairs of characters, simplified then traditional, that are written differently and are not used the other way. */
 const PAIRS =

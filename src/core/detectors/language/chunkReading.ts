@@ -1,13 +1,19 @@
 /**
  * The state of one chunk reading (readChunks, wordShapes.ts): the chunk being read, what a chunk
  * left for the next kept one, and the run of sentence marks going on. The pieces of the reading
- * (a punctuation token, a letter token, a fenced block passed over, a chunk closed) each live in
- * their own module and share this one object; a single one is kept and reset for every reading,
- * so a text allocates none.
+ * (a punctuation token, a fenced block passed over, a chunk closed, the rare shapes of a letter
+ * token) each live in their own module and share this one object; a single one is kept and
+ * reset for every reading, so a text allocates none.
  */
-import { SC_NONE } from '../../charClass.js';
-import { C_LINE } from './chunks.js';
-import { runMarks } from './marks.js';
+import * as charClass from '../../charClass.js';
+import * as chunks from './chunks.js';
+import * as marks from './marks.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { SC_NONE } = charClass;
+const { C_LINE } = chunks;
+const { runMarks } = marks;
 
 /** The offset basis of the chunk key's FNV-1a hash. */
 const KEY_BASIS = 0x811c9dc5 | 0;

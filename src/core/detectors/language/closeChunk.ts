@@ -3,12 +3,22 @@
  * left is settled, and it is kept when it has letters and is no code. One that is not kept
  * leaves a break on the chunk before it, and a line, an opening or noise to the next kept one.
  */
-import { F_LOWER } from '../../text/tokenizer.js';
-import { K_WORD, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
-import { SC_NONE } from '../../charClass.js';
+import * as tokenizer from '../../text/tokenizer.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
+import * as charClass from '../../charClass.js';
 import type { ChunkReading } from './chunkReading.js';
-import { C_AFTER, C_BREAK, C_CODEISH, C_LINE, C_MALFORMED, type Chunks, grow } from './chunks.js';
-import { RUN_LOOSE, RUN_NOISY } from './marks.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as marks from './marks.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_LOWER } = tokenizer;
+const { K_WORD, KIND_MASK } = tokens;
+const { SC_NONE } = charClass;
+const { C_AFTER, C_BREAK, C_CODEISH, C_LINE, C_MALFORMED, grow } = chunks;
+const { RUN_LOOSE, RUN_NOISY } = marks;
 
 /** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
 const BAR_RUN = 3;

@@ -2,9 +2,16 @@
  * End words: a fluent answer whose last words are keywords strung after its last sentence
  * ("... this spring. hotel flight cheap deal booking tram").
  */
-import { CH_SPACE, classOf } from '../../charClass.js';
-import { C_BREAK, C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
-import { gluesLatin } from './tokenShapes.js';
+import * as charClass from '../../charClass.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { CH_SPACE, classOf } = charClass;
+const { C_BREAK, C_CODEISH, C_FUNC, C_LINE } = chunks;
+const { gluesLatin } = shapes;
 
 export interface EndWordFigures {
   /** Words strung at the end after a sentence (saladEndWords), and where they start (-1 when none). */

@@ -3,8 +3,13 @@
  * has many lines that hold nothing else. A line of one "*" alone (a comment block's blank
  * line) is a row of test/core/detectors/languageReadings.test.ts.
  */
-import { F_LINE, K_PUNCT, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 import { SlidingShare } from '../slidingShare.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { F_LINE, K_PUNCT, KIND_MASK } = tokens;
 
 export interface MarkLineFigures {
   /** The highest share of lines of marks alone among MARK_LINES lines in a row, and where those start. */

@@ -5,9 +5,15 @@
  * it leaves out (letters then a number, element symbols and counts, codes as items or cells)
  * are rows of test/core/detectors/languageReadings.test.ts, each failing without its branch.
  */
-import { CH_SPACE, classOf } from '../../charClass.js';
+import * as charClass from '../../charClass.js';
 import { SlidingShare } from '../slidingShare.js';
-import { C_AFTER, C_CASED, C_LINE, type Chunks } from './chunks.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { CH_SPACE, classOf } = charClass;
+const { C_AFTER, C_CASED, C_LINE } = chunks;
 
 export interface CodeFigures {
   /** The highest share of chunks that read as new random codes among CODE_CHUNKS in a row, and where those start. */

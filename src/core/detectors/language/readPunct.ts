@@ -3,11 +3,19 @@
  * a bracket or a quote, a run of backslashes, slashes or bars, code punctuation, a mark glued
  * between two words, and the break that punctuation after the chunk's letters makes.
  */
-import { F_CODE, F_LINE, F_SPACE, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 import type { ChunkReading } from './chunkReading.js';
-import { C_BREAK, C_CODEISH, C_MALFORMED } from './chunks.js';
-import { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark } from './marks.js';
-import { escapesBreak, isLetterToken, writesTogether } from './tokenShapes.js';
+import * as chunks from './chunks.js';
+import * as marks from './marks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_CODE, F_LINE, F_SPACE, SCRIPT_SHIFT } = tokens;
+const { C_BREAK, C_CODEISH, C_MALFORMED } = chunks;
+const { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark } = marks;
+const { escapesBreak, isLetterToken, writesTogether } = shapes;
 
 /** Reads punctuation token i into `r`; returns the last token read (the letter of an escape "\n" is read with it). */
 export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: number): number {

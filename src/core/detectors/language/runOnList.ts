@@ -2,7 +2,12 @@
  * Run-on lists: words strung on one line, none a function word, drawn from a few and said
  * again and again (word salad that a sentence ran into, or that fills a line alone).
  */
-import { C_AFTER, C_CODEISH, C_FUNC, C_LINE, type Chunks } from './chunks.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { C_AFTER, C_CODEISH, C_FUNC, C_LINE } = chunks;
 
 /** Letters from which a chunk is no item of a list: words glued, a URL or a hash, never one word of a list. */
 const LONG_CHUNK = 30;

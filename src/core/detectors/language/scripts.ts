@@ -7,9 +7,16 @@
  * what the prose quotes or glosses in quotes and brackets (a query, a name's expansion), which
  * is a mention in any language.
  */
-import { SC_NONE, SCRIPT_NAMES } from '../../charClass.js';
-import { C_BREAK, C_CODEISH, C_FUNC, type Chunks } from './chunks.js';
-import { gluesLatin } from './tokenShapes.js';
+import * as charClass from '../../charClass.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { SC_NONE, SCRIPT_NAMES } = charClass;
+const { C_BREAK, C_CODEISH, C_FUNC } = chunks;
+const { gluesLatin } = shapes;
 
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
 export const SPACED: ReadonlySet<string> = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);

@@ -5,10 +5,18 @@
  * chunk after it. Those are all that is read of the block's tokens (a third of a mixed text's
  * tokens were read in full only to be dropped).
  */
-import { F_FENCE, F_LINE, F_SPACE, K_PUNCT, K_SOLO, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 import type { ChunkReading } from './chunkReading.js';
-import { C_AFTER, C_BREAK, C_LINE, type Chunks } from './chunks.js';
-import { escapesBreak } from './tokenShapes.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_FENCE, F_LINE, F_SPACE, K_PUNCT, K_SOLO, KIND_MASK } = tokens;
+const { C_AFTER, C_BREAK, C_LINE } = chunks;
+const { escapesBreak } = shapes;
 
 /** Token i is a backslash that escapes a line break or a tab ("\n", "\t"): it and the letter after it stand for the break. */
 export function endsEscape(t: TokenBuffer, text: string, i: number): boolean {

@@ -3,8 +3,14 @@
  * that parts the labels of a host or path, a word of letters, and which scripts write their
  * words together.
  */
-import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
-import { F_CODE, F_SPACE, isWordToken, K_MARK, K_PUNCT, KIND_MASK, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
+import * as charClass from '../../charClass.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } = charClass;
+const { F_CODE, F_SPACE, isWordToken, K_MARK, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
 
 /** Is the backslash token `i` glued to a lone n, r or t, the escape of a line break, a return or a tab? */
 export function escapesBreak(t: TokenBuffer, text: string, i: number): boolean {

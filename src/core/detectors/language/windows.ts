@@ -4,10 +4,19 @@
  * (noise), of function words (soup) and for word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
-import { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } from '../../charClass.js';
-import { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED, type Chunks } from './chunks.js';
-import { addSaladPoint, type SaladPoint } from './salad.js';
-import { gluesLatin } from './tokenShapes.js';
+import * as charClass from '../../charClass.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as salad from './salad.js';
+import type { SaladPoint } from './salad.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per chunk or token: an imported binding is live,
+// read through its module's cell each time, where a const of this module is not.
+const { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } = charClass;
+const { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
+const { addSaladPoint } = salad;
+const { gluesLatin } = shapes;
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 const WEIGHT_CAP = 100;

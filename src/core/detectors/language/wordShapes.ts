@@ -8,14 +8,35 @@
  * ("theater,angel"). Case flips, digits and missing vowels are left out: code and tech prose
  * are full of them ("ErrNotFound", "uint64", "npm"); so are chunks of code and data.
  */
-import { F_CODE, F_FENCE, F_LINE, F_SPACE, K_MARK, K_PUNCT, K_SOLO, KIND_MASK, type TokenBuffer } from '../../text/tokens.js';
+import * as charClass from '../../charClass.js';
+import * as tokenizer from '../../text/tokenizer.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
 import { ChunkReading } from './chunkReading.js';
-import { type Chunks, chunkSet } from './chunks.js';
-import { closeChunk } from './closeChunk.js';
-import { readLetters } from './readLetters.js';
-import { readPunct } from './readPunct.js';
-import { endsEscape, skipFence } from './skipFence.js';
-import { isBacktick, opensTag, writesTogether } from './tokenShapes.js';
+import * as chunks from './chunks.js';
+import type { Chunks } from './chunks.js';
+import * as close from './closeChunk.js';
+import * as letters from './letterShapes.js';
+import * as punct from './readPunct.js';
+import * as fence from './skipFence.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
+const { SC_NONE } = charClass;
+const { C_BREAK, C_CASED, C_FUNC, C_MALFORMED, chunkSet } = chunks;
+const { closeChunk } = close;
+const { countScripts, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
+const { readPunct } = punct;
+const { endsEscape, skipFence } = fence;
+const { isBacktick, opensTag, writesTogether } = shapes;
+
+/** The bits of the token flags read into chunk flags. */
+const BIT_F_FUNC = 31 - Math.clz32(F_FUNC);
+const BIT_F_LOWER = 31 - Math.clz32(tokenizer.F_LOWER);
+const BIT_C_FUNC = 31 - Math.clz32(C_FUNC);
+const BIT_C_CASED = 31 - Math.clz32(C_CASED);
 
 /** The state of the reading: one object, reset for every reading (see chunkReading.ts). */
 const READING = new ChunkReading();
@@ -26,7 +47,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   const codeOf = fenced ? F_CODE | F_FENCE : F_CODE;
   const keepOnly = fenced ? F_FENCE : 0;
   // the buffer's arrays in locals: the loop reads them at every token
-  const { info: tInfo, start: tStart, id: tId, n: tn } = t;
+  const { info: tInfo, start: tStart, end: tEnd, id: tId, n: tn } = t;
   // a chunk takes a token and the whitespace after it: half the tokens is room for all of them but in odd texts
   const out = chunkSet(fenced, Math.max(16, (tn - from) >> 1));
   const r = READING;
@@ -83,7 +104,36 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       continue;
     }
     r.endRun();
-    readLetters(r, t, i, info);
+    // a word, a solo letter or a mark of markup. The common one (a word of one script, after letters of the same one or
+    // none) is read here, in the loop: as a function of its own it took the budget V8 inlines into one function, and
+    // closing a chunk, called as often, was left a call; the rare shapes are read apart (letterShapes.ts)
+    const script = (info >> SCRIPT_SHIFT) & 15;
+    if (script === SC_NONE) {
+      if (k === K_WORD) r.digits = true;
+      continue;
+    }
+    const len = tEnd[i]! - tStart[i]!;
+    r.key = Math.imul(r.key ^ tId[i]!, 0x01000193);
+    const add = k === K_SOLO ? 1 : len;
+    const bit = 1 << script;
+    const mask = r.scriptMask;
+    if (mask !== bit && mask !== 0) countScripts(r, mask, script, add);
+    r.letters += add;
+    r.scriptMask = mask | bit;
+    // set from the token's bits, not by a branch: whether a word is a function word or has a capital is as good as
+    // random to the processor
+    let flags = (r.flags & ~C_BREAK) | (((info >> BIT_F_FUNC) & 1) << BIT_C_FUNC);
+    if (k === K_WORD) {
+      flags |= ((~info >> BIT_F_LOWER) & 1) << BIT_C_CASED;
+      if (len >= GLUED_LETTERS) flags |= gluedWords(info, len);
+    }
+    // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels
+    // ("npm", "html") are names in code and tech prose: not counted
+    if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
+    const prev = r.prevScript;
+    if (prev !== SC_NONE && script !== prev) flags |= gluedScripts(t, i);
+    r.flags = flags;
+    r.prevScript = script;
   }
   out.fenced = r.sawFence;
   return out;

@@ -1,0 +1,48 @@
+/**
+ * The rare shapes of a letter token (a word, a solo letter or a mark of markup) that the chunk
+ * reading (readChunks, wordShapes.ts) reads apart: letters of a second script in the chunk,
+ * words run together, letters of two scripts glued. The common token (a word of one script,
+ * after letters of the same one or none) is read in the reading's loop itself. Case flips,
+ * digits and missing vowels are left out.
+ */
+import * as tokenizer from '../../text/tokenizer.js';
+import * as tokens from '../../text/tokens.js';
+import type { TokenBuffer } from '../../text/tokens.js';
+import type { ChunkReading } from './chunkReading.js';
+import * as chunks from './chunks.js';
+import * as shapes from './tokenShapes.js';
+
+// Module-level copies of what the reading uses per token: an imported binding is live, read
+// through its module's cell each time, where a const of this module is not.
+const { F_ALNUM, F_LOWER } = tokenizer;
+const { F_NUM } = tokens;
+const { C_GLUE, C_MALFORMED } = chunks;
+const { partsLabels } = shapes;
+
+/** Lower-case letters after which a word is glued words, and letters of any case. */
+export const GLUED_LETTERS = 25;
+const GLUED_ANY = 60;
+
+/** A second script in the chunk: from here its letters are counted per script (the first one's so far are all of them). */
+export function countScripts(r: ChunkReading, mask: number, script: number, add: number): void {
+  const scripts = r.scripts;
+  if ((mask & (mask - 1)) === 0) scripts[31 - Math.clz32(mask)] = r.letters;
+  scripts[script] = scripts[script]! + add;
+}
+
+/**
+ * C_MALFORMED for words run together, a word of `len` letters: 25+ lower-case letters ("brazilcanadagermany"), or 60+
+ * letters whatever their case; an identifier with capitals or underscores ("EventEmitterAsyncResource",
+ * "FST_ERR_DEC_ALREADY_PRESENT") is code.
+ */
+export function gluedWords(info: number, len: number): number {
+  return (info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM))) ? C_MALFORMED : 0;
+}
+
+/**
+ * C_GLUE for token i, of another script than the letters before it, when glued to them: a dot, "@", "/" or ":" between
+ * the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a path), each in its own script.
+ */
+export function gluedScripts(t: TokenBuffer, i: number): number {
+  return t.start[i] === t.end[i - 1] && !partsLabels(t.info[i - 1]!, t.id[i - 1]!) ? C_GLUE : 0;
+}
