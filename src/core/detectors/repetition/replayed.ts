@@ -51,13 +51,11 @@ function isProseLine(s: string, i: number): boolean {
   let commas = 0;
   let spaces = 0;
   let code = 0;
-  // the table in a local: a module's binding read per char is read through its context each time
-  const marks = MARKS;
   for (; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 128) continue;
     // most chars are none of those counted: one read of the table tells them
-    const f = marks[c]!;
+    const f = MARKS[c]!;
     if (f === 0) continue;
     if (f === NEWLINE) break;
     // a tab, or a second code mark (two pipes or two semicolons are two code marks), settles it: the rest of the line

@@ -62,21 +62,15 @@ function sequenceHash(words: Int32Array, j: number): number {
 
 export function restated(t: TokenBuffer): Restated {
   const none = { share: 0, at: -1 };
-  // the token arrays and the imported bindings read per token in locals (an import is read through its module cell each
-  // time, and the buffer's fields are read again after each write to an array)
-  const info = t.info;
-  const tokenIds = t.id;
-  const wordToken = isWordToken;
-  const tableMask = TABLE_MASK;
   // the end first, read back from the last token: is it prose, and are there words enough before it?
   let seenWords = 0;
   let func = 0;
   let first = -1;
   for (let i = t.n - 1; i >= 0 && seenWords < RESTATE_WORDS + N; i--) {
-    if (!wordToken(info[i]!)) continue;
+    if (!isWordToken(t.info[i]!)) continue;
     seenWords++;
     if (seenWords <= RESTATE_WORDS) {
-      if (info[i]! & F_FUNC) func++;
+      if (t.info[i]! & F_FUNC) func++;
       first = i;
     }
   }
@@ -88,7 +82,7 @@ export function restated(t: TokenBuffer): Restated {
   if (WORDS.length < t.n) WORDS = new Int32Array(t.n);
   const words = WORDS;
   let w = 0;
-  for (let i = 0, n = t.n; i < n; i++) if (wordToken(info[i]!)) words[w++] = tokenIds[i]!;
+  for (let i = 0; i < t.n; i++) if (isWordToken(t.info[i]!)) words[w++] = t.id[i]!;
   // only the sequences of the last RESTATE_WORDS words are counted: their hashes go in a small table (it stays in cache),
   // then every sequence before them is looked up there, then theirs are counted in order (a sequence is its hash, as ever)
   const tailFrom = w - RESTATE_WORDS;
@@ -98,16 +92,16 @@ export function restated(t: TokenBuffer): Restated {
   count.fill(-1);
   for (let j = tailFrom; j < w; j++) {
     const h = sequenceHash(words, j);
-    let slot = (h ^ (h >>> 12)) & tableMask;
-    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & tableMask;
+    let slot = (h ^ (h >>> 12)) & TABLE_MASK;
+    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & TABLE_MASK;
     keys[slot] = h;
     count[slot] = 0;
     slots[j - tailFrom] = slot;
   }
   for (let j = N - 1; j < tailFrom; j++) {
     const h = sequenceHash(words, j);
-    let slot = (h ^ (h >>> 12)) & tableMask;
-    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & tableMask;
+    let slot = (h ^ (h >>> 12)) & TABLE_MASK;
+    while (count[slot] !== -1 && keys[slot] !== h) slot = (slot + 1) & TABLE_MASK;
     if (count[slot] !== -1) count[slot]!++;
   }
   let repeats = 0;

@@ -18,14 +18,10 @@ export function templateIds(t: TokenBuffer, counts: Int32Array, rareMax: number)
   // the token arrays in locals: the loop writes to an array, after which the runtime would read the buffer's fields again
   const ids = t.id;
   const infos = t.info;
-  // and the imported bindings it reads per token (each read through its module cell)
-  const wordToken = isWordToken;
-  const func = F_FUNC;
-  const wild = WILD;
   for (let i = 0; i < n; i++) {
     const id = ids[i]!;
     const info = infos[i]!;
-    out[i] = rareMax > 0 && counts[id]! <= rareMax && wordToken(info) && !(info & func) ? wild : id;
+    out[i] = rareMax > 0 && counts[id]! <= rareMax && isWordToken(info) && !(info & F_FUNC) ? WILD : id;
   }
   return out;
 }
