@@ -32,7 +32,6 @@ export interface NormalisedTail {
 /** Chars of the text read back from its end: replayed.ts's window, which holds normalisedCopies.ts's. */
 export const TAIL_WINDOW = 65_536;
 
-/** (normalisedTail's loop writes this test out: the two are kept alike.) */
 export function isSpace(c: number): boolean {
   // most chars are neither control nor space nor above 0x9f: one compare each way tells them
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
@@ -94,8 +93,6 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
   }
   const units = unitsOf(folded);
   let m = 0;
-  // isSpace and isDigit written out: called here they are read through their module cells per char (exported), which
-  // costs about a tenth of the loop
   for (let i = 0; i < n; i++) {
     const c = units[i]!;
     // most chars are letters and marks past the digits, below the spaces of Latin-1: kept as they are, one compare each way
@@ -104,13 +101,11 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
       norm[m++] = c;
       continue;
     }
-    if (c <= 0x20) {
-      if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) continue;
-    } else if (c >= 0xa0 && (c === 0xa0 || c === 0x3000 || (c >= 0x2000 && c <= 0x200b) || c === 0xfeff)) continue;
+    if (isSpace(c)) continue;
     at[m] = from + i;
-    if (c >= 0x30 && c <= 0x39) {
+    if (isDigit(c)) {
       // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
-      while (i + 1 < n && units[i + 1]! >= 0x30 && units[i + 1]! <= 0x39) i++;
+      while (i + 1 < n && isDigit(units[i + 1]!)) i++;
       norm[m++] = 0x30;
     } else norm[m++] = c;
   }
