@@ -102,28 +102,21 @@ export function measureRegion(
   let words = 0;
   let letterWords = 0;
   let codeMarks = 0;
-  // the bindings the loops read per token, in locals (an imported or exported binding is read through its module cell
-  // each time)
-  const wild = WILD;
-  const maxPeriod = MAX_PERIOD;
-  const wordToken = isWordToken;
-  const wordLetters = isWordLetters;
-  const codePunct = isCodePunct;
   for (let i = from; i < to; i++) {
     const l = lag[i - lo]!;
     const id = ids[i]!;
-    if (id === wild) rare++;
+    if (id === WILD) rare++;
     if (info === null) words++;
     else {
       // the token's flags read once for the three tests (a region may be most of a long text)
       const f = info[i]!;
-      if (wordToken(f)) {
+      if (isWordToken(f)) {
         words++;
-        if (wordLetters(f)) letterWords++;
-      } else if (codePunct(f, id)) codeMarks++;
+        if (isWordLetters(f)) letterWords++;
+      } else if (isCodePunct(f, id)) codeMarks++;
     }
     if (l === 0 || i - l < from) distinct++;
-    if (l === 0 || l > maxPeriod) continue;
+    if (l === 0 || l > MAX_PERIOD) continue;
     const v = ++votes[l]!;
     if (v > top || (v === top && l < cand)) {
       top = v;
@@ -136,11 +129,11 @@ export function measureRegion(
   const period = cand > 0 ? cand : 1;
   // the votes are cleared (the table is shared): all at once for a region several times the table's size, else those
   // counted
-  if (to - from >= 4 * maxPeriod) votes.fill(0);
+  if (to - from >= 4 * MAX_PERIOD) votes.fill(0);
   else clearVotes(lag, lo, from, to);
   for (let i = from; i < to; i++) {
     const id = ids[i]!;
-    if (id === wild || i - period - 1 < lo) continue;
+    if (id === WILD || i - period - 1 < lo) continue;
     if (id === ids[i - period]) {
       same++;
       near++;

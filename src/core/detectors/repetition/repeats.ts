@@ -61,16 +61,11 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
   let sFrom = -1;
   let sPeriod = 0;
   let sLast = -1;
-  // the constants the scan reads per token, in locals (an imported binding is read through its module cell each time)
-  const wild = WILD;
-  const maxPeriod = MAX_PERIOD;
-  const gap = GAP;
-  const minTokens = MIN_TOKENS;
   for (let i = lo + K - 1; i < hi; i++) {
     const a = ids[i - 2]!;
     const b = ids[i - 1]!;
     const c = ids[i]!;
-    if (a === wild && b === wild && c === wild) continue;
+    if (a === WILD && b === WILD && c === WILD) continue;
     let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b);
     h = Math.imul(h ^ b, 0xc2b2ae35) ^ c;
     h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
@@ -98,8 +93,8 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
       slot = (slot + 1) & mask;
     }
     if (lag[i - lo] === 0) continue;
-    if (start >= 0 && i - lastRep > gap) {
-      if (lastRep + 1 - start >= minTokens) {
+    if (start >= 0 && i - lastRep > GAP) {
+      if (lastRep + 1 - start >= MIN_TOKENS) {
         regionFrom = start;
         regionTo = lastRep + 1;
         regionReps = reps;
@@ -114,16 +109,16 @@ export function findRegions(ids: Int32Array, lo: number, hi: number, info: Int32
     lastRep = i;
     // a passage met again far back is a quote or a cycle (the regions' business), no loop
     const l = lag[i - lo]!;
-    if (l > maxPeriod) continue;
+    if (l > MAX_PERIOD) continue;
     // the tokens since the stretch's last one had no lag: from GAP of them, the first that had none ended it
-    if (sFrom >= 0 && i - sLast > gap + 1) {
-      if (sLast + 1 - sFrom >= minTokens) stretches = pushed(stretches, sFrom, sLast + 1);
+    if (sFrom >= 0 && i - sLast > GAP + 1) {
+      if (sLast + 1 - sFrom >= MIN_TOKENS) stretches = pushed(stretches, sFrom, sLast + 1);
       sFrom = -1;
     }
     if (sFrom >= 0 && Math.abs(l - sPeriod) <= 2) sLast = i;
     else {
       // inside a loop every K-gram came exactly one period back: another distance ends the stretch
-      if (sFrom >= 0 && sLast + 1 - sFrom >= minTokens) stretches = pushed(stretches, sFrom, sLast + 1);
+      if (sFrom >= 0 && sLast + 1 - sFrom >= MIN_TOKENS) stretches = pushed(stretches, sFrom, sLast + 1);
       sFrom = i;
       sPeriod = l;
       sLast = i;

@@ -89,13 +89,9 @@ const OUT_POW = (() => {
   return p;
 })();
 
-/**
- * The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it
- * (`out`, 0 when none); `outPow` and `base` are OUT_POW and BASE, passed in from the caller's locals (a module's
- * constant read in a hot loop is read through its context each time).
- */
-function rolled(h: number, out: number, c: number, outPow: number, base: number): number {
-  return (Math.imul((h - Math.imul(out, outPow)) | 0, base) + c) | 0;
+/** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
+function rolled(h: number, out: number, c: number): number {
+  return (Math.imul((h - Math.imul(out, OUT_POW)) | 0, BASE) + c) | 0;
 }
 
 /** A shingle's hash mixed before it is looked up, so that nearby hashes spread over the table. */
@@ -219,15 +215,10 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   // a slot of this call holds used or used + 1 (said before the last part): (cell | 1) === mark tells it
   const used = stamp << 1;
   const mark = used | 1;
-  // the constants the loops read per char, in locals (an exported one is read through its module cell each time)
-  const shingle = SHINGLE;
-  const outPow = OUT_POW;
-  const base = BASE;
-  const high = 32 - FILTER_BITS;
   // the shingles that end in the last part (tailFrom >= SHINGLE): each one's slot, and whether it came earlier in it
   let h = 0;
-  for (let i = tailFrom - shingle + 1; i < m; i++) {
-    h = rolled(h, i - shingle >= tailFrom - shingle + 1 ? norm[i - shingle]! : 0, norm[i]!, outPow, base);
+  for (let i = tailFrom - SHINGLE + 1; i < m; i++) {
+    h = rolled(h, i - SHINGLE >= tailFrom - SHINGLE + 1 ? norm[i - SHINGLE]! : 0, norm[i]!);
     if (i < tailFrom) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
@@ -238,18 +229,18 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
       again[q] = 0;
       table[slot] = used;
       table[slot + 1] = x;
-      const f = h >>> high;
+      const f = h >>> (32 - FILTER_BITS);
       filter[f >>> 5]! |= 1 << (f & 31);
     }
     slots[q] = slot;
   }
   // the shingles that end before it
   h = 0;
-  for (let i = 0; i < shingle - 1; i++) h = rolled(h, 0, norm[i]!, outPow, base);
-  for (let i = shingle - 1; i < tailFrom; i++) {
-    h = rolled(h, i >= shingle ? norm[i - shingle]! : 0, norm[i]!, outPow, base);
+  for (let i = 0; i < SHINGLE - 1; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = SHINGLE - 1; i < tailFrom; i++) {
+    h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!);
     // the filter reads the hash's high bits, the best mixed of a rolling hash: most shingles are told apart unmixed
-    const f = h >>> high;
+    const f = h >>> (32 - FILTER_BITS);
     if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
@@ -262,7 +253,7 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   for (let i = tailFrom; i < m; i++) {
     const q = i - tailFrom;
     if (again[q] === 0 && (table[slots[q]!]! & 1) === 0) continue;
-    for (let j = Math.max(coveredTo, i - shingle + 1); j <= i; j++) covered += prose[j - tailFrom]!;
+    for (let j = Math.max(coveredTo, i - SHINGLE + 1); j <= i; j++) covered += prose[j - tailFrom]!;
     if (i + 1 > coveredTo) coveredTo = i + 1;
   }
   return covered;

@@ -84,13 +84,11 @@ export class PeriodCounts {
     const { ids, lo, period: p, diff, wild, dirty } = this;
     let i = this.filled;
     let count = this.dirtyCount;
-    // (WILD in a local: an imported binding is read through its module cell each time)
-    const wildId = WILD;
     while (i > a && (enough < 0 || count <= enough)) {
       i--;
       const id = ids[i]!;
       const same = id === ids[i + p];
-      const wildSame = same && id === wildId;
+      const wildSame = same && id === WILD;
       diff[i - lo] = diff[i + 1 - lo]! + (same ? 0 : 1);
       wild[i - lo] = wild[i + 1 - lo]! + (wildSame ? 1 : 0);
       if (!same || wildSame) dirty[count++] = i;
