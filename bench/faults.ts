@@ -40,6 +40,7 @@ import { otel40Cases } from './faults/otel40.js';
 import { perf7scoreCases } from './faults/perf7score.js';
 import { perf8langCases } from './faults/perf8lang.js';
 import { lidwalkCases } from './faults/lidwalk.js';
+import { replocalsCases } from './faults/replocals.js';
 import { perf8repCases } from './faults/perf8rep.js';
 import { secretsunionCases } from './faults/secretsunion.js';
 
@@ -674,6 +675,7 @@ export async function runFaultsBench(): Promise<void> {
     await perf8repCases(root, results);
     await perf8langCases(root, results);
     await lidwalkCases(root, results);
+    await replocalsCases(root, results);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

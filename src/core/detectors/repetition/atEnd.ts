@@ -5,6 +5,7 @@
  * covers words, from the tokens that run from it to the end (wordRegion.ts), counted once for
  * both.
  */
+import type { DelimitedTables } from '../../text/delimitedTables.js';
 import type { Scan } from '../detector.js';
 import { type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { normalisedTail } from './normalisedTail.js';
@@ -14,12 +15,13 @@ import { wordsToEnd } from './wordRegion.js';
 /** Trailing whitespace read past the window before the copies are counted. */
 const TRAILING_SLACK = 1024;
 
-export function atEnd(scan: Scan): { copies: NormalisedCopies; replay: Replayed } {
+/** `tables` shares the table readings of the analysis (delimitedTables.ts). */
+export function atEnd(scan: Scan, tables: DelimitedTables): { copies: NormalisedCopies; replay: Replayed } {
   const from = Math.max(0, scan.chars - REPLAY_WINDOW);
   const tail = normalisedTail(scan.slice(from, scan.chars), from);
   const copiesFrom = Math.max(0, scan.chars - WINDOW - TRAILING_SLACK);
-  const c = normalisedCopies(tail.text.slice(copiesFrom - tail.offset), copiesFrom, tail);
-  const r = replayed(tail.text, tail.offset, tail);
+  const c = normalisedCopies(tail.text.slice(copiesFrom - tail.offset), copiesFrom, tail, tables);
+  const r = replayed(tail.text, tail.offset, tail, tables);
   // each reading's tokens: from the first that ends after where it starts (none when it found nothing)
   const t = scan.tokens;
   const cFrom = c.copies === 0 ? t.n : firstEndingAfter(scan, c.onset);

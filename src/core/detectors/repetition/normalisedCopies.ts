@@ -14,7 +14,7 @@
  * the one that covers the most chars (the shortest of those: a loop of a short unit is not
  * one of its multiples). O(n) over the last WINDOW chars.
  */
-import { isDelimitedTable } from '../../text/delimitedTable.js';
+import { DelimitedTables } from '../../text/delimitedTables.js';
 import { isSpace, type NormalisedTail, normalisedTail, within } from './normalisedTail.js';
 
 export interface NormalisedCopies {
@@ -66,9 +66,10 @@ let Z = new Int32Array(0);
 
 /**
  * The copies at the end of a text (trailing whitespace aside), or none (copies 0) when it has no
- * repeat. `text` is the text's end from char `offset` on (the last WINDOW chars suffice).
+ * repeat. `text` is the text's end from char `offset` on (the last WINDOW chars suffice). `tables`
+ * shares the table readings of the analysis (delimitedTables.ts).
  */
-export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail): NormalisedCopies {
+export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail, tables = new DelimitedTables()): NormalisedCopies {
   let end = text.length;
   while (end > 0 && isSpace(text.charCodeAt(end - 1))) end--;
   // the window's chars from the view of the analysis when it holds them exactly (normalisedTail.ts), else its own
@@ -118,7 +119,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     lines: unit.includes('\n'),
     blank: /\n[ \t]*\n/.test(unit),
     words: false,
-    table: isDelimitedTable(text.slice(onset, end)),
+    table: tables.of(text.slice(onset, end), offset + onset),
   };
 }
 

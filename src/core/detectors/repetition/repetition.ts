@@ -20,7 +20,7 @@
 import { F_FUNC, F_LINE, F_NUM, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import { closesOpened } from '../../text/brackets.js';
-import { isDelimitedTable } from '../../text/delimitedTable.js';
+import { DelimitedTables } from '../../text/delimitedTables.js';
 import type { Detector, Scan, Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import { K, MAX_PERIOD, measureStretch, type Region, stretchPeriod } from './measureRegion.js';
@@ -234,9 +234,11 @@ export const repetition = {
     // certainty (may the stream be closed?) is read as the live check reads it, on the last tokens verbatim, so both
     // agree: the last LIVE_FIRST tokens, and the last LIVE_TOKENS when a loop fills those
     const liveFrom = Math.max(scan.live ? from : 0, n - LIVE_TOKENS);
-    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST), false).tail;
+    // the readings ask whether stretches that end at the same place are a table: one reading answers for several
+    const tables = new DelimitedTables();
+    let live = readLoops(scan, t.id, Math.max(liveFrom, n - LIVE_FIRST), false, tables).tail;
     if (live && n > LIVE_FIRST && live.onset <= t.start[n - LIVE_FIRST]! + live.periodChars)
-      live = readLoops(scan, t.id, liveFrom, false).tail;
+      live = readLoops(scan, t.id, liveFrom, false, tables).tail;
     if (scan.live)
       return {
         chars: scan.chars,
@@ -249,8 +251,8 @@ export const repetition = {
       };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
-    const { tail, recovered } = readLoops(scan, ids, 0, true);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan) };
+    const { tail, recovered } = readLoops(scan, ids, 0, true, tables);
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan, tables) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -484,8 +486,17 @@ function isStuck(l: Loop, newMax: number): boolean {
   return l.newPerCopy <= newMax && l.similarity >= RECOVERED_SIMILARITY;
 }
 
-/** The loop at the end, and with `moveOn` the loop the text moves on from (the live reading wants the first only). */
-function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): { tail: Loop | null; recovered: Loop | null } {
+/**
+ * The loop at the end, and with `moveOn` the loop the text moves on from (the live reading wants the first only). `tables`
+ * shares the table readings of the analysis.
+ */
+function readLoops(
+  scan: Scan,
+  ids: Int32Array,
+  from: number,
+  moveOn: boolean,
+  tables: DelimitedTables,
+): { tail: Loop | null; recovered: Loop | null } {
   const t = scan.tokens;
   const n = t.n;
   if (n - from < 4) return { tail: null, recovered: null };
@@ -608,7 +619,8 @@ function readLoops(scan: Scan, ids: Int32Array, from: number, moveOn: boolean): 
   if (tail && tailRepeats) {
     const regionEnd = t.end[tailRepeats.to - 1]!;
     const regionStart = t.start[Math.max(from, tailRepeats.from - tailRepeats.distinct)]!;
-    tail.table = isDelimitedTable(scan.slice(Math.max(regionStart, regionEnd - TABLE_CHARS), regionEnd));
+    const tableFrom = Math.max(regionStart, regionEnd - TABLE_CHARS);
+    tail.table = tables.of(scan.slice(tableFrom, regionEnd), tableFrom);
   }
   let recovered: Loop | null = null;
   for (let k = 0; moveOn && k < runs; k++) {

@@ -13,7 +13,7 @@
  * shingles are kept in an open-addressed table and every shingle before it is looked up there:
  * O(n) over the last REPLAY_WINDOW chars of the text.
  */
-import { isDelimitedTable } from '../../text/delimitedTable.js';
+import { DelimitedTables } from '../../text/delimitedTables.js';
 import { type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTail.js';
 
 export interface Replayed {
@@ -124,9 +124,10 @@ let stamp = 0;
 /**
  * The replay share of the end of a text. `text` is the text's end from char `offset` on (the
  * last REPLAY_WINDOW chars suffice). Normalised char j is the j-th char of the window that is
- * no whitespace, a run of digits one char.
+ * no whitespace, a run of digits one char. `tables` shares the table readings of the analysis
+ * (delimitedTables.ts).
  */
-export function replayed(text: string, offset = 0, tail?: NormalisedTail): Replayed {
+export function replayed(text: string, offset = 0, tail?: NormalisedTail, tables = new DelimitedTables()): Replayed {
   const from = Math.max(0, text.length - REPLAY_WINDOW);
   // the last part is a third of the normalised chars at most and needs MIN_PROSE of them: a shorter window has too few
   if (text.length - from < 3 * MIN_PROSE) return NOT_REPLAYED;
@@ -145,7 +146,7 @@ export function replayed(text: string, offset = 0, tail?: NormalisedTail): Repla
     at: offset + from + start,
     chars: m,
     words: false,
-    table: isDelimitedTable(text.slice(from + start)),
+    table: tables.of(text.slice(from + start), offset + from + start),
   };
 }
 
