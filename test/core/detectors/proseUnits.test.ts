@@ -208,6 +208,51 @@ describe('walkParagraphs and ParagraphCache', () => {
     assert.deepEqual(cache.of(0), blockParagraphs(TEXT, first));
   });
 
+  it("gives a paragraph's first unit early, as soon as its lines fix it, and reads no later line when told to stop", () => {
+    // lines of about 80 chars: the first unit (UNIT_CHARS) is fixed on the third line; the fifth is a markup line
+    const line = (k: number) => `Line ${k} of a long paragraph that wraps its words the way a mail client would do.`;
+    const lines = [1, 2, 3, 4].map(line);
+    const text = `${lines.join('\n')}\n<div>markup</div>\nAfter it.\n\nThe next block.`;
+    const [b] = lineBlocks(text);
+    const whole = blockParagraphs(text, b!);
+    const want = paragraphUnits(whole[0]!)[0]!;
+    const early: unknown[] = [];
+    const r = walkParagraphs(
+      text,
+      b!,
+      1,
+      () => true,
+      (u) => early.push(u) < 1,
+    );
+    assert.deepEqual(early, [{ start: want.start, text: want.text }]);
+    assert.deepEqual(r, { stopped: true, all: null });
+    // told to go on, the walk reads on and gives every paragraph whole, as without `early`
+    const taken: ProseParagraph[] = [];
+    const on = walkParagraphs(
+      text,
+      b!,
+      1,
+      (p) => taken.push(p) > 0,
+      () => true,
+    );
+    assert.deepEqual(on, { stopped: false, all: whole });
+    assert.deepEqual(taken, whole);
+    // a paragraph that ends within UNIT_CHARS, or whose chars pass it only on the block's last line, is given whole only
+    const short = 'A short paragraph.\nOf two lines.';
+    const late = lines.slice(0, 3).join('\n');
+    for (const t of [short, late]) {
+      const none: unknown[] = [];
+      walkParagraphs(
+        t,
+        lineBlocks(t)[0]!,
+        1,
+        () => true,
+        (u) => none.push(u) > 0,
+      );
+      assert.deepEqual(none, [], t);
+    }
+  });
+
   it('gives the rough language of a unit as roughLanguage does, read once per start', () => {
     const cache = new ParagraphCache(TEXT, blocks);
     const u = { start: 0, text: 'The cat and the dog are in the garden with all of their friends and the bird.' };
