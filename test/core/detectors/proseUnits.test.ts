@@ -153,6 +153,37 @@ describe('proseParagraphs', () => {
   });
 });
 
+describe('lineBlocks', () => {
+  it('tells every kind of line start apart: fences, blanks of any space, tabs, indentation, list markers, backticks', () => {
+    const text = [
+      'Intro line',
+      '  ~~~',
+      'inside ~~~ fence',
+      '~~~',
+      '\u3000\u3000Ideographic spaces open this line',
+      '\u00a0',
+      '\tTabbed code',
+      '    indented code',
+      '   - item one',
+      'more of it',
+      '2) second',
+      '`not a fence` here',
+      '``',
+      'r\u00e9sum\u00e9 title\r',
+      '\r',
+      'last line.',
+    ].join('\n');
+    const got = lineBlocks(text).map((b) => [text.slice(b.from, b.to), b.titleLike]);
+    assert.deepEqual(got, [
+      ['Intro line', true],
+      ['\u3000\u3000Ideographic spaces open this line', true],
+      ['   - item one\nmore of it', false],
+      ['2) second\n`not a fence` here\n``\nr\u00e9sum\u00e9 title\r', false],
+      ['last line.', false],
+    ]);
+  });
+});
+
 describe('walkParagraphs and ParagraphCache', () => {
   // blocks of several paragraphs split by lines that are no prose (a table row, a markup line, a # comment among others)
   const TEXT = [
