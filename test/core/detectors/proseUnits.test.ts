@@ -75,6 +75,24 @@ describe('proseParagraphs', () => {
   ];
   for (const [name, text, want] of ROWS) it(name, () => assert.deepEqual(texts(text), want));
 
+  it('reads each URL, then each inline code of what is left, as one space, however they mix on a line', () => {
+    const url = /(?<![A-Za-z0-9_])(?:https:\/\/|http:\/\/|www\.)(?=\S)\S*/g;
+    const reference = (line: string) => line.replace(url, ' ').replace(/`[^`\n]*`/g, ' ');
+    const bits = ['https://a.example/x`y', '`code_x`', 'www.example.org/p', '`', 'http://b.example/`q`', 'http', '``'];
+    const words = 'the words of a sentence that reads as prose here and there';
+    let lines = 0;
+    for (let a = 0; a < bits.length; a++)
+      for (let b = 0; b < bits.length; b++)
+        for (const join of [' ', '']) {
+          const line = `${words} ${bits[a]}${join}${bits[b]} ${words} ${bits[b]} end`;
+          const [p] = proseParagraphs(line);
+          if (p === undefined) continue;
+          assert.equal(p.text, reference(line), line);
+          lines++;
+        }
+    assert.ok(lines > 80, `${lines} lines read as prose`);
+  });
+
   it("carries each paragraph's letters as counted when its lines were judged, and a whole-paragraph unit's", () => {
     const all = `${ROWS.map((r) => r[1]).join('\n\n')}\n\nTwo lines \u{1d400}\u{1d401} with a letter\nbeyond the BMP and *stars* here.`;
     for (const p of proseParagraphs(all)) {
