@@ -75,6 +75,24 @@ describe('proseParagraphs', () => {
   ];
   for (const [name, text, want] of ROWS) it(name, () => assert.deepEqual(texts(text), want));
 
+  it('reads each URL, then each inline code of what is left, as one space, however they mix on a line', () => {
+    const url = /(?<![A-Za-z0-9_])(?:https:\/\/|http:\/\/|www\.)(?=\S)\S*/g;
+    const reference = (line: string) => line.replace(url, ' ').replace(/`[^`\n]*`/g, ' ');
+    const bits = ['https://a.example/x`y', '`code_x`', 'www.example.org/p', '`', 'http://b.example/`q`', 'http', '``'];
+    const words = 'the words of a sentence that reads as prose here and there';
+    let lines = 0;
+    for (let a = 0; a < bits.length; a++)
+      for (let b = 0; b < bits.length; b++)
+        for (const join of [' ', '']) {
+          const line = `${words} ${bits[a]}${join}${bits[b]} ${words} ${bits[b]} end`;
+          const [p] = proseParagraphs(line);
+          if (p === undefined) continue;
+          assert.equal(p.text, reference(line), line);
+          lines++;
+        }
+    assert.ok(lines > 80, `${lines} lines read as prose`);
+  });
+
   it("carries each paragraph's letters as counted when its lines were judged, and a whole-paragraph unit's", () => {
     const all = `${ROWS.map((r) => r[1]).join('\n\n')}\n\nTwo lines \u{1d400}\u{1d401} with a letter\nbeyond the BMP and *stars* here.`;
     for (const p of proseParagraphs(all)) {
@@ -153,6 +171,37 @@ describe('proseParagraphs', () => {
   });
 });
 
+describe('lineBlocks', () => {
+  it('tells every kind of line start apart: fences, blanks of any space, tabs, indentation, list markers, backticks', () => {
+    const text = [
+      'Intro line',
+      '  ~~~',
+      'inside ~~~ fence',
+      '~~~',
+      '\u3000\u3000Ideographic spaces open this line',
+      '\u00a0',
+      '\tTabbed code',
+      '    indented code',
+      '   - item one',
+      'more of it',
+      '2) second',
+      '`not a fence` here',
+      '``',
+      'r\u00e9sum\u00e9 title\r',
+      '\r',
+      'last line.',
+    ].join('\n');
+    const got = lineBlocks(text).map((b) => [text.slice(b.from, b.to), b.titleLike]);
+    assert.deepEqual(got, [
+      ['Intro line', true],
+      ['\u3000\u3000Ideographic spaces open this line', true],
+      ['   - item one\nmore of it', false],
+      ['2) second\n`not a fence` here\n``\nr\u00e9sum\u00e9 title\r', false],
+      ['last line.', false],
+    ]);
+  });
+});
+
 describe('walkParagraphs and ParagraphCache', () => {
   // blocks of several paragraphs split by lines that are no prose (a table row, a markup line, a # comment among others)
   const TEXT = [
@@ -206,6 +255,51 @@ describe('walkParagraphs and ParagraphCache', () => {
     );
     assert.deepEqual(again, ['The last paragraph, which also runs over three lines.']);
     assert.deepEqual(cache.of(0), blockParagraphs(TEXT, first));
+  });
+
+  it("gives a paragraph's first unit early, as soon as its lines fix it, and reads no later line when told to stop", () => {
+    // lines of about 80 chars: the first unit (UNIT_CHARS) is fixed on the third line; the fifth is a markup line
+    const line = (k: number) => `Line ${k} of a long paragraph that wraps its words the way a mail client would do.`;
+    const lines = [1, 2, 3, 4].map(line);
+    const text = `${lines.join('\n')}\n<div>markup</div>\nAfter it.\n\nThe next block.`;
+    const [b] = lineBlocks(text);
+    const whole = blockParagraphs(text, b!);
+    const want = paragraphUnits(whole[0]!)[0]!;
+    const early: unknown[] = [];
+    const r = walkParagraphs(
+      text,
+      b!,
+      1,
+      () => true,
+      (u) => early.push(u) < 1,
+    );
+    assert.deepEqual(early, [{ start: want.start, text: want.text }]);
+    assert.deepEqual(r, { stopped: true, all: null });
+    // told to go on, the walk reads on and gives every paragraph whole, as without `early`
+    const taken: ProseParagraph[] = [];
+    const on = walkParagraphs(
+      text,
+      b!,
+      1,
+      (p) => taken.push(p) > 0,
+      () => true,
+    );
+    assert.deepEqual(on, { stopped: false, all: whole });
+    assert.deepEqual(taken, whole);
+    // a paragraph that ends within UNIT_CHARS, or whose chars pass it only on the block's last line, is given whole only
+    const short = 'A short paragraph.\nOf two lines.';
+    const late = lines.slice(0, 3).join('\n');
+    for (const t of [short, late]) {
+      const none: unknown[] = [];
+      walkParagraphs(
+        t,
+        lineBlocks(t)[0]!,
+        1,
+        () => true,
+        (u) => none.push(u) > 0,
+      );
+      assert.deepEqual(none, [], t);
+    }
   });
 
   it('gives the rough language of a unit as roughLanguage does, read once per start', () => {

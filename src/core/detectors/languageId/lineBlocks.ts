@@ -60,45 +60,64 @@ export function endsSentence(c: number): boolean {
 /**
  * The blocks of a text, in order: one pass over its lines that reads only where each starts
  * (fence, indentation, blank, list marker), so the chars of a line are read only when its block
- * is (blockParagraphs).
+ * is (blockParagraphs). The common line (a non-space ASCII char first, no fence) is told from the
+ * first char alone, and the block going on is state in locals, not in a closure (this runs over
+ * every line start of every text).
  */
 export function lineBlocks(text: string): LineBlock[] {
   const out: LineBlock[] = [];
+  const space = isSpace;
+  const n = text.length;
   let fenced = false;
   let from = -1;
   let to = -1;
   let lines = 0;
-  const close = () => {
-    if (from >= 0) {
-      let titleLike = false;
-      if (lines === 1) {
-        const a = firstNonSpace(text, from, to);
-        const b = lastNonSpace(text, a, to);
-        titleLike = b - a <= TITLE_CHARS && !endsSentence(text.charCodeAt(b - 1));
-      }
-      out.push({ from, to, titleLike });
-    }
-    from = -1;
-    lines = 0;
-  };
-  let pos = 0;
-  while (pos <= text.length) {
+  for (let pos = 0; pos <= n; ) {
     let nl = text.indexOf('\n', pos);
-    if (nl < 0) nl = text.length;
-    const a = firstNonSpace(text, pos, nl);
-    if (isFence(text, pos, a)) {
-      fenced = !fenced;
-      close();
-    } else if (fenced || a === nl || text.charCodeAt(pos) === 9 || text.startsWith('    ', pos)) {
-      close();
+    if (nl < 0) nl = n;
+    const c = text.charCodeAt(pos);
+    // a line that opens with an ASCII char other than a space, a backtick or a tilde: no fence, no blank, no indentation
+    let a = pos;
+    let plain = c > 32 && c < 128 && c !== 96 && c !== 126;
+    if (!plain) {
+      while (a < nl && space(text.charCodeAt(a))) a++;
+      if (isFence(text, pos, a)) {
+        fenced = !fenced;
+        if (from >= 0) out.push(block(text, from, to, lines));
+        from = -1;
+        lines = 0;
+        pos = nl + 1;
+        continue;
+      }
+      plain = !(a === nl || c === 9 || text.startsWith('    ', pos));
+    }
+    if (fenced || !plain) {
+      if (from >= 0) out.push(block(text, from, to, lines));
+      from = -1;
+      lines = 0;
     } else {
-      if (a - pos <= 3 && listMarker(text, a, nl)) close();
+      if (a - pos <= 3 && listMarker(text, a, nl) && from >= 0) {
+        out.push(block(text, from, to, lines));
+        from = -1;
+        lines = 0;
+      }
       if (from < 0) from = pos;
       to = nl;
       lines++;
     }
     pos = nl + 1;
   }
-  close();
+  if (from >= 0) out.push(block(text, from, to, lines));
   return out;
+}
+
+/** The block of `lines` lines [from, to): one line of at most TITLE_CHARS chars not ending in . , or ; may be a title. */
+function block(text: string, from: number, to: number, lines: number): LineBlock {
+  let titleLike = false;
+  if (lines === 1) {
+    const a = firstNonSpace(text, from, to);
+    const b = lastNonSpace(text, a, to);
+    titleLike = b - a <= TITLE_CHARS && !endsSentence(text.charCodeAt(b - 1));
+  }
+  return { from, to, titleLike };
 }

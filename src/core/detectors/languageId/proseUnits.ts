@@ -64,13 +64,16 @@ function lineProse(text: string, pos: number, nl: number, several: boolean): Lin
  * the walk). The paragraphs are blockParagraphs', in its order or the reverse; a walk that stops
  * at the first paragraph of a long block reads only that paragraph's lines and the next one.
  * `all` is every paragraph of the block in text order when every line was read (even if `take`
- * stopped at the last one), null otherwise.
+ * stopped at the last one), null otherwise. `early` (from the start only) gets a paragraph's
+ * first unit as soon as its lines read so far fix it, before the rest of its lines are read:
+ * false stops the walk there, true goes on (then `take` still gets the whole paragraph).
  */
 export function walkParagraphs(
   text: string,
   block: LineBlock,
   dir: 1 | -1,
   take: (p: ProseParagraph) => boolean,
+  early?: (u: ProseUnit) => boolean,
 ): { stopped: boolean; all: ProseParagraph[] | null } {
   // a # line among others is a comment of unfenced code (shell, Python, YAML); a heading stands on a line of its own
   const lines1 = text.indexOf('\n', block.from);
@@ -79,6 +82,9 @@ export function walkParagraphs(
   let pieces: string[] = [];
   let letters = 0;
   let paraStart = -1;
+  // chars of the paragraph going on once joined, and whether its first unit went to `early`
+  let chars = 0;
+  let offered = false;
   const seen: ProseParagraph[] = [];
   const flush = (): boolean => {
     if (pieces.length === 0) return true;
@@ -89,6 +95,8 @@ export function walkParagraphs(
     pieces = [];
     letters = 0;
     paraStart = -1;
+    chars = 0;
+    offered = false;
     seen.push(p);
     return take(p);
   };
@@ -102,8 +110,17 @@ export function walkParagraphs(
         if (!flush()) return partly;
       } else {
         if (paraStart < 0) paraStart = pos;
+        chars += pieces.length > 0 ? prose.text.length + 1 : prose.text.length;
         pieces.push(prose.text);
         letters += prose.letters;
+        // past UNIT_CHARS chars the first unit ends where it will in the whole paragraph: a walk that wants only it
+        // reads none of the paragraph's later lines (on the block's last line none are left: the block is read whole
+        // and kept, for the walk from the end)
+        if (early !== undefined && !offered && chars > UNIT_CHARS && nl < block.to) {
+          offered = true;
+          const u = firstUnit(paraStart, pieces.join(' '));
+          if (u !== null && !early(u)) return partly;
+        }
       }
       pos = nl + 1;
     }
@@ -178,14 +195,14 @@ export class ParagraphCache {
     return readOnce(this.rough, u, roughLanguage);
   }
 
-  /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` stopped it. */
-  walk(b: number, dir: 1 | -1, take: (p: ProseParagraph) => boolean): boolean {
+  /** walkParagraphs over block b (from what is kept when it was read whole); false when `take` or `early` stopped it. */
+  walk(b: number, dir: 1 | -1, take: (p: ProseParagraph) => boolean, early?: (u: ProseUnit) => boolean): boolean {
     const known = this.read[b];
     if (known !== undefined) {
       for (let i = dir > 0 ? 0 : known.length - 1; i >= 0 && i < known.length; i += dir) if (!take(known[i]!)) return false;
       return true;
     }
-    const r = walkParagraphs(this.text, this.blocks[b]!, dir, take);
+    const r = walkParagraphs(this.text, this.blocks[b]!, dir, take, early);
     if (r.all !== null) this.read[b] = r.all;
     return !r.stopped;
   }
@@ -202,6 +219,12 @@ function pieceEnd(text: string, at: number): number {
   if (end === text.length) return end;
   const space = text.lastIndexOf(' ', end);
   return space > at + UNIT_CHARS / 2 ? space : end;
+}
+
+/** The first unit of a paragraph that starts at `start` and whose text begins with `text` (more than UNIT_CHARS chars), or null as pieceUnit. */
+function firstUnit(start: number, text: string): ProseUnit | null {
+  const piece = text.slice(0, pieceEnd(text, 0)).trim();
+  return piece.length === 0 ? null : { start, text: piece };
 }
 
 /** The unit of the piece [at, end) of a paragraph, or null when the piece is only spaces (then it is no unit). */

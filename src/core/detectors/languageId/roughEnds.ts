@@ -35,8 +35,11 @@ export function roughEnd(paras: ParagraphCache, dir: 1 | -1, w: RoughWalk): Roug
   let seen = 0;
   // undefined while the walk goes on; what it found (or null) once it stops
   let found: RoughEnd | null | undefined;
+  // the start of the unit the walk from the start read before the rest of its paragraph: not read again with the paragraph
+  let offered = -1;
   // each unit from this end, only those the walk reaches sliced (a long paragraph costs the unit read, not all of its units)
   const unit = (u: ProseUnit): boolean => {
+    if (u.start === offered) return true;
     if (read++ >= w.units) return stop(null);
     const letters = paras.letters(u);
     if (letters < w.minLetters) return true;
@@ -47,11 +50,21 @@ export function roughEnd(paras: ParagraphCache, dir: 1 | -1, w: RoughWalk): Roug
     return true;
   };
   const take = (p: ProseParagraph): boolean => eachParagraphUnit(p, dir, unit);
+  // from the start, a paragraph's first unit is read as soon as its first lines fix it: most walks stop at it
+  const early =
+    dir > 0
+      ? (u: ProseUnit): boolean => {
+          const go = unit(u);
+          offered = u.start;
+          return go;
+        }
+      : undefined;
   const stop = (r: RoughEnd | null): boolean => {
     found = r;
     return false;
   };
-  for (let b = dir > 0 ? 0 : blocks - 1; b >= 0 && b < blocks && found === undefined; b += dir) paras.walk(b, dir, take);
+  for (let b = dir > 0 ? 0 : blocks - 1; b >= 0 && b < blocks && found === undefined; b += dir)
+    paras.walk(b, dir, take, b < blocks - 1 ? early : undefined);
   return found ?? null;
 }
 
