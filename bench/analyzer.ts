@@ -46,21 +46,33 @@ const OWN_PASSES = 15;
 const OWN_TURNS = 3;
 
 /**
- * The real texts again, each build timed in a process of its own, builds in turns: a check that
- * the one-process figure is no artifact of two builds sharing one heap and one set of caches (one
+ * A row again, each build timed in a process of its own, builds in turns: a check that the
+ * one-process figure is no artifact of two builds sharing one heap and one set of caches (one
  * loaded run gave 0.81× there on the real texts and 0.78× on the stream's push, where calmer runs
- * give 0.87-0.88× and 0.98×). Median of the turns' medians.
+ * give 0.87-0.88× and 0.98×; the push read 0.75-0.77× in one process in two runs where each build
+ * alone pushed the same megabyte in the same 36-40 ms). `pass` is the body of a function of `m`
+ * (the bundled analyzer) and `data` (what `input` held, read back from JSON) timed as one pass.
+ * Median of the turns' medians.
  */
-function ownProcessRow(texts: readonly string[], mb: number, currentUrl: string, previousUrl: string, dir: string): void {
-  const file = join(dir, 'real-texts.json');
-  writeFileSync(file, JSON.stringify(texts));
+function ownProcessRow(
+  label: string,
+  input: unknown,
+  pass: string,
+  mb: number,
+  currentUrl: string,
+  previousUrl: string,
+  dir: string,
+): void {
+  const file = join(dir, 'own-process-input.json');
+  writeFileSync(file, JSON.stringify(input));
   const script = `
 import { readFileSync } from 'node:fs';
 const m = await import(process.argv[1]);
-const texts = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const pass = () => { const t0 = performance.now(); for (const t of texts) m.analyzeText(t); return performance.now() - t0; };
-for (let i = 0; i < ${WARM_CALLS}; i++) pass();
-const times = Array.from({ length: ${OWN_PASSES} }, pass).sort((a, b) => a - b);
+const data = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const body = (m, data) => { ${pass} };
+const timedPass = () => { const t0 = performance.now(); body(m, data); return performance.now() - t0; };
+for (let i = 0; i < ${WARM_CALLS}; i++) timedPass();
+const times = Array.from({ length: ${OWN_PASSES} }, timedPass).sort((a, b) => a - b);
 process.stdout.write(String(times[times.length >> 1]));`;
   const own = (url: string) =>
     Number(execFileSync(process.execPath, ['--input-type=module', '-e', script, url, file], { encoding: 'utf8' }));
@@ -69,7 +81,7 @@ process.stdout.write(String(times[times.length >> 1]));`;
     () => own(previousUrl),
     OWN_TURNS,
   );
-  row('  the same, each build in its own process', mb, r.a, r.b);
+  row(label, mb, r.a, r.b);
 }
 
 /** `turns` values of each of a and b, taken in turns so that both see the same machine; their medians. */
@@ -189,7 +201,16 @@ export async function runAnalyzerBench(): Promise<void> {
       both(`analyzeText over the ${real.length} real texts, one call each`, mb, each(real), 9);
       if (firstTwo.length > 0 && firstTwo.length < real.length)
         both(`  of which the ${firstTwo.length} of corpus-real and corpus-real2`, mbOf(firstTwo), each(firstTwo), 9);
-      if (urls.previous) ownProcessRow(real, mb, urls.current, urls.previous, dir);
+      if (urls.previous)
+        ownProcessRow(
+          '  the same, each build in its own process',
+          real,
+          'for (const t of data) m.analyzeText(t);',
+          mb,
+          urls.current,
+          urls.previous,
+          dir,
+        );
       // the learned score is computed when asked for (the daemon and `analyze` ask): its cost, beside the same release
       both(
         `  the same with the learned score (score: true)`,
@@ -222,6 +243,16 @@ export async function runAnalyzerBench(): Promise<void> {
       },
       5,
     );
+    if (urls.previous)
+      ownProcessRow(
+        '  the same, each build in its own process',
+        deltas,
+        'const s = m.createStreamAnalyzer(); for (const d of data) s.push(d);',
+        1,
+        urls.current,
+        urls.previous,
+        dir,
+      );
     both(
       'stream, abort check every 32 deltas (daemon)',
       1,
