@@ -33,20 +33,25 @@ const ROWS = new Int32Array(DELIMITERS.length * (MOST_COLUMNS + 1));
 /** The delimiters as strings, for indexOf. */
 const DELIMITER_CHARS = DELIMITERS.map(([code]) => String.fromCharCode(code));
 
-/**
- * Where the last isDelimitedTable() call stopped reading: the index in its text of the line break above the last row it
- * read, or -1 when it read the text to its start. A text that starts at or before that line break, with the same end,
- * gets the same answer (delimitedTables.ts shares readings so).
- */
-let stoppedAt = -1;
-
-export function lastStop(): number {
-  return stoppedAt;
-}
-
 /** Are the non-blank lines of `text` (TABLE_ROWS or more; the last TABLE_ROWS_READ read) rows of one delimited table? */
 export function isDelimitedTable(text: string): boolean {
-  stoppedAt = -1;
+  return readDelimitedTable(text).table;
+}
+
+/** What one reading of a text as a delimited table found. */
+export interface TableReading {
+  table: boolean;
+  /**
+   * Where the reading stopped: the index in the text of the line break above the last row it read, or -1 when it read
+   * the text to its start. A text that starts at or before that line break, with the same end, gets the same answer
+   * (delimitedTables.ts shares readings so).
+   */
+  stoppedAt: number;
+}
+
+/** isDelimitedTable's reading, with where it stopped. */
+export function readDelimitedTable(text: string): TableReading {
+  let stoppedAt = -1;
   // per delimiter, how many rows hold each count of it: the rows read back from the end, each found and its delimiters
   // counted by the string's own searches (a loop over char codes in script reads a long text several times slower)
   const rows = ROWS;
@@ -77,17 +82,18 @@ export function isDelimitedTable(text: string): boolean {
     }
     if (nl < 0) break;
     // prose: even if every row still to read held the commonest count, it would stay under the share of rows
-    if (lines - most >= HOPELESS) {
-      stoppedAt = nl;
-      return false;
-    }
+    if (lines - most >= HOPELESS) return { table: false, stoppedAt: nl };
     if (lines >= TABLE_ROWS_READ) {
       stoppedAt = nl;
       break;
     }
     end = nl;
   }
-  if (lines < TABLE_ROWS) return false;
+  return { table: lines >= TABLE_ROWS && holdsCommonCount(rows, lines), stoppedAt };
+}
+
+/** True when, for one delimiter, TABLE_ROW_SHARE of the `lines` rows read hold one count of it (its fewest or more). */
+function holdsCommonCount(rows: Int32Array, lines: number): boolean {
   for (let d = 0; d < DELIMITERS.length; d++) {
     const fewest = DELIMITERS[d]![1];
     for (let k = fewest; k <= MOST_COLUMNS; k++) if (rows[d * (MOST_COLUMNS + 1) + k]! >= TABLE_ROW_SHARE * lines) return true;

@@ -5,7 +5,7 @@
  * One reading answers for another when the answer is provably the same: the same end (trailing
  * blanks aside) and a start the first one's rows did not reach past.
  */
-import { isDelimitedTable, lastStop } from './delimitedTable.js';
+import { readDelimitedTable } from './delimitedTable.js';
 
 export class DelimitedTables {
   /** The last reading: the end of its rows in the whole text (trailing blanks aside), its answer, and the starts it holds for. */
@@ -25,8 +25,7 @@ export class DelimitedTables {
     }
     const end = start + e;
     if (end === this.end && start >= this.low && start <= this.high) return this.table;
-    const table = isDelimitedTable(text);
-    const stop = lastStop();
+    const { table, stoppedAt: stop } = readDelimitedTable(text);
     this.end = end;
     this.table = table;
     // a reading that stopped at a line break (prose for sure, or the rows read) holds for every start up to it; one that
