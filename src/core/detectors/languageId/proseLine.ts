@@ -176,18 +176,11 @@ function cleaned(s: string, from: number, to: number): { gaps: number[]; text: s
     }
     return start + (k - u);
   };
-  // the inline codes /`[^`\n]*`/g finds: each runs from a backtick to the next one, unless a newline comes between (then
-  // the next one may open a code); the next newline is looked for again only once the walk has passed it
+  // the inline codes: each runs from a backtick to the next one (a line holds no newline, which would end a code)
   const codes: number[] = [];
-  let nl = -2;
   for (let a = noUrls.indexOf('`'); a >= 0; ) {
     const b = noUrls.indexOf('`', a + 1);
     if (b < 0) break;
-    if (nl !== -1 && nl < a) nl = noUrls.indexOf('\n', a);
-    if (nl >= 0 && nl < b) {
-      a = b;
-      continue;
-    }
     codes.push(at(a), at(b) + 1);
     a = noUrls.indexOf('`', b + 1);
   }
@@ -229,7 +222,7 @@ export interface LineProse {
   letters: number;
 }
 
-/** The trimmed line [from, to) as prose, or null when it is no prose (a table row, a markup line, see judgeLine). */
+/** The trimmed line [from, to) (no newline in it) as prose, or null when it is no prose (a table row, a markup line, see judgeLine). */
 export function proseOf(s: string, from: number, to: number): LineProse | null {
   const first = s.charCodeAt(from);
   if (first === 124 || first === 60) return null;
