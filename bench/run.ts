@@ -2,6 +2,7 @@
 import { runAnalyzerBench } from './analyzer.js';
 import { runCliProcessBench } from './cliProcess.js';
 import { runCorpusBench } from './corpus.js';
+import { runFamiliesBench } from './families.js';
 import { runFaultsBench } from './faults.js';
 import { runHistoryBench } from './history.js';
 import { runLoadBench } from './load.js';
@@ -23,6 +24,7 @@ const benches: Record<string, () => Promise<void>> = {
   probe: runProbePathBench,
   longprobe: runLongProbeBench,
   corpus: runCorpusBench,
+  families: runFamiliesBench,
   series: runSeriesBench,
   history: runHistoryBench,
   streamspread: () => runStreamSpreadBench(process.argv.slice(3)),
