@@ -83,6 +83,22 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'exactCopies',
+    what: 'copies as written (numbers kept) at the end of a unit of words of 100+ normalised chars (half letters, no table), any coverage',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table && c.unitChars >= T.exactUnitChars ? c.exactCopies : null;
+    },
+  },
+  {
+    threshold: 'blockUnitChars',
+    what: 'normalised chars of a unit of words (half letters, no table) said 1.5+ times as written at the end, any coverage',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table && c.exactCopies >= T.largeCopies ? c.unitChars : null;
+    },
+  },
+  {
     threshold: 'normalisedLoopCopies',
     what: 'normalised copies at the end of a unit of words (half letters, no table), any size',
     of: (f) => {

@@ -20,7 +20,7 @@ export interface FamilySample {
 
 interface Material {
   r: Rng;
-  /** English texts mostly of prose, no fenced code (one language, so that mixing their sentences is no language switch). */
+  /** English texts of prose (no fenced code, little code punctuation) (one language, so that mixing their sentences is no language switch). */
   prose: string[];
   /** Sentences of those texts, 40-220 chars, no markup. */
   sentences: string[];
@@ -57,6 +57,8 @@ const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]
 function isEnglishProse(t: string): boolean {
   const letters = t.match(/\p{L}/gu) ?? [];
   if (letters.length < 800 || t.includes('```')) return false;
+  // prose, not code or markup: code punctuation under one in two hundred chars
+  if ((t.match(/[{}[\];=<>|\\`]/g) ?? []).length > t.length / 200) return false;
   return letters.filter((c) => /[a-z]/i.test(c)).length / letters.length > 0.95 && identifyLanguage(t.slice(0, 1000)).language === 'en';
 }
 
@@ -166,18 +168,16 @@ const DEGENERATE: Record<string, (m: Material) => string> = {
   replay_edits: (m) => {
     const t = longText(m, 6000);
     const body = t.slice(0, int(m.r, 5000, Math.min(t.length, 14_000)));
-    const sentences = body.split(/(?<=[.!?])\s+/);
+    // each sentence with the whitespace after it, so the replay keeps the lines and paragraphs of what it replays
+    const parts = body.split(/(?<=[.!?])(\s+)/);
     const want = Math.floor(body.length * (0.4 + m.r() * 0.4));
-    const out: string[] = [];
-    let n = 0;
-    for (let j = int(m.r, 0, Math.floor(sentences.length / 3)); n < want && j < sentences.length; j++) {
-      const words = sentences[j]!.split(' ');
+    let out = '';
+    for (let j = 2 * int(m.r, 0, Math.floor(parts.length / 6)); out.length < want && j < parts.length; j += 2) {
+      const words = parts[j]!.split(' ');
       if (words.length > 3) words[int(m.r, 1, words.length - 1)] = pick(m.r, NOUNS);
-      const s = words.join(' ');
-      out.push(s);
-      n += s.length + 1;
+      out += words.join(' ') + (parts[j + 1] ?? ' ');
     }
-    return `${body}\n\n${out.join(' ')}`;
+    return `${body}\n\n${out}`;
   },
   /** 100-300 lines of one short template with a new noun each. */
   template_list: (m) => {

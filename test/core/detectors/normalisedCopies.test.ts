@@ -93,11 +93,31 @@ describe('repetition: a large unit said 1.5-2.5 times, hidden by wrapping, count
     assert.ok(c.table);
   });
 
-  it('a large unit said twice after a long answer (under 60% of it) does not fail; said twice as most of it, it does', () => {
-    const para = proseBlockCopies().split('\n\n')[0]!;
-    const twice = `${para}\n\n${para}`;
+  it('two sentences said twice after a long answer (under 60% of it) do not fail; said twice as most of it, or 2.3 times, they do', () => {
+    const unit = proseBlockCopies().split('. ').slice(0, 2).join('. ');
+    const twice = `${unit}.\n\n${unit}.`;
     assert.ok(!judged(`${healthyProse(1200, 3)}\n\n${twice}`).some((v) => v.endsWith('/fail')));
     assert.match(judged(`A short note first.\n\n${twice}`).join(','), /_loop\/fail$/);
+    const more = `${twice}\n\n${unit.slice(0, Math.round(0.4 * unit.length))}`;
+    assert.match(judged(`${healthyProse(1200, 3)}\n\n${more}`).join(','), /_loop\/fail$/);
+  });
+
+  it('a paragraph with asides in brackets said again and cut after a long answer fails (parentheses are prose)', () => {
+    const para =
+      'The first survey of the bay (in 1872, by a navy crew) found three channels deep enough for trade. Two of them (the northern ones) silted up within a decade, ' +
+      'and the third (still used today) had to be dredged every spring. The harbour board (a body of six merchants) paid for the work from a levy on every cargo, ' +
+      'which the shipowners (as one would expect) disliked but never managed to abolish. In the hard winter of 1891 (the coldest on record) the channel froze, ' +
+      'and the board (for the first and only time) let the levy lapse until the ice broke up in March. The minutes of that meeting (kept in the town archive) ' +
+      'record a single dissenting vote.';
+    const text = `${healthyProse(1500, 5)}\n\n${para}\n\n${para.slice(0, Math.round(0.7 * para.length))}`;
+    assert.match(judged(text).join(','), /paragraph_loop\/fail$/);
+  });
+
+  it('a paragraph of 100 words said again after a long answer fails whatever share of the output it covers', () => {
+    const para = proseBlockCopies().split('\n\n')[0]!;
+    const text = `${healthyProse(1200, 3)}\n\n${para}\n\n${para.slice(0, Math.round(0.55 * para.length))}`;
+    assert.match(judged(text).join(','), /paragraph_loop\/fail$/);
+    assert.equal(analyzeText(text).verdict, 'fail');
   });
 });
 

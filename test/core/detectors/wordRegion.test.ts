@@ -21,6 +21,27 @@ describe('wordRegion: are the tokens from a point to the end words', () => {
     withTokens(CODE.repeat(8), (t) => assert.equal(isWordRegion(t, 0, t.n), false));
   });
 
+  // each row: a stretch of text, whether it reads as words, and why (an exception is a row here, not a branch)
+  const rows: Array<[name: string, text: string, words: boolean, why: string]> = [
+    [
+      'prose with asides and years in brackets',
+      'Walt Disney (1901-1966) founded the studio with his brother Roy (the older of the two). Their first character (Oswald) was lost to a distributor, and the loss (a hard one) led to a new mouse. ',
+      true,
+      'parentheses are prose punctuation as much as code: not counted',
+    ],
+    [
+      'a quiz with list labels',
+      'Which is right? a) the first answer b) the second answer c) the third answer d) none of them. ',
+      true,
+      'labels "a)" are prose',
+    ],
+    ['code with braces, brackets and semicolons', CODE, false, 'braces, brackets, = and ; stay code punctuation'],
+  ];
+  for (const [name, text, words, why] of rows)
+    it(`${name}: ${words ? 'words' : 'not words'} (${why})`, () => {
+      withTokens(text.repeat(6), (t) => assert.equal(isWordRegion(t, 0, t.n), words));
+    });
+
   it('answers two starts in one pass as isWordRegion answers each', () => {
     let asked = 0;
     const texts = [

@@ -20,6 +20,8 @@ import { isSpace, type NormalisedTail, normalisedTail, within } from './normalis
 export interface NormalisedCopies {
   /** Copies back to back to the end, the first one included (1.6 for a block said again and cut at 60%). */
   copies: number;
+  /** The same copies with their numbers read as written (at most `copies`): items whose counters rise are one copy here. */
+  exactCopies: number;
   /** Normalised chars of the unit (letters, marks and one per run of digits; no whitespace). */
   unitChars: number;
   /** Share of the unit's normalised chars that are letters. */
@@ -43,6 +45,7 @@ const MAX_UNIT = 4096;
 
 export const NO_COPIES: NormalisedCopies = {
   copies: 0,
+  exactCopies: 0,
   unitChars: 0,
   letters: 0,
   onset: -1,
@@ -105,6 +108,17 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     }
   }
   if (best === 0) return NO_COPIES;
+  // the copies with their numbers as written: they end at the first run of digits that differs from its run a period before
+  let exactReach = reach;
+  for (let k = 0; k + best < reach; k++) {
+    if (norm[last - k] !== 0x30) continue;
+    // the window's first run of digits may be cut by where the window starts: it is taken as the same
+    if (k + best === m - 1) break;
+    if (!sameDigits(text, atOf(k), atOf(k + best))) {
+      exactReach = best + k;
+      break;
+    }
+  }
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
@@ -112,6 +126,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   const unit = text.slice(atOf(best - 1), end);
   return {
     copies: reach / best,
+    exactCopies: exactReach / best,
     unitChars: best,
     letters: letters / best,
     onset: offset + onset,
@@ -121,6 +136,18 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     words: false,
     table: tables.of(text.slice(onset, end), offset + onset),
   };
+}
+
+/** Do the runs of digits that start at chars i and j of `text` say the same number? */
+function sameDigits(text: string, i: number, j: number): boolean {
+  for (;;) {
+    const a = text.charCodeAt(i++);
+    const b = text.charCodeAt(j++);
+    const da = a >= 0x30 && a <= 0x39;
+    if (da !== (b >= 0x30 && b <= 0x39)) return false;
+    if (!da) return true;
+    if (a !== b) return false;
+  }
 }
 
 /**

@@ -127,6 +127,18 @@ const THRESHOLDS = {
     value: 5,
     why: 'copies back to back at the end, counted on the normalised chars (whitespace dropped, digits masked, case folded), of a unit of words (not code, markup or a table; half its chars letters) that fail whatever their size: items whose counters rise while their words come round again ("41.大隅 42.薩摩 43.大隅"), which the token reading takes for new items. No healthy reading reaches 3 (npm run bench -- thresholds: model outputs 2.1, the real files 2.0, whole and cut at 4 points; 2.5 in a real file cut at another point), so the threshold sits at twice the healthy maximum',
   },
+  exactCopies: {
+    value: 2.3,
+    why: 'copies back to back at the end, counted on the normalised chars with their numbers as written (whitespace dropped, case folded), of a unit of words of exactUnitChars or more (not a table, half its chars letters), that fail whatever share of the output they cover: two sentences said 2.3 times or more after a healthy opening, hard-wrapped at other places in each copy, which the token reading counts as fewer copies than it needs. No healthy reading reaches 1.7 (npm run bench -- thresholds: 1.63 at most over the model outputs and the real files, whole and cut at 16 points; the same copies with digits masked reach 2.0 in a real file, numbered steps whose counters rise), so the threshold sits at the whole-output count (wholeLoopCopies), past a chorus sung twice',
+  },
+  exactUnitChars: {
+    value: 100,
+    why: 'normalised chars (no whitespace) from which a unit counts for exactCopies: about a sentence and a half of prose, past the line of a poem or a song said twice',
+  },
+  blockUnitChars: {
+    value: 500,
+    why: 'normalised chars (no whitespace) from which a unit of words (not a table) said again back to back at the end fails from largeCopies copies (numbers as written) whatever share of the output it covers: a paragraph or a block of 100 words or more said again and cut. No healthy reading has a unit of words over 262 chars said 1.3 times or more (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points), so the threshold sits at about twice that',
+  },
   largeUnitChars: {
     value: 160,
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
@@ -325,6 +337,14 @@ export const repetition = {
     // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
     if (nc.copies >= t.largeCopies && nc.unitChars >= t.largeUnitChars && nc.coverage >= t.largeCopiesCoverage && nc.words)
       normalisedLoop('sentence_loop', copiesToEnd());
+    // a unit of a sentence or more said over again as written, or a block said again, wherever the copies start: after a
+    // healthy opening the copies cover little of the output, and wrapping hid them from the token reading
+    const asWritten = () =>
+      `${fmt(nc.exactCopies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace and case aside (${Math.round(100 * nc.coverage)}% of the output)`;
+    if (nc.words && nc.letters >= WHOLE_COPIES_LETTERS) {
+      if (nc.exactCopies >= t.exactCopies && nc.unitChars >= t.exactUnitChars) normalisedLoop('sentence_loop', asWritten());
+      if (nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars) normalisedLoop('paragraph_loop', asWritten());
+    }
     // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
     // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
     // with digits masked, rows of numbers are one unit by design

@@ -68,14 +68,14 @@ function isProseLine(s: string, i: number): boolean {
   return commas < 2 || spaces >= commas;
 }
 
-/** Per ASCII char, what isProseLine counts it as (0: nothing); code marks are { } ( ) [ ] ; = < > | \ ` */
+/** Per ASCII char, what isProseLine counts it as (0: nothing); code marks are { } [ ] ; = < > | \ ` (restated.ts: not parentheses) */
 const NEWLINE = 1;
 const TAB = 2;
 const SPACE = 3;
 const COMMA = 4;
 const CODE = 5;
 const MARKS = new Uint8Array(128);
-for (const c of '{}()[]=<>\\`;|') MARKS[c.charCodeAt(0)] = CODE;
+for (const c of '{}[]=<>\\`;|') MARKS[c.charCodeAt(0)] = CODE;
 MARKS[0x0a] = NEWLINE;
 MARKS[0x09] = TAB;
 MARKS[0x20] = SPACE;
