@@ -10,7 +10,7 @@
  * second set, never looked at while a rule was set).
  */
 import { identifyLanguage } from '../../src/core/detectors/languageId/eldLoader.js';
-import { createRng, type Rng } from '../../src/prose/random.js';
+import { createRng, hashSeed, type Rng } from '../../src/prose/random.js';
 
 export interface FamilySample {
   family: string;
@@ -20,7 +20,7 @@ export interface FamilySample {
 
 interface Material {
   r: Rng;
-  /** English texts of prose (no fenced code, little code punctuation) (one language, so that mixing their sentences is no language switch). */
+  /** English texts of prose, no fenced code and little code punctuation (one language: mixing their sentences is no language switch). */
   prose: string[];
   /** Sentences of those texts, 40-220 chars, no markup. */
   sentences: string[];
@@ -50,6 +50,12 @@ const NOUNS = [
 ];
 const ADJECTIVES = ['quiet', 'bright', 'old', 'small', 'green', 'heavy', 'gentle', 'broken', 'warm', 'narrow'];
 const MARKS = ['#', '!', '\u2047', '*', '=', '-', '?'];
+const CJK_OPENINGS = [
+  '你好！我是一个人工智能助手，由一家科技公司开发。',
+  '您好，我是智能客服小助手，很高兴为您服务。',
+  '大家好，我是一名语言模型，可以回答各种问题。',
+];
+const CJK_SENTENCES = ['我可以帮助你。', '有什么问题吗？', '请随时告诉我。', '我会尽力回答。', '希望对你有用。'];
 
 const int = (r: Rng, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -105,14 +111,19 @@ function longText(m: Material, chars: number): string {
   return t;
 }
 
-/** `n` different sentences (a healthy list says each thing once). */
-function distinct(m: Material, n: number): string[] {
-  const deck = [...m.sentences];
+/** `n` different items of `xs`. */
+function distinctOf<T>(m: Material, xs: readonly T[], n: number): T[] {
+  const deck = [...xs];
   for (let i = 0; i < n; i++) {
     const j = int(m.r, i, deck.length - 1);
     [deck[i], deck[j]] = [deck[j]!, deck[i]!];
   }
   return deck.slice(0, n);
+}
+
+/** `n` different sentences (a healthy list says each thing once). */
+function distinct(m: Material, n: number): string[] {
+  return distinctOf(m, m.sentences, n);
 }
 
 function twoSentences(m: Material): string {
@@ -188,6 +199,49 @@ const DEGENERATE: Record<string, (m: Material) => string> = {
     ]);
     return `${pick(m.r, m.sentences)}\n\n${Array.from({ length: int(m.r, 100, 300) }, line).join('\n')}`;
   },
+  /** Lines of marks only, no unknown-token glyph: `#`, `!`, `*`, `=`, `-`. */
+  short_ascii_marks: (m) =>
+    Array.from({ length: int(m.r, 3, 8) }, () =>
+      Array.from({ length: int(m.r, 3, 15) }, () =>
+        pick(
+          m.r,
+          MARKS.filter((c) => c !== '\u2047'),
+        ),
+      ).join(''),
+    ).join('\n'),
+  /** Lines of digits and asterisks with two stray words among them. */
+  short_digits: (m) => {
+    const lines = Array.from({ length: int(m.r, 4, 10) }, () =>
+      Array.from({ length: int(m.r, 2, 5) }, () => (m.r() < 0.5 ? String(int(m.r, 0, 99_999)) : '*'.repeat(int(m.r, 1, 6)))).join(' '),
+    );
+    for (let k = 0; k < 2; k++) lines[int(m.r, 0, lines.length - 1)] += ` ${pick(m.r, NOUNS)}`;
+    return lines.join('\n');
+  },
+  /** A Chinese self-introduction whose last short sentence is said three times more. */
+  short_cjk_unit: (m) => {
+    const last = pick(m.r, CJK_SENTENCES);
+    return `${pick(m.r, CJK_OPENINGS)}${last.repeat(int(m.r, 3, 4))}`;
+  },
+  /** A JSON list of keywords that share a prefix and keep growing. */
+  short_growing_keys: (m) => {
+    const base = pick(m.r, NOUNS);
+    let key = base;
+    const keys: string[] = [];
+    for (let k = int(m.r, 6, 14); k > 0; k--) {
+      keys.push(key);
+      key += `_${pick(m.r, NOUNS)}`;
+    }
+    return `{"keywords": [${keys.map((k) => `"${k}"`).join(', ')}`;
+  },
+  /** Half a sentence, then lines of letter-digit codes. */
+  short_codes: (m) => {
+    const s = pick(m.r, m.sentences);
+    const code = () =>
+      Array.from({ length: int(m.r, 4, 8) }, () => (m.r() < 0.5 ? String.fromCharCode(65 + int(m.r, 0, 25)) : String(int(m.r, 0, 9)))).join(
+        '',
+      );
+    return `${s.slice(0, Math.floor(s.length / 2))}\n${Array.from({ length: int(m.r, 4, 10) }, code).join('\n')}`;
+  },
 };
 
 const HEALTHY: Record<string, (m: Material) => string> = {
@@ -225,6 +279,17 @@ const HEALTHY: Record<string, (m: Material) => string> = {
     distinct(m, int(m.r, 20, 60))
       .map((s, j) => `${j + 1}. The ${pick(m.r, ADJECTIVES)} ${pick(m.r, NOUNS)}: ${s}`)
       .join('\n'),
+  /** A short answer: the first sentence of a healthy text. */
+  short_sentence: (m) => pick(m.r, m.sentences),
+  /** A short JSON object of two to four keys. */
+  short_json: (m) =>
+    `{${distinct(m, int(m.r, 2, 4))
+      .map((s, k) => `"${NOUNS[k]}": "${s.split(' ').slice(0, 3).join(' ')}"`)
+      .join(', ')}}`,
+  /** Three to five words, comma-separated. */
+  short_words: (m) => Array.from({ length: int(m.r, 3, 5) }, () => pick(m.r, NOUNS)).join(', '),
+  /** A short Chinese answer of different sentences. */
+  short_cjk: (m) => `${pick(m.r, CJK_OPENINGS)}${distinctOf(m, CJK_SENTENCES, 2).join('')}`,
 };
 
 export const DEGENERATE_FAMILIES = Object.keys(DEGENERATE);
@@ -239,9 +304,14 @@ export function familySamples(texts: readonly string[], seed: number, perFamily:
       `familySamples: the texts give ${prose.length} English prose texts and ${m.sentences.length} sentences; at least 5 texts and 50 sentences are needed`,
     );
   const out: FamilySample[] = [];
-  for (const [family, make] of Object.entries(DEGENERATE))
-    for (let i = 0; i < perFamily; i++) out.push({ family, degenerate: true, text: make(m) });
-  for (const [family, make] of Object.entries(HEALTHY))
-    for (let i = 0; i < perFamily; i++) out.push({ family, degenerate: false, text: make(m) });
+  // each family draws from its own seed, so a family added later changes no other family's draws
+  for (const [degenerate, makers] of [
+    [true, DEGENERATE],
+    [false, HEALTHY],
+  ] as const)
+    for (const [family, make] of Object.entries(makers)) {
+      m.r = createRng(hashSeed(seed, family));
+      for (let i = 0; i < perFamily; i++) out.push({ family, degenerate, text: make(m) });
+    }
   return out;
 }
