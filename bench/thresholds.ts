@@ -99,6 +99,24 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'endCopiesCoverage',
+    what: 'share of the output that 3+ copies as written of a unit of words of 6+ normalised chars (half letters, no table) cover at the end',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table && c.unitChars >= T.endUnitChars && c.exactCopies >= T.endCopies ? c.coverage : null;
+    },
+  },
+  {
+    threshold: 'endCopies',
+    what: 'copies as written at the end of a unit of words of 6+ normalised chars (half letters, no table) covering 30%+ of the output',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table && c.unitChars >= T.endUnitChars && c.coverage >= T.endCopiesCoverage
+        ? c.exactCopies
+        : null;
+    },
+  },
+  {
     threshold: 'normalisedLoopCopies',
     what: 'normalised copies at the end of a unit of words (half letters, no table), any size',
     of: (f) => {

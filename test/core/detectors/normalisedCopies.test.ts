@@ -166,6 +166,25 @@ describe('repetition: the whole output one unit said over and over, on the norma
       'ok',
       'a sentence said again with another between: no copies back to back',
     ],
+    [
+      'a self-introduction whose last short sentence is said three times more',
+      '你好！我是一个人工智能助手，由一家科技公司开发。我可以帮助你。我可以帮助你。我可以帮助你。',
+      /^sentence_loop\/fail$/,
+      '3 copies of a unit of 7 chars, 50% of the output: endCopies over endCopiesCoverage',
+    ],
+    [
+      'an English answer that ends on one sentence said three times',
+      'Sure, here is what I found about the opening hours of the library. I can help you with that. I can help you with that. I can help you with that.',
+      /_loop\/fail$/,
+      '3 copies of a unit of 23 chars, 53% of the output',
+    ],
+    ['a laugh', 'Ha ha ha! That is a good one.', 'ok', 'a unit of 2 chars, under endUnitChars'],
+    [
+      'an answer that ends on an interjection said three times',
+      'The build passed on every platform. Yes, yes, yes!',
+      'ok',
+      'a unit of 4 chars, under endUnitChars',
+    ],
     ['a haiku', 'Cold rain on the roof\nthe kettle begins to sing\nnobody is home', 'ok', 'no unit repeats'],
     ['a one-word answer', 'Paris', 'ok', 'nothing repeats'],
   ];

@@ -131,6 +131,18 @@ const THRESHOLDS = {
     value: 2.3,
     why: 'copies back to back at the end, counted on the normalised chars with their numbers as written (whitespace dropped, case folded), of a unit of words of exactUnitChars or more (not a table, half its chars letters), that fail whatever share of the output they cover: two sentences said 2.3 times or more after a healthy opening, hard-wrapped at other places in each copy, which the token reading counts as fewer copies than it needs. No healthy reading reaches 1.7 (npm run bench -- thresholds: 1.63 at most over the model outputs and the real files, whole and cut at 16 points; the same copies with digits masked reach 2.0 in a real file, numbered steps whose counters rise), so the threshold sits at the whole-output count (wholeLoopCopies), past a chorus sung twice',
   },
+  endCopies: {
+    value: 3,
+    why: 'copies back to back at the end, counted as exactCopies is (numbers as written), of a unit of words of endUnitChars or more (half letters, no table) that fail when they cover endCopiesCoverage of the output: a short answer whose last sentence is said three times ("我可以帮助你。" x3 after a line of introduction), where the token reading wants 4 copies. No healthy reading with 3 such copies covers more than 0.09 of its output (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points: base64 strings and test fixtures, units of 1-10 chars)',
+  },
+  endCopiesCoverage: {
+    value: 0.3,
+    why: 'share of the output (from the first copy to the end) that endCopies copies cover when they fail: over three times the most a healthy reading was seen with (0.09)',
+  },
+  endUnitChars: {
+    value: 6,
+    why: 'normalised chars from which a unit counts for endCopies: a short sentence of Chinese or two words, past a laugh ("ha ha ha") or an interjection said three times',
+  },
   exactUnitChars: {
     value: 100,
     why: 'normalised chars (no whitespace) from which a unit counts for exactCopies: about a sentence and a half of prose, past the line of a poem or a song said twice',
@@ -344,6 +356,8 @@ export const repetition = {
     if (nc.words && nc.letters >= WHOLE_COPIES_LETTERS) {
       if (nc.exactCopies >= t.exactCopies && nc.unitChars >= t.exactUnitChars) normalisedLoop('sentence_loop', asWritten());
       if (nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars) normalisedLoop('paragraph_loop', asWritten());
+      if (nc.exactCopies >= t.endCopies && nc.unitChars >= t.endUnitChars && nc.coverage >= t.endCopiesCoverage)
+        normalisedLoop('sentence_loop', asWritten());
     }
     // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
     // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
