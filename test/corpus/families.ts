@@ -48,6 +48,52 @@ const NOUNS = [
   'carpet',
   'meadow',
 ];
+/** Different nouns for a healthy list of one word a line. */
+const WORD_LIST = [
+  ...NOUNS,
+  ...[
+    'apple',
+    'anchor',
+    'basket',
+    'beacon',
+    'cabin',
+    'canyon',
+    'dragon',
+    'falcon',
+    'glacier',
+    'hammer',
+    'island',
+    'jacket',
+    'kettle',
+    'lantern',
+    'magnet',
+    'needle',
+    'orchard',
+    'parrot',
+    'quartz',
+    'rocket',
+    'saddle',
+    'tunnel',
+    'umbrella',
+    'valley',
+    'walnut',
+    'yogurt',
+    'zipper',
+    'anvil',
+    'barrel',
+    'cactus',
+    'desert',
+    'engineer',
+    'feather',
+    'guitar',
+    'helmet',
+    'igloo',
+    'jungle',
+    'kayak',
+    'lemon',
+    'marble',
+  ],
+];
 const ADJECTIVES = ['quiet', 'bright', 'old', 'small', 'green', 'heavy', 'gentle', 'broken', 'warm', 'narrow'];
 const MARKS = ['#', '!', '\u2047', '*', '=', '-', '?'];
 const CJK_OPENINGS = [
@@ -242,6 +288,40 @@ const DEGENERATE: Record<string, (m: Material) => string> = {
       );
     return `${s.slice(0, Math.floor(s.length / 2))}\n${Array.from({ length: int(m.r, 4, 10) }, code).join('\n')}`;
   },
+  /** After an opening, 60-300 pieces of 2-5 letters cut from its words (word-piece salad). */
+  subword_salad: (m) => {
+    const words = m.sentences
+      .join(' ')
+      .split(' ')
+      .filter((w) => /^[a-z]{5,}$/.test(w));
+    const piece = () => {
+      const w = pick(m.r, words);
+      const at = int(m.r, 0, w.length - 2);
+      return w.slice(at, at + int(m.r, 2, 5));
+    };
+    return `${prefix(m)}${pick(m.r, m.sentences)} ${Array.from({ length: int(m.r, 60, 300) }, piece).join(m.r() < 0.5 ? ' ' : '')}`;
+  },
+  /** After an opening, sentences whose every word has a piece of another glued to it. */
+  glued_pieces: (m) => {
+    const words = m.sentences
+      .join(' ')
+      .split(' ')
+      .filter((w) => /^[a-z]{5,}$/.test(w));
+    const glue = (w: string) => `${w}${pick(m.r, words).slice(int(m.r, 1, 3), int(m.r, 4, 7))}`;
+    const out = Array.from({ length: int(m.r, 4, 10) }, () => pick(m.r, m.sentences).split(' ').map(glue).join(' '));
+    return `${prefix(m)}${out.join(' ')}`;
+  },
+  /** After an opening, sentences spelt letter by letter with spaces between. */
+  spaced_letters: (m) =>
+    `${prefix(m)}${Array.from({ length: int(m.r, 2, 6) }, () => pick(m.r, m.sentences).split('').join(' ')).join('  ')}`,
+  /** After an opening, 40-200 lines of one word each, drawn from the text's words. */
+  one_word_lines: (m) => {
+    const words = m.sentences
+      .join(' ')
+      .split(' ')
+      .filter((w) => /^[a-z]{3,}$/.test(w));
+    return `${prefix(m)}${Array.from({ length: int(m.r, 40, 200) }, () => pick(m.r, words)).join('\n')}`;
+  },
 };
 
 const HEALTHY: Record<string, (m: Material) => string> = {
@@ -290,6 +370,8 @@ const HEALTHY: Record<string, (m: Material) => string> = {
   short_words: (m) => Array.from({ length: int(m.r, 3, 5) }, () => pick(m.r, NOUNS)).join(', '),
   /** A short Chinese answer of different sentences. */
   short_cjk: (m) => `${pick(m.r, CJK_OPENINGS)}${distinctOf(m, CJK_SENTENCES, 2).join('')}`,
+  /** A list of 20-60 different nouns, one a line, after a sentence. */
+  word_per_line: (m) => `${pick(m.r, m.sentences)}\n\n${distinctOf(m, WORD_LIST, int(m.r, 20, 60)).join('\n')}`,
 };
 
 export const DEGENERATE_FAMILIES = Object.keys(DEGENERATE);
