@@ -117,6 +117,11 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'chainLinks',
+    what: 'paragraphs of words at the end that each hold 80% of the one before, longer',
+    of: (f) => (f.repetition.chain.words ? f.repetition.chain.links : null),
+  },
+  {
     threshold: 'normalisedLoopCopies',
     what: 'normalised copies at the end of a unit of words (half letters, no table), any size',
     of: (f) => {

@@ -322,6 +322,16 @@ const DEGENERATE: Record<string, (m: Material) => string> = {
       .filter((w) => /^[a-z]{3,}$/.test(w));
     return `${prefix(m)}${Array.from({ length: int(m.r, 40, 200) }, () => pick(m.r, words)).join('\n')}`;
   },
+  /** The same two sentences said 3-5 times, a list in the second growing by an item each time. */
+  restated_growing: (m) => {
+    const [first, second] = distinct(m, 2);
+    const items = distinctOf(m, WORD_LIST, 8);
+    const copies = Array.from(
+      { length: int(m.r, 3, 5) },
+      (_, k) => `${first} ${second!.replace(/[.!?]$/, '')}, with ${items.slice(0, 2 + k).join(', ')}.`,
+    );
+    return `${prefix(m)}${copies.join('\n\n')}`;
+  },
 };
 
 const HEALTHY: Record<string, (m: Material) => string> = {

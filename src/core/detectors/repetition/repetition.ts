@@ -27,6 +27,7 @@ import { K, MAX_PERIOD, measureStretch, type Region, stretchPeriod } from './mea
 import { findRegions } from './repeats.js';
 import { templateIds } from './templateIds.js';
 import { NO_COPIES, type NormalisedCopies } from './normalisedCopies.js';
+import { NO_CHAIN, type ParagraphChain } from './paragraphChain.js';
 import { NOT_REPLAYED, type Replayed, SHINGLE } from './replayed.js';
 import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
@@ -114,6 +115,10 @@ const THRESHOLDS = {
   replayShare: {
     value: 0.45,
     why: 'share of the last third (at most 8,192) of the normalised chars (whitespace dropped, digits masked, case folded) of an output of replayMinChars or more that lie in a 32-char shingle the output had said before, that fails as cycling: a long story or answer whose last part replays its scenes or paragraphs with a word changed per sentence (0.52-0.80 in the 4 such real texts the other rules miss). Read only where the last part is words and no table, and over its prose lines only (rows of data and lines of code say their template again by design). Healthy texts of 8,000 chars or more reach 0.41 (model outputs) and 0.42 (real files), whole, cut at 4 random points (npm run bench -- thresholds) and every 500 chars from 8,000; shorter ones reach 0.78 (an answer of 4.7 KB restating its sections, a patent application whose conclusion repeats its summary), hence the minimum length',
+  },
+  chainLinks: {
+    value: 2,
+    why: 'paragraphs at the end each holding 80% of the one before (its normalised 12-char shingles) while longer and not the same, from which they fail as cycling when they are words: one person or answer restated paragraph after paragraph while a list in it grows. No healthy reading ends in even one such link (npm run bench -- thresholds: model outputs and real files, whole and cut at 4 points); the restated profiles read 2-4',
   },
   replayMinChars: {
     value: 8000,
@@ -215,6 +220,8 @@ export interface RepetitionFigures {
   replay: Replayed;
   /** The loop at the end as the live check reads it (the last LIVE_TOKENS tokens, verbatim): it alone can be certain. */
   live: Loop | null;
+  /** Paragraphs at the end that each say the one before again, longer (paragraphChain.ts). */
+  chain: ParagraphChain;
 }
 
 /** Share of what fails from which a cycle or template at the end warns. */
@@ -272,6 +279,7 @@ export const repetition = {
         restated: { share: 0, at: -1 },
         copies: NO_COPIES,
         replay: NOT_REPLAYED,
+        chain: NO_CHAIN,
       };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
@@ -385,6 +393,17 @@ export const repetition = {
           'fail',
           rp.at,
           `the last part replays what the output said before: ${fmt(100 * rp.share, 0)}% of it lies in pieces of ${SHINGLE} chars said earlier (whitespace, digits and case aside)`,
+        ),
+      );
+    // paragraphs that each say the one before again, longer: judged when no loop or cycle was
+    const ch = f.chain;
+    if (ch.links >= t.chainLinks && ch.words && !out.some((x) => x.severity === 'fail'))
+      out.push(
+        finding(
+          'cycling',
+          'fail',
+          ch.at,
+          `the last ${ch.links + 1} paragraphs each say the one before again, longer (80% of its pieces of 12 chars, whitespace, digits and case aside)`,
         ),
       );
     // an end that restates what came before, its copies not back to back: judged when no loop or cycle was
