@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../../src/core/analyzeText.js';
+import { normalisedTail } from '../../../src/core/detectors/repetition/normalisedTail.js';
 import { paragraphChain } from '../../../src/core/detectors/repetition/paragraphChain.js';
 import { restatedPerson } from '../../helpers/copyShapes.js';
 import { healthyProse } from '../../helpers/texts.js';
@@ -16,7 +17,7 @@ const letter = (name: string) =>
 describe('paragraphChain: paragraphs at the end that each say the one before again, longer', () => {
   it('counts the links back from the end and says where the chain starts', () => {
     const opening = `${healthyProse(600, 4)}\n\n`;
-    const c = paragraphChain(`${opening}${growing(4)}\n`);
+    const c = paragraphChain(normalisedTail(`${opening}${growing(4)}\n`));
     assert.equal(c.links, 3);
     assert.equal(c.at, opening.length);
   });

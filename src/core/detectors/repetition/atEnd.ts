@@ -29,7 +29,7 @@ export function atEnd(scan: Scan, tables: DelimitedTables): { copies: Normalised
   const rFrom = r.at < 0 ? t.n : firstEndingAfter(scan, r.at);
   const [cWords, rWords] = wordsToEnd(t, cFrom, rFrom);
   // paragraphs at the end that each say the one before again (rare: most texts read two paragraphs and stop)
-  const p = paragraphChain(tail.text, tail.offset);
+  const p = paragraphChain(tail);
   const chain = p.links === 0 ? NO_CHAIN : { ...p, words: isWordRegion(t, firstEndingAfter(scan, p.at), t.n) };
   return { copies: c.copies === 0 ? c : { ...c, words: cWords }, replay: r.at < 0 ? r : { ...r, words: rWords }, chain };
 }

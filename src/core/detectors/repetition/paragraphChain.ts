@@ -8,9 +8,12 @@
  * Read back from the end, paragraph by paragraph (blank lines part them): a paragraph holds the
  * one before when CONTAINED of that one's normalised shingles (SHINGLE chars, whitespace dropped,
  * case folded, each run of digits one mark) are among its own and it is GROWTH chars longer (the
- * same text said again is the loop readings'; a template filled with another name is no longer). The chain stops at the first paragraph that does not; most texts stop at once, so
- * two paragraphs are read.
+ * same text said again is the loop readings'; a template filled with another name is no longer).
+ * The chain stops at the first paragraph that does not; most texts stop at once, on the lengths
+ * alone. The normalised chars are those of the analysis's view of the end (normalisedTail.ts),
+ * hashed into a table reused by every call.
  */
+import type { NormalisedTail } from './normalisedTail.js';
 
 export interface ParagraphChain {
   /** Paragraphs at the end that each hold the one before (0 when the last does not). */
@@ -34,32 +37,97 @@ const MIN_CHARS = 60;
 /** Chars of the text read back from its end. */
 const WINDOW = 16_384;
 
-/** The chain of paragraphs at the end of `text` (char offsets from `offset`, where `text` starts in the output). */
-export function paragraphChain(text: string, offset = 0): ParagraphChain {
-  const from = Math.max(0, text.length - WINDOW);
-  let end = text.length;
-  let later: Set<number> | null = null;
-  let laterChars = 0;
+/**
+ * The shingle table: a hash per slot and the stamp of the call that filled it (a slot of another
+ * stamp is free), so nothing is cleared per use. Sized for the longest paragraph of the window.
+ */
+const SLOTS = 1 << 15;
+const KEYS = new Int32Array(SLOTS);
+const STAMPS = new Int32Array(SLOTS);
+let stamp = 0;
+
+/** The chain of paragraphs at the end of the text `v` views (char offsets in the whole output). */
+export function paragraphChain(v: NormalisedTail): ParagraphChain {
+  const text = v.text;
+  const from = Math.max(v.from, text.length - WINDOW);
+  let end = blankBefore(text, text.length, from);
+  // the later paragraph's normalised chars [laterFrom, laterTo), and whether its shingles are in the table
+  let laterFrom = 0;
+  let laterTo = 0;
+  let hashed = false;
   let links = 0;
   let at = -1;
   while (end > from) {
     const start = paragraphStart(text, end, from);
-    const body = text.slice(start, end);
-    const norm = normalised(body);
-    if (norm.length < MIN_CHARS) break;
-    const own = shingles(norm);
-    if (later) {
-      let held = 0;
-      for (const h of own) if (later.has(h)) held++;
-      if (held < CONTAINED * own.size || laterChars < norm.length + GROWTH) break;
+    const a = normIndex(v, start);
+    const b = normIndex(v, end);
+    if (b - a < MIN_CHARS) break;
+    if (laterTo > 0) {
+      if (laterTo - laterFrom < b - a + GROWTH) break;
+      if (!hashed) {
+        fill(v.norm, laterFrom, laterTo);
+        hashed = true;
+      }
+      if (held(v.norm, a, b) < CONTAINED * (b - a - SHINGLE + 1)) break;
       links++;
-      at = offset + start;
+      at = v.offset + start;
     }
-    later = own;
-    laterChars = norm.length;
+    laterFrom = a;
+    laterTo = b;
+    hashed = false;
     end = blankBefore(text, start, from);
   }
   return links === 0 ? NO_CHAIN : { links, at, words: false };
+}
+
+/** The first normalised char of the view at or after char `i` of its text. */
+function normIndex(v: NormalisedTail, i: number): number {
+  let lo = 0;
+  let hi = v.m;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (v.at[mid]! < i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function shingleHash(norm: Int32Array, i: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ norm[k]!, 0x01000193);
+  return h ^ (h >>> 15);
+}
+
+/** Puts the shingles of norm[from, to) in the table (a new stamp: the table reads empty first). */
+function fill(norm: Int32Array, from: number, to: number): void {
+  if (stamp === 0x7fffffff) {
+    STAMPS.fill(0);
+    stamp = 0;
+  }
+  stamp++;
+  const mask = SLOTS - 1;
+  // a paragraph longer than half the table keeps its first shingles: the table never fills
+  const last = Math.min(to - SHINGLE, from + SLOTS / 2);
+  for (let i = from; i <= last; i++) {
+    const h = shingleHash(norm, i);
+    let slot = h & mask;
+    while (STAMPS[slot] === stamp && KEYS[slot] !== h) slot = (slot + 1) & mask;
+    STAMPS[slot] = stamp;
+    KEYS[slot] = h;
+  }
+}
+
+/** How many shingles of norm[from, to) are in the table. */
+function held(norm: Int32Array, from: number, to: number): number {
+  const mask = SLOTS - 1;
+  let n = 0;
+  for (let i = from; i + SHINGLE <= to; i++) {
+    const h = shingleHash(norm, i);
+    let slot = h & mask;
+    while (STAMPS[slot] === stamp && KEYS[slot] !== h) slot = (slot + 1) & mask;
+    if (STAMPS[slot] === stamp) n++;
+  }
+  return n;
 }
 
 /** Where the paragraph that ends at `end` starts: after the last blank line before it, or at `from`. */
@@ -73,7 +141,7 @@ function paragraphStart(text: string, end: number, from: number): number {
   return Math.max(lineStart, from);
 }
 
-/** The end of the text before the blank lines that precede `start` (where the paragraph before ends). */
+/** The end of the text before the whitespace that precedes `start` (where the paragraph before ends). */
 function blankBefore(text: string, start: number, from: number): number {
   let end = start;
   while (end > from && isSpaceCode(text.charCodeAt(end - 1))) end--;
@@ -87,23 +155,4 @@ function isBlank(text: string, from: number, to: number): boolean {
 
 function isSpaceCode(c: number): boolean {
   return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000;
-}
-
-/** Whitespace dropped, case folded, each run of digits one mark. */
-function normalised(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/\s+/g, '')
-    .replace(/[0-9]+/g, '0');
-}
-
-/** The hashes of the SHINGLE-char pieces of `s`. */
-function shingles(s: string): Set<number> {
-  const out = new Set<number>();
-  for (let i = 0; i + SHINGLE <= s.length; i++) {
-    let h = 0x811c9dc5 | 0;
-    for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ s.charCodeAt(k), 0x01000193);
-    out.add(h);
-  }
-  return out;
 }
