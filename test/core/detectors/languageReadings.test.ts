@@ -224,6 +224,12 @@ const SINGLE_LETTER_ROWS: readonly VerdictRow[] = [
     'a list of variables in sentences keeps the words that say what each one is',
   ],
   [
+    'rows of data with a letter between numbers',
+    `date,model,score\n${Array.from({ length: 30 }, (_, i) => `2024-02-${i + 1},v-${i % 4},0.${i}`).join('\n')}`,
+    'ok',
+    'a letter beside digits in its chunk ("v-2") is a field or a label, no letter of a word spelt out',
+  ],
+  [
     'a spaced title',
     'S U M M A R Y\n\nThe survey asked three hundred people how they travel to work. Most of them drive, about a quarter take the bus or the train, and a small group walks or cycles every day. People who live near a station are far more likely to use the train, and those with children at school drive more often than the others.',
     'ok',

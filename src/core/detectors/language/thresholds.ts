@@ -13,7 +13,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   singleLetterShare: {
     value: 0.7,
-    why: 'share of the chunks of a full window of prose (24 chunks) that are one lower-case Latin or Cyrillic letter, no code and not opening an item or a cell (after "1." or "|"), from which it fails as gibberish: text spelt letter by letter ("t h e  m o o n"), which reads 0.96-1.0. The one-letter words of languages count too (left out, spelt text read 0.5-0.7). Healthy model outputs reach 0.25 (Russian prose; Spanish 0.21), the real files 0.375 (a manual of bc) at a p99.9 of 0.29 (npm run bench -- thresholds)',
+    why: 'share of the chunks of a full window of prose (24 chunks) that are one lower-case Latin or Cyrillic letter, no code, no number beside it in the chunk ("m-0") and not opening an item or a cell (after "1." or "|"), from which it fails as gibberish: text spelt letter by letter ("t h e  m o o n"), which reads 0.96-1.0. The one-letter words of languages count too (left out, spelt text read 0.5-0.7). Healthy model outputs reach 0.25 (Russian prose; Spanish 0.21), the real files 0.375 (a manual of bc) at a p99.9 of 0.29 (npm run bench -- thresholds)',
   },
   saladFunctionShare: {
     value: 0.05,

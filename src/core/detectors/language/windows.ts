@@ -15,7 +15,7 @@ import * as shapes from './tokenShapes.js';
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
 const { SC_CJK, SC_CYRILLIC, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } = charClass;
-const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
+const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
 const { addSaladPoint } = salad;
 const { gluesLatin } = shapes;
 
@@ -121,9 +121,10 @@ const BIT_CODEISH = 31 - Math.clz32(C_CODEISH);
 const SINGLE_SCRIPTS = (1 << SC_LATIN) | (1 << SC_CYRILLIC);
 /**
  * The flags that keep a chunk of one letter from being a single letter: a capital or a digit,
- * code punctuation, or opening an item or a cell ("1. a", "| x |": an answer key, a table of units).
+ * code punctuation, opening an item or a cell ("1. a", "| x |": an answer key, a table of units),
+ * or a number beside it ("2024-01-3,m-0,0.3": a row of data).
  */
-const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER;
+const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER | C_DIGITS;
 /** The scripts that glue Latin terms to their words (gluesLatin), one bit each. */
 const GLUES_LATIN = (1 << SC_CJK) | (1 << SC_HANGUL) | (1 << SC_THAI);
 
