@@ -249,6 +249,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => f.language.noise,
   },
   {
+    threshold: 'singleLetterShare',
+    what: 'share of chunks of one lower-case Latin or Cyrillic letter in a full window of prose',
+    of: (f) => f.language.singleLetters,
+  },
+  {
     threshold: 'codeChunkShare',
     what: 'share of 24 chunks in a row that are new random codes (capitals and digits, or chars of every class in turn)',
     of: (f) => f.language.codeChunks,

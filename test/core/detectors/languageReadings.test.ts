@@ -170,3 +170,84 @@ table('scripts (scripts.ts): the text’s own script, read from its prose', [
     'a clause of prose out of quotes and brackets still decides: Chinese glued into an English opening is a switch out of it',
   ],
 ]);
+
+/** A healthy paragraph, then `spelt` spelt letter by letter (a space between letters, two between words). */
+const spelt = (healthy: string, spelt: string) => `${healthy}\n\n${spelt.split('').join(' ')}`;
+
+type VerdictRow = [name: string, text: string, expected: 'fail' | 'ok', why: string];
+
+/** The single-letter reading's rows: the text fails by singleLetterShare, or the language detector finds nothing in it. */
+const SINGLE_LETTER_ROWS: readonly VerdictRow[] = [
+  [
+    'spelt after a healthy paragraph',
+    spelt(
+      'The moon rises late tonight, so the best time to look for faint galaxies is the first two hours after dusk. Bring a red torch, a warm coat and a chair, and give your eyes twenty minutes to adjust before you start.',
+      'the moon is bright and the sky is clear tonight.  we will see the stars from the hill after dinner.',
+    ),
+    'fail',
+    'a paragraph spelt letter by letter after a healthy one: every chunk of its windows is one letter',
+  ],
+  [
+    'Spanish prose',
+    'Mi abuela vivía en un pueblo pequeño y tranquilo, a dos horas de la capital. Cada verano íbamos a verla y pasábamos las tardes en el huerto, entre tomates y pimientos, o en la plaza con los vecinos. Ella decía que el secreto de una buena sopa es el tiempo y la paciencia, y que no hay que tener prisa ni en la cocina ni en la vida. A veces llovía y entonces jugábamos a las cartas o leíamos en silencio junto a la ventana.',
+    'ok',
+    'the one-letter words of Spanish (y, o, a, e, u) are a few chunks of a window, never most of one',
+  ],
+  [
+    'Polish prose',
+    'W sobotę rano pojechaliśmy z bratem i z ojcem w góry. W plecakach mieliśmy wodę, chleb i ser, a w kieszeniach mapy. Szliśmy w deszczu i w mgle, o ile pamiętam aż do południa, a potem z trudem weszliśmy na szczyt. W schronisku czekała na nas zupa i herbata z cytryną, a w kominku palił się ogień. O zmroku wróciliśmy w dolinę i u babci w kuchni zjedliśmy kolację.',
+    'ok',
+    'Polish, dense in w, z, i, o, a and u, reads a third of a window at most',
+  ],
+  [
+    'a math answer with variables',
+    'To solve for x, start from the two equations a + b = 10 and a - b = 2. Adding them gives 2a = 12, so a = 6, and then b = 10 - a = 4. Now the third equation says x = a * b - b, which is x = 6 * 4 - 4 = 20. Check it: if a = 6 and b = 4, then a + b is 10 and a - b is 2, as required, and x is 20.',
+    'ok',
+    'variables a, b and x between the words and numbers of a worked answer',
+  ],
+  [
+    'a multiple-choice answer key',
+    `Here is the answer key for the quiz:\n\n${Array.from({ length: 40 }, (_, i) => `${i + 1}. ${'ACBDBADC'[i % 8]}`).join(' ')}`,
+    'ok',
+    'a capital letter alone is an answer, a list marker or an initial',
+  ],
+  [
+    'a lower-case answer key',
+    `Answers:\n${Array.from({ length: 40 }, (_, i) => `${i + 1}. ${'acbdbadc'[i % 8]}`).join(' ')}`,
+    'ok',
+    'a letter that opens an item (after "1.") is the item, not a letter of a word spelt out',
+  ],
+  [
+    'single-letter variables named in prose',
+    'In this model x is the position of the cart, y its height, t the time since release, v its speed and a its acceleration; m is the mass, g the gravity, k the spring constant, c the damping and n the number of cycles. With p, q and r we write the three forces, and u, w and z stand for the unknown offsets we fit at the end.',
+    'ok',
+    'a list of variables in sentences keeps the words that say what each one is',
+  ],
+  [
+    'rows of data with a letter between numbers',
+    `date,model,score\n${Array.from({ length: 30 }, (_, i) => `2024-02-${i + 1},v-${i % 4},0.${i}`).join('\n')}`,
+    'ok',
+    'a letter beside digits in its chunk ("v-2") is a field or a label, no letter of a word spelt out',
+  ],
+  [
+    'a spaced title',
+    'S U M M A R Y\n\nThe survey asked three hundred people how they travel to work. Most of them drive, about a quarter take the bus or the train, and a small group walks or cycles every day. People who live near a station are far more likely to use the train, and those with children at school drive more often than the others.',
+    'ok',
+    'one title spelt in capitals for show is no text spelt out',
+  ],
+];
+
+describe('single letters (windows.ts): singleLetterShare', () => {
+  for (const [name, text, expected, why] of SINGLE_LETTER_ROWS)
+    it(`${name}: ${expected} (${why})`, () => {
+      const { findings } = detect('language', text);
+      if (expected === 'fail') {
+        const f = findings.find((x) => x.rule === 'singleLetterShare');
+        assert.equal(f?.kind, 'gibberish');
+        assert.equal(f?.severity, 'fail');
+        assert.match(f?.detail ?? '', /^\d+% of a window of prose is single letters: text spelt letter by letter$/);
+        // the window that fails is in the spelt paragraph, not the healthy one before it
+        assert.ok((f?.atChar ?? -1) > text.indexOf('\n\n'));
+      } else assert.deepEqual(findings, []);
+    });
+});

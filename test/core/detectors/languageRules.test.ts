@@ -19,6 +19,8 @@ const calm: LanguageFigures = {
   malformedAt: -1,
   noise: 0,
   noiseAt: -1,
+  singleLetters: 0,
+  singleLettersAt: -1,
   func: 0.4,
   funcAt: 0,
   salad: [{ func: 0.4, breaks: 0.05, at: 0 }],
@@ -50,6 +52,7 @@ const fenced = { malformed: 0, malformedAt: -1, listItems: 0, listRepeats: 0, li
 const ROWS: Array<[string, Partial<LanguageFigures>, string]> = [
   ['malformedShare', { malformed: 0.3, malformedAt: 5 }, 'gibberish'],
   ['noiseShare', { noise: 0.31, noiseAt: 5 }, 'gibberish'],
+  ['singleLetterShare', { singleLetters: 0.9, singleLettersAt: 5 }, 'gibberish'],
   ['codeChunkShare', { codeChunks: 0.5, codeChunksAt: 5 }, 'gibberish'],
   ['markLineShare', { markLines: 0.6, markLinesAt: 5 }, 'gibberish'],
   ['shortMarkLineShare', { shortLines: 5, shortMarkOnly: 0.8, shortMarkAt: 5 }, 'gibberish'],

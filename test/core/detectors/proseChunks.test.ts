@@ -15,7 +15,7 @@ import { rng } from '../../corpus/generate.js';
 
 /** The chunks as plain arrays (the reading's set is overwritten by the next one). */
 function plain(c: Chunks) {
-  const of = (a: Int32Array | Uint8Array) => Array.from(a.subarray(0, c.n));
+  const of = (a: Int32Array | Uint16Array | Uint8Array) => Array.from(a.subarray(0, c.n));
   return {
     n: c.n,
     start: of(c.start),

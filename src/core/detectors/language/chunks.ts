@@ -15,12 +15,15 @@ export const C_LINE = 32;
 export const C_CASED = 64;
 /** The chunk before it had no letters or was code (a list marker "1.", a table's "|", a brace): it opens an item or a cell. */
 export const C_AFTER = 128;
+/** A number outside its words ("m-0", "x 2"): a letter beside digits is a field or a label, no letter spelt out. */
+export const C_DIGITS = 256;
 
 export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  flags: Uint8Array;
+  /** Its C_* flags: nine bits, so 16 a chunk. */
+  flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;
   /** Its letters (solo letters count one each), and those of its main script. */
@@ -46,7 +49,7 @@ export function emptyChunks(cap = 16): Chunks {
   return {
     n: 0,
     start: new Int32Array(cap),
-    flags: new Uint8Array(cap),
+    flags: new Uint16Array(cap),
     script: new Uint8Array(cap),
     letters: new Int32Array(cap),
     scriptLetters: new Int32Array(cap),
@@ -60,7 +63,7 @@ export function emptyChunks(cap = 16): Chunks {
 export function grow(c: Chunks, atLeast = 0): void {
   const size = Math.max(c.start.length * 2, atLeast);
   c.start = grown(c.start, new Int32Array(size), c.n);
-  c.flags = grown(c.flags, new Uint8Array(size), c.n);
+  c.flags = grown(c.flags, new Uint16Array(size), c.n);
   c.script = grown(c.script, new Uint8Array(size), c.n);
   c.letters = grown(c.letters, new Int32Array(size), c.n);
   c.scriptLetters = grown(c.scriptLetters, new Int32Array(size), c.n);
@@ -68,7 +71,7 @@ export function grow(c: Chunks, atLeast = 0): void {
   c.noise = grown(c.noise, new Uint8Array(size), c.n);
 }
 
-function grown<A extends Int32Array | Uint8Array>(from: A, to: A, n: number): A {
+function grown<A extends Int32Array | Uint16Array | Uint8Array>(from: A, to: A, n: number): A {
   if (n > 0) to.set(from.subarray(0, n));
   return to;
 }

@@ -17,7 +17,7 @@ import * as marks from './marks.js';
 const { F_LOWER } = tokenizer;
 const { K_WORD, KIND_MASK } = tokens;
 const { SC_NONE } = charClass;
-const { C_AFTER, C_BREAK, C_CODEISH, C_LINE, C_MALFORMED, grow } = chunks;
+const { C_AFTER, C_BREAK, C_CODEISH, C_DIGITS, C_LINE, C_MALFORMED, grow } = chunks;
 const { RUN_LOOSE, RUN_NOISY } = marks;
 
 /** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
@@ -46,6 +46,7 @@ function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
   if (r.commas >= DATA_COMMAS) flags |= C_CODEISH;
   // code and data are not words: only letters of two scripts glued count in them
   if (flags & C_CODEISH) flags &= ~C_MALFORMED;
+  if (r.digits) flags |= C_DIGITS;
   const n = out.n;
   if (n === out.start.length) grow(out);
   flags |= r.owed;

@@ -53,6 +53,8 @@ export function languageFigures(scan: Scan): LanguageFigures {
     fenced: c.fenced ? readFenced(scan.tokens, scan.text()) : null,
     noise: w.noise,
     noiseAt: w.noiseAt,
+    singleLetters: w.singleLetters,
+    singleLettersAt: w.singleLettersAt,
     func: w.func,
     funcAt: w.funcAt,
     codeChunks: k.codeChunks,

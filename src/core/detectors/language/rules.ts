@@ -73,6 +73,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
         : null,
   },
   {
+    name: 'singleLetterShare',
+    why: 'a stretch of prose spelt letter by letter',
+    judge: (f, t) =>
+      f.singleLetters >= t.singleLetterShare
+        ? finding(
+            'gibberish',
+            'fail',
+            f.singleLettersAt,
+            `${fmt(100 * f.singleLetters, 0)}% of a window of prose is single letters: text spelt letter by letter`,
+          )
+        : null,
+  },
+  {
     name: 'codeChunkShare',
     why: 'a stretch of words that are new random codes of capitals and digits',
     judge: (f, t) =>

@@ -11,6 +11,10 @@ export const LANGUAGE_THRESHOLDS = {
     value: 0.3,
     why: 'share of the chunks of a window of prose (8+ chunks) with punctuation where no language puts it (marks doubled or mixed, "!" before a lower-case word, punctuation alone with a dot or comma) that fails as gibberish. Healthy model outputs reach 0.11, the real files 0.2 (SQL placeholders; npm run bench -- thresholds)',
   },
+  singleLetterShare: {
+    value: 0.7,
+    why: 'share of the chunks of a full window of prose (24 chunks) that are one lower-case Latin or Cyrillic letter, no code, no number beside it in the chunk ("m-0") and not opening an item or a cell (after "1." or "|"), from which it fails as gibberish: text spelt letter by letter ("t h e  m o o n"), which reads 0.96-1.0. The one-letter words of languages count too (left out, spelt text read 0.5-0.7). Healthy model outputs reach 0.25 (Russian prose; Spanish 0.21), the real files 0.375 (a manual of bc) at a p99.9 of 0.29 (npm run bench -- thresholds)',
+  },
   saladFunctionShare: {
     value: 0.05,
     why: 'share of chunks that are function words under which a window of Latin or Cyrillic prose, run on without breaks, is word salad. Prose has 0.3-0.55',

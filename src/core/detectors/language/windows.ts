@@ -1,7 +1,8 @@
 /**
  * The window readings: prose chunks read 24 at a time, windows sliding by half, each judged
  * for the share of malformed chunks (gibberish), of punctuation where no language puts it
- * (noise), of function words (soup) and for word salad (few function words, few breaks).
+ * (noise), of single letters (text spelt letter by letter), of function words (soup) and for
+ * word salad (few function words, few breaks).
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
 import * as charClass from '../../charClass.js';
@@ -13,8 +14,8 @@ import * as shapes from './tokenShapes.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
-const { SC_CJK, SC_HANGUL, SC_NONE, SC_THAI } = charClass;
-const { C_BREAK, C_CASED, C_CODEISH, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
+const { SC_CJK, SC_CYRILLIC, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } = charClass;
+const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GLUE, C_MALFORMED } = chunks;
 const { addSaladPoint } = salad;
 const { gluesLatin } = shapes;
 
@@ -62,6 +63,9 @@ export interface WindowFigures {
   /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
   noise: number;
   noiseAt: number;
+  /** The highest share of chunks that are one lower-case Latin or Cyrillic letter, among full windows of prose, and where. */
+  singleLetters: number;
+  singleLettersAt: number;
   /** The highest share of function words among full windows of spaced prose with few breaks, and where. */
   func: number;
   funcAt: number;
@@ -90,9 +94,11 @@ const S = {
   /** The first chunk of the stretch. */
   FROM: 11,
   CASED: 12,
+  /** Chunks of one lower-case Latin or Cyrillic letter and no code ("t", "h,"): a word spelt letter by letter. */
+  SINGLE: 13,
   /** The scripts the stretch has letters of, one bit each: only their counts are read, added and cleared. */
-  MASK: 13,
-  SCRIPTS: 14,
+  MASK: 14,
+  SCRIPTS: 15,
 } as const;
 const SUMS = S.SCRIPTS + 16;
 /** The sums of the half window read, of the one before and of the window they make: shared by every call (one runs at a time, and clears what it reads first). */
@@ -105,6 +111,20 @@ const BIT_BREAK = 31 - Math.clz32(C_BREAK);
 const BIT_FUNC = 31 - Math.clz32(C_FUNC);
 const BIT_CASED = 31 - Math.clz32(C_CASED);
 const BIT_CODEISH = 31 - Math.clz32(C_CODEISH);
+/**
+ * The scripts whose chunks of one letter are counted as single letters: alphabets written with
+ * spaces and with cases (a capital letter alone is a list marker, an answer or an initial). The
+ * one-letter words of languages (English a and i, Spanish y and o, Polish w and z, Russian в
+ * and и) are counted too: left out, they took text spelt letter by letter down to 0.5-0.7 of a
+ * window, where healthy text reaches 0.25-0.375 with them in.
+ */
+const SINGLE_SCRIPTS = (1 << SC_LATIN) | (1 << SC_CYRILLIC);
+/**
+ * The flags that keep a chunk of one letter from being a single letter: a capital or a digit,
+ * code punctuation, opening an item or a cell ("1. a", "| x |": an answer key, a table of units),
+ * or a number beside it ("2024-01-3,m-0,0.3": a row of data).
+ */
+const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER | C_DIGITS;
 /** The scripts that glue Latin terms to their words (gluesLatin), one bit each. */
 const GLUES_LATIN = (1 << SC_CJK) | (1 << SC_HANGUL) | (1 << SC_THAI);
 
@@ -121,6 +141,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let noisy = 0;
   let letterless = 0;
   let cased = 0;
+  let single = 0;
   // the chunks' arrays in locals: the loop reads them at every chunk
   const { flags, script, noise, scriptLetters, letters } = c;
   // the letters of the stretch's first script are summed in a local, those of any other in `w`: most stretches are of one
@@ -151,6 +172,8 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
     breaks += (fl >> BIT_BREAK) & 1;
     func += (fl >> BIT_FUNC) & 1;
     cased += (fl >> BIT_CASED) & 1;
+    // a branch taken rarely in prose: a chunk of one letter is "a" or "I" now and then
+    if (letters[i] === 1 && (SINGLE_SCRIPTS >> s) & 1 && !(fl & NOT_SINGLE)) single++;
     const own = (GLUES_LATIN >> s) & 1;
     spaced += own ^ 1;
     if (fl & C_GLUE && !own) {
@@ -176,6 +199,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   w[S.LETTERLESS] = letterless;
   w[S.FROM] = a;
   w[S.CASED] = cased;
+  w[S.SINGLE] = single;
   return w;
 }
 
@@ -218,7 +242,7 @@ function joinSums(into: Int32Array, x: Int32Array, y: Int32Array): Int32Array {
   return into;
 }
 
-/** The window readings of a text's chunks (malformed share, punctuation noise, function-word soup, word salad) and whether a window holds Chinese. */
+/** The window readings of a text's chunks (malformed share, punctuation noise, single letters, function-word soup, word salad) and whether a window holds Chinese. */
 export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
   const f = {
     windows: 0,
@@ -226,6 +250,8 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     malformedAt: -1,
     noise: 0,
     noiseAt: -1,
+    singleLetters: 0,
+    singleLettersAt: -1,
     func: 0,
     funcAt: -1,
     salad: [] as SaladPoint[],
@@ -258,6 +284,11 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     if (!code && n >= NOISE_MIN_CHUNKS && noisy / (n + letterless) > f.noise) {
       f.noise = noisy / (n + letterless);
       f.noiseAt = at;
+    }
+    // full windows only: a short output of a few letters ("x y z") is no text spelt out
+    if (!code && n === WINDOW && w[S.SINGLE]! / n > f.singleLetters) {
+      f.singleLetters = w[S.SINGLE]! / n;
+      f.singleLettersAt = at;
     }
     if (share > f.malformed) {
       f.malformed = share;
