@@ -1,0 +1,61 @@
+/**
+ * A guard on what `npm run bench -- families` measures: 20 drawn variants of each family from
+ * test/corpus's holdout and fresh texts (in the repository, never read while the rules were set),
+ * judged by analyzeText. A rule change that costs a family more than a tenth of what it catches
+ * today, or fails a healthy shape it did not, fails here; the bench prints the full figures.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyzeText } from '../../src/core/analyzeText.js';
+import { type FamilySample, familySamples } from '../corpus/families.js';
+import { readTexts } from '../corpus/paths.js';
+
+const DRAWS = 20;
+const SEED = 20261205;
+
+/** Collapses that fail, at least, of DRAWS (what the rules catch at 13fb16c, less two). */
+const COLLAPSES: Record<string, number> = {
+  wrapped_copies: 5,
+  rewrapped_copies: 13,
+  block_copy: 15,
+  rising_counters: 18,
+  short_marks: 18,
+  short_unit: 18,
+  replay_edits: 16,
+  template_list: 18,
+  short_ascii_marks: 18,
+  short_cjk_unit: 18,
+  subword_salad: 13,
+  glued_pieces: 18,
+  spaced_letters: 18,
+  restated_growing: 18,
+};
+/** Healthy draws that may fail or warn: a song whose long chorus is sung six times reads 0.50-0.56 on restatedShare (0.5; docs/detection.md). */
+const HEALTHY_NOT_OK: Record<string, number> = { song_refrain: 1 };
+
+describe('drawn variants of the collapse families and the healthy shapes beside them (held-out texts)', () => {
+  const samples = familySamples(
+    [...readTexts('holdout'), ...readTexts('fresh')].map((t) => t.text),
+    SEED,
+    DRAWS,
+  );
+  const byFamily = new Map<string, FamilySample[]>();
+  for (const s of samples) byFamily.set(s.family, [...(byFamily.get(s.family) ?? []), s]);
+
+  for (const [family, least] of Object.entries(COLLAPSES))
+    it(`${family}: at least ${least} of ${DRAWS} fail`, () => {
+      const of = byFamily.get(family);
+      assert.ok(of && of.length === DRAWS, `no draws of ${family}`);
+      const fail = of.filter((s) => analyzeText(s.text).verdict === 'fail').length;
+      assert.ok(fail >= least, `${fail} of ${DRAWS} fail`);
+    });
+
+  for (const [family, of] of byFamily) {
+    if (of[0]!.degenerate) continue;
+    const allowed = HEALTHY_NOT_OK[family] ?? 0;
+    it(`${family} (healthy): at most ${allowed} of ${DRAWS} not ok`, () => {
+      const notOk = of.filter((s) => analyzeText(s.text).verdict !== 'ok');
+      assert.ok(notOk.length <= allowed, notOk.map((s) => `${analyzeText(s.text).reasons.join(' | ')}`).join('\n'));
+    });
+  }
+});
