@@ -5,6 +5,7 @@
  * (verdictFeatures.ts) and the reader that scores a text at run time (verdictFeatureReader.ts).
  */
 import { deflateRawSync } from 'node:zlib';
+import { IntTable } from './intTable.js';
 
 /** Chars of the tail the gzip ratio, the mixed-word share and the n-grams read. */
 export const TAIL_CHARS = 2048;
@@ -65,31 +66,6 @@ export function distinctShare(words: readonly string[], n: number): number {
     words.map((w) => idOf.get(w) ?? idOf.set(w, idOf.size).size - 1),
     n,
   );
-}
-
-/**
- * An open-addressed table of 32-bit values, reused by every call: each use takes a new stamp,
- * and a slot of another stamp is empty, so nothing is cleared or allocated per call (a Set of
- * hashes, most of them outside V8's small integers, cost more than the counting).
- */
-class IntTable {
-  readonly mask: number;
-  readonly keys: Int32Array;
-  readonly stampOf: Int32Array;
-  stamp = 0;
-  constructor(slots: number) {
-    this.mask = slots - 1;
-    this.keys = new Int32Array(slots);
-    this.stampOf = new Int32Array(slots);
-  }
-  /** Starts a new use: every slot reads empty. */
-  clear(): void {
-    if (this.stamp === 0x7fffffff) {
-      this.stampOf.fill(0);
-      this.stamp = 0;
-    }
-    this.stamp++;
-  }
 }
 
 /** Slots of the n-gram table: a power of two, at least twice the n-grams of NGRAM_TOKENS words. */

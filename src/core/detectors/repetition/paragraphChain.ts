@@ -13,7 +13,8 @@
  * alone. The normalised chars are those of the analysis's view of the end (normalisedTail.ts),
  * hashed into a table reused by every call.
  */
-import type { NormalisedTail } from './normalisedTail.js';
+import { IntTable } from '../../intTable.js';
+import { isSpace, type NormalisedTail } from './normalisedTail.js';
 
 export interface ParagraphChain {
   /** Paragraphs at the end that each hold the one before (0 when the last does not). */
@@ -37,14 +38,9 @@ const MIN_CHARS = 60;
 /** Chars of the text read back from its end. */
 const WINDOW = 16_384;
 
-/**
- * The shingle table: a hash per slot and the stamp of the call that filled it (a slot of another
- * stamp is free), so nothing is cleared per use. Sized for the longest paragraph of the window.
- */
+/** The shingle table, reused by every call (intTable.ts): sized for the longest paragraph of the window. */
 const SLOTS = 1 << 15;
-const KEYS = new Int32Array(SLOTS);
-const STAMPS = new Int32Array(SLOTS);
-let stamp = 0;
+const table = new IntTable(SLOTS);
 
 /** The chain of paragraphs at the end of the text `v` views (char offsets in the whole output). */
 export function paragraphChain(v: NormalisedTail): ParagraphChain {
@@ -98,34 +94,30 @@ function shingleHash(norm: Int32Array, i: number): number {
   return h ^ (h >>> 15);
 }
 
-/** Puts the shingles of norm[from, to) in the table (a new stamp: the table reads empty first). */
+/** Puts the shingles of norm[from, to) in the table (a new use: the table reads empty first). */
 function fill(norm: Int32Array, from: number, to: number): void {
-  if (stamp === 0x7fffffff) {
-    STAMPS.fill(0);
-    stamp = 0;
-  }
-  stamp++;
-  const mask = SLOTS - 1;
+  table.clear();
+  const { mask, keys, stampOf, stamp } = table;
   // a paragraph longer than half the table keeps its first shingles: the table never fills
   const last = Math.min(to - SHINGLE, from + SLOTS / 2);
   for (let i = from; i <= last; i++) {
     const h = shingleHash(norm, i);
     let slot = h & mask;
-    while (STAMPS[slot] === stamp && KEYS[slot] !== h) slot = (slot + 1) & mask;
-    STAMPS[slot] = stamp;
-    KEYS[slot] = h;
+    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    stampOf[slot] = stamp;
+    keys[slot] = h;
   }
 }
 
 /** How many shingles of norm[from, to) are in the table. */
 function held(norm: Int32Array, from: number, to: number): number {
-  const mask = SLOTS - 1;
+  const { mask, keys, stampOf, stamp } = table;
   let n = 0;
   for (let i = from; i + SHINGLE <= to; i++) {
     const h = shingleHash(norm, i);
     let slot = h & mask;
-    while (STAMPS[slot] === stamp && KEYS[slot] !== h) slot = (slot + 1) & mask;
-    if (STAMPS[slot] === stamp) n++;
+    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    if (stampOf[slot] === stamp) n++;
   }
   return n;
 }
@@ -144,15 +136,11 @@ function paragraphStart(text: string, end: number, from: number): number {
 /** The end of the text before the whitespace that precedes `start` (where the paragraph before ends). */
 function blankBefore(text: string, start: number, from: number): number {
   let end = start;
-  while (end > from && isSpaceCode(text.charCodeAt(end - 1))) end--;
+  while (end > from && isSpace(text.charCodeAt(end - 1))) end--;
   return end;
 }
 
 function isBlank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (!isSpaceCode(text.charCodeAt(i))) return false;
+  for (let i = from; i < to; i++) if (!isSpace(text.charCodeAt(i))) return false;
   return true;
-}
-
-function isSpaceCode(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x3000;
 }
