@@ -32,6 +32,11 @@ export interface NormalisedCopies {
   /** The unit holds a line break, a blank line. */
   lines: boolean;
   blank: boolean;
+  /**
+   * A line break falls at another place in one copy than in the copy before it: the copies are one run of text hard-wrapped
+   * (at one width, or each at its own), not lines said again (a chorus, a stanza or a block written out twice keeps its breaks).
+   */
+  rewrapped: boolean;
   /** The copies are words (two in five of their tokens words with letters, code punctuation under 1%), not code or markup; set by the caller, which has the tokens. */
   words: boolean;
   /** The copies are rows of a delimited table (delimitedTable.ts): data, read by the table's own rules. */
@@ -52,6 +57,7 @@ export const NO_COPIES: NormalisedCopies = {
   coverage: 0,
   lines: false,
   blank: false,
+  rewrapped: false,
   words: false,
   table: false,
 };
@@ -119,6 +125,14 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
       break;
     }
   }
+  // a break before char k (read back from the end) that char k + best lacks, or the other way round; the breaks are read
+  // between the chars of the copies only (k + best + 1 is the copies' char before it)
+  const breakBefore = (k: number): boolean => {
+    for (let i = atOf(k + 1) + 1, j = atOf(k); i < j; i++) if (text.charCodeAt(i) === 0x0a) return true;
+    return false;
+  };
+  let rewrapped = false;
+  for (let k = 0; k + best + 1 < reach && !rewrapped; k++) rewrapped = breakBefore(k) !== breakBefore(k + best);
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
@@ -133,6 +147,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     coverage: (end - onset) / (offset + end),
     lines: unit.includes('\n'),
     blank: /\n[ \t]*\n/.test(unit),
+    rewrapped,
     words: false,
     table: tables.of(text.slice(onset, end), offset + onset),
   };
