@@ -72,6 +72,8 @@ function isLetter(c: number): boolean {
 
 /** The Z function's array, shared by every call (the analyzer runs one call at a time); a call writes the cells it reads. */
 let Z = new Int32Array(0);
+/** Whether a line break comes before each char of the copies, shared the same way. */
+let BREAKS = new Uint8Array(0);
 
 /**
  * The copies at the end of a text (trailing whitespace aside), or none (copies 0) when it has no
@@ -125,14 +127,27 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
       break;
     }
   }
-  // a break before char k (read back from the end) that char k + best lacks, or the other way round; the breaks are read
-  // between the chars of the copies only (k + best + 1 is the copies' char before it)
-  const breakBefore = (k: number): boolean => {
-    for (let i = atOf(k + 1) + 1, j = atOf(k); i < j; i++) if (text.charCodeAt(i) === 0x0a) return true;
-    return false;
-  };
+  // read forward from the onset: whether a line break lies in the gap before each char of the copies (the gap before the
+  // first is not theirs), each compared with the gap a period before; the first that differs ends the reading
+  const from = last - (reach - 1);
+  if (BREAKS.length < reach) BREAKS = new Uint8Array(Math.max(reach, 2 * BREAKS.length));
   let rewrapped = false;
-  for (let k = 0; k + best + 1 < reach && !rewrapped; k++) rewrapped = breakBefore(k) !== breakBefore(k + best);
+  let prev = atOf(reach - 1);
+  for (let j = 1; j < reach; j++) {
+    const at = shift + vat[from + j]!;
+    let b = 0;
+    for (let i = prev + 1; i < at; i++)
+      if (text.charCodeAt(i) === 0x0a) {
+        b = 1;
+        break;
+      }
+    BREAKS[j] = b;
+    prev = at;
+    if (j > best && b !== BREAKS[j - best]) {
+      rewrapped = true;
+      break;
+    }
+  }
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
