@@ -91,6 +91,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'rewrappedCopies',
+    what: 'copies as written at the end of a unit of words of 60+ normalised chars (half letters, no table) wrapped at other places in each copy, any coverage',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.words && c.letters >= 0.5 && !c.table && c.rewrapped && c.unitChars >= T.rewrappedUnitChars ? c.exactCopies : null;
+    },
+  },
+  {
     threshold: 'blockUnitChars',
     what: 'normalised chars of a unit of words (half letters, no table) said 1.5+ times as written at the end, any coverage',
     of: (f) => {

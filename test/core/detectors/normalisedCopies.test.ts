@@ -200,3 +200,84 @@ describe('repetition: the whole output one unit said over and over, on the norma
       }
     });
 });
+
+/** `s` hard-wrapped at spaces: each line as many words as fit in `width` chars. */
+function wrapAt(s: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of s.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join('\n');
+}
+
+describe('repetition: copies wrapped at other places in each copy fail from 1.7 (rewrappedCopies)', () => {
+  const opening =
+    'Thanks for the question about the old mill on the river. It was built in 1794 by a family of millers from the valley, ' +
+    'and it ground grain for the farms around it until the railway brought cheaper flour from the plains.\n\n' +
+    'The building has three floors. The lowest held the gears and the pit of the wheel, the middle one the millstones and the ' +
+    'hoppers, and the top one the sacks of grain that were hoisted up through trapdoors by a chain driven from the main shaft. ' +
+    'A small house beside it was where the miller lived with his family and two apprentices.\n\n' +
+    'After the mill closed in 1911 it stood empty for decades. A trust bought it in 1978, restored the wheel and the stones, ' +
+    'and now opens it to visitors on the first Sunday of every month, when the volunteers grind a few sacks of wheat.\n\n';
+  const unit =
+    'The wheel turned on the current of the river, and the stones above it ground the grain of every farm in the valley. ' +
+    'When the water ran low in the summer, the miller closed the sluice and waited for the autumn rains.';
+  const refrain =
+    'So sing of the river that carries us home,\nof the lanterns that burn on the quay,\nand the bells that will ring when the winter is gone.';
+  const poem =
+    'The nets are mended, the boats are in,\nthe gulls have left the bay,\nthe harbour lights come one by one\nto see the day away.\n\n' +
+    `${refrain}\n\n` +
+    'The frost is white upon the deck,\nthe tide is running slow,\nthe old men talk of summers past\nand where the herring go.\n\n' +
+    `${refrain}\n\n${refrain}\n`;
+  const letter =
+    'Dear Ms. Okafor, thank you for your patience while we looked into the delay of your order.\n\n' +
+    'The parcel left our warehouse on the 3rd but was held at the regional depot because of a missing customs form. ' +
+    'We have sent the form and the courier expects to deliver it by Friday. We have also refunded the shipping charge.\n\n' +
+    'Dear Ms. Okafor, thank you for your patience while we looked into the delay of your order.\n\nKind regards,\nThe support team';
+  const readme =
+    '# tidewatch\n\nA small command-line tool that prints the tide tables of a harbour.\n\n## Install\n\n' +
+    '```sh\nnpm install --global tidewatch\ntidewatch --version\n```\n\n' +
+    '## Usage\n\nRun `tidewatch <harbour>` to print the next four tides, or `tidewatch <harbour> --days 7` for a week.\n\n' +
+    '## Upgrading\n\nThe tool upgrades the way it installs:\n\n' +
+    '```sh\nnpm install --global tidewatch\ntidewatch --version\n```\n';
+  const rows: Array<[name: string, text: string, want: RegExp | 'ok', why: string]> = [
+    [
+      'two sentences x2 after an opening, the first copy wrapped at 72 chars, the second at 90',
+      `${opening}${wrapAt(unit, 72)}\n${wrapAt(unit, 90)}\n`,
+      /^line_loop\/fail$/,
+      '2 copies of a unit of 170+ chars, under exactCopies, but their breaks fall elsewhere in each copy',
+    ],
+    [
+      'two sentences said 1.8 times as one run, wrapped at 64 chars',
+      `${opening}${wrapAt(`${unit} ${unit.slice(0, Math.round(0.8 * unit.length))}`, 64)}\n`,
+      /^line_loop\/fail$/,
+      'the breaks of one width fall at other places in each copy',
+    ],
+    ['a poem whose refrain closes it said twice', poem, 'ok', 'the refrain keeps its line breaks: 2 copies, judged by exactCopies (2.3)'],
+    ['a letter that repeats its opening line at the end', letter, 'ok', 'the line comes back after other text: no copies back to back'],
+    ['a README with its install block twice', readme, 'ok', 'the block comes back under another section: no copies back to back'],
+  ];
+  for (const [name, text, want, why] of rows)
+    it(`${name}: ${want === 'ok' ? 'ok' : want.source} (${why})`, () => {
+      const v = judged(text).join(',');
+      if (want === 'ok') {
+        assert.ok(!v.includes('/fail'), v);
+        assert.equal(analyzeText(text).verdict, 'ok');
+      } else {
+        assert.match(v, want);
+        assert.equal(analyzeText(text).verdict, 'fail');
+      }
+    });
+
+  it('reads copies wrapped at other places as rewrapped, and a refrain written out twice as not', () => {
+    const wrapped = normalisedCopies(`${opening}${wrapAt(unit, 72)}\n${wrapAt(unit, 90)}\n`);
+    assert.ok(wrapped.rewrapped && wrapped.exactCopies >= 1.9 && wrapped.exactCopies < 2.3, JSON.stringify(wrapped));
+    const sung = normalisedCopies(poem);
+    assert.ok(!sung.rewrapped && sung.exactCopies >= 1.9 && sung.unitChars >= 60, JSON.stringify(sung));
+    assert.ok(!normalisedCopies(`${unit}\n${unit}`).rewrapped);
+  });
+});

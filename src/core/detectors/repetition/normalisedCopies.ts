@@ -32,6 +32,11 @@ export interface NormalisedCopies {
   /** The unit holds a line break, a blank line. */
   lines: boolean;
   blank: boolean;
+  /**
+   * A line break falls at another place in one copy than in the copy before it: the copies are one run of text hard-wrapped
+   * (at one width, or each at its own), not lines said again (a chorus, a stanza or a block written out twice keeps its breaks).
+   */
+  rewrapped: boolean;
   /** The copies are words (two in five of their tokens words with letters, code punctuation under 1%), not code or markup; set by the caller, which has the tokens. */
   words: boolean;
   /** The copies are rows of a delimited table (delimitedTable.ts): data, read by the table's own rules. */
@@ -52,6 +57,7 @@ export const NO_COPIES: NormalisedCopies = {
   coverage: 0,
   lines: false,
   blank: false,
+  rewrapped: false,
   words: false,
   table: false,
 };
@@ -66,6 +72,8 @@ function isLetter(c: number): boolean {
 
 /** The Z function's array, shared by every call (the analyzer runs one call at a time); a call writes the cells it reads. */
 let Z = new Int32Array(0);
+/** Whether a line break comes before each char of the copies, shared the same way. */
+let BREAKS = new Uint8Array(0);
 
 /**
  * The copies at the end of a text (trailing whitespace aside), or none (copies 0) when it has no
@@ -119,6 +127,27 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
       break;
     }
   }
+  // read forward from the onset: whether a line break lies in the gap before each char of the copies (the gap before the
+  // first is not theirs), each compared with the gap a period before; the first that differs ends the reading
+  const from = last - (reach - 1);
+  if (BREAKS.length < reach) BREAKS = new Uint8Array(Math.max(reach, 2 * BREAKS.length));
+  let rewrapped = false;
+  let prev = atOf(reach - 1);
+  for (let j = 1; j < reach; j++) {
+    const at = shift + vat[from + j]!;
+    let b = 0;
+    for (let i = prev + 1; i < at; i++)
+      if (text.charCodeAt(i) === 0x0a) {
+        b = 1;
+        break;
+      }
+    BREAKS[j] = b;
+    prev = at;
+    if (j > best && b !== BREAKS[j - best]) {
+      rewrapped = true;
+      break;
+    }
+  }
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
@@ -133,6 +162,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     coverage: (end - onset) / (offset + end),
     lines: unit.includes('\n'),
     blank: /\n[ \t]*\n/.test(unit),
+    rewrapped,
     words: false,
     table: tables.of(text.slice(onset, end), offset + onset),
   };

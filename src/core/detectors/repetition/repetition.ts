@@ -156,6 +156,14 @@ const THRESHOLDS = {
     value: 500,
     why: 'normalised chars (no whitespace) from which a unit of words (not a table) said again back to back at the end fails from largeCopies copies (numbers as written) whatever share of the output it covers: a paragraph or a block of 100 words or more said again and cut. No healthy reading has a unit of words over 262 chars said 1.3 times or more (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points), so the threshold sits at about twice that',
   },
+  rewrappedCopies: {
+    value: 1.7,
+    why: 'copies back to back at the end, counted as exactCopies is (numbers as written, whitespace dropped, case folded), of a unit of words of rewrappedUnitChars or more (half letters, no table) whose line breaks fall at other places in one copy than in the copy before it, that fail whatever share of the output they cover: two sentences said 1.8 to 3 times and hard-wrapped as one run, or each copy at its own width, which the token reading counts as fewer copies than it needs. No healthy reading has such copies at all: of the 57 readings of words with 1.3 copies or more of a unit of 40+ chars (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points), none is wrapped so, and the 20 that are (code and HTML) are no words. A chorus, a stanza or a block written out twice keeps its line breaks and is judged by exactCopies. The threshold sits at 1.3 times the 1.3 copies from which readings were measured, past a block said again and cut short',
+  },
+  rewrappedUnitChars: {
+    value: 60,
+    why: 'normalised chars (no whitespace) from which a unit counts for rewrappedCopies: a sentence of ten words, longer than a line of a poem; readings were measured from 40',
+  },
   largeUnitChars: {
     value: 160,
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
@@ -364,6 +372,9 @@ export const repetition = {
     if (nc.words && nc.letters >= WHOLE_COPIES_LETTERS) {
       if (nc.exactCopies >= t.exactCopies && nc.unitChars >= t.exactUnitChars) normalisedLoop('sentence_loop', asWritten());
       if (nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars) normalisedLoop('paragraph_loop', asWritten());
+      // copies whose line breaks fall elsewhere in each: one run of text hard-wrapped, never a chorus or a block written out again
+      if (nc.rewrapped && nc.exactCopies >= t.rewrappedCopies && nc.unitChars >= t.rewrappedUnitChars)
+        normalisedLoop('sentence_loop', `${asWritten()}, wrapped at other places in each copy`);
       if (nc.exactCopies >= t.endCopies && nc.unitChars >= t.endUnitChars && nc.coverage >= t.endCopiesCoverage)
         normalisedLoop('sentence_loop', asWritten());
     }
