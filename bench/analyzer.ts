@@ -147,7 +147,7 @@ export async function runAnalyzerBench(): Promise<void> {
   const { current, previous, urls, dir, cleanup } = await analyzers();
   try {
     console.log(
-      `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled by esbuild; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians)`,
+      `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled as scripts/bundle.ts ships the command line: esbuild, then the never-assigned top-level bindings made const; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians)`,
     );
     const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number, first = false) => {
       if (!previous)

@@ -1,13 +1,15 @@
 /**
  * The analyzer of another revision beside this one, for benches that compare them in one run:
  * its src/core is taken out of git (git archive) into a temp folder and both are bundled the
- * same way (esbuild, ES module, Node platform), so the difference is the code, not the build.
+ * same way (esbuild, ES module, Node platform, the never-assigned top-level bindings made `const`
+ * again as scripts/bundle.ts ships the command line), so the difference is the code, not the build.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { constBindings } from '../scripts/constBindings.js';
 import { repoRoot } from '../test/helpers/repoRoot.js';
 
 /**
@@ -34,6 +36,7 @@ export interface BundledAnalyzer {
 async function bundle(entry: string, dir: string, name: string): Promise<BundledAnalyzer> {
   const outfile = join(dir, `${name}.mjs`);
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
+  writeFileSync(outfile, constBindings(readFileSync(outfile, 'utf8')).code);
   const url = pathToFileURL(outfile).href;
   return { module: (await import(url)) as AnalyzerModule, url };
 }
