@@ -245,6 +245,7 @@ const STATISTICS: Statistic[] = [
   { threshold: 'specialTokensFail', what: 'template tokens outside code', of: (f) => f.special_tokens.specialTokens },
   { threshold: 'brokenTokensFail', what: 'pad, unk or byte tokens glued into text', of: (f) => f.special_tokens.brokenTokens },
   { threshold: 'oddCharsFail', what: 'broken chars', of: (f) => f.special_tokens.oddChars },
+  { threshold: 'newTurnsFail', what: "a template's instruction headers after a response header", of: (f) => f.special_tokens.newTurns },
   { threshold: 'malformedShare', what: 'malformed share of a window of prose', of: (f) => f.language.malformed },
   {
     threshold: 'malformedShare',

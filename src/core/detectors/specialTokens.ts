@@ -9,6 +9,13 @@
  * the content they mean the template, the detokenizer or the decode is wrong. Mentions in
  * code (fenced blocks, `inline`) do not count, nor one end-of-turn marker that ends the text
  * (a stop token left unstripped).
+ *
+ * A template's turns written as text count too: a user or instruction header of an instruction
+ * template (`### Instruction:`, `### User:`, `### 指示:`) after a response header of one
+ * (`### Response:`, `### Assistant:`, `### 応答:`), outside code. The model answered, then wrote
+ * the next turn of its template itself and answers a prompt nobody sent: the stop sequence or
+ * the template is wrong. Question/answer and input/output headers are left out: a healthy quiz
+ * or a list of test cases is written with them.
  */
 import { inStringLiteral } from '../text/stringLiteral.js';
 import { F_CODE } from '../text/tokens.js';
@@ -26,6 +33,10 @@ const THRESHOLDS = {
   brokenTokensFail: {
     value: 1,
     why: 'pad, unk and byte-fallback tokens glued into the text (no space on either side) that fail: no working model samples a pad token, and nobody mentions one glued into a word',
+  },
+  newTurnsFail: {
+    value: 1,
+    why: 'instruction headers of an instruction template (### Instruction:, ### User:, ### Human:, ### 指示:) written after a response header of one (### Response:, ### Assistant:, ### 応答:), outside code, that fail: the model writes the next turn of its template itself. No healthy text holds one (728 healthy model outputs of the three real corpora and test/corpus, 2,276 real files); 2 of the 236 real collapses do (a Japanese model that answers, then invents new instructions and answers them)',
   },
   oddCharsFail: {
     value: 3,
@@ -71,6 +82,12 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+/**
+ * A header of a turn of an instruction template at a line start: its role word, then a colon.
+ * Group 1: a user's or an instruction's role; group 2: a response's.
+ */
+const TURN_HEADER = /^#{1,4}[ \t]*(?:(instruction|human|user|指示|指令|用户|명령어)|(response|assistant|応答|助手|응답))[ \t]*[:：]/gimu;
+
 /** An end-of-turn token that ends the text. */
 const TRAILING_END = /(?:<\|(?:im_end|eot_id|end|endoftext)\|>|<\/s>|<\uff5c[^\uff5c]*end[^\uff5c]*\uff5c>)\s*$/u;
 
@@ -84,6 +101,10 @@ export interface SpecialFigures {
   /** The most broken chars within ODD_SPAN chars, and where the first of them is. */
   oddChars: number;
   firstOddAt: number;
+  /** Instruction headers of a template after a response header of one, outside code; where the first is and what it says. */
+  newTurns: number;
+  newTurnAt: number;
+  newTurn: string;
 }
 
 export const specialTokens = {
@@ -92,7 +113,19 @@ export const specialTokens = {
   thresholds: THRESHOLDS,
   figures(scan: Scan): SpecialFigures {
     const text = scan.text();
-    const out: SpecialFigures = { specialTokens: 0, brokenTokens: 0, first: '', firstAt: -1, oddChars: 0, firstOddAt: -1 };
+    const out: SpecialFigures = {
+      specialTokens: 0,
+      brokenTokens: 0,
+      first: '',
+      firstAt: -1,
+      oddChars: 0,
+      firstOddAt: -1,
+      newTurns: 0,
+      newTurnAt: -1,
+      newTurn: '',
+    };
+    // a header opens with '#': most texts with one are markdown, and the pattern reads line starts only
+    if (text.includes('#')) newTurns(scan, text, out);
     // the patterns run only on texts that hold one of their marks: most texts hold none
     const special = scan.markSeen || opensMark(scan, text);
     // the tokenizer saw every char: it says whether any broken one is there (a search of the text costs 1 ms per MB)
@@ -122,6 +155,15 @@ export const specialTokens = {
       );
     else if (f.specialTokens > 0)
       out.push(finding('special_tokens', 'warn', f.firstAt, `${f.specialTokens} template or vocabulary token outside code ("${f.first}")`));
+    if (f.newTurns >= t.newTurnsFail)
+      out.push(
+        finding(
+          'special_tokens',
+          'fail',
+          f.newTurnAt,
+          `the answer writes the next turn of its template itself: "${f.newTurn}" after a response header (${f.newTurns} such turn${f.newTurns === 1 ? '' : 's'}, outside code)`,
+        ),
+      );
     if (f.oddChars >= t.oddCharsFail)
       out.push(
         finding(
@@ -167,6 +209,23 @@ function densestOdd(text: string, out: SpecialFigures): void {
  * Does a '<' or '[' of the text open a special token (ASCII_MARKS)? Each is its own token, so
  * the tokens say where they are: a look at those few places instead of a search of the text.
  */
+/** Counts into `out` the instruction headers that follow a response header, outside code. */
+function newTurns(scan: Scan, text: string, out: SpecialFigures): void {
+  let answered = false;
+  TURN_HEADER.lastIndex = 0;
+  for (let m = TURN_HEADER.exec(text); m; m = TURN_HEADER.exec(text)) {
+    if (inCode(scan, m.index)) continue;
+    if (m[2] !== undefined) answered = true;
+    else if (answered) {
+      answered = false;
+      if (out.newTurns++ === 0) {
+        out.newTurnAt = m.index;
+        out.newTurn = m[0];
+      }
+    }
+  }
+}
+
 function opensMark(scan: Scan, text: string): boolean {
   const { id, start, n } = scan.tokens;
   for (let i = 0; i < n; i++) {

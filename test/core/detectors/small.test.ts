@@ -84,6 +84,44 @@ describe('special tokens', () => {
     ['page breaks of a licence text', `${prose}\n\f\n${prose}\n\f\n${prose}\f\x0b\f\n`, []],
     // a stray control every few pages of a long document is no broken decode: they are counted within ODD_SPAN chars
     ['a stray control every 2,000 chars', Array.from({ length: 12 }, () => `${healthyProse(2000, 7)}\x07`).join('\n'), []],
+    // a template's next turn written as text: the model answered, then wrote a new instruction itself
+    [
+      'a new instruction after the response',
+      `### Instruction:\nName the largest planet.\n\n### Response:\nJupiter is the largest planet.\n\n### Instruction:\nName the smallest planet.\n\n### Response:\nMercury.`,
+      ['special_tokens/fail'],
+    ],
+    [
+      'a Japanese template that goes on',
+      `${prose}\n\n### 応答:太陽系で最大の惑星は木星です。\n\n### 指示:\n最小の惑星を答えてください。`,
+      ['special_tokens/fail'],
+    ],
+    ['a user turn after the assistant', `## Assistant: ${prose}\n\n## User: and now tell me more`, ['special_tokens/fail']],
+    // healthy: the same headers in code, a template described once, a quiz and test cases (other headers)
+    [
+      'a template shown in a code block',
+      `${prose}\n\n\`\`\`\n### Instruction:\nhi\n### Response:\nhello\n### Instruction:\nbye\n\`\`\`\n`,
+      [],
+    ],
+    [
+      'a template described once',
+      `${prose}\n\n### Instruction:\nWhat the user asks goes here.\n\n### Response:\nThe model answers here.`,
+      [],
+    ],
+    [
+      'a quiz of questions and answers',
+      Array.from({ length: 4 }, (_, i) => `### Question:\nWhat is ${i} + ${i}?\n\n### Answer:\n${2 * i}`).join('\n\n'),
+      [],
+    ],
+    [
+      'test cases of inputs and outputs',
+      Array.from({ length: 4 }, (_, i) => `### Input:\n[${i}, ${i + 1}]\n\n### Output:\n${2 * i + 1}`).join('\n\n'),
+      [],
+    ],
+    [
+      'a screenplay with a user and an assistant, no headers',
+      `User: hello there.\nAssistant: hi, how can I help?\nUser: tell me a joke.\nAssistant: ${prose}`,
+      [],
+    ],
   ];
   for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('special_tokens', text).findings), want));
 });
