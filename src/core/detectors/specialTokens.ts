@@ -205,10 +205,6 @@ function densestOdd(text: string, out: SpecialFigures): void {
   }
 }
 
-/**
- * Does a '<' or '[' of the text open a special token (ASCII_MARKS)? Each is its own token, so
- * the tokens say where they are: a look at those few places instead of a search of the text.
- */
 /** Counts into `out` the instruction headers that follow a response header, outside code. */
 function newTurns(scan: Scan, text: string, out: SpecialFigures): void {
   let answered = false;
@@ -226,6 +222,10 @@ function newTurns(scan: Scan, text: string, out: SpecialFigures): void {
   }
 }
 
+/**
+ * Does a '<' or '[' of the text open a special token (ASCII_MARKS)? Each is its own token, so
+ * the tokens say where they are: a look at those few places instead of a search of the text.
+ */
 function opensMark(scan: Scan, text: string): boolean {
   const { id, start, n } = scan.tokens;
   for (let i = 0; i < n; i++) {
