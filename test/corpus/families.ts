@@ -332,7 +332,30 @@ const DEGENERATE: Record<string, (m: Material) => string> = {
     );
     return `${prefix(m)}${copies.join('\n\n')}`;
   },
+  /**
+   * An answer, then 1-4 turns of its instruction template written by the model itself: a new
+   * instruction and its response (`### Instruction:` / `### Response:` and the like). Half the
+   * draws open with the template's response header, as a model that echoes its template does.
+   */
+  template_turns: (m) => {
+    const [instruction, response] = pick(m.r, TEMPLATE_ROLES);
+    const h = pick(m.r, ['##', '###', '###']);
+    const head = (role: string) => `${h} ${m.r() < 0.2 ? role.toUpperCase() : role}${m.r() < 0.2 ? ' ' : ''}:`;
+    const turns = Array.from(
+      { length: int(m.r, 1, 4) },
+      () => `${head(instruction)}\n${pick(m.r, m.sentences)}\n\n${head(response)}\n${twoSentences(m)}`,
+    );
+    return `${m.r() < 0.5 ? `${head(response)}\n` : ''}${twoSentences(m)}\n\n${turns.join('\n\n')}`;
+  },
 };
+
+/** Instruction and response roles of instruction templates (Alpaca, Vicuna-style and a Japanese one). */
+const TEMPLATE_ROLES: Array<[string, string]> = [
+  ['Instruction', 'Response'],
+  ['Human', 'Assistant'],
+  ['User', 'Assistant'],
+  ['指示', '応答'],
+];
 
 const HEALTHY: Record<string, (m: Material) => string> = {
   /** A healthy text with its long lines hard-wrapped at 60-100 chars. */
@@ -380,6 +403,12 @@ const HEALTHY: Record<string, (m: Material) => string> = {
   short_words: (m) => Array.from({ length: int(m.r, 3, 5) }, () => pick(m.r, NOUNS)).join(', '),
   /** A short Chinese answer of different sentences. */
   short_cjk: (m) => `${pick(m.r, CJK_OPENINGS)}${distinctOf(m, CJK_SENTENCES, 2).join('')}`,
+  /** An answer about prompt formats that shows an instruction template in a code block, then goes on. */
+  template_shown: (m) => {
+    const [instruction, response] = pick(m.r, TEMPLATE_ROLES);
+    const block = `\`\`\`\n### ${instruction}:\n{question}\n\n### ${response}:\n{answer}\n\n### ${instruction}:\n{next question}\n\`\`\``;
+    return `${twoSentences(m)}\n\n${block}\n\n${twoSentences(m)}`;
+  },
   /** A list of 20-60 different nouns, one a line, after a sentence. */
   word_per_line: (m) => `${pick(m.r, m.sentences)}\n\n${distinctOf(m, WORD_LIST, int(m.r, 20, 60)).join('\n')}`,
 };
