@@ -79,6 +79,11 @@ const ROWS: Array<[string, string, boolean, boolean?]> = [
     false,
   ],
   ['a list of English stop words under a heading', `Stop words\n\n${STOP_WORDS.join('\n')}\n`, false],
+  [
+    'a stop-word list that holds other words too, under 80% function words, each said once',
+    `Stop words\n\n${[...STOP_WORDS.slice(0, 40), ...'again further once own same ourselves yours itself themselves below above off out up down'.split(' ')].join('\n')}\n`,
+    false,
+  ],
   // all function words: not this reading's; the repetition rules judge lines said again and again back to back
   ['yes and no a line, one answer per question', `Answers:\n\n${drawn(['yes', 'no'], 40)}\n`, false, false],
 ];
@@ -98,6 +103,13 @@ describe('language: one word a line', () => {
     assert.ok(f);
     assert.equal(f.atChar, head.length);
     assert.match(f.detail, /^60 lines of one word each, \d+ of them a function word alone/);
+  });
+
+  it('the stop-word list with other words is under the function-word share: only its repeats (none) keep it ok', () => {
+    const row = ROWS.find((r) => r[0].startsWith('a stop-word list that holds'))!;
+    const f = detect('language', row[1]).figures;
+    assert.ok(f.wordLineFunctions >= 8 && f.wordLineFunctions < 0.8 * f.wordLines, `${f.wordLineFunctions} of ${f.wordLines}`);
+    assert.equal(f.wordLineFunctionRepeats, 0);
   });
 
   it('a line a comment mark or code opens is not a word alone', () => {
