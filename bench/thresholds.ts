@@ -299,6 +299,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'wordLineFunctionRepeats',
+    what: 'function words said again in a run of one-word lines (8+ function-word lines, under 80% of it)',
+    of: (f) =>
+      f.language.wordLineFunctions >= T.wordLineFunctions && f.language.wordLineFunctions < T.wordLineFunctionShare * f.language.wordLines
+        ? f.language.wordLineFunctionRepeats
+        : 0,
+  },
+  {
     threshold: 'saladEndWords',
     what: 'words strung at the end after a sentence, the first in lower case, no function word or break',
     of: (f) => (f.language.endWords > 0 ? f.language.endWords : null),

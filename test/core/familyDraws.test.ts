@@ -29,6 +29,8 @@ const COLLAPSES: Record<string, number> = {
   subword_salad: 13,
   glued_pieces: 18,
   spaced_letters: 18,
+  // 19 of 20 since function words said again on lines of their own fail (wordLineFunctionRepeats), less two
+  one_word_lines: 17,
   restated_growing: 18,
   // 20 of 20 since a template's next turn written after its response header fails (newTurnsFail), less two
   template_turns: 18,

@@ -12,6 +12,7 @@ import { type MarkLineFigures, readMarkLines } from './markLines.js';
 import { type ListFigures, readRunOnList } from './runOnList.js';
 import { readScripts, type ScriptFigures } from './scripts.js';
 import { readWindows, type WindowFigures } from './windows.js';
+import { readWordLines, type WordLineFigures } from './wordLines.js';
 import { readChunks } from './wordShapes.js';
 
 export interface VariantFigures {
@@ -27,6 +28,7 @@ export type LanguageFigures = WindowFigures &
   MarkLineFigures &
   EndWordFigures &
   ListFigures &
+  WordLineFigures &
   VariantFigures & {
     /** The readings of what fenced code blocks hold (null when the text has none). */
     fenced: FencedFigures | null;
@@ -39,6 +41,7 @@ export function languageFigures(scan: Scan): LanguageFigures {
   const w = readWindows(c);
   const s = readScripts(c, scan.text());
   const l = readRunOnList(c);
+  const o = readWordLines(c, scan.text());
   const e = readEndWords(scan.text(), c);
   const m = readMarkLines(scan.tokens);
   const k = readCodeChunks(scan.text(), c);
@@ -69,6 +72,10 @@ export function languageFigures(scan: Scan): LanguageFigures {
     listItems: l.listItems,
     listRepeats: l.listRepeats,
     listAt: l.listAt,
+    wordLines: o.wordLines,
+    wordLineFunctions: o.wordLineFunctions,
+    wordLineFunctionRepeats: o.wordLineFunctionRepeats,
+    wordLinesAt: o.wordLinesAt,
     script: s.script,
     switchScript: s.switchScript,
     switchLetters: s.switchLetters,

@@ -178,6 +178,21 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
           )
         : null,
   },
+  {
+    name: 'wordLineFunctionRepeats',
+    why: 'a text fallen apart into one word a line, function words among them said again (a list names each thing once)',
+    judge: (f, t) =>
+      f.wordLineFunctionRepeats >= t.wordLineFunctionRepeats &&
+      f.wordLineFunctions >= t.wordLineFunctions &&
+      f.wordLineFunctions < t.wordLineFunctionShare * f.wordLines
+        ? finding(
+            'word_salad',
+            'fail',
+            f.wordLinesAt,
+            `${f.wordLines} lines of one word each, ${f.wordLineFunctions} of them a function word alone ("the", "with"), ${f.wordLineFunctionRepeats} of those said before in the run`,
+          )
+        : null,
+  },
   switchRule(
     'switchLettersIntoLatin',
     'a run of Latin prose in a Chinese, Japanese or Korean text, longer than its terms and references run',

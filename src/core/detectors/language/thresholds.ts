@@ -39,6 +39,18 @@ export const LANGUAGE_THRESHOLDS = {
     value: 0.4,
     why: 'share of the items of such a line that repeat an earlier one: a healthy list names each thing once (0-0.1)',
   },
+  wordLineFunctionRepeats: {
+    value: 3,
+    why: 'function words ("the", "with", "of") on lines of their own in one run of one-word lines (blank lines aside, outside fenced code) that say again one said before in the run, from which it fails as word salad: a text fallen apart into one word a line. A list written one item a line names each thing once: no healthy model output, real file or cut of one repeats any (0 of 728 outputs and 2,276 files, whole and cut at 4 points; the most function-word lines in a run is 11, HTTP header names such as "If-Match" in a list of code); 120 drawn collapses (npm run bench -- families) repeat 2-59, 119 of them 3 or more',
+  },
+  wordLineFunctions: {
+    value: 8,
+    why: '...when the run holds at least this many function-word lines: a poem or a lesson may set a few on lines of their own',
+  },
+  wordLineFunctionShare: {
+    value: 0.8,
+    why: '...and under this share of its lines are function words: a list of the function words themselves (a stop-word list, "yes" and "no" a line) is a list, while the collapses read 0.29-0.51',
+  },
   codeChunkShare: {
     value: 0.5,
     why: 'share of 24 chunks of prose in a row that read as random codes the text had not used before, that fails as gibberish: 3-8 capital letters and digits mixed ("7QX2", "0PL9W"; two capitals and a digit, not hex, opening with a digit or in three runs: letters then a number is a name), or 4-24 chars of every class in turn between words on a line ("yDgU7j", "K6so&CJ#P"; a change of class at 60% of the chars, two capitals, no three lower-case letters in a row, not each lower-case letter right after a capital). Neither counts where it opens an item or a cell, or ends in a comma or semicolon (a list of codes is asked for), nor when the text used it before (a name it goes on using); the shapes are rows of test/core/detectors/languageReadings.test.ts. Healthy model outputs reach 0.083, the real files 0.208 (HTML; npm run bench -- thresholds), a sentence of eight random-looking part numbers written apart by spaces 0.47, so the threshold stays above that. Chunks of printable chars drawn at random read 0.46-0.63 over 150 chunks, 0.54-0.71 over 300',
