@@ -12,6 +12,9 @@
  * Measured on the 642 units the three real corpora send: 27 ms with `detect` and `getScores`, 6 ms
  * here (docs/detection.md, "Language per paragraph").
  *
+ * eld is pinned to 2.1.0 in package.json, since the loader reads files of eld that are no public
+ * entry of it (an upgrade is a deliberate change, checked by eldLoader.test.ts).
+ *
  * eld's scheme (eld 2.1, Apache-2.0): the text's first 1,000 chars, separators made spaces, trimmed
  * and lowercased; each word spelt as its UTF-8 bytes (each byte one char of eld's dictionary), the
  * words read up to ~350 bytes; the distinct n-grams of 4 bytes at a stride of 3 in each word (the
