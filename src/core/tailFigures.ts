@@ -36,11 +36,25 @@ export const GENERIC = [
  */
 const DEFLATE = { level: 6, chunkSize: 4096 } as const;
 
-/** The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only). */
-export function genericFigures(tail: string, text: string): number[] {
+/** The gzip header and trailer, which the whole-text ratio counts (compression.ts) and the tail's does not. */
+const GZIP_OVERHEAD = 18;
+
+/**
+ * The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only).
+ * `wholeRatio` is the whole text's gzip ratio when the analysis has it (compression.ts): for a text
+ * no longer than its tail, the tail's deflate is that of the whole text, byte for byte (a window
+ * that holds the whole input gives the same stream whatever its size), so its length is read back
+ * from the ratio instead of deflating the text again, which is most of the cost of a short text's
+ * figures.
+ */
+export function genericFigures(tail: string, text: string, wholeRatio?: number): number[] {
   const utf8 = Buffer.from(tail, 'utf8');
   const bytes = utf8.length;
-  const gzip = bytes === 0 ? 1 : deflateRawSync(utf8, DEFLATE).length / bytes;
+  const deflated =
+    wholeRatio !== undefined && tail.length === text.length
+      ? Math.round(wholeRatio * bytes) - GZIP_OVERHEAD
+      : deflateRawSync(utf8, DEFLATE).length;
+  const gzip = bytes === 0 ? 1 : deflated / bytes;
   const words = tailWords(tail);
   const ids = wordIds(tail, words, Math.max(0, words.count - NGRAM_TOKENS));
   const short = tail.slice(-REPEAT_CHARS);

@@ -165,7 +165,9 @@ export function featureReader(names: readonly string[]): FeatureReader {
     const chars = figures.base.chars;
     const out = new Float64Array(parts.length);
     readTree(tree, figures, chars, out);
-    const generic = needsGeneric ? genericFigures(slice(Math.max(0, chars - TAIL_CHARS), chars), slice(0, chars)) : [];
+    // the whole text's ratio is exact (every block deflated) for a text as short as the tail
+    const whole = figures.base.compression.exact ? figures.base.compression.ratio : undefined;
+    const generic = needsGeneric ? genericFigures(slice(Math.max(0, chars - TAIL_CHARS), chars), slice(0, chars), whole) : [];
     const flags = new Set<string>();
     for (const f of findings) flags.add(`${f.kind}.${f.severity}`);
     for (let i = 0; i < parts.length; i++) {

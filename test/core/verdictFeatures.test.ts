@@ -226,6 +226,27 @@ describe('generic figures', () => {
     }
   });
 
+  it("reads a short text's tail gzip from the whole text's ratio exactly as it deflates it", () => {
+    // a text no longer than the tail: the tail's deflate is the whole text's, read back from the analysis's ratio
+    const texts = [
+      '',
+      'a',
+      'Hello there. The answer is 42.',
+      'again and again '.repeat(100),
+      'Grüße aus Köln — 你好，世界 — 😀 emoji and ünïcödé.\n'.repeat(20),
+      ...holdoutCorpus()
+        .slice(0, 40)
+        .map((s) => s.text.slice(0, 2048)),
+    ];
+    for (const text of texts) {
+      const e = new Engine(text.length);
+      e.push(text);
+      const { ratio, exact } = e.figures().base.compression;
+      assert.ok(exact);
+      assert.deepEqual(genericFigures(text, text, ratio), genericFigures(text, text), JSON.stringify(text.slice(0, 40)));
+    }
+  });
+
   it('counts distinct n-grams over n-grams', () => {
     assert.equal(distinctShare(['a', 'b', 'a', 'b', 'a'], 2), 2 / 4);
     assert.equal(distinctShare(['a'], 2), 1);
