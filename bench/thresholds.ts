@@ -263,6 +263,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => f.language.singleLetters,
   },
   {
+    threshold: 'shortPieceShare',
+    what: 'share of chunks of two or three lower-case letters, no function word, in a full window of prose with few breaks',
+    of: (f) => f.language.shortPieces,
+  },
+  {
     threshold: 'codeChunkShare',
     what: 'share of 24 chunks in a row that are new random codes (capitals and digits, or chars of every class in turn)',
     of: (f) => f.language.codeChunks,

@@ -26,7 +26,8 @@ const COLLAPSES: Record<string, number> = {
   template_list: 18,
   short_ascii_marks: 18,
   short_cjk_unit: 18,
-  subword_salad: 13,
+  // 20 of 20 since words cut into pieces of two or three letters fail (shortPieceShare), less two
+  subword_salad: 18,
   glued_pieces: 18,
   spaced_letters: 18,
   // 19 of 20 since function words said again on lines of their own fail (wordLineFunctionRepeats), less two

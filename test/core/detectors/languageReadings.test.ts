@@ -251,3 +251,94 @@ describe('single letters (windows.ts): singleLetterShare', () => {
       } else assert.deepEqual(findings, []);
     });
 });
+
+const OPENING =
+  'The harbour town wakes early. Fishing boats come back before dawn, the market opens at six, and by eight the cafes along the quay are full of people reading the paper over coffee and warm bread.';
+
+/**
+ * Pieces of two to four letters cut from words, a function word among every eight or so (pieces cut at random hit
+ * "the", "in" and "at" now and then): too many for the salad of windows without function words.
+ */
+const PIECES =
+  'ng ous tio the ble ght ck ent ers in ff str ple oun cti at ard ess ure ain on ngs ct ed ist ment the pre ove arb ning in ket wak ee ful at bre ly dle kfa rea on per cof ffe ati qua sts mar';
+
+/** The word-piece reading's rows: the text fails as gibberish, or the language detector finds nothing in it. */
+const SHORT_PIECE_ROWS: readonly VerdictRow[] = [
+  [
+    'spaced pieces after a healthy paragraph',
+    `${OPENING} ${PIECES} ${PIECES}`,
+    'fail',
+    'words cut into pieces of a few letters and strung with spaces: most chunks of their windows are two or three letters and no function word',
+  ],
+  [
+    'glued pieces after a healthy paragraph',
+    `${OPENING} ${PIECES.replaceAll(' ', '')}`,
+    'fail',
+    'the same pieces glued into one run of letters: a chunk of 25+ lower-case letters is malformed (malformedShare)',
+  ],
+  [
+    'German compounds',
+    'Die Haustürschlüssel liegen in der Küchenschublade neben dem Geschirrspülmittel. Wer die Kraftfahrzeugsteuer noch nicht bezahlt hat, findet den Überweisungsträger im Aktenordner auf dem Schreibtisch. Die Bundesausbildungsförderung wird beim Studentenwerk beantragt, und die Krankenversicherungskarte braucht man bei jedem Arztbesuch.',
+    'ok',
+    'long compounds are whole words, no pieces',
+  ],
+  [
+    'a long URL in a sentence',
+    'The full report is at https://example.org/reports/2025/annual/regional-breakdown/northern-districts/water-quality/summary-tables?format=html&lang=en&page=3#section-4 and the raw data sits in the archive beside it, one file per month.',
+    'ok',
+    'an address is markup, not prose',
+  ],
+  [
+    'a base64 line',
+    'The certificate, encoded, is below.\n\nTWFueSBoYW5kcyBtYWtlIGxpZ2h0IHdvcmsuIFRoZSBxdWljayBicm93biBmb3gganVtcHMgb3ZlciB0aGUgbGF6eSBkb2cgYW5kIHJ1bnMgYXdheSBpbnRvIHRoZSBmb3Jlc3Qu\n\nPaste it into the field marked key and press save.',
+    'ok',
+    'one long chunk of letters and digits is one chunk, no window of pieces',
+  ],
+  [
+    'a minified identifier',
+    'The bundler renamed the handler to aXbQ9zK2mP4rT7wY1cV5nL8s, so the stack trace names that instead of the function you wrote; turn on source maps to see the original name.',
+    'ok',
+    'an identifier is one chunk',
+  ],
+  [
+    'a chemical name',
+    'The label lists 2-acetoxybenzoic acid, better known as aspirin, and (2S)-2-amino-3-(4-hydroxyphenyl)propanoic acid, which is tyrosine. Both are made in bulk, and both dissolve poorly in cold water.',
+    'ok',
+    'a chemical name is long, its parts joined by marks and digits',
+  ],
+  [
+    'a Finnish paragraph',
+    'Kävimme eilen isoäidin luona maalla. Hän oli leiponut korvapuusteja ja keittänyt kahvia, ja istuimme pitkään keittiönpöydän ääressä. Iltapäivällä lähdimme järvelle soutamaan, vaikka tuuli oli kylmä. Illalla saunoimme, uimme ja söimme makkaraa, ja lapset nukahtivat jo ennen yhdeksää.',
+    'ok',
+    'long agglutinated words leave few words of two or three letters',
+  ],
+  [
+    'a Hungarian paragraph',
+    'Tegnap délután elmentünk a nagymamához a faluba. Almás pitét sütött, és sokáig beszélgettünk a konyhában. Később sétáltunk a folyóparton, ahol a gyerekek köveket dobáltak a vízbe. Este mindannyian fáradtan, de boldogan indultunk haza a vonattal.',
+    'ok',
+    'suffixes make words long, and a and az are function words',
+  ],
+  [
+    'a list of abbreviations',
+    'Abbreviations used in the notes: approx. (approximately), dept. (department), est. (estimated), min. (minimum), max. (maximum), no. (number), vol. (volume), ed. (edition), pp. (pages), fig. (figure), cf. (compare), ca. (about), and ibid. (in the same place).',
+    'ok',
+    'abbreviations in a list each end an item: the window has breaks',
+  ],
+];
+
+describe('word pieces (windows.ts): shortPieceShare', () => {
+  for (const [name, text, expected, why] of SHORT_PIECE_ROWS)
+    it(`${name}: ${expected} (${why})`, () => {
+      const { findings } = detect('language', text);
+      if (expected === 'fail') {
+        const f = findings.find((x) => x.kind === 'gibberish');
+        assert.equal(f?.severity, 'fail');
+        if (name.startsWith('spaced')) {
+          assert.equal(f?.rule, 'shortPieceShare');
+          assert.match(f?.detail ?? '', /^\d+% of a window of prose is pieces of two or three letters/);
+        }
+        // the window that fails is in the pieces, not the healthy paragraph before them
+        assert.ok((f?.atChar ?? -1) >= OPENING.length - 120);
+      } else assert.deepEqual(findings, []);
+    });
+});

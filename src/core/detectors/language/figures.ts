@@ -58,6 +58,8 @@ export function languageFigures(scan: Scan): LanguageFigures {
     noiseAt: w.noiseAt,
     singleLetters: w.singleLetters,
     singleLettersAt: w.singleLettersAt,
+    shortPieces: w.shortPieces,
+    shortPiecesAt: w.shortPiecesAt,
     func: w.func,
     funcAt: w.funcAt,
     codeChunks: k.codeChunks,

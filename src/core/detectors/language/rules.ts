@@ -86,6 +86,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
         : null,
   },
   {
+    name: 'shortPieceShare',
+    why: 'a stretch of prose cut into pieces of words a few letters long',
+    judge: (f, t) =>
+      f.shortPieces >= t.shortPieceShare
+        ? finding(
+            'gibberish',
+            'fail',
+            f.shortPiecesAt,
+            `${fmt(100 * f.shortPieces, 0)}% of a window of prose is pieces of two or three letters that are no function word ("ng", "ome"): words cut into pieces`,
+          )
+        : null,
+  },
+  {
     name: 'codeChunkShare',
     why: 'a stretch of words that are new random codes of capitals and digits',
     judge: (f, t) =>

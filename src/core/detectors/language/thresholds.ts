@@ -15,6 +15,10 @@ export const LANGUAGE_THRESHOLDS = {
     value: 0.7,
     why: 'share of the chunks of a full window of prose (24 chunks) that are one lower-case Latin or Cyrillic letter, no code, no number beside it in the chunk ("m-0") and not opening an item or a cell (after "1." or "|"), from which it fails as gibberish: text spelt letter by letter ("t h e  m o o n"), which reads 0.96-1.0. The one-letter words of languages count too (left out, spelt text read 0.5-0.7). Healthy model outputs reach 0.25 (Russian prose; Spanish 0.21), the real files 0.375 (a manual of bc) at a p99.9 of 0.29 (npm run bench -- thresholds)',
   },
+  shortPieceShare: {
+    value: 0.55,
+    why: 'share of the chunks of a full window of prose with few breaks (a quarter of its chunks at most) that are two or three lower-case Latin or Cyrillic letters and no function word, no code and no number ("ng", "ome", "ff"), from which it fails as gibberish: words cut into pieces of a few letters and strung with spaces (word-piece salad), which reads 0.54-0.88 in 70 drawn texts (npm run bench -- families). A word of two or three letters that says something is rare in prose: healthy model outputs reach 0.29 (a song chorus), the real files 0.46 (HTML pages of the Node.js manual) at a p99.9 of 0.375, whole and cut at 4 points (npm run bench -- thresholds)',
+  },
   saladFunctionShare: {
     value: 0.05,
     why: 'share of chunks that are function words under which a window of Latin or Cyrillic prose, run on without breaks, is word salad. Prose has 0.3-0.55',

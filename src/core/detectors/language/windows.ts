@@ -66,6 +66,12 @@ export interface WindowFigures {
   /** The highest share of chunks that are one lower-case Latin or Cyrillic letter, among full windows of prose, and where. */
   singleLetters: number;
   singleLettersAt: number;
+  /**
+   * The highest share of chunks of two or three lower-case Latin or Cyrillic letters that are no function word ("ng",
+   * "ome"), among full windows of spaced prose with few breaks, and where: words cut into pieces.
+   */
+  shortPieces: number;
+  shortPiecesAt: number;
   /** The highest share of function words among full windows of spaced prose with few breaks, and where. */
   func: number;
   funcAt: number;
@@ -96,9 +102,11 @@ const S = {
   CASED: 12,
   /** Chunks of one lower-case Latin or Cyrillic letter and no code ("t", "h,"): a word spelt letter by letter. */
   SINGLE: 13,
+  /** Chunks of two or three lower-case Latin or Cyrillic letters that are no function word and no code ("ng", "ome"): a piece of a word. */
+  SHORT: 14,
   /** The scripts the stretch has letters of, one bit each: only their counts are read, added and cleared. */
-  MASK: 14,
-  SCRIPTS: 15,
+  MASK: 15,
+  SCRIPTS: 16,
 } as const;
 const SUMS = S.SCRIPTS + 16;
 /** The sums of the half window read, of the one before and of the window they make: shared by every call (one runs at a time, and clears what it reads first). */
@@ -125,6 +133,8 @@ const SINGLE_SCRIPTS = (1 << SC_LATIN) | (1 << SC_CYRILLIC);
  * or a number beside it ("2024-01-3,m-0,0.3": a row of data).
  */
 const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER | C_DIGITS;
+/** The flags that keep a chunk of two or three letters from being a piece of a word: those of NOT_SINGLE, or a function word. */
+const NOT_SHORT = NOT_SINGLE | C_FUNC;
 /** The scripts that glue Latin terms to their words (gluesLatin), one bit each. */
 const GLUES_LATIN = (1 << SC_CJK) | (1 << SC_HANGUL) | (1 << SC_THAI);
 
@@ -142,6 +152,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   let letterless = 0;
   let cased = 0;
   let single = 0;
+  let short = 0;
   // the chunks' arrays in locals: the loop reads them at every chunk
   const { flags, script, noise, scriptLetters, letters } = c;
   // the letters of the stretch's first script are summed in a local, those of any other in `w`: most stretches are of one
@@ -174,6 +185,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
     cased += (fl >> BIT_CASED) & 1;
     // a branch taken rarely in prose: a chunk of one letter is "a" or "I" now and then
     if (letters[i] === 1 && (SINGLE_SCRIPTS >> s) & 1 && !(fl & NOT_SINGLE)) single++;
+    else if (letters[i]! <= 3 && letters[i]! > 1 && (SINGLE_SCRIPTS >> s) & 1 && !(fl & NOT_SHORT)) short++;
     const own = (GLUES_LATIN >> s) & 1;
     spaced += own ^ 1;
     if (fl & C_GLUE && !own) {
@@ -200,6 +212,7 @@ function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32Array {
   w[S.FROM] = a;
   w[S.CASED] = cased;
   w[S.SINGLE] = single;
+  w[S.SHORT] = short;
   return w;
 }
 
@@ -252,6 +265,8 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     noiseAt: -1,
     singleLetters: 0,
     singleLettersAt: -1,
+    shortPieces: 0,
+    shortPiecesAt: -1,
     func: 0,
     funcAt: -1,
     salad: [] as SaladPoint[],
@@ -294,9 +309,15 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
       f.malformed = share;
       f.malformedAt = at;
     }
-    if (!code && spaced >= SPACED_WINDOW * n && n === WINDOW && breaks <= SOUP_BREAKS * n && func / n > f.func) {
-      f.func = func / n;
-      f.funcAt = at;
+    if (!code && spaced >= SPACED_WINDOW * n && n === WINDOW && breaks <= SOUP_BREAKS * n) {
+      if (func / n > f.func) {
+        f.func = func / n;
+        f.funcAt = at;
+      }
+      if (w[S.SHORT]! / n > f.shortPieces) {
+        f.shortPieces = w[S.SHORT]! / n;
+        f.shortPiecesAt = at;
+      }
     }
     if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS && w[S.CASED]! < TITLE_CASE_SHARE * n) {
       const fs = func / n;
