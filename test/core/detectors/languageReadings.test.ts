@@ -326,7 +326,19 @@ const SHORT_PIECE_ROWS: readonly VerdictRow[] = [
   ],
 ];
 
+/** Vietnamese prose: syllables written apart, most of two or three letters with their marks. */
+const VIETNAMESE =
+  'Mỗi sáng mẹ tôi dậy sớm để nấu cơm cho cả nhà. Bà đi chợ mua rau, cá và thịt, rồi về nhà nấu canh chua. Bố tôi đọc báo trong khi chờ cơm chín. Sau bữa sáng, tôi đi bộ tới trường cùng em gái. Buổi chiều cả nhà ra bờ sông hóng mát và nói chuyện về những việc đã làm trong ngày.';
+
 describe('word pieces (windows.ts): shortPieceShare', () => {
+  it('Vietnamese prose reads no pieces of words: its short syllables carry letters past ASCII', () => {
+    const { figures, findings } = detect('language', VIETNAMESE);
+    assert.ok(figures.shortPieces < 0.2, `shortPieces ${figures.shortPieces}`);
+    assert.equal(
+      findings.find((f) => f.rule === 'shortPieceShare'),
+      undefined,
+    );
+  });
   for (const [name, text, expected, why] of SHORT_PIECE_ROWS)
     it(`${name}: ${expected} (${why})`, () => {
       const { findings } = detect('language', text);

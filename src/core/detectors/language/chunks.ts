@@ -17,12 +17,18 @@ export const C_CASED = 64;
 export const C_AFTER = 128;
 /** A number outside its words ("m-0", "x 2"): a letter beside digits is a field or a label, no letter spelt out. */
 export const C_DIGITS = 256;
+/**
+ * A chunk of two or three letters with a letter past ASCII in it ("để", "tập", "на"): a syllable of
+ * a language that writes short syllables apart with their marks (Vietnamese), not a piece cut
+ * from a word. Set on short chunks only.
+ */
+export const C_NONASCII = 512;
 
 export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  /** Its C_* flags: nine bits, so 16 a chunk. */
+  /** Its C_* flags: ten bits, so 16 a chunk. */
   flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;

@@ -17,7 +17,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   shortPieceShare: {
     value: 0.55,
-    why: 'share of the chunks of a full window of prose with few breaks (a quarter of its chunks at most) that are two or three lower-case Latin or Cyrillic letters and no function word, no code and no number ("ng", "ome", "ff"), from which it fails as gibberish: words cut into pieces of a few letters and strung with spaces (word-piece salad), which reads 0.54-0.88 in 70 drawn texts (npm run bench -- families). A word of two or three letters that says something is rare in prose: healthy model outputs reach 0.29 (a song chorus), the real files 0.46 (HTML pages of the Node.js manual) at a p99.9 of 0.375, whole and cut at 4 points (npm run bench -- thresholds)',
+    why: 'share of the chunks of a full window of prose with few breaks (a quarter of its chunks at most) that are two or three lower-case letters, all of ASCII (a letter past ASCII makes a syllable of Vietnamese, `để`, not a piece), and no function word, no code and no number ("ng", "ome", "ff"), from which it fails as gibberish: words cut into pieces of a few letters and strung with spaces (word-piece salad), which reads 0.54-0.88 in 70 drawn texts (npm run bench -- families). A word of two or three letters that says something is rare in prose: healthy model outputs reach 0.29 (a song chorus), the real files 0.46 (HTML pages of the Node.js manual) at a p99.9 of 0.375, whole and cut at 4 points (npm run bench -- thresholds)',
   },
   saladFunctionShare: {
     value: 0.05,

@@ -25,7 +25,7 @@ import * as shapes from './tokenShapes.js';
 // through its module's cell each time, where a const of this module is not.
 const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { SC_NONE } = charClass;
-const { C_BREAK, C_CASED, C_FUNC, C_MALFORMED, chunkSet } = chunks;
+const { C_BREAK, C_CASED, C_FUNC, C_MALFORMED, C_NONASCII, chunkSet } = chunks;
 const { closeChunk } = close;
 const { countScripts, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
 const { readPunct } = punct;
@@ -78,7 +78,11 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       closing = true;
     }
     if (closing) {
+      const kept = out.n;
       closeChunk(r, out, t, i, info, breakAfter);
+      // a kept chunk of two or three letters: whether one of them is past ASCII (a syllable with its marks, not a piece of a word)
+      if (out.n > kept && out.letters[kept]! <= 3 && out.letters[kept]! > 1 && pastAscii(text, out.start[kept]!, tEnd[i - 1]!))
+        out.flags[kept] = out.flags[kept]! | C_NONASCII;
       if (i === tn) break;
     }
     if (keepOnly !== 0 && !(info & F_FENCE)) {
@@ -137,4 +141,10 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
   }
   out.fenced = r.sawFence;
   return out;
+}
+
+/** Whether a char of text[from, to) is past ASCII. */
+function pastAscii(text: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (text.charCodeAt(k) >= 0x80) return true;
+  return false;
 }
