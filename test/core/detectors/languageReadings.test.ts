@@ -354,3 +354,38 @@ describe('word pieces (windows.ts): shortPieceShare', () => {
       } else assert.deepEqual(findings, []);
     });
 });
+
+/**
+ * Prose of languages the function-word lists do not cover: windows with none of the listed words,
+ * whose language eld is sure of (salad.ts: identifySalad), so no word salad.
+ */
+const UNLISTED_PROSE: ReadonlyArray<[string, string]> = [
+  [
+    'Swedish',
+    'Stockholm är Sveriges huvudstad och ligger på flera öar mellan Mälaren och Östersjön. Staden är känd för sina vackra byggnader och sitt rika kulturliv. Många turister besöker Gamla stan där gatorna är smala och husen har färgglada fasader. På sommaren badar invånarna i sjöarna och på vintern åker de skridskor på isen.',
+  ],
+  [
+    'Turkish',
+    'İstanbul Türkiye nin en kalabalık şehridir ve iki kıta üzerinde yer alır. Şehir tarih boyunca birçok imparatorluğa başkentlik yapmıştır. Boğaz kıyısındaki eski evler ve camiler her yıl milyonlarca turisti ağırlar. Akşamları insanlar sahilde yürüyüş yapar ve çay içerek sohbet eder.',
+  ],
+  [
+    'Indonesian',
+    'Jakarta adalah ibu kota Indonesia dan kota terbesar di negara itu. Kota ini terletak di pantai utara pulau Jawa dan memiliki penduduk lebih dari sepuluh juta orang. Setiap hari banyak orang bekerja di kantor perdagangan dan pabrik. Pada akhir pekan keluarga sering pergi ke taman atau pusat perbelanjaan untuk bersantai bersama.',
+  ],
+  [
+    'Finnish (no commas)',
+    'Kävimme eilen isoäidin luona maalla. Hän oli leiponut korvapuusteja ja keittänyt kahvia ja istuimme pitkään keittiönpöydän ääressä. Iltapäivällä lähdimme järvelle soutamaan vaikka tuuli oli kylmä. Illalla saunoimme uimme ja söimme makkaraa ja lapset nukahtivat jo ennen yhdeksää.',
+  ],
+  ['Vietnamese', VIETNAMESE],
+];
+
+describe('word salad (salad.ts): prose in a language the function-word lists do not cover', () => {
+  for (const [name, text] of UNLISTED_PROSE)
+    it(`${name} prose is no salad`, () => {
+      const { findings } = detect('language', text);
+      assert.deepEqual(
+        findings.map((f) => f.rule),
+        [],
+      );
+    });
+});

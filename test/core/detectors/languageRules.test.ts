@@ -25,7 +25,7 @@ const calm: LanguageFigures = {
   shortPiecesAt: -1,
   func: 0.4,
   funcAt: 0,
-  salad: [{ func: 0.4, breaks: 0.05, at: 0 }],
+  salad: [{ func: 0.4, breaks: 0.05, at: 0, lang: '' }],
   fenced: null,
   script: 'latin',
   switchScript: '',
@@ -63,7 +63,7 @@ const ROWS: Array<[string, Partial<LanguageFigures>, string]> = [
   ['codeChunkShare', { codeChunks: 0.5, codeChunksAt: 5 }, 'gibberish'],
   ['markLineShare', { markLines: 0.6, markLinesAt: 5 }, 'gibberish'],
   ['shortMarkLineShare', { shortLines: 5, shortMarkOnly: 0.8, shortMarkAt: 5 }, 'gibberish'],
-  ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5 }] }, 'word_salad'],
+  ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5, lang: '' }] }, 'word_salad'],
   ['saladEndWords', { endWords: 6, endWordsAt: 5 }, 'word_salad'],
   ['soupFunctionShare', { func: 0.92, funcAt: 5 }, 'word_salad'],
   ['listItems', { listItems: 40, listRepeats: 20, listAt: 5 }, 'word_salad'],
@@ -116,8 +116,16 @@ describe('language rules: an ordered table, each rule alone', () => {
     );
   });
 
+  it('a window eld is sure is in a language the function-word lists do not cover is no salad; one in a listed language or unsure is', () => {
+    const at = (lang: string) => judgeLanguage({ ...calm, salad: [{ func: 0.02, breaks: 0.05, at: 5, lang }] }, T).map((f) => f.rule);
+    assert.deepEqual(at('sv'), []);
+    assert.deepEqual(at('vi'), []);
+    assert.deepEqual(at('en'), ['saladFunctionShare']);
+    assert.deepEqual(at(''), ['saladFunctionShare']);
+  });
+
   it('saladBreakShare is read as configured: the front is searched under it', () => {
-    const front = { ...calm, salad: [{ func: 0.04, breaks: 0.2, at: 5 }] };
+    const front = { ...calm, salad: [{ func: 0.04, breaks: 0.2, at: 5, lang: '' }] };
     assert.deepEqual(judgeLanguage(front, T), []);
     assert.deepEqual(
       judgeLanguage(front, { ...T, saladBreakShare: 0.2 }).map((f) => f.rule),

@@ -11,6 +11,7 @@ import { type FencedFigures, readFenced } from './fenced.js';
 import { type MarkLineFigures, readMarkLines } from './markLines.js';
 import { type ListFigures, readRunOnList } from './runOnList.js';
 import { readScripts, type ScriptFigures } from './scripts.js';
+import { identifySalad } from './salad.js';
 import { readWindows, type WindowFigures } from './windows.js';
 import { readWordLines, type WordLineFigures } from './wordLines.js';
 import { readChunks } from './wordShapes.js';
@@ -39,6 +40,8 @@ export function languageFigures(scan: Scan): LanguageFigures {
   // each reading's figures are copied field by field into one literal: spreading nine objects cost more than the
   // readings themselves on a short text
   const w = readWindows(c);
+  // a window with almost no function words may be prose of a language the lists do not cover: its language is asked
+  identifySalad(w.salad, scan.text());
   const s = readScripts(c, scan.text());
   const l = readRunOnList(c);
   const o = readWordLines(c, scan.text());
