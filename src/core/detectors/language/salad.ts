@@ -47,7 +47,7 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
  * none of the listed words whatever it says, and is not judged so (its language is asked of eld).
  */
 const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
-/** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so healthy prose is never asked. */
+/** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so prose of a listed language (0.3-0.55 function words) is never asked. */
 const IDENTIFY_BELOW = 0.1;
 /** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
 const IDENTIFY_CHARS = 300;
