@@ -18,8 +18,24 @@ import {
 } from '../../helpers/copyShapes.js';
 import { detect, verdicts } from '../../helpers/detectorHarness.js';
 import { healthyProse } from '../../helpers/texts.js';
+import { wrap } from '../../corpus/families.js';
 
 const judged = (text: string, finishReason: string | null = null) => verdicts(detect('repetition', text, { finishReason }).findings);
+
+/** Table rows of `[name, text, want, why]`: `want` a pattern the detector's findings match and a failed verdict, or 'ok'. */
+function verdictRows(rows: ReadonlyArray<[name: string, text: string, want: RegExp | 'ok', why: string]>): void {
+  for (const [name, text, want, why] of rows)
+    it(`${name}: ${want === 'ok' ? 'ok' : want.source} (${why})`, () => {
+      const v = judged(text).join(',');
+      if (want === 'ok') {
+        assert.ok(!v.includes('/fail'), v);
+        assert.equal(analyzeText(text).verdict, 'ok');
+      } else {
+        assert.match(v, want);
+        assert.equal(analyzeText(text).verdict, 'fail');
+      }
+    });
+}
 
 describe('normalisedCopies: copies at the end, whitespace, digits and case aside', () => {
   it('counts copies cut mid-word by a hard wrap as copies', () => {
@@ -188,31 +204,8 @@ describe('repetition: the whole output one unit said over and over, on the norma
     ['a haiku', 'Cold rain on the roof\nthe kettle begins to sing\nnobody is home', 'ok', 'no unit repeats'],
     ['a one-word answer', 'Paris', 'ok', 'nothing repeats'],
   ];
-  for (const [name, text, want, why] of rows)
-    it(`${name}: ${want === 'ok' ? 'ok' : want.source} (${why})`, () => {
-      const v = judged(text).join(',');
-      if (want === 'ok') {
-        assert.ok(!v.includes('/fail'), v);
-        assert.equal(analyzeText(text).verdict, 'ok');
-      } else {
-        assert.match(v, want);
-        assert.equal(analyzeText(text).verdict, 'fail');
-      }
-    });
+  verdictRows(rows);
 });
-
-/** `s` hard-wrapped at spaces: each line as many words as fit in `width` chars. */
-function wrapAt(s: string, width: number): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of s.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  return [...lines, line].join('\n');
-}
 
 describe('repetition: copies wrapped at other places in each copy fail from 1.7 (rewrappedCopies)', () => {
   const opening =
@@ -247,13 +240,13 @@ describe('repetition: copies wrapped at other places in each copy fail from 1.7 
   const rows: Array<[name: string, text: string, want: RegExp | 'ok', why: string]> = [
     [
       'two sentences x2 after an opening, the first copy wrapped at 72 chars, the second at 90',
-      `${opening}${wrapAt(unit, 72)}\n${wrapAt(unit, 90)}\n`,
+      `${opening}${wrap(unit, 72)}\n${wrap(unit, 90)}\n`,
       /^line_loop\/fail$/,
       '2 copies of a unit of 170+ chars, under exactCopies, but their breaks fall elsewhere in each copy',
     ],
     [
       'two sentences said 1.8 times as one run, wrapped at 64 chars',
-      `${opening}${wrapAt(`${unit} ${unit.slice(0, Math.round(0.8 * unit.length))}`, 64)}\n`,
+      `${opening}${wrap(`${unit} ${unit.slice(0, Math.round(0.8 * unit.length))}`, 64)}\n`,
       /^line_loop\/fail$/,
       'the breaks of one width fall at other places in each copy',
     ],
@@ -261,20 +254,10 @@ describe('repetition: copies wrapped at other places in each copy fail from 1.7 
     ['a letter that repeats its opening line at the end', letter, 'ok', 'the line comes back after other text: no copies back to back'],
     ['a README with its install block twice', readme, 'ok', 'the block comes back under another section: no copies back to back'],
   ];
-  for (const [name, text, want, why] of rows)
-    it(`${name}: ${want === 'ok' ? 'ok' : want.source} (${why})`, () => {
-      const v = judged(text).join(',');
-      if (want === 'ok') {
-        assert.ok(!v.includes('/fail'), v);
-        assert.equal(analyzeText(text).verdict, 'ok');
-      } else {
-        assert.match(v, want);
-        assert.equal(analyzeText(text).verdict, 'fail');
-      }
-    });
+  verdictRows(rows);
 
   it('reads copies wrapped at other places as rewrapped, and a refrain written out twice as not', () => {
-    const wrapped = normalisedCopies(`${opening}${wrapAt(unit, 72)}\n${wrapAt(unit, 90)}\n`);
+    const wrapped = normalisedCopies(`${opening}${wrap(unit, 72)}\n${wrap(unit, 90)}\n`);
     assert.ok(wrapped.rewrapped && wrapped.exactCopies >= 1.9 && wrapped.exactCopies < 2.3, JSON.stringify(wrapped));
     const sung = normalisedCopies(poem);
     assert.ok(!sung.rewrapped && sung.exactCopies >= 1.9 && sung.unitChars >= 60, JSON.stringify(sung));

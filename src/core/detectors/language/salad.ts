@@ -49,15 +49,17 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
 const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
 /** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so prose of a listed language (0.3-0.55 function words) is never asked. */
 const IDENTIFY_BELOW = 0.1;
+/** Break share under which a window's language is asked: twice the default saladBreakShare (lists and tables have more; a window with more is no salad by default). */
+const IDENTIFY_BREAKS = 0.2;
 /** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
 const IDENTIFY_CHARS = 300;
 /** eld's score from which the window's language counts: the one language_switch counts a unit from (languageConfidence). */
 const SURE = 0.7;
 
-/** Each window of the front with under IDENTIFY_BELOW function words gets the language eld is sure of. */
+/** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld is sure of. */
 export function identifySalad(front: SaladPoint[], text: string): void {
   for (const p of front) {
-    if (p.func >= IDENTIFY_BELOW) continue;
+    if (p.func >= IDENTIFY_BELOW || p.breaks >= IDENTIFY_BREAKS) continue;
     const { language, score } = identifyLanguage(text.slice(p.at, p.at + IDENTIFY_CHARS));
     p.lang = score >= SURE ? language : '';
   }

@@ -6,6 +6,7 @@
  */
 import * as chunks from './chunks.js';
 import type { Chunks } from './chunks.js';
+import { isSpace } from '../languageId/charClasses.js';
 
 // Module-level copies of what the reading uses per chunk: an imported binding is live, read
 // through its module's cell each time, where a const of this module is not.
@@ -90,10 +91,6 @@ function aloneOnLine(text: string, from: number, to: number): boolean {
     if (ch === 10) line = true;
   }
   return line || to === text.length;
-}
-
-function isSpace(ch: number): boolean {
-  return ch === 32 || ch === 10 || ch === 13 || ch === 9 || ch === 0xa0 || ch === 0x3000;
 }
 
 /** How many function-word chunks of [from, to) repeat the key of one before them in it. */
