@@ -42,6 +42,11 @@ export function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
+/** Per UTF-16 unit: 0 a space (dropped), 2 a digit, 1 any other char. */
+const KIND = new Uint8Array(0x10000).fill(1);
+for (let c = 0; c < 0x10000; c++) if (isSpace(c)) KIND[c] = 0;
+for (let c = 0x30; c <= 0x39; c++) KIND[c] = 2;
+
 /** Scratch arrays of the view of the analysis (the analyzer runs one at a time); a view writes the cells it reads. */
 let NORM = new Int32Array(0);
 let AT = new Int32Array(0);
@@ -92,22 +97,21 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
     at = AT;
   }
   const units = unitsOf(folded);
+  // each char is written where the next normalised one goes and kept by moving past it or not: no branch on the char,
+  // whose kind (a space every few letters, a digit now and then) the processor cannot guess
   let m = 0;
+  let digitBefore = 0;
   for (let i = 0; i < n; i++) {
     const c = units[i]!;
-    // most chars are letters and marks past the digits, below the spaces of Latin-1: kept as they are, one compare each way
-    if (c > 0x39 && c < 0xa0) {
-      at[m] = from + i;
-      norm[m++] = c;
-      continue;
-    }
-    if (isSpace(c)) continue;
+    const kind = KIND[c]!;
+    const digit = kind >> 1;
+    // kept unless a space, or a digit after a digit (a run of digits is one mark at its first digit: a scene numbered
+    // 3 and one numbered 12 read the same)
+    const keep = (kind & 1) | (digit & (digitBefore ^ 1));
     at[m] = from + i;
-    if (isDigit(c)) {
-      // a run of digits is one mark: a scene numbered 3 and one numbered 12 read the same
-      while (i + 1 < n && isDigit(units[i + 1]!)) i++;
-      norm[m++] = 0x30;
-    } else norm[m++] = c;
+    norm[m] = c ^ ((c ^ 0x30) & -digit);
+    m += keep;
+    digitBefore = digit;
   }
   return { text, offset, from, folded, lowered, norm, at, m };
 }

@@ -15,6 +15,10 @@
  */
 import { IntTable } from '../../intTable.js';
 import { isSpace, type NormalisedTail } from './normalisedTail.js';
+import * as shingleHash from './shingleHash.js';
+
+// module-level copies of what the hash loops call per char: an imported binding is read through its module's cell
+const { BASE, basePower, mixed } = shingleHash;
 
 export interface ParagraphChain {
   /** Paragraphs at the end that each hold the one before (0 when the last does not). */
@@ -88,10 +92,12 @@ function normIndex(v: NormalisedTail, i: number): number {
   return lo;
 }
 
-function shingleHash(norm: Int32Array, i: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let k = i; k < i + SHINGLE; k++) h = Math.imul(h ^ norm[k]!, 0x01000193);
-  return h ^ (h >>> 15);
+/** What the char that leaves a shingle was multiplied by: a shingle's hash rolls on by one char, not SHINGLE multiplies per shingle. */
+const OUT_POW = basePower(SHINGLE);
+
+/** The polynomial hash of the SHINGLE chars before norm[i] rolled on to end at norm[i] (`out` the char that leaves it). */
+function rolled(h: number, out: number, c: number): number {
+  return (Math.imul(h, BASE) - Math.imul(out, OUT_POW) + c) | 0;
 }
 
 /** Puts the shingles of norm[from, to) in the table (a new use: the table reads empty first). */
@@ -100,12 +106,16 @@ function fill(norm: Int32Array, from: number, to: number): void {
   const { mask, keys, stampOf, stamp } = table;
   // a paragraph longer than half the table keeps its first shingles: the table never fills
   const last = Math.min(to - SHINGLE, from + SLOTS / 2);
+  let h = 0;
+  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!);
   for (let i = from; i <= last; i++) {
-    const h = shingleHash(norm, i);
-    let slot = h & mask;
-    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    const e = i + SHINGLE - 1;
+    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!);
+    const x = mixed(h);
+    let slot = x & mask;
+    while (stampOf[slot] === stamp && keys[slot] !== x) slot = (slot + 1) & mask;
     stampOf[slot] = stamp;
-    keys[slot] = h;
+    keys[slot] = x;
   }
 }
 
@@ -113,10 +123,14 @@ function fill(norm: Int32Array, from: number, to: number): void {
 function held(norm: Int32Array, from: number, to: number): number {
   const { mask, keys, stampOf, stamp } = table;
   let n = 0;
+  let h = 0;
+  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!);
   for (let i = from; i + SHINGLE <= to; i++) {
-    const h = shingleHash(norm, i);
-    let slot = h & mask;
-    while (stampOf[slot] === stamp && keys[slot] !== h) slot = (slot + 1) & mask;
+    const e = i + SHINGLE - 1;
+    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!);
+    const x = mixed(h);
+    let slot = x & mask;
+    while (stampOf[slot] === stamp && keys[slot] !== x) slot = (slot + 1) & mask;
     if (stampOf[slot] === stamp) n++;
   }
   return n;

@@ -15,6 +15,10 @@
  */
 import { DelimitedTables } from '../../text/delimitedTables.js';
 import { type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTail.js';
+import * as shingleHash from './shingleHash.js';
+
+// module-level copies of what the hash loops call per char: an imported binding is read through its module's cell
+const { BASE, basePower, mixed } = shingleHash;
 
 export interface Replayed {
   /** Share of the last part's normalised chars inside a shingle said earlier in the output (0 when not read). */
@@ -81,23 +85,12 @@ MARKS[0x09] = TAB;
 MARKS[0x20] = SPACE;
 MARKS[0x2c] = COMMA;
 
-/** Hash base and its power SHINGLE - 1 (mod 2^32), to take a char out of the rolling hash. */
-const BASE = 0x01000193;
-const OUT_POW = (() => {
-  let p = 1;
-  for (let k = 0; k < SHINGLE - 1; k++) p = Math.imul(p, BASE);
-  return p;
-})();
+/** What the char that leaves a shingle was multiplied by (the hash takes it out before it multiplies). */
+const OUT_POW = basePower(SHINGLE - 1);
 
 /** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
 function rolled(h: number, out: number, c: number): number {
   return (Math.imul((h - Math.imul(out, OUT_POW)) | 0, BASE) + c) | 0;
-}
-
-/** A shingle's hash mixed before it is looked up, so that nearby hashes spread over the table. */
-function mixed(h: number): number {
-  const x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
-  return x ^ (x >>> 12);
 }
 
 /**
