@@ -9,6 +9,7 @@ import { CompressionTracker, type CompressionFigures } from './compression.js';
 import type { Detector, JudgeContext, Scan } from './detectors/detector.js';
 import type { Finding } from './detectors/finding.js';
 import { DETECTORS, type Figures, type FindingKind, type Thresholds } from './detectors/registry.js';
+import { flatString } from './text/flatString.js';
 import { Tokenizer } from './text/tokenizer.js';
 import type { NgramsWanted } from './ngramFractions.js';
 import { textFigures, type TextFigures } from './textFigures.js';
@@ -88,7 +89,8 @@ export class Engine {
       chars: tk.length,
       slice: (a, b) => tk.slice(a, b),
       text: () => {
-        text ??= tk.slice(0, tk.length);
+        // flat: the detectors read it char by char, and a view (a slice, joined pieces) is slower to read (flatString.ts)
+        text ??= flatString(tk.slice(0, tk.length));
         return text;
       },
       tokens: tk.tokens,

@@ -39,6 +39,40 @@ const FIRST_ID = 128;
 /** Words longer than this are keyed by their first chars plus their length. */
 const MAX_KEY = 64;
 
+/**
+ * The UTF-16 units of the string a scan reads, copied into a typed array shared by every scan
+ * (one runs at a time; a reference replayed inside a scan gets an array of its own). The scan
+ * reads the array, not the string: a string's char reads are specialised on its kind (flat, a
+ * slice of another, a concatenation), and after long sliced or concatenated texts (a caller's
+ * text.slice(), a benchmark's repeat) the reads of every later flat text ran slower, the
+ * tokenizer's share of an analysis of the real corpora up by about a third.
+ */
+let UNITS_BYTES = Buffer.allocUnsafeSlow(0);
+let UNITS = new Uint16Array(0);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+/** Below this many chars the units are copied one by one (a stream's deltas): the runtime's copy costs more to set up. */
+const COPY_BY_CHAR = 32;
+
+function unitsOf(str: string, own: boolean): Uint16Array {
+  const n = str.length;
+  if (own) {
+    const u = new Uint16Array(n);
+    for (let i = 0; i < n; i++) u[i] = str.charCodeAt(i);
+    return u;
+  }
+  if (UNITS.length < n) {
+    UNITS_BYTES = Buffer.allocUnsafeSlow(2 * Math.max(n, 2 * UNITS.length));
+    UNITS = new Uint16Array(UNITS_BYTES.buffer, UNITS_BYTES.byteOffset, UNITS_BYTES.length >> 1);
+  }
+  if (n < COPY_BY_CHAR) for (let i = 0; i < n; i++) UNITS[i] = str.charCodeAt(i);
+  else {
+    // (lone surrogates are written as they are)
+    UNITS_BYTES.write(str, 0, 2 * n, 'utf16le');
+    if (!LITTLE_ENDIAN) UNITS_BYTES.subarray(0, 2 * n).swap16();
+  }
+  return UNITS;
+}
+
 interface State {
   pos: number;
   pendingHigh: number;
@@ -188,8 +222,9 @@ export class Tokenizer {
   private scan(str: string, from: number): void {
     const n = str.length;
     const s = this.s;
+    const units = unitsOf(str, this.replaying);
     for (let i = from; i < n; i++) {
-      const c = str.charCodeAt(i);
+      const c = units[i]!;
       if (s.ref !== '' && this.reference(c)) continue;
       if (s.sep >= 0) {
         if (c >= 0x30 && c <= 0x39) {
@@ -210,7 +245,7 @@ export class Tokenizer {
           let letters = 0;
           let uppers = 0;
           while (j < n) {
-            const cj = str.charCodeAt(j);
+            const cj = units[j]!;
             if (cj >= 128) break;
             const aj = ASCII[cj]!;
             if (aj < A_WORD) break;
@@ -226,7 +261,7 @@ export class Tokenizer {
             // a word that starts and ends in this delta with ASCII chars only (most words) is a
             // token at once, its counts kept in locals; one followed by a non-ASCII char (it may go on)
             // or a number followed by a separator (it may go on too) takes the general path
-            const next = str.charCodeAt(j);
+            const next = units[j]!;
             if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits > 0)) {
               // startWord and finishWord in one, written out here: a call per word costs more than the rest
               const len = j - i;
@@ -298,7 +333,7 @@ export class Tokenizer {
           let j = i + 1;
           let breaks = c === 10 ? 1 : 0;
           while (j < n) {
-            const cj = str.charCodeAt(j);
+            const cj = units[j]!;
             if (cj >= 128 || ASCII[cj] !== A_SPACE) break;
             if (cj === 10) breaks++;
             j++;
@@ -323,7 +358,7 @@ export class Tokenizer {
         }
         this.tokens.push(pos, pos + 1, c, K_PUNCT | flags | this.idFlags[c]! | s.before);
         s.before = 0;
-        if (i + 1 < n && str.charCodeAt(i + 1) === 0x20) {
+        if (i + 1 < n && units[i + 1]! === 0x20) {
           // one space after it (", " and ". " are most punctuation), as `space` takes it
           s.wsStart = pos + 1;
           s.wsLen = 1;
@@ -338,7 +373,7 @@ export class Tokenizer {
       }
       if (c >= 0xd800 && c <= 0xdbff) {
         if (i + 1 < n) {
-          const lo = str.charCodeAt(i + 1);
+          const lo = units[i + 1]!;
           if (lo >= 0xdc00 && lo <= 0xdfff) {
             this.astral(((c - 0xd800) << 10) + (lo - 0xdc00) + 0x10000);
             i++;
