@@ -52,6 +52,8 @@ let UNITS = new Uint16Array(0);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Below this many chars the units are copied one by one (a stream's deltas): the runtime's copy costs more to set up. */
 const COPY_BY_CHAR = 32;
+/** Units of the longest delta the scratch keeps (2 MB): a daemon keeps no larger buffer for one large input. */
+const KEEP_UNITS = 1 << 20;
 
 function unitsOf(str: string, own: boolean): Uint16Array {
   const n = str.length;
@@ -60,17 +62,25 @@ function unitsOf(str: string, own: boolean): Uint16Array {
     for (let i = 0; i < n; i++) u[i] = str.charCodeAt(i);
     return u;
   }
-  if (UNITS.length < n) {
-    UNITS_BYTES = Buffer.allocUnsafeSlow(2 * Math.max(n, 2 * UNITS.length));
-    UNITS = new Uint16Array(UNITS_BYTES.buffer, UNITS_BYTES.byteOffset, UNITS_BYTES.length >> 1);
+  if (n < COPY_BY_CHAR && UNITS.length >= n) {
+    for (let i = 0; i < n; i++) UNITS[i] = str.charCodeAt(i);
+    return UNITS;
   }
-  if (n < COPY_BY_CHAR) for (let i = 0; i < n; i++) UNITS[i] = str.charCodeAt(i);
-  else {
-    // (lone surrogates are written as they are)
-    UNITS_BYTES.write(str, 0, 2 * n, 'utf16le');
-    if (!LITTLE_ENDIAN) UNITS_BYTES.subarray(0, 2 * n).swap16();
+  let bytes = UNITS_BYTES;
+  let units = UNITS;
+  if (units.length < n) {
+    bytes = Buffer.allocUnsafeSlow(2 * (n <= KEEP_UNITS ? Math.min(KEEP_UNITS, Math.max(n, 2 * units.length)) : n));
+    units = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
+    // a delta longer than KEEP_UNITS gets units of its own, let go after the scan
+    if (n <= KEEP_UNITS) {
+      UNITS_BYTES = bytes;
+      UNITS = units;
+    }
   }
-  return UNITS;
+  // (lone surrogates are written as they are)
+  bytes.write(str, 0, 2 * n, 'utf16le');
+  if (!LITTLE_ENDIAN) bytes.subarray(0, 2 * n).swap16();
+  return units;
 }
 
 interface State {
