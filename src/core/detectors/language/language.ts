@@ -4,7 +4,7 @@
  * per module, each returning its own figures (figures.ts):
  * - windows.ts: gibberish (malformed chunks, punctuation where no language puts it), word
  *   salad (words with no function words and no breaks between them, clause after clause) and
- *   function-word soup, read over windows of prose;
+ *   function-word soup, read over windows of prose (their sums: windowSums.ts);
  * - randomCodes.ts: stretches of new random codes; markLines.ts: lines of lone marks;
  * - runOnList.ts and endWords.ts: words strung on a line, or after the last sentence;
  * - scripts.ts and chineseVariant.ts: prose in another script, or in the other Chinese variant;
