@@ -4,7 +4,7 @@
  * deltas, the text store's slices). Every char read of such a string goes through the view, and
  * the detectors' reads, compiled once for whatever kinds of string they had seen, stay slower on
  * every later text once they had seen views (over the real corpora, by a tenth of an analysis
- * after a few long sliced texts). Copied through a buffer by the runtime: about 0.3 ns a char,
+ * after a few long sliced texts). Copied through a buffer by the runtime: about 0.7 ns a char,
  * and a text that fits one byte a char comes back as such.
  */
 
