@@ -24,26 +24,60 @@ export interface BaseFigures {
 
 type AnyDetector = Detector<object, FindingKind, Detector['thresholds']>;
 
+/** Chars of short deltas kept before they are tokenized together (Engine.push). */
+const BATCH_CHARS = 256;
+
 export class Engine {
   private readonly tokenizer: Tokenizer;
   private readonly compression: CompressionTracker;
+  /** Deltas pushed and not yet tokenized: short ones are tokenized in batches (see push). */
+  private pending: string[] = [];
+  private pendingChars = 0;
 
   constructor(expectedChars = 0) {
     this.tokenizer = new Tokenizer(expectedChars);
     this.compression = new CompressionTracker(this.tokenizer.store);
   }
 
+  /** Chars pushed so far, the batch not yet tokenized included. */
   get length(): number {
-    return this.tokenizer.length;
+    return this.tokenizer.length + this.pendingChars;
   }
 
   slice(from: number, to: number): string {
+    this.flush();
     return this.tokenizer.slice(from, to);
   }
 
+  /**
+   * Takes the next piece of text. A stream's deltas are a few chars each: they are kept and
+   * tokenized together once BATCH_CHARS have come, or when anything reads the text (figures,
+   * the live check, a slice). The tokenizer gives the same tokens however the text is split, so
+   * a batch changes when the work is done, not its result; what it saves is the set-up of a scan
+   * per delta.
+   */
   push(delta: string): void {
     if (delta.length === 0) return;
-    this.tokenizer.push(delta);
+    if (this.pendingChars === 0 && delta.length >= BATCH_CHARS) {
+      this.feed(delta);
+      return;
+    }
+    this.pending.push(delta);
+    this.pendingChars += delta.length;
+    if (this.pendingChars >= BATCH_CHARS) this.flush();
+  }
+
+  /** Tokenizes the batch kept so far. */
+  private flush(): void {
+    if (this.pendingChars === 0) return;
+    const text = this.pending.length === 1 ? this.pending[0]! : this.pending.join('');
+    this.pending = [];
+    this.pendingChars = 0;
+    this.feed(text);
+  }
+
+  private feed(text: string): void {
+    this.tokenizer.push(text);
     this.compression.advance(this.tokenizer.length);
   }
 
@@ -53,6 +87,7 @@ export class Engine {
    * analysis reports when nothing scores the text.
    */
   figures(ngrams: NgramsWanted = 'all'): { base: BaseFigures; detectors: Figures } {
+    this.flush();
     return this.tokenizer.snapshot(() => {
       const scan = this.scan(false);
       const detectors = {} as Record<string, object>;
@@ -69,6 +104,7 @@ export class Engine {
 
   /** The figures of the detectors that can be certain, each reading only its last tokens: the live check. */
   liveFigures(): { chars: number; detectors: Partial<Figures> } {
+    this.flush();
     return this.tokenizer.snapshot(() => {
       const scan = this.scan(true);
       const detectors = {} as Record<string, object>;
