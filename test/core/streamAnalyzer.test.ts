@@ -175,6 +175,25 @@ describe('createStreamAnalyzer', () => {
     assert.deepEqual(a.snapshot(), analyzeText(text));
   });
 
+  it('short deltas waiting to be tokenized: the length counts them and the live check sees them (Engine batches them)', () => {
+    // a loop that becomes certain somewhere in the stream: fed a char at a time (each delta waits in the engine's batch)
+    // and fed the same prefix at once, the live check agrees after every delta
+    const text = base.slice(0, 1500) + sentence.repeat(12);
+    const byChar = createStreamAnalyzer();
+    let checked = 0;
+    for (let i = 0; i < text.length; i++) {
+      byChar.push(text[i]!);
+      assert.equal(byChar.length, i + 1);
+      if (i % 37 !== 0 && i !== text.length - 1) continue;
+      const whole = createStreamAnalyzer();
+      whole.push(text.slice(0, i + 1));
+      assert.deepEqual(byChar.liveCheck(), whole.liveCheck(), `after ${i + 1} chars`);
+      checked++;
+    }
+    assert.ok(checked > 50);
+    assert.ok(byChar.certainCollapse() !== null, 'the loop is certain by the end');
+  });
+
   it('most verbatim loops become a certain fail before the stream ends', () => {
     const loops = new Set(['word_loop', 'phrase_loop', 'sentence_loop', 'line_loop', 'paragraph_loop', 'punctuation_flood', 'tag_spam']);
     const samples = tuningCorpus()
