@@ -2,7 +2,7 @@ import { deflateRawSync } from 'node:zlib';
 import type { TextStore } from './textStore.js';
 
 /** gzip = 10-byte header + raw deflate + 8-byte trailer. */
-const GZIP_OVERHEAD = 18;
+export const GZIP_OVERHEAD = 18;
 /** Whole-text gzip is computed in blocks of this many chars, each primed with the previous block (deflate's window is 32 KB). */
 const GZ_BLOCK = 32768;
 /** Whole-text gzip is exact for this many blocks (128 KB); past them one block in GZ_SAMPLE is compressed. */

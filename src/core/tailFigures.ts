@@ -5,6 +5,7 @@
  * (verdictFeatures.ts) and the reader that scores a text at run time (verdictFeatureReader.ts).
  */
 import { deflateRawSync } from 'node:zlib';
+import { GZIP_OVERHEAD } from './compression.js';
 import { IntTable } from './intTable.js';
 
 /** Chars of the tail the gzip ratio, the mixed-word share and the n-grams read. */
@@ -36,9 +37,6 @@ export const GENERIC = [
  */
 const DEFLATE = { level: 6, chunkSize: 4096 } as const;
 
-/** The gzip header and trailer, which the whole-text ratio counts (compression.ts) and the tail's does not. */
-const GZIP_OVERHEAD = 18;
-
 /**
  * The generic figures, in GENERIC order: the tail (last 2 KB) and the whole text (line shape only).
  * `wholeRatio` is the whole text's gzip ratio when the analysis has it (compression.ts): for a text
@@ -52,7 +50,8 @@ export function genericFigures(tail: string, text: string, wholeRatio?: number):
   const bytes = utf8.length;
   const deflated =
     wholeRatio !== undefined && tail.length === text.length
-      ? Math.round(wholeRatio * bytes) - GZIP_OVERHEAD
+      ? // the whole-text ratio counts gzip's header and trailer, the tail's raw deflate does not
+        Math.round(wholeRatio * bytes) - GZIP_OVERHEAD
       : deflateRawSync(utf8, DEFLATE).length;
   const gzip = bytes === 0 ? 1 : deflated / bytes;
   const words = tailWords(tail);

@@ -11,6 +11,7 @@
 import * as charClass from '../charClass.js';
 import { TextStore } from '../textStore.js';
 import { isReferenceChar, isWhitespaceReference, MAX_REFERENCE } from './charReference.js';
+import { ownUtf16Units, utf16Units } from './utf16Units.js';
 import { WordTable } from '../wordTable.js';
 import * as asciiClass from './asciiClass.js';
 import { FW_MAX, isFunctionWord } from './functionWordKey.js';
@@ -38,50 +39,6 @@ export const F_LOWER = LOWER_ONLY;
 const FIRST_ID = 128;
 /** Words longer than this are keyed by their first chars plus their length. */
 const MAX_KEY = 64;
-
-/**
- * The UTF-16 units of the string a scan reads, copied into a typed array shared by every scan
- * (one runs at a time; a reference replayed inside a scan gets an array of its own). The scan
- * reads the array, not the string: a string's char reads are specialised on its kind (flat, a
- * slice of another, a concatenation), and after long sliced or concatenated texts (a caller's
- * text.slice(), a benchmark's repeat) the reads of every later flat text ran slower, the
- * tokenizer's share of an analysis of the real corpora up by about a third.
- */
-let UNITS_BYTES = Buffer.allocUnsafeSlow(0);
-let UNITS = new Uint16Array(0);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-/** Below this many chars the units are copied one by one (a stream's deltas): the runtime's copy costs more to set up. */
-const COPY_BY_CHAR = 32;
-/** Units of the longest delta the scratch keeps (2 MB): a daemon keeps no larger buffer for one large input. */
-const KEEP_UNITS = 1 << 20;
-
-function unitsOf(str: string, own: boolean): Uint16Array {
-  const n = str.length;
-  if (own) {
-    const u = new Uint16Array(n);
-    for (let i = 0; i < n; i++) u[i] = str.charCodeAt(i);
-    return u;
-  }
-  if (n < COPY_BY_CHAR && UNITS.length >= n) {
-    for (let i = 0; i < n; i++) UNITS[i] = str.charCodeAt(i);
-    return UNITS;
-  }
-  let bytes = UNITS_BYTES;
-  let units = UNITS;
-  if (units.length < n) {
-    bytes = Buffer.allocUnsafeSlow(2 * (n <= KEEP_UNITS ? Math.min(KEEP_UNITS, Math.max(n, 2 * units.length)) : n));
-    units = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
-    // a delta longer than KEEP_UNITS gets units of its own, let go after the scan
-    if (n <= KEEP_UNITS) {
-      UNITS_BYTES = bytes;
-      UNITS = units;
-    }
-  }
-  // (lone surrogates are written as they are)
-  bytes.write(str, 0, 2 * n, 'utf16le');
-  if (!LITTLE_ENDIAN) bytes.subarray(0, 2 * n).swap16();
-  return units;
-}
 
 interface State {
   pos: number;
@@ -232,7 +189,8 @@ export class Tokenizer {
   private scan(str: string, from: number): void {
     const n = str.length;
     const s = this.s;
-    const units = unitsOf(str, this.replaying);
+    // its units: a reference replayed inside a scan reads its own, the scan's being still read
+    const units = this.replaying ? ownUtf16Units(str) : utf16Units(str);
     for (let i = from; i < n; i++) {
       const c = units[i]!;
       if (s.ref !== '' && this.reference(c)) continue;

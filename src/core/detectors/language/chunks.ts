@@ -24,6 +24,9 @@ export const C_DIGITS = 256;
  */
 export const C_NONASCII = 512;
 
+/** Letters from which a chunk is no word of a list or of prose: words glued, a URL or a hash (runOnList.ts, wordLines.ts). */
+export const LONG_CHUNK = 30;
+
 export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
@@ -109,4 +112,19 @@ export function chunkSet(fenced: boolean, room: number): Chunks {
   out.fenced = false;
   if (out.start.length < room) grow(out, room);
   return out;
+}
+
+/**
+ * How many chunks of [from, to) repeat the key of one before them in it, among those whose flags
+ * hold every bit of `only` (0: every chunk).
+ */
+export function keyRepeats(c: Chunks, from: number, to: number, only = 0): number {
+  const seen = new Set<number>();
+  let repeats = 0;
+  for (let k = from; k < to; k++) {
+    if ((c.flags[k]! & only) !== only) continue;
+    if (seen.has(c.key[k]!)) repeats++;
+    else seen.add(c.key[k]!);
+  }
+  return repeats;
 }

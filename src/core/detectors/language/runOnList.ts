@@ -7,10 +7,7 @@ import type { Chunks } from './chunks.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
-const { C_AFTER, C_CODEISH, C_FUNC, C_LINE } = chunks;
-
-/** Letters from which a chunk is no item of a list: words glued, a URL or a hash, never one word of a list. */
-const LONG_CHUNK = 30;
+const { C_AFTER, C_CODEISH, C_FUNC, C_LINE, LONG_CHUNK } = chunks;
 
 export interface ListFigures {
   /** The longest run of one-word items on one line, how many of them repeat earlier items, and where it starts (-1 when none). */
@@ -65,21 +62,10 @@ export function readRunOnList(c: Chunks): ListFigures {
     bestFrom = from;
     bestTo = n;
   }
-  return { listItems: bestItems, listRepeats: bestItems > 0 ? repeatsIn(c, bestFrom, bestTo) : 0, listAt: bestAt };
+  return { listItems: bestItems, listRepeats: bestItems > 0 ? chunks.keyRepeats(c, bestFrom, bestTo) : 0, listAt: bestAt };
 }
 
 /** 1 when any bit of `bits` (a chunk's flags masked, under 256) is set, else 0. */
 function anyBit(bits: number): number {
   return (bits + 0xff) >> 8;
-}
-
-/** How many chunks of [from, to) repeat the key of one before them in it. */
-function repeatsIn(c: Chunks, from: number, to: number): number {
-  const seen = new Set<number>();
-  let repeats = 0;
-  for (let k = from; k < to; k++) {
-    if (seen.has(c.key[k]!)) repeats++;
-    else seen.add(c.key[k]!);
-  }
-  return repeats;
 }

@@ -5,6 +5,8 @@
  */
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
 import { identifyLanguage } from '../languageId/eldLoader.js';
+import { languageId } from '../languageId/languageId.js';
+import { LANGUAGE_THRESHOLDS } from './thresholds.js';
 
 /** A window of Latin or Cyrillic prose read for word salad: its function-word share, its break share, where it starts. */
 export interface SaladPoint {
@@ -48,13 +50,13 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
  */
 const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
 /** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so prose of a listed language (0.3-0.55 function words) is never asked. */
-const IDENTIFY_BELOW = 0.1;
+const IDENTIFY_BELOW = 2 * LANGUAGE_THRESHOLDS.saladFunctionShare.value;
 /** Break share under which a window's language is asked: twice the default saladBreakShare (lists and tables have more; a window with more is no salad by default). */
-const IDENTIFY_BREAKS = 0.2;
+const IDENTIFY_BREAKS = 2 * LANGUAGE_THRESHOLDS.saladBreakShare.value;
 /** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
 const IDENTIFY_CHARS = 300;
-/** eld's score from which the window's language counts: the one language_switch counts a unit from (languageConfidence). */
-const SURE = 0.7;
+/** eld's score from which the window's language counts: the one language_switch counts a unit from (its default languageConfidence). */
+const SURE = languageId.thresholds.languageConfidence.value;
 
 /** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld is sure of. */
 export function identifySalad(front: SaladPoint[], text: string): void {

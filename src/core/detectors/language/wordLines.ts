@@ -10,10 +10,7 @@ import { isSpace } from '../languageId/charClasses.js';
 
 // Module-level copies of what the reading uses per chunk: an imported binding is live, read
 // through its module's cell each time, where a const of this module is not.
-const { C_CODEISH, C_DIGITS, C_FUNC, C_LINE } = chunks;
-
-/** Letters from which a chunk alone on its line is no word of a list or of prose (a URL, words glued). */
-const LONG_WORD = 30;
+const { C_CODEISH, C_DIGITS, C_FUNC, C_LINE, LONG_CHUNK } = chunks;
 
 export interface WordLineFigures {
   /**
@@ -42,7 +39,12 @@ export function readWordLines(c: Chunks, text: string): WordLineFigures {
   const { flags, letters, start, n } = c;
   const close = (to: number) => {
     if (funcs > best.wordLineFunctions) {
-      best = { wordLines: lines, wordLineFunctions: funcs, wordLineFunctionRepeats: repeatsIn(c, from, to), wordLinesAt: start[from]! };
+      best = {
+        wordLines: lines,
+        wordLineFunctions: funcs,
+        wordLineFunctionRepeats: chunks.keyRepeats(c, from, to, C_FUNC),
+        wordLinesAt: start[from]!,
+      };
     }
     lines = 0;
     funcs = 0;
@@ -56,7 +58,7 @@ export function readWordLines(c: Chunks, text: string): WordLineFigures {
       (fl & C_LINE) !== 0 &&
       (fl & (C_CODEISH | C_DIGITS)) === 0 &&
       letters[i]! > 0 &&
-      letters[i]! <= LONG_WORD &&
+      letters[i]! <= LONG_CHUNK &&
       (i + 1 === n || (flags[i + 1]! & C_LINE) !== 0) &&
       aloneOnLine(text, start[i]!, i + 1 < n ? start[i + 1]! : text.length);
     if (!alone) {
@@ -91,16 +93,4 @@ function aloneOnLine(text: string, from: number, to: number): boolean {
     if (ch === 10) line = true;
   }
   return line || to === text.length;
-}
-
-/** How many function-word chunks of [from, to) repeat the key of one before them in it. */
-function repeatsIn(c: Chunks, from: number, to: number): number {
-  const seen = new Set<number>();
-  let repeats = 0;
-  for (let k = from; k < to; k++) {
-    if (!(c.flags[k]! & C_FUNC)) continue;
-    if (seen.has(c.key[k]!)) repeats++;
-    else seen.add(c.key[k]!);
-  }
-  return repeats;
 }

@@ -13,6 +13,8 @@
  * window itself.
  */
 
+import { utf16Units } from '../../text/utf16Units.js';
+
 export interface NormalisedTail {
   /** The text read (a text's end, from char `offset` of the whole text on). */
   text: string;
@@ -52,26 +54,6 @@ let NORM = new Int32Array(0);
 let AT = new Int32Array(0);
 
 /**
- * The UTF-16 units of the string being read, copied at once by the runtime: reading a typed array
- * is cheaper than charCodeAt per char. Scratch shared by every call, valid until the next.
- */
-let UNITS_BYTES = Buffer.allocUnsafeSlow(0);
-let UNITS = new Uint16Array(0);
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-function unitsOf(s: string): Uint16Array {
-  const n = s.length;
-  if (UNITS.length < n) {
-    UNITS_BYTES = Buffer.allocUnsafeSlow(2 * n);
-    UNITS = new Uint16Array(UNITS_BYTES.buffer, UNITS_BYTES.byteOffset, n);
-  }
-  // (lone surrogates are written as they are)
-  UNITS_BYTES.write(s, 0, 2 * n, 'utf16le');
-  if (!LITTLE_ENDIAN) UNITS_BYTES.subarray(0, 2 * n).swap16();
-  return UNITS;
-}
-
-/**
  * The normalised view of the last `window` chars of `text`. `own` gives the view arrays of its
  * own rather than the shared scratch (for a reading that cannot use the view of the analysis
  * and must not overwrite it).
@@ -96,7 +78,7 @@ export function normalisedTail(text: string, offset = 0, window = TAIL_WINDOW, o
     norm = NORM;
     at = AT;
   }
-  const units = unitsOf(folded);
+  const units = utf16Units(folded);
   // each char is written where the next normalised one goes and kept by moving past it or not: no branch on the char,
   // whose kind (a space every few letters, a digit now and then) the processor cannot guess
   let m = 0;
