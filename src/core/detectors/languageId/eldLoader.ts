@@ -9,8 +9,9 @@
  * and score eld's `detect` gives (a test compares the two on written texts in 30 languages and on
  * every unit the real corpora send): eld's `detect` spends most of its time walking each n-gram's
  * scores as object keys and ordering every language's score, where the judge needs the top one.
- * Measured on the 642 units the three real corpora send: 27 ms with `detect` and `getScores`, 6 ms
- * here (docs/detection.md, "Language per paragraph").
+ * Measured on the units the three real corpora send: 27 ms with `detect` and `getScores`, 6 ms
+ * here with each n-gram a string, 3.8 ms with the n-grams packed (eldGrams.ts; docs/detection.md,
+ * "Language per paragraph").
  *
  * eld is pinned to 2.1.0 in package.json, since the loader reads files of eld that are no public
  * entry of it (an upgrade is a deliberate change, checked by eldLoader.test.ts).
@@ -24,27 +25,24 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { addWeights, type EldNgrams, firstPlace, newCall, spell, WORDS } from './eldGrams.js';
 
 /** What the loader needs of eld's files. */
 interface EldTable {
   /** Language codes by index. */
   codes: string[];
   /** N-gram → its weights, read from eld's table on first use: pairs of (language index, weight + 53). */
-  ngrams: Record<string, Record<string, number> | undefined>;
-  /** One char per byte value, as eld spells bytes. */
-  dictionary: readonly string[];
+  ngrams: EldNgrams;
+  /** Per byte value, the code of the char eld spells it with (each below 256; an ASCII byte is spelt as itself, not read here). */
+  spelt: Uint8Array;
   /** What eld replaces with a space before reading words. */
   separators: RegExp;
 }
 
 let table: EldTable | null = null;
 
-/** eld's chars of text read, bytes of words read (the word under way is finished), and bytes read at most. */
+/** eld's chars of text read (its bytes read: eldGrams.ts). */
 const TEXT_CHARS = 1000;
-const WORD_BYTES = 350;
-const MAX_BYTES = 380;
-/** The weight eld's table leaves out of every stored weight. */
-const BASE_WEIGHT = 53;
 /** eld's scale of a mean n-gram score to 0-1: s / (s + SCALE). */
 const SCALE = 25;
 /** Chars of a word eld reads n-grams from. */
@@ -66,13 +64,20 @@ function loaded(): EldTable {
     if (typeof languages !== 'object' || languages === null || typeof ngrams !== 'object' || ngrams === null)
       throw new Error('ngrams/small.js has no ngramsData with languages and ngrams');
     if (!(patterns.separators instanceof RegExp)) throw new Error('regexPatterns.js has no separators pattern');
-    if (!Array.isArray(bytes.dictionary) || bytes.dictionary.length !== 256) throw new Error('dictionary.js has no 256-entry dictionary');
+    const dictionary = bytes.dictionary;
+    if (!Array.isArray(dictionary) || dictionary.length !== 256) throw new Error('dictionary.js has no 256-entry dictionary');
+    const spelt = new Uint8Array(256);
+    dictionary.forEach((ch: unknown, b) => {
+      if (typeof ch !== 'string' || ch.length !== 1 || ch.charCodeAt(0) > 255)
+        throw new Error(`dictionary.js spells byte ${b} as ${JSON.stringify(ch)}: one char below 256 expected`);
+      spelt[b] = ch.charCodeAt(0);
+    });
     const codes: string[] = [];
     for (const [k, v] of Object.entries(languages as Record<string, unknown>)) codes[Number(k)] = String(v);
     table = {
       codes,
       ngrams: ngrams as EldTable['ngrams'],
-      dictionary: bytes.dictionary as string[],
+      spelt,
       separators: patterns.separators,
     };
   } catch (err) {
@@ -88,90 +93,6 @@ export function eldLoaded(): boolean {
   return table !== null;
 }
 
-/**
- * Each n-gram's weights, read from eld's table the first time the n-gram is met: pairs of
- * (language index, weight + BASE_WEIGHT) in one pool, and per n-gram its first pair's place in
- * the pool times 64 plus its pair count (eld knows 60 languages). Every n-gram of eld's table
- * met takes about 8 MB here (81,206 n-grams, 141,339 pairs: the map and the pool); a typed array
- * per n-gram took 21 MB, which a daemon reading many languages would come to hold.
- */
-const placeOf = new Map<string, number>();
-let pool = new Int32Array(4096);
-let pooled = 0;
-const PAIRS_BITS = 6;
-
-function place(t: EldTable, gram: string): number {
-  const known = placeOf.get(gram);
-  if (known !== undefined) return known;
-  const o = t.ngrams[gram];
-  let p = 0;
-  if (o !== undefined) {
-    const langs = Object.keys(o);
-    if (langs.length >= 1 << PAIRS_BITS)
-      throw new Error(`eld's table gives the n-gram '${gram}' ${langs.length} languages: more than this loader holds`);
-    if (pooled + 2 * langs.length > pool.length) {
-      const grown = new Int32Array(Math.max(2 * pool.length, pooled + 2 * langs.length));
-      grown.set(pool.subarray(0, pooled));
-      pool = grown;
-    }
-    p = pooled * (1 << PAIRS_BITS) + langs.length;
-    for (const lang of langs) {
-      pool[pooled++] = Number(lang);
-      pool[pooled++] = o[lang]! + BASE_WEIGHT;
-    }
-  }
-  placeOf.set(gram, p);
-  return p;
-}
-
-/** The words of `s` (spaces only separate them), each spelt one dictionary char per UTF-8 byte, read as far as eld reads. */
-function byteWords(s: string, dict: readonly string[]): string[] {
-  const words: string[] = [];
-  let word = '';
-  let bytes = 0;
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c === 32) {
-      if (word !== '') words.push(word);
-      word = '';
-      // a space past WORD_BYTES ends the reading: the word before it is whole
-      if (bytes > WORD_BYTES) break;
-      bytes++;
-    } else if (c < 0x80) {
-      word += s[i];
-      bytes++;
-    } else if (c < 0x800) {
-      word += dict[0xc0 | (c >> 6)]! + dict[0x80 | (c & 0x3f)]!;
-      bytes += 2;
-    } else if (c < 0xd800 || c >= 0xe000) {
-      word += dict[0xe0 | (c >> 12)]! + dict[0x80 | ((c >> 6) & 0x3f)]! + dict[0x80 | (c & 0x3f)]!;
-      bytes += 3;
-    } else {
-      // a surrogate pair (a lone one takes the next char as its pair, as eld does)
-      i++;
-      c = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
-      word += dict[0xf0 | (c >> 18)]! + dict[0x80 | ((c >> 12) & 0x3f)]! + dict[0x80 | ((c >> 6) & 0x3f)]! + dict[0x80 | (c & 0x3f)]!;
-      bytes += 4;
-    }
-    // past MAX_BYTES eld stops inside a word
-    if (bytes > MAX_BYTES) break;
-  }
-  if (word !== '') words.push(word);
-  return words;
-}
-
-/** The distinct n-grams eld reads in a word list. */
-function gramsOf(words: readonly string[]): Set<string> {
-  const grams = new Set<string>();
-  for (const word of words) {
-    const len = Math.min(word.length, WORD_CHARS);
-    let j = 0;
-    for (; j + 4 < len; j += 3) grams.add((j === 0 ? ' ' : '') + word.substring(j, j + 4));
-    grams.add(`${j === 0 ? ' ' : ''}${word.substring(len !== 3 ? len - 4 : 0)} `);
-  }
-  return grams;
-}
-
 /** Scores summed per language index, reused between calls (the analyzer is synchronous). */
 let sums = new Float64Array(0);
 
@@ -180,19 +101,24 @@ export function identifyLanguage(text: string): { language: string; score: numbe
   const t = loaded();
   if (sums.length !== t.codes.length) sums = new Float64Array(t.codes.length);
   const clean = text.substring(0, TEXT_CHARS).replace(t.separators, ' ').trim().toLowerCase();
-  const grams = gramsOf(byteWords(clean, t.dictionary));
+  const words = spell(clean, t.spelt);
+  newCall();
   sums.fill(0);
-  for (const g of grams) {
-    const p = place(t, g);
-    // the pool is read after place(), which may have grown it
-    const w = pool;
-    const end = (p >>> PAIRS_BITS) + 2 * (p & ((1 << PAIRS_BITS) - 1));
-    for (let i = p >>> PAIRS_BITS; i < end; i += 2) sums[w[i]!]! += w[i + 1]!;
+  // eld's distinct n-grams, in the order it first reads them: the n-grams of 4 chars at a stride of 3 in each word
+  // (the first after a space), then the word's last 4 chars and on to its end, after a space when it was the first
+  let distinct = 0;
+  for (let w = 0; w < words; w++) {
+    const a = WORDS[2 * w]!;
+    const end = WORDS[2 * w + 1]!;
+    const len = Math.min(end - a, WORD_CHARS);
+    let j = 0;
+    for (; j + 4 < len; j += 3) distinct += addWeights(sums, firstPlace(t.ngrams, a + j, a + j + 4, j === 0, false));
+    distinct += addWeights(sums, firstPlace(t.ngrams, a + Math.max(0, len - 4), end, j === 0, true));
   }
   // the first language of the highest sum, as eld picks it
   let best = -1;
   for (let i = 0; i < sums.length; i++) if (sums[i]! > 0 && (best < 0 || sums[i]! > sums[best]!)) best = i;
   if (best < 0) return { language: '', score: 0 };
-  const mean = sums[best]! / grams.size;
+  const mean = sums[best]! / distinct;
   return { language: t.codes[best] ?? '', score: mean / (mean + SCALE) };
 }
