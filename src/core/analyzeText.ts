@@ -1,5 +1,7 @@
 import type { Analysis, VerdictMode } from './analysisTypes.js';
 import { Engine } from './engine.js';
+import { tokenRoom } from './text/tokenizer.js';
+import { giveBackTokenBuffer, takeTokenBuffer } from './text/tokens.js';
 import { scoringModel } from './scoringModel.js';
 import { resolveThresholds } from './streamAnalyzer.js';
 import type { Thresholds } from './thresholds.js';
@@ -34,16 +36,22 @@ export interface AnalyzeOptions {
  */
 export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysis {
   const thresholds = resolveThresholds(options.thresholds);
-  const engine = new Engine(text.length);
-  engine.push(text);
-  return analysisOf(engine, {
-    thresholds,
-    slice: (a: number, b: number) => text.slice(a, b),
-    tokenOffsets: options.tokenOffsets,
-    finishReason: options.finishReason ?? null,
-    model: scoringModel(options),
-    verdict: options.verdict ?? 'rules',
-  });
+  // the analysis holds none of the tokens once made: their buffer serves the next call
+  const tokens = takeTokenBuffer(tokenRoom(text.length));
+  try {
+    const engine = new Engine(text.length, tokens);
+    engine.push(text);
+    return analysisOf(engine, {
+      thresholds,
+      slice: (a: number, b: number) => text.slice(a, b),
+      tokenOffsets: options.tokenOffsets,
+      finishReason: options.finishReason ?? null,
+      model: scoringModel(options),
+      verdict: options.verdict ?? 'rules',
+    });
+  } finally {
+    giveBackTokenBuffer(tokens);
+  }
 }
 
 export { createStreamAnalyzer, isCertainFail } from './streamAnalyzer.js';

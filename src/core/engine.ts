@@ -11,6 +11,7 @@ import type { Finding } from './detectors/finding.js';
 import { DETECTORS, type Figures, type FindingKind, type Thresholds } from './detectors/registry.js';
 import { flatString } from './text/flatString.js';
 import { Tokenizer } from './text/tokenizer.js';
+import type { TokenBuffer } from './text/tokens.js';
 import type { NgramsWanted } from './ngramFractions.js';
 import { textFigures, type TextFigures } from './textFigures.js';
 
@@ -34,8 +35,9 @@ export class Engine {
   private pending: string[] = [];
   private pendingChars = 0;
 
-  constructor(expectedChars = 0) {
-    this.tokenizer = new Tokenizer(expectedChars);
+  /** `tokens`: the buffer the tokens go to (a new one sized for `expectedChars` when not given). */
+  constructor(expectedChars = 0, tokens?: TokenBuffer) {
+    this.tokenizer = new Tokenizer(expectedChars, tokens);
     this.compression = new CompressionTracker(this.tokenizer.store);
   }
 

@@ -67,6 +67,16 @@ interface State {
   m: MarkupState;
 }
 
+/**
+ * Tokens to make room for in a text of `chars` chars: about one token in 3-4 chars of prose, more
+ * in code and markup, so room for one in 3 keeps a mixed text from growing the buffer (growing
+ * copies it: a 10 MB text capped at 1M tokens grew twice, 2% of its time and more garbage than
+ * room made at once; the input of `analyze` is bounded, and a stream starts small and doubles).
+ */
+export function tokenRoom(chars: number): number {
+  return Math.ceil(chars / 3);
+}
+
 /** The code flags of a token that starts here: F_CODE inside code, markup or an address, and F_FENCE too inside a fenced block. */
 function codeFlags(m: MarkupState): number {
   return inCode(m) ? (m.fence ? F_CODE | F_FENCE : F_CODE) : 0;
@@ -95,11 +105,8 @@ export class Tokenizer {
   /** True while the chars of a reference that is none are tokenized: its '&' opens none again. */
   private replaying = false;
 
-  constructor(expectedChars = 0) {
-    // about one token in 3-4 chars of prose, more in code and markup: room for one in 3, so that a mixed text does not grow the
-    // buffer (growing copies it: a 10 MB text capped at 1M tokens grew twice, 2% of its time and more garbage than room
-    // made at once; the input of `analyze` is bounded, and a stream starts small and doubles)
-    this.tokens = new TokenBuffer(Math.ceil(expectedChars / 3));
+  constructor(expectedChars = 0, tokens?: TokenBuffer) {
+    this.tokens = tokens ?? new TokenBuffer(tokenRoom(expectedChars));
     this.words = new WordTable(expectedChars);
     this.s = {
       pos: 0,

@@ -77,6 +77,28 @@ export class TokenBuffer {
   }
 }
 
+/** Tokens a spare buffer may hold at most (16 bytes each): room for a text of about 750 KB, 4 MB kept between calls. */
+const SPARE_MAX = 1 << 18;
+let spare: TokenBuffer | null = null;
+
+/**
+ * A buffer for at least `capacity` tokens, empty: the one the last whole-text analysis gave back
+ * when it is large enough, else a new one. Allocating the four arrays (zeroed) and growing them
+ * cost a whole-text analysis more than the tokens it wrote to them on short texts.
+ */
+export function takeTokenBuffer(capacity: number): TokenBuffer {
+  const b = spare;
+  if (b === null || b.id.length < capacity) return new TokenBuffer(capacity);
+  spare = null;
+  b.n = 0;
+  return b;
+}
+
+/** Gives a buffer back once nothing reads it any more (kept when it is the largest seen, up to SPARE_MAX tokens). */
+export function giveBackTokenBuffer(b: TokenBuffer): void {
+  if (b.id.length <= SPARE_MAX && (spare === null || spare.id.length < b.id.length)) spare = b;
+}
+
 /** Whitespace runs of at least RUN_MIN chars, in order (start, length), plus totals. */
 export class SpaceRuns {
   static readonly RUN_MIN = 8;
