@@ -7,6 +7,7 @@
 import { deflateRawSync } from 'node:zlib';
 import { GZIP_OVERHEAD } from './compression.js';
 import { IntTable } from './intTable.js';
+import { isJsSpace } from './text/jsSpace.js';
 
 /** Chars of the tail the gzip ratio, the mixed-word share and the n-grams read. */
 export const TAIL_CHARS = 2048;
@@ -116,23 +117,6 @@ interface TailWords {
   mixed: number;
 }
 
-/** Whether a UTF-16 unit is one `\s` matches (every such char is in the BMP, so units are exact). */
-function isSpace(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 /** A letter in the Unicode sense; made once (a literal in the loop is a new object each word). */
 const LETTER = /\p{L}/u;
 
@@ -162,7 +146,7 @@ function tailWords(tail: string): TailWords {
   let beyond = false;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? tail.charCodeAt(i) : 32;
-    if (isSpace(c)) {
+    if (isJsSpace(c)) {
       if (start < 0) continue;
       starts[count] = start;
       ends[count] = i;
@@ -263,7 +247,7 @@ function normalisedRepeatShare(s: string): number {
   let ascii = true;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (isSpace(c)) {
+    if (isJsSpace(c)) {
       if (!space) codes[len++] = 32;
       space = true;
     } else {

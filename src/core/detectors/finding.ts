@@ -3,6 +3,8 @@
  * `kind` label of coherency_degeneration_reasons_total, the collapse kind and its onset are
  * all derived from findings; nothing downstream reads a reason string back.
  */
+import { isJsSpace } from '../text/jsSpace.js';
+
 export type Severity = 'warn' | 'fail';
 
 export interface Finding<K extends string = string> {
@@ -52,23 +54,6 @@ export function excerptOf(s: string, max: number): string {
   }
   if (flat.length <= max) flat += s.slice(from);
   return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
-}
-
-/** JavaScript's `\s`: ASCII and Unicode spaces, line and paragraph separators, the byte order mark. */
-function isJsSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /** A number for a detail line: integers as they are, others with `digits` decimals. */
