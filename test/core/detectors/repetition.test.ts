@@ -147,6 +147,28 @@ describe('repetition: an output that goes round the same words', () => {
 });
 
 describe('repetition: an end that restates the text', () => {
+  it('a song whose long chorus follows each short verse and comes again at the end is not going back over itself', () => {
+    const chorus = [
+      'Chorus',
+      'And we will keep on walking down the long road by the river until the morning light comes over the hill,',
+      'and we will sing the old songs that our fathers taught us long ago when the world was young and still,',
+      'and if the night is cold we will build a little fire and tell the stories of the ones we loved until the dawn.',
+    ].join('\n');
+    const verses = [
+      'The kettle on the stove,\nthe dog asleep by the door,\nthe rain upon the glass,\nthe boots upon the floor,\nand nobody asks for more.',
+      'My brother fixed the fence,\nmy sister fed the hens,\nwe counted all the stars,\nwe lost the count again,\nand started over then.',
+      'The winter took the barn,\nthe spring gave back the field,\nwe planted what we had,\nwe mended what would yield,\nand waited for the yield.',
+      'The children all grew tall,\nthe old tree lost its bark,\nwe lit the porch lamp still,\nwe left the gate ajar,\nto see them through the dark.',
+      'The market town was loud,\nthe carts were full of grain,\nmy mother sold her lace,\nmy father sold his chain,\nand both came home in rain.',
+      'A letter from the coast,\na postcard from the north,\na photograph of boats,\na ribbon and a cork,\nwe pinned them on the porch.',
+      'And now the house is quiet,\nthe kettle still is warm,\nthe dog is old and slow,\nthe fields are safe from storm,\nthe lamp is lit as before.',
+    ];
+    const song = [...verses.flatMap((v, k) => [`Verse ${k + 1}\n${v}`, chorus]), chorus].join('\n\n');
+    const { figures, findings } = detect('repetition', song);
+    // most of its end is the chorus said a third time and more: the share that failed it at 0.5
+    assert.ok(figures.restated.share > 0.65, String(figures.restated.share));
+    assert.deepEqual(verdicts(findings), []);
+  });
   it('an answer given again as a revised version, a few words changed, is not going back over itself', () => {
     const answer = healthyProse(700, 21)
       .split('\n')
