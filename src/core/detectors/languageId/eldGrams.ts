@@ -66,8 +66,11 @@ function pooled(ngrams: EldNgrams, gram: string): number {
 const SPELT = new Uint8Array(2 * MAX_BYTES);
 export const WORDS = new Int32Array(2 * MAX_BYTES);
 
-/** Spells the words of `s` (spaces only separate them) into SPELT and WORDS; returns how many words. */
-export function spell(s: string, spelt: Uint8Array): number {
+/**
+ * Spells the words of `s` (spaces only separate them) into SPELT and WORDS; returns how many
+ * words. `dictionary`: per byte value, the code of the char eld spells it with.
+ */
+export function spell(s: string, dictionary: Uint8Array): number {
   let n = 0;
   let words = 0;
   let wordStart = 0;
@@ -87,22 +90,22 @@ export function spell(s: string, spelt: Uint8Array): number {
       SPELT[n++] = c;
       bytes++;
     } else if (c < 0x800) {
-      SPELT[n++] = spelt[0xc0 | (c >> 6)]!;
-      SPELT[n++] = spelt[0x80 | (c & 0x3f)]!;
+      SPELT[n++] = dictionary[0xc0 | (c >> 6)]!;
+      SPELT[n++] = dictionary[0x80 | (c & 0x3f)]!;
       bytes += 2;
     } else if (c < 0xd800 || c >= 0xe000) {
-      SPELT[n++] = spelt[0xe0 | (c >> 12)]!;
-      SPELT[n++] = spelt[0x80 | ((c >> 6) & 0x3f)]!;
-      SPELT[n++] = spelt[0x80 | (c & 0x3f)]!;
+      SPELT[n++] = dictionary[0xe0 | (c >> 12)]!;
+      SPELT[n++] = dictionary[0x80 | ((c >> 6) & 0x3f)]!;
+      SPELT[n++] = dictionary[0x80 | (c & 0x3f)]!;
       bytes += 3;
     } else {
       // a surrogate pair (a lone one takes the next char as its pair, as eld does)
       i++;
       c = 0x10000 + (((c & 0x3ff) << 10) | (s.charCodeAt(i) & 0x3ff));
-      SPELT[n++] = spelt[0xf0 | (c >> 18)]!;
-      SPELT[n++] = spelt[0x80 | ((c >> 12) & 0x3f)]!;
-      SPELT[n++] = spelt[0x80 | ((c >> 6) & 0x3f)]!;
-      SPELT[n++] = spelt[0x80 | (c & 0x3f)]!;
+      SPELT[n++] = dictionary[0xf0 | (c >> 18)]!;
+      SPELT[n++] = dictionary[0x80 | ((c >> 12) & 0x3f)]!;
+      SPELT[n++] = dictionary[0x80 | ((c >> 6) & 0x3f)]!;
+      SPELT[n++] = dictionary[0x80 | (c & 0x3f)]!;
       bytes += 4;
     }
     // past MAX_BYTES eld stops inside a word
@@ -132,6 +135,8 @@ let gramPlace = new Int32Array(1 << gramBits);
 let gramCall = new Int32Array(1 << gramBits);
 let grams = 0;
 let call = 0;
+/** The n-grams past GRAM_PACKED chars one call has read. */
+const LONGER = new Set<string>();
 
 function slotOf(lo: number, hi: number, bits: number): number {
   return Math.imul(lo ^ Math.imul(hi, 0x27d4eb2d), 0x9e3779b1) >>> (32 - bits);
@@ -204,9 +209,6 @@ export function firstPlace(ngrams: EldNgrams, a: number, b: number, lead: boolea
   gramCall[slot] = call;
   return gramPlace[slot]!;
 }
-
-/** The n-grams past GRAM_PACKED chars one call has read. */
-const LONGER = new Set<string>();
 
 /** A new call: every n-gram counts again once (eld's distinct n-grams are per text). */
 export function newCall(): void {
