@@ -36,8 +36,8 @@ const COLLAPSES: Record<string, number> = {
   // 20 of 20 since a template's next turn written after its response header fails (newTurnsFail), less two
   template_turns: 18,
 };
-/** Healthy draws that may fail or warn: a song whose long chorus is sung six times reads 0.50-0.56 on restatedShare (0.5; docs/detection.md). */
-const HEALTHY_NOT_OK: Record<string, number> = { song_refrain: 1 };
+/** Healthy draws that may fail or warn: none since restatedShare sits past the songs whose long chorus is sung six times (0.50-0.56; docs/detection.md). */
+const HEALTHY_NOT_OK: Record<string, number> = {};
 
 describe('drawn variants of the collapse families and the healthy shapes beside them (held-out texts)', () => {
   const samples = familySamples(
