@@ -8,22 +8,18 @@
  * and a text that fits one byte a char comes back as such.
  */
 
-/** Scratch bytes shared by every call: the string made from them is a copy, so the next call may overwrite them. */
-let BYTES = Buffer.allocUnsafeSlow(0);
+import { ScratchBytes } from './scratchBytes.js';
+
+/** Scratch bytes shared by every call (up to 2 MB kept): the string made from them is a copy, so the next call may overwrite them. */
+const BYTES = new ScratchBytes(2 << 20);
 
 /** Strings shorter than this are never views in V8 (a slice of them is a copy already). */
 const SHORTEST_VIEW = 13;
-/** Chars of the longest text whose bytes the scratch keeps: a longer one gets bytes of its own, let go after (a daemon keeps no 20 MB buffer for one large input). */
-const KEEP_CHARS = 1 << 20;
 
 export function flatString(s: string): string {
   const n = s.length;
   if (n < SHORTEST_VIEW) return s;
-  let bytes = BYTES;
-  if (bytes.length < 2 * n) {
-    bytes = Buffer.allocUnsafeSlow(2 * (n <= KEEP_CHARS ? Math.min(KEEP_CHARS, Math.max(n, bytes.length)) : n));
-    if (n <= KEEP_CHARS) BYTES = bytes;
-  }
+  const bytes = BYTES.get(2 * n);
   // written and read in the encoding's own byte order, whatever the machine's (lone surrogates as they are)
   bytes.write(s, 0, 2 * n, 'utf16le');
   return bytes.toString('utf16le', 0, 2 * n);

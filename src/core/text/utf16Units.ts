@@ -7,13 +7,16 @@
  * tokenizer's scan and the normalised view of a text's end (normalisedTail.ts) read them.
  */
 
-let BYTES = Buffer.allocUnsafeSlow(0);
-let UNITS = new Uint16Array(0);
+import { ScratchBytes } from './scratchBytes.js';
+
+/** Bytes of the scratch kept between calls: a million units. */
+const KEEP_BYTES = 2 << 20;
+/** The scratch bytes, and the units view of the kept buffer they gave last. */
+const BYTES = new ScratchBytes(KEEP_BYTES);
+let UNITS: Uint16Array = new Uint16Array(0);
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /** Below this many chars the units are copied one by one (a stream's deltas): the runtime's copy costs more to set up. */
 const COPY_BY_CHAR = 32;
-/** Units of the longest string the scratch keeps (2 MB): a daemon keeps no larger buffer for one large input. */
-const KEEP_UNITS = 1 << 20;
 
 /**
  * The units of `s` in a scratch array shared by every call, valid until the next call (its
@@ -27,16 +30,12 @@ export function utf16Units(s: string): Uint16Array {
     for (let i = 0; i < n; i++) UNITS[i] = s.charCodeAt(i);
     return UNITS;
   }
-  let bytes = BYTES;
+  const bytes = BYTES.get(2 * n);
   let units = UNITS;
-  if (units.length < n) {
-    bytes = Buffer.allocUnsafeSlow(2 * (n <= KEEP_UNITS ? Math.min(KEEP_UNITS, Math.max(n, 2 * units.length)) : n));
+  if (units.buffer !== bytes.buffer) {
     units = new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >> 1);
-    // a string longer than KEEP_UNITS gets units of its own, let go after its reader is done
-    if (n <= KEEP_UNITS) {
-      BYTES = bytes;
-      UNITS = units;
-    }
+    // a string past what the scratch keeps gets units of its own, let go after its reader is done
+    if (bytes.length <= KEEP_BYTES) UNITS = units;
   }
   // (lone surrogates are written as they are)
   bytes.write(s, 0, 2 * n, 'utf16le');

@@ -18,7 +18,7 @@ import { isSpace, type NormalisedTail } from './normalisedTail.js';
 import * as shingleHash from './shingleHash.js';
 
 // module-level copies of what the hash loops call per char: an imported binding is read through its module's cell
-const { BASE, basePower, mixed } = shingleHash;
+const { basePower, mixed, rolled } = shingleHash;
 
 export interface ParagraphChain {
   /** Paragraphs at the end that each hold the one before (0 when the last does not). */
@@ -95,11 +95,6 @@ function normIndex(v: NormalisedTail, i: number): number {
 /** What the char that leaves a shingle was multiplied by: a shingle's hash rolls on by one char, not SHINGLE multiplies per shingle. */
 const OUT_POW = basePower(SHINGLE);
 
-/** The polynomial hash of the SHINGLE chars before norm[i] rolled on to end at norm[i] (`out` the char that leaves it). */
-function rolled(h: number, out: number, c: number): number {
-  return (Math.imul(h, BASE) - Math.imul(out, OUT_POW) + c) | 0;
-}
-
 /** Puts the shingles of norm[from, to) in the table (a new use: the table reads empty first). */
 function fill(norm: Int32Array, from: number, to: number): void {
   table.clear();
@@ -107,10 +102,10 @@ function fill(norm: Int32Array, from: number, to: number): void {
   // a paragraph longer than half the table keeps its first shingles: the table never fills
   const last = Math.min(to - SHINGLE, from + SLOTS / 2);
   let h = 0;
-  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!, OUT_POW);
   for (let i = from; i <= last; i++) {
     const e = i + SHINGLE - 1;
-    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!);
+    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!, OUT_POW);
     const x = mixed(h);
     let slot = x & mask;
     while (stampOf[slot] === stamp && keys[slot] !== x) slot = (slot + 1) & mask;
@@ -124,10 +119,10 @@ function held(norm: Int32Array, from: number, to: number): number {
   const { mask, keys, stampOf, stamp } = table;
   let n = 0;
   let h = 0;
-  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = from; i < from + SHINGLE - 1 && i < to; i++) h = rolled(h, 0, norm[i]!, OUT_POW);
   for (let i = from; i + SHINGLE <= to; i++) {
     const e = i + SHINGLE - 1;
-    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!);
+    h = rolled(h, e - SHINGLE >= from ? norm[e - SHINGLE]! : 0, norm[e]!, OUT_POW);
     const x = mixed(h);
     let slot = x & mask;
     while (stampOf[slot] === stamp && keys[slot] !== x) slot = (slot + 1) & mask;

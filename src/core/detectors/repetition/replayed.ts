@@ -18,7 +18,7 @@ import { type NormalisedTail, normalisedTail, TAIL_WINDOW } from './normalisedTa
 import * as shingleHash from './shingleHash.js';
 
 // module-level copies of what the hash loops call per char: an imported binding is read through its module's cell
-const { BASE, basePower, mixed } = shingleHash;
+const { basePower, mixed, rolled } = shingleHash;
 
 export interface Replayed {
   /** Share of the last part's normalised chars inside a shingle said earlier in the output (0 when not read). */
@@ -85,13 +85,8 @@ MARKS[0x09] = TAB;
 MARKS[0x20] = SPACE;
 MARKS[0x2c] = COMMA;
 
-/** What the char that leaves a shingle was multiplied by (the hash takes it out before it multiplies). */
-const OUT_POW = basePower(SHINGLE - 1);
-
-/** The rolling hash of the shingle that ends at a char `c`, from the hash of the one before and the char that left it (`out`, 0 when none). */
-function rolled(h: number, out: number, c: number): number {
-  return (Math.imul((h - Math.imul(out, OUT_POW)) | 0, BASE) + c) | 0;
-}
+/** What the char that leaves a shingle was multiplied by once SHINGLE more came after it. */
+const OUT_POW = basePower(SHINGLE);
 
 /**
  * Scratch arrays shared by every call (the analyzer runs one call at a time): a call writes the
@@ -211,7 +206,7 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   // the shingles that end in the last part (tailFrom >= SHINGLE): each one's slot, and whether it came earlier in it
   let h = 0;
   for (let i = tailFrom - SHINGLE + 1; i < m; i++) {
-    h = rolled(h, i - SHINGLE >= tailFrom - SHINGLE + 1 ? norm[i - SHINGLE]! : 0, norm[i]!);
+    h = rolled(h, i - SHINGLE >= tailFrom - SHINGLE + 1 ? norm[i - SHINGLE]! : 0, norm[i]!, OUT_POW);
     if (i < tailFrom) continue;
     const x = mixed(h);
     let slot = (x & mask) << 1;
@@ -229,9 +224,9 @@ function coveredChars(norm: Int32Array, m: number, tailFrom: number): number {
   }
   // the shingles that end before it
   h = 0;
-  for (let i = 0; i < SHINGLE - 1; i++) h = rolled(h, 0, norm[i]!);
+  for (let i = 0; i < SHINGLE - 1; i++) h = rolled(h, 0, norm[i]!, OUT_POW);
   for (let i = SHINGLE - 1; i < tailFrom; i++) {
-    h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!);
+    h = rolled(h, i >= SHINGLE ? norm[i - SHINGLE]! : 0, norm[i]!, OUT_POW);
     // the filter reads the hash's high bits, the best mixed of a rolling hash: most shingles are told apart unmixed
     const f = h >>> (32 - FILTER_BITS);
     if ((filter[f >>> 5]! & (1 << (f & 31))) === 0) continue;

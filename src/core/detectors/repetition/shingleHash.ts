@@ -18,3 +18,11 @@ export function mixed(h: number): number {
   const x = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
   return x ^ (x >>> 12);
 }
+
+/**
+ * The hash of a shingle of k chars rolled on by one char: `c` comes in and `out`, the char that
+ * leaves (0 while the first shingle fills), goes; `outPow` is basePower(k).
+ */
+export function rolled(h: number, out: number, c: number, outPow: number): number {
+  return (Math.imul(h, BASE) - Math.imul(out, outPow) + c) | 0;
+}
