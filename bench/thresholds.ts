@@ -238,6 +238,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.whitespace.chars >= 32 ? f.whitespace.spaceChars / f.whitespace.chars : null),
   },
   {
+    threshold: 'marksOnlyBlankLines',
+    what: 'blank lines of an output of marks alone (no letter or digit)',
+    of: (f) => f.whitespace.marksOnlyBlankLines,
+  },
+  {
     threshold: 'stutterShare',
     what: 'chunks doubling a word in a window, each word for two at most',
     of: (f) => f.stutter.share,

@@ -25,6 +25,8 @@ const COLLAPSES: Record<string, number> = {
   replay_edits: 16,
   template_list: 18,
   short_ascii_marks: 18,
+  // 20 of 20 since an output of marks alone with a blank line in it is empty (marksOnlyBlankLines), less two
+  short_brace: 18,
   short_cjk_unit: 18,
   // 20 of 20 since words cut into pieces of two or three letters fail (shortPieceShare), less two
   subword_salad: 18,

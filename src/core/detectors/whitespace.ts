@@ -1,7 +1,8 @@
 /**
  * Empty output and whitespace floods: a model that emits nothing, only blanks, or a brace and
  * then screens of spaces and newlines. Judged on the share of the output that is whitespace
- * and on the longest whitespace run, and where it is.
+ * and on the longest whitespace run, and where it is; and, for a short output, on whether it
+ * holds anything but marks: `{` and then blank lines says nothing, however few chars it has.
  */
 import type { Detector, Scan, Values } from './detector.js';
 import { type Finding, finding, fmt } from './finding.js';
@@ -22,7 +23,14 @@ const THRESHOLDS = {
     value: 0.9,
     why: 'share of an output of 32+ chars that is whitespace, from which it fails: "{" then only spaces and blank lines. Healthy texts stay under 0.6 (indented code)',
   },
+  marksOnlyBlankLines: {
+    value: 1,
+    why: 'blank lines of an output that holds no letter or digit of any script, only ASCII marks and whitespace ("{" then blank lines: nothing was said), from which it is empty. Of 29,324 healthy readings (every healthy text of the three real corpora, test/corpus and the real files, whole and cut at 100-1,000 chars and at 4 random points) 9 hold no letter or digit, all cut after 1 to 75 chars ("[\\n   {\\n", "/*"), and none of them a blank line; npm run bench -- thresholds',
+  },
 } as const;
+
+/** Chars up to which the whole text is read for a letter or digit: past them a text of marks alone is a flood, for the flood rules. */
+const MARKS_READ_CHARS = 4096;
 
 export interface WhitespaceFigures {
   chars: number;
@@ -33,6 +41,11 @@ export interface WhitespaceFigures {
   longestRunStart: number;
   /** Whitespace chars after the last token. */
   trailingRun: number;
+  /**
+   * Blank lines (a line break, whitespace only, a line break) of a text of up to MARKS_READ_CHARS
+   * chars that holds no letter or digit, only ASCII marks and whitespace; null for any other text.
+   */
+  marksOnlyBlankLines: number | null;
 }
 
 export const whitespace = {
@@ -52,7 +65,16 @@ export const whitespace = {
     }
     const t = scan.tokens;
     const lastEnd = t.n > 0 ? t.end[t.n - 1]! : 0;
-    return { chars: scan.chars, spaceChars: sp.total, longestRun: longest, longestRunStart: at, trailingRun: scan.chars - lastEnd };
+    const marksOnlyBlankLines =
+      scan.live || scan.chars > MARKS_READ_CHARS || sp.total === scan.chars ? null : blankLinesOfMarks(scan.text());
+    return {
+      chars: scan.chars,
+      spaceChars: sp.total,
+      longestRun: longest,
+      longestRunStart: at,
+      trailingRun: scan.chars - lastEnd,
+      marksOnlyBlankLines,
+    };
   },
   judge(f: WhitespaceFigures, t: Values<typeof THRESHOLDS>): Array<Finding<WhitespaceKind>> {
     if (f.chars === 0) return [finding('empty', 'fail', 0, 'no output')];
@@ -73,8 +95,37 @@ export const whitespace = {
     if (f.longestRun >= t.whitespaceRunFail) return [finding('whitespace_flood', 'fail', f.longestRunStart, run)];
     if (f.chars >= 32 && share >= t.whitespaceShareFail)
       return [finding('whitespace_flood', 'fail', Math.max(0, f.longestRunStart), `${fmt(100 * share, 0)}% of the output is whitespace`)];
+    if (f.marksOnlyBlankLines !== null && f.marksOnlyBlankLines >= t.marksOnlyBlankLines)
+      return [
+        finding(
+          'empty',
+          'fail',
+          0,
+          `no letter or digit: ${f.chars - f.spaceChars} mark${f.chars - f.spaceChars === 1 ? '' : 's'} and ${f.spaceChars} whitespace chars, ${f.marksOnlyBlankLines} blank line${f.marksOnlyBlankLines === 1 ? '' : 's'}`,
+        ),
+      ];
     if (f.longestRun >= t.whitespaceRunEndFail)
       return [finding('whitespace_flood', 'warn', f.longestRunStart, `${run}, and the text moves on after it`)];
     return [];
   },
 } satisfies Detector<WhitespaceFigures, WhitespaceKind, typeof THRESHOLDS>;
+
+/** Blank lines of `text` when every char of it is whitespace or an ASCII mark (no letter, digit or other symbol); else null. */
+export function blankLinesOfMarks(text: string): number | null {
+  let blank = 0;
+  let lineHasMark = false;
+  let seenBreak = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      if (seenBreak && !lineHasMark) blank++;
+      seenBreak = true;
+      lineHasMark = false;
+    } else if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) {
+      // whitespace within a line
+    } else if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126)) {
+      lineHasMark = true;
+    } else return null;
+  }
+  return blank;
+}

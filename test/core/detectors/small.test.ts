@@ -15,6 +15,13 @@ describe('whitespace', () => {
     ['a padded cell the text moves on from', `${prose}${' '.repeat(250)}${prose}`, ['whitespace_flood/warn']],
     ['mostly whitespace', `{${'    \n\n  '.repeat(10)}}`, ['whitespace_flood/fail']],
     ['indented code', `${prose}\n${'        x = 1\n'.repeat(20)}`, []],
+    ['a brace, then blank lines', '{\n\n\n', ['empty/fail']],
+    ['an open code fence, then blank lines', '```\n\n \n', ['empty/fail']],
+    ['a JSON answer cut after its first tokens', '[\n   {\n    ', []],
+    ['an empty object', '{}', []],
+    ['an empty list over two lines', '[\n]', []],
+    ['a one-digit answer and blank lines', '4\n\n\n', []],
+    ['an emoji answer and a blank line', '\u{1F44D}\n\n', []],
   ];
   for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('whitespace', text).findings), want));
 });
