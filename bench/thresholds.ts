@@ -75,6 +75,22 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'largeCopiesCoverage',
+    what: 'share of the output that 1.5+ copies of a unit of words of 40+ normalised chars with no line break in it (lineUnitChars, no table) cover at the end',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.copies >= T.largeCopies && c.unitChars >= T.lineUnitChars && !c.lines && c.words && !c.table ? c.coverage : null;
+    },
+  },
+  {
+    threshold: 'largeCopiesCoverage',
+    what: 'the same with a line break in the unit allowed (a unit of 40+ chars: the refrain a song says after each verse)',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.copies >= T.largeCopies && c.unitChars >= T.lineUnitChars && c.words && !c.table ? c.coverage : null;
+    },
+  },
+  {
     threshold: 'largeCopies',
     what: 'normalised copies of a large unit of words (160+ chars, no table) covering 60%+ of the output',
     of: (f) => {

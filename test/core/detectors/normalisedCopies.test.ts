@@ -171,10 +171,22 @@ describe('repetition: the whole output one unit said over and over, on the norma
       '7 copies of two items once digits are masked: the token reading takes each number for a new item',
     ],
     [
-      'an enumeration that goes round 1.7 times (a known miss)',
+      'an enumeration that goes round 1.7 times',
       'I am a language model, with no body, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no memory, no wishes, no fears, no plans, no doubts,',
+      /sentence_loop/,
+      '1.7 copies of a unit of 62 chars with no line break in it, 79% of the output: a cycle inside one run of text (lineUnitChars)',
+    ],
+    [
+      'a chorus after one verse, the same A B A on lines',
+      'Diner on the border with a neon sign,\nwaitress with a pencil and a tired line.\nOh, highway radio, play me something slow,\nplay me something old that everybody used to know.\nJukebox in the corner playing fifty-eight,\ntrucker in the booth says it is getting late.\nOh, highway radio, play me something slow,\nplay me something old that everybody used to know.',
       'ok',
-      'a known miss: 1.7 copies of a unit of 62 chars, 79% of the output, read as the refrain of a song that returns after one verse (A B A; issueShapes.test.ts) reads: docs/detection.md, "Short outputs"',
+      'a refrain is lines: a unit that holds a line break needs largeUnitChars (160), which 1.5 copies of chorus and verse do not reach',
+    ],
+    [
+      'the same song written out as one paragraph (a known cost)',
+      'Diner on the border with a neon sign, waitress with a pencil and a tired line. Oh, highway radio, play me something slow, play me something old that everybody used to know. Jukebox in the corner playing fifty-eight, trucker in the booth says it is getting late. Oh, highway radio, play me something slow, play me something old that everybody used to know.',
+      /sentence_loop/,
+      'with its line breaks gone the refrain is a cycle inside one run of text, as an enumeration that goes round is: no healthy reading of the corpora or the real files has this shape (docs/detection.md, "Short outputs")',
     ],
     [
       'a short answer that ends on its opening line',

@@ -168,6 +168,10 @@ const THRESHOLDS = {
     value: 160,
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
   },
+  lineUnitChars: {
+    value: 40,
+    why: 'normalised chars from which a unit with no line break in it counts for largeCopies: a cycle inside one run of text (an enumeration that goes round: 12 items, then the first 8 again, 1.7 copies of 60 chars). A refrain is lines (a chorus after one verse reads the same to the copy count: 1.5 copies of 152 chars), so a unit that holds a line break keeps largeUnitChars. No healthy model output has 1.5 such copies at its end, whole or cut at 4 points; two real-file readings do, covering 0.056 of their output (npm run bench -- thresholds), against largeCopiesCoverage 0.6',
+  },
   largeCopiesCoverage: {
     value: 0.6,
     why: 'share of the output (from the first copy to the end) that copies of a large unit cover when they fail: the real files read as words reach 0.29, model outputs 0.35 (a healthy answer cut mid-way; npm run bench -- thresholds), the loops of issue 36 0.77-1',
@@ -363,7 +367,12 @@ export const repetition = {
     const copiesToEnd = () =>
       `${fmt(nc.copies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of the output)`;
     // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
-    if (nc.copies >= t.largeCopies && nc.unitChars >= t.largeUnitChars && nc.coverage >= t.largeCopiesCoverage && nc.words)
+    if (
+      nc.copies >= t.largeCopies &&
+      nc.unitChars >= (nc.lines ? t.largeUnitChars : Math.min(t.lineUnitChars, t.largeUnitChars)) &&
+      nc.coverage >= t.largeCopiesCoverage &&
+      nc.words
+    )
       normalisedLoop('sentence_loop', copiesToEnd());
     // a unit of a sentence or more said over again as written, or a block said again, wherever the copies start: after a
     // healthy opening the copies cover little of the output, and wrapping hid them from the token reading
