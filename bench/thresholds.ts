@@ -295,6 +295,11 @@ const STATISTICS: Statistic[] = [
   },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
   {
+    threshold: 'oddScriptWords',
+    what: 'words of prose whose Latin and Cyrillic letters no language orders so (Cyrillic before lower-case Latin, or back and forth)',
+    of: (f) => f.language.oddScriptWords,
+  },
+  {
     threshold: 'shortMarkLineShare',
     what: 'share of the lines of a text of 3-39 lines that hold marks alone (no letter, digit or bracket)',
     of: (f) => (f.language.shortLines >= 3 ? f.language.shortMarkOnly : null),

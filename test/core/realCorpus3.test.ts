@@ -13,7 +13,7 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { loadRealCorpus, realCorpus3Dir } from '../corpus/realCorpus.js';
 
 /** What the analyzer reaches on corpus-real3 (measured; raise them as it gets better, never lower them). */
-const CAUGHT_MIN = 84;
+const CAUGHT_MIN = 85;
 const FALSE_FAILS_MAX = 0;
 const WARNS_MAX = 0;
 

@@ -11,6 +11,7 @@ import { type FencedFigures, readFenced } from './fenced.js';
 import { type MarkLineFigures, readMarkLines } from './markLines.js';
 import { type ListFigures, readRunOnList } from './runOnList.js';
 import { readScripts, type ScriptFigures } from './scripts.js';
+import { readScriptOrder, type ScriptOrderFigures } from './scriptOrder.js';
 import { identifySalad } from './salad.js';
 import { readWindows, type WindowFigures } from './windows.js';
 import { readWordLines, type WordLineFigures } from './wordLines.js';
@@ -27,6 +28,7 @@ export type LanguageFigures = WindowFigures &
   ScriptFigures &
   CodeFigures &
   MarkLineFigures &
+  ScriptOrderFigures &
   EndWordFigures &
   ListFigures &
   WordLineFigures &
@@ -47,6 +49,7 @@ export function languageFigures(scan: Scan): LanguageFigures {
   const o = readWordLines(c, scan.text());
   const e = readEndWords(scan.text(), c);
   const m = readMarkLines(scan.tokens);
+  const so = readScriptOrder(scan.tokens, scan.text());
   const k = readCodeChunks(scan.text(), c);
   // the windows cover every chunk: whether any is Chinese (then the variant is read)
   const v = w.cjk ? chineseVariant(scan.tokens, scan.text()) : null;
@@ -72,6 +75,8 @@ export function languageFigures(scan: Scan): LanguageFigures {
     shortLines: m.shortLines,
     shortMarkOnly: m.shortMarkOnly,
     shortMarkAt: m.shortMarkAt,
+    oddScriptWords: so.oddScriptWords,
+    oddScriptAt: so.oddScriptAt,
     endWords: e.endWords,
     endWordsAt: e.endWordsAt,
     listItems: l.listItems,

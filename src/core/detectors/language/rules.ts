@@ -125,6 +125,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
         : null,
   },
   {
+    name: 'oddScriptWords',
+    why: 'words of two alphabets in an order no language writes: pieces of two vocabularies glued',
+    judge: (f, t) =>
+      f.oddScriptWords >= t.oddScriptWords
+        ? finding(
+            'gibberish',
+            'fail',
+            f.oddScriptAt,
+            `${f.oddScriptWords} word${f.oddScriptWords === 1 ? '' : 's'} whose Latin and Cyrillic letters no language orders so (a Cyrillic letter before a lower-case Latin one, or the two back and forth)`,
+          )
+        : null,
+  },
+  {
     name: 'shortMarkLineShare',
     why: 'a short output judged whole: its lines hold marks and nothing else',
     judge: (f, t) =>
