@@ -187,7 +187,7 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'replayShare',
-    what: 'share of the prose lines of the last third of an output of 8,000+ chars of words (no table) in 32-char normalised shingles said before',
+    what: 'share of the prose lines of the last third of an output of replayMinChars (7,000)+ chars of words (no table) in 32-char normalised shingles said before',
     of: (f) => {
       const r = f.repetition.replay;
       return r.at >= 0 && f.repetition.chars >= T.replayMinChars && r.words && !r.table ? r.share : null;

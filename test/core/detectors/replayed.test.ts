@@ -69,6 +69,12 @@ describe('replayed: the last part of a long output replays what it said before, 
     assert.ok(replayed(`${story}\n\n${rows}\n\n${healthyProse(300, 4).replace(/[`()[\]{}<>=|;]/g, '')}`).share < 0.2, 'the rows are not');
   });
 
+  it('fails a replayed story from 7,000 chars (replayMinChars), where healthy answers no longer restate most of their end', () => {
+    const a = analyzeText(replayedStory(7200));
+    assert.equal(a.verdict, 'fail');
+    assert.match(a.reasons[0] ?? '', /^cycling: the last part replays/);
+  });
+
   it('reads nothing under the minimum length, nor where the last part is code or a table', () => {
     const short = replayedStory(6000);
     assert.notEqual(
