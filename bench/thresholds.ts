@@ -116,10 +116,10 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'blockUnitChars',
-    what: 'normalised chars of a unit of words (half letters, no table) said 1.5+ times as written at the end, any coverage',
+    what: 'normalised chars of a unit of words (half letters) or of rows of a table said 1.5+ times as written at the end, any coverage',
     of: (f) => {
       const c = f.repetition.copies;
-      return c.words && c.letters >= 0.5 && !c.table && c.exactCopies >= T.largeCopies ? c.unitChars : null;
+      return ((c.words && c.letters >= 0.5) || c.table) && c.exactCopies >= T.largeCopies ? c.unitChars : null;
     },
   },
   {

@@ -109,6 +109,39 @@ describe('repetition: a large unit said 1.5-2.5 times, hidden by wrapping, count
     assert.ok(c.table);
   });
 
+  it('a table of 24 rows said again word for word and cut fails: its template comes round by design, a block of its rows as written does not', () => {
+    const items = ['tent', 'stove', 'lantern', 'rope', 'compass', 'blanket', 'kettle', 'map', 'knife', 'torch', 'boots', 'gloves'];
+    const more = ['scarf', 'canteen', 'matches', 'whistle', 'tarp', 'shovel', 'bucket', 'hammock', 'pillow', 'mirror', 'needle', 'thread'];
+    const places = ['north shed', 'kitchen shelf', 'garage', 'attic box', 'hall closet', 'cellar', 'blue crate', 'car boot'];
+    const notes = [
+      'check the poles',
+      'refill the gas',
+      'new wick needed',
+      'dry it first',
+      'calibrate it',
+      'wash before use',
+      'descale it',
+      'laminate it',
+    ];
+    const rows = [
+      '| item | where | note |',
+      '|---|---|---|',
+      ...[...items, ...more].map((it, i) => `| ${it} | ${places[i % 8]} | ${notes[(i * 3) % 8]} |`),
+    ].join('\n');
+    const table = `Here is the packing table.\n\n${rows}`;
+    assert.equal(analyzeText(table).verdict, 'ok');
+    const text = `${table}\n${rows.slice(0, Math.round(0.6 * rows.length))}`;
+    assert.ok(detect('repetition', text).figures.copies.table, 'the copies are rows of a table');
+    assert.match(judged(text).join(','), /_loop\/fail$/);
+  });
+
+  it('rows of numbers in one template said again and cut are a known miss: with digits masked each row is the unit', () => {
+    const rows = csvTable().split('\n').slice(1, 31).join('\n');
+    const c = detect('repetition', `Readings of the last month:\n\n${rows}\n${rows.slice(0, Math.round(0.6 * rows.length))}`).figures
+      .copies;
+    assert.ok(c.table && c.exactCopies < 1.5, 'the unit is one row, said once as written');
+  });
+
   it('two sentences said twice after a long answer (under 60% of it) do not fail; said twice as most of it, or 2.3 times, they do', () => {
     const unit = proseBlockCopies().split('. ').slice(0, 2).join('. ');
     const twice = `${unit}.\n\n${unit}.`;

@@ -154,7 +154,7 @@ const THRESHOLDS = {
   },
   blockUnitChars: {
     value: 500,
-    why: 'normalised chars (no whitespace) from which a unit of words (not a table) said again back to back at the end fails from largeCopies copies (numbers as written) whatever share of the output it covers: a paragraph or a block of 100 words or more said again and cut. No healthy reading has a unit of words over 262 chars said 1.3 times or more (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points), so the threshold sits at about twice that',
+    why: 'normalised chars (no whitespace) from which a unit of words said again back to back at the end fails from largeCopies copies (numbers as written) whatever share of the output it covers: a paragraph or a block of 100 words or more said again and cut, or a block of rows of a table said again word for word (rows share a template by design, a block of them as written, numbers and all, does not). No healthy reading has a unit of words over 262 chars said 1.3 times or more (npm run bench -- thresholds: model outputs and real files, whole and cut at 16 points), tables included: no healthy reading of a table has a unit of 300+ chars said even 1.2 times as written; so the threshold sits at about twice that',
   },
   rewrappedCopies: {
     value: 1.7,
@@ -360,8 +360,8 @@ export const repetition = {
     // copies counted on the normalised chars (whitespace dropped, digits masked, case folded), never rows of a table,
     // and only where no rule failed already; the unit's shape names the kind, `short` the kind of a unit under a line
     const nc = f.copies;
-    const normalisedLoop = (short: RepetitionKind, reason: string): void => {
-      if (nc.table || out.some((x) => x.severity === 'fail')) return;
+    const normalisedLoop = (short: RepetitionKind, reason: string, tables = false): void => {
+      if ((nc.table && !tables) || out.some((x) => x.severity === 'fail')) return;
       out.push(finding(nc.blank ? 'paragraph_loop' : nc.lines ? 'line_loop' : short, 'fail', nc.onset, reason));
     };
     const copiesToEnd = () =>
@@ -378,9 +378,13 @@ export const repetition = {
     // healthy opening the copies cover little of the output, and wrapping hid them from the token reading
     const asWritten = () =>
       `${fmt(nc.exactCopies, 1)} copies of a unit of ${nc.unitChars} chars back to back to the end, whitespace and case aside (${Math.round(100 * nc.coverage)}% of the output)`;
-    if (nc.words && nc.letters >= WHOLE_COPIES_LETTERS) {
-      if (nc.exactCopies >= t.exactCopies && nc.unitChars >= t.exactUnitChars) normalisedLoop('sentence_loop', asWritten());
-      if (nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars) normalisedLoop('paragraph_loop', asWritten());
+    const ofWords = nc.words && nc.letters >= WHOLE_COPIES_LETTERS;
+    if (ofWords && nc.exactCopies >= t.exactCopies && nc.unitChars >= t.exactUnitChars) normalisedLoop('sentence_loop', asWritten());
+    // a block said again as written, numbers and all, is a loop even when it is rows of a table (pipes and commas make
+    // them no prose): a table's template comes round by design, a whole block of its rows word for word does not
+    if ((ofWords || nc.table) && nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars)
+      normalisedLoop('paragraph_loop', asWritten(), true);
+    if (ofWords) {
       // copies whose line breaks fall elsewhere in each: one run of text hard-wrapped, never a chorus or a block written out again
       if (nc.rewrapped && nc.exactCopies >= t.rewrappedCopies && nc.unitChars >= t.rewrappedUnitChars)
         normalisedLoop('sentence_loop', `${asWritten()}, wrapped at other places in each copy`);
