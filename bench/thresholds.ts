@@ -99,6 +99,14 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'largeCopies',
+    what: 'copies with their numbers as written of a block of 500+ normalised chars of units of one template (rows whose figures differ), words or a table',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return ((c.words && c.letters >= 0.5) || c.table) && c.blockChars >= T.blockUnitChars ? c.blockCopies : null;
+    },
+  },
+  {
     threshold: 'exactCopies',
     what: 'copies as written (numbers kept) at the end of a unit of words of 100+ normalised chars (half letters, no table), any coverage',
     of: (f) => {

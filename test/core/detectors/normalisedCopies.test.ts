@@ -135,11 +135,21 @@ describe('repetition: a large unit said 1.5-2.5 times, hidden by wrapping, count
     assert.match(judged(text).join(','), /_loop\/fail$/);
   });
 
-  it('rows of numbers in one template said again and cut are a known miss: with digits masked each row is the unit', () => {
+  it('rows of numbers in one template said again as a block and cut fail: with digits masked each row is the unit, the block is read on their numbers', () => {
     const rows = csvTable().split('\n').slice(1, 31).join('\n');
-    const c = detect('repetition', `Readings of the last month:\n\n${rows}\n${rows.slice(0, Math.round(0.6 * rows.length))}`).figures
-      .copies;
+    const table = `Readings of the last month:\n\n${rows}`;
+    assert.equal(analyzeText(table).verdict, 'ok');
+    assert.equal(analyzeText(`Readings:\n\n${csvTable()}`).verdict, 'ok');
+    const text = `${table}\n${rows.slice(0, Math.round(0.6 * rows.length))}`;
+    const c = detect('repetition', text).figures.copies;
     assert.ok(c.table && c.exactCopies < 1.5, 'the unit is one row, said once as written');
+    assert.ok(c.blockChars >= 500 && Math.abs(c.blockCopies - 1.6) < 0.05, `a block of ${c.blockChars} chars, ${c.blockCopies} copies`);
+    assert.match(judged(text).join(','), /^paragraph_loop\/fail$/);
+  });
+
+  it('numbered items whose counters rise make no block: their numbers never come round', () => {
+    const c = detect('repetition', alternatingItems()).figures.copies;
+    assert.equal(c.blockChars, 0);
   });
 
   it('two sentences said twice after a long answer (under 60% of it) do not fail; said twice as most of it, or 2.3 times, they do', () => {

@@ -41,6 +41,12 @@ export interface NormalisedCopies {
   words: boolean;
   /** The copies are rows of a delimited table (delimitedTable.ts): data, read by the table's own rules. */
   table: boolean;
+  /**
+   * Where the unit is said again with other numbers (rows of one template, each with its own figures): the longest block
+   * of such units said again back to back with its numbers as written, in normalised chars (0 when none), and its copies.
+   */
+  blockChars: number;
+  blockCopies: number;
 }
 
 /** Chars of the text read back from its end (about three copies of the longest unit, MAX_UNIT). */
@@ -60,6 +66,8 @@ export const NO_COPIES: NormalisedCopies = {
   rewrapped: false,
   words: false,
   table: false,
+  blockChars: 0,
+  blockCopies: 0,
 };
 
 const LETTER = /\p{L}/u;
@@ -148,6 +156,9 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
       break;
     }
   }
+  // with digits masked the unit may be one row of a template said again with other figures, where a block of rows is
+  // what comes round as written: the rows' numbers read as one value each, and the periods of those values
+  const block = exactReach * 2 < 3 * best && reach >= 3 * best ? blockOfUnits(text, norm, last, best, reach, m, atOf) : null;
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
@@ -165,7 +176,56 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     rewrapped,
     words: false,
     table: tables.of(text.slice(onset, end), offset + onset),
+    blockChars: block ? block.units * best : 0,
+    blockCopies: block ? block.copies : 0,
   };
+}
+
+/** Each unit's numbers as one value, the last unit last, shared by every call as Z is. */
+let UNIT_NUMBERS = new Int32Array(0);
+
+/**
+ * The block of units (`best` normalised chars each, read back from the end over `reach`) said again back to back with the
+ * numbers of its units as written: a hash of each unit's runs of digits, then the Z function over those hashes (zOfReversed, as over the chars). The
+ * block that reaches furthest back with 1.5 copies or more, the shortest of those; null when none.
+ */
+function blockOfUnits(
+  text: string,
+  norm: Int32Array,
+  last: number,
+  best: number,
+  reach: number,
+  m: number,
+  atOf: (k: number) => number,
+): { units: number; copies: number } | null {
+  const n = Math.floor(reach / best);
+  if (UNIT_NUMBERS.length < n) UNIT_NUMBERS = new Int32Array(Math.max(n, 2 * UNIT_NUMBERS.length));
+  const h = UNIT_NUMBERS;
+  for (let u = 0; u < n; u++) {
+    let x = 0x811c9dc5 | 0;
+    for (let k = u * best; k < (u + 1) * best; k++) {
+      if (norm[last - k] !== 0x30 || k === m - 1) continue;
+      for (let i = atOf(k); ; i++) {
+        const c = text.charCodeAt(i);
+        if (!(c >= 0x30 && c <= 0x39)) break;
+        x = Math.imul(x ^ c, 0x01000193);
+      }
+      x = Math.imul(x ^ 0x2c, 0x01000193);
+    }
+    h[n - 1 - u] = x;
+  }
+  // the Z function of the hashes, read from the last unit back (the copies' Z is read by then: its array is free)
+  const z = zOfReversed(h, n - 1, n, n);
+  let units = 0;
+  let furthest = 0;
+  for (let p = 2; p <= Math.floor((2 * n) / 3); p++) {
+    const to = p + z[p]!;
+    if (z[p]! * 2 >= p && to > furthest) {
+      units = p;
+      furthest = to;
+    }
+  }
+  return units === 0 ? null : { units, copies: furthest / units };
 }
 
 /** Do the runs of digits that start at chars i and j of `text` say the same number? */

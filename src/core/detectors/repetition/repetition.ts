@@ -384,6 +384,13 @@ export const repetition = {
     // them no prose): a table's template comes round by design, a whole block of its rows word for word does not
     if ((ofWords || nc.table) && nc.exactCopies >= t.largeCopies && nc.unitChars >= t.blockUnitChars)
       normalisedLoop('paragraph_loop', asWritten(), true);
+    // rows of one template, each with its own figures, whose block of rows is said again with them as written
+    if ((ofWords || nc.table) && nc.blockCopies >= t.largeCopies && nc.blockChars >= t.blockUnitChars)
+      normalisedLoop(
+        'paragraph_loop',
+        `${fmt(nc.blockCopies, 1)} copies of a block of ${nc.blockChars} chars back to back to the end, its numbers as written (${Math.round(100 * nc.coverage)}% of the output)`,
+        true,
+      );
     if (ofWords) {
       // copies whose line breaks fall elsewhere in each: one run of text hard-wrapped, never a chorus or a block written out again
       if (nc.rewrapped && nc.exactCopies >= t.rewrappedCopies && nc.unitChars >= t.rewrappedUnitChars)
