@@ -12,6 +12,7 @@ import { runRealWorldBench } from './realWorld.js';
 import { runSeriesBench } from './series.js';
 import { runStreamBench } from './stream.js';
 import { runThresholdsBench } from './thresholds.js';
+import { runTranslationsBench } from './translations.js';
 import { runStreamSpreadBench } from './streamSpread.js';
 
 const only = process.argv[2];
@@ -19,6 +20,7 @@ const benches: Record<string, () => Promise<void>> = {
   analyzer: runAnalyzerBench,
   cli: runCliProcessBench,
   realworld: runRealWorldBench,
+  translations: runTranslationsBench,
   thresholds: runThresholdsBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,

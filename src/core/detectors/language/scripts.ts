@@ -160,7 +160,7 @@ export class Asides {
     let j = at;
     while (j < t.length && !isWordChar(t.charCodeAt(j))) j++;
     this.advance(j);
-    return this.lineCode || this.straight || this.depth > 0;
+    return this.lineCode || this.straight || this.depth > 0 || (j > at && t.charCodeAt(j - 1) === 0x27 && closesQuote(t, j));
   }
 
   private advance(to: number): void {
@@ -219,6 +219,23 @@ const ASIDE_MARKS = new Uint8Array(0xff0a);
 for (const c of OPENERS) ASIDE_MARKS[c] = OPENER;
 for (const c of CLOSERS) ASIDE_MARKS[c] = CLOSER;
 ASIDE_MARKS[0x22] = STRAIGHT;
+
+/**
+ * Does a single quote close the term that starts at `from`, and is that term most of its chunk ('any', 'require'를)?
+ * Such a chunk is a term quoted, as one in double quotes is, with at most a particle glued after it; an apostrophe
+ * that opens a word ('tis) closes nothing, and a chunk that goes on past the term in a script written without spaces
+ * ('true'、それ以外の場合は) is the prose's own.
+ */
+function closesQuote(t: string, from: number): boolean {
+  let close = -1;
+  let k = from + 1;
+  for (; k < t.length; k++) {
+    const ch = t.charCodeAt(k);
+    if (ch === 0x20 || ch === 0x0a || ch === 0x09 || ch === 0x0d) break;
+    if (ch === 0x27 && close < 0) close = k;
+  }
+  return close > 0 && k - close - 1 < close - from;
+}
 
 /** A letter or digit (any char past ASCII but a quote or bracket counts: the chunk's letters start there). */
 function isWordChar(ch: number): boolean {

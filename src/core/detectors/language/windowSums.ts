@@ -159,12 +159,26 @@ export function dominantScript(w: Int32Array): number {
   let mask = w[S.MASK]!;
   if ((mask & (mask - 1)) === 0) return mask === 0 ? SC_NONE : 31 - Math.clz32(mask);
   let best = SC_NONE;
+  let most = 0;
   for (; mask !== 0; mask &= mask - 1) {
     const s = 31 - Math.clz32(mask & -mask);
-    if (w[S.SCRIPTS + s]! > w[S.SCRIPTS + best]!) best = s;
+    const letters = w[S.SCRIPTS + s]! * LETTERS_PER_CHAR[s]!;
+    if (letters > most) {
+      best = s;
+      most = letters;
+    }
   }
   return best;
 }
+
+/**
+ * Letters of a script per char the sums count, times two: a Hangul syllable block writes two or
+ * three letters (jamo), so a Korean sentence of six syllables around two Latin terms of thirteen
+ * letters ("모든 'require'를 'import'로 변환") is Korean, as a reader sees it; every other script
+ * counts a char as a letter.
+ */
+const LETTERS_PER_CHAR = new Int32Array(32).fill(2);
+LETTERS_PER_CHAR[SC_HANGUL] = 5;
 
 /** The script counts of `w` zeroed (those of its mask: the others are zero already), ready for chunkSums. */
 export function clearScripts(w: Int32Array): Int32Array {

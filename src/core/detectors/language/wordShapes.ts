@@ -17,6 +17,7 @@ import * as chunks from './chunks.js';
 import type { Chunks } from './chunks.js';
 import * as close from './closeChunk.js';
 import * as letters from './letterShapes.js';
+import { latinWithParticle } from './latinWithParticle.js';
 import * as punct from './readPunct.js';
 import * as fence from './skipFence.js';
 import * as shapes from './tokenShapes.js';
@@ -132,8 +133,9 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       if (len >= GLUED_LETTERS) flags |= gluedWords(info, len);
     }
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels
-    // ("npm", "html") are names in code and tech prose: not counted
-    if (info & F_MIXSCRIPT) flags |= C_MALFORMED;
+    // ("npm", "html") are names in code and tech prose: not counted; nor is a Latin term with a Korean particle glued
+    // to it (latinWithParticle.ts)
+    if (info & F_MIXSCRIPT && !latinWithParticle(text, tStart[i]!, tEnd[i]!)) flags |= C_MALFORMED;
     const prev = r.prevScript;
     if (prev !== SC_NONE && script !== prev) flags |= gluedScripts(t, i);
     r.flags = flags;
