@@ -44,17 +44,27 @@ describe('language windows: the scripts of a window', () => {
   });
 
   it('breaks a tie between two scripts toward the lower script number (Latin over Chinese)', () => {
-    // 30 Latin letters and 18 + 12 Chinese: a tie, Latin dominates and the glued chunk (5 of 60 letters) is malformed
+    // 30 Latin letters and 12 Chinese characters, each of which writes two and a half letters (writtenLetters.ts): a tie,
+    // Latin dominates and the glued chunk (5 of 42 letters) is malformed
     const w = readWindows(
       chunks([
         [SC_LATIN, 5, 6],
-        [SC_CJK, 3, 6],
         [SC_CJK, 1, 12],
       ]),
     );
     assert.equal(w.windows, 1);
-    assert.equal(w.malformed, 5 / 60);
+    assert.equal(w.malformed, 5 / 42);
     assert.equal(w.malformedAt, 0);
+  });
+
+  it('counts a Chinese character as the letters it writes: 13 of them outweigh 30 Latin letters', () => {
+    const w = readWindows(
+      chunks([
+        [SC_LATIN, 5, 6],
+        [SC_CJK, 1, 13],
+      ]),
+    );
+    assert.equal(w.malformed, 0);
   });
 
   it('forgets the scripts of a window once the next one is read (counts reused from call to call)', () => {

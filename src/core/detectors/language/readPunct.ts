@@ -61,7 +61,7 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
   if (id === 0x2c) r.commas++;
   // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
   // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"').
-  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在'): glued there is how they write
+  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在', '"bind"、"call"'): glued there is how they write
   if (
     r.letters > 0 &&
     isClausePunct(id) &&
@@ -71,10 +71,16 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
     isLetterToken(tInfo[i + 1]!, F_CODE) &&
     tStart[i + 1] === tEnd[i] &&
     !writesTogether(r.prevScript) &&
-    !writesTogether((tInfo[i + 1]! >> SCRIPT_SHIFT) & 15)
+    !writesTogether((tInfo[i + 1]! >> SCRIPT_SHIFT) & 15) &&
+    !(i > 0 && isCjkMark(text.charCodeAt(tStart[i - 1]!)))
   )
     r.flags |= C_MALFORMED;
   // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
   if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && r.letters > 0) r.flags |= C_BREAK;
   return i;
+}
+
+/** A mark of CJK writing (、。「」『』【】 and the full-width forms ，：；！？（）): no space follows it in the prose that uses it. */
+function isCjkMark(c: number): boolean {
+  return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff65);
 }

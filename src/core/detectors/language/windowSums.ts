@@ -6,6 +6,7 @@
  */
 import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
+import { writtenLetters } from './writtenLetters.js';
 import type { Chunks } from './chunks.js';
 
 // Module-level copies of what the sums read per chunk: an imported binding is live, read through its module's cell
@@ -162,7 +163,7 @@ export function dominantScript(w: Int32Array): number {
   let most = 0;
   for (; mask !== 0; mask &= mask - 1) {
     const s = 31 - Math.clz32(mask & -mask);
-    const letters = w[S.SCRIPTS + s]! * LETTERS_PER_CHAR[s]!;
+    const letters = writtenLetters(s, w[S.SCRIPTS + s]!);
     if (letters > most) {
       best = s;
       most = letters;
@@ -170,15 +171,6 @@ export function dominantScript(w: Int32Array): number {
   }
   return best;
 }
-
-/**
- * Letters of a script per char the sums count, times two: a Hangul syllable block writes two or
- * three letters (jamo), so a Korean sentence of six syllables around two Latin terms of thirteen
- * letters ("모든 'require'를 'import'로 변환") is Korean, as a reader sees it; every other script
- * counts a char as a letter.
- */
-const LETTERS_PER_CHAR = new Int32Array(32).fill(2);
-LETTERS_PER_CHAR[SC_HANGUL] = 5;
 
 /** The script counts of `w` zeroed (those of its mask: the others are zero already), ready for chunkSums. */
 export function clearScripts(w: Int32Array): Int32Array {

@@ -137,7 +137,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     // to it (latinWithParticle.ts)
     if (info & F_MIXSCRIPT && !latinWithParticle(text, tStart[i]!, tEnd[i]!)) flags |= C_MALFORMED;
     const prev = r.prevScript;
-    if (prev !== SC_NONE && script !== prev) flags |= gluedScripts(t, i);
+    if (prev !== SC_NONE && script !== prev) flags |= gluedScripts(t, i, text);
     r.flags = flags;
     r.prevScript = script;
   }
