@@ -7,11 +7,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SC_LATIN } from '../../../src/core/charClass.js';
-import { C_CODEISH, C_FUNC, C_LINE, type Chunks, emptyChunks } from '../../../src/core/detectors/language/chunks.js';
+import { C_CODEISH, C_FUNC, C_LINE, C_STOP, type Chunks, emptyChunks } from '../../../src/core/detectors/language/chunks.js';
 import { readRunOnList } from '../../../src/core/detectors/language/runOnList.js';
 
-/** One chunk per entry: a word (its key), or a function word, a line start, code or a long chunk. */
-type Part = number | 'func' | 'code' | 'long' | { line: number };
+/** One chunk per entry: a word (its key), or a function word, a line start, code, a long chunk or a word that ends a sentence. */
+type Part = number | 'func' | 'code' | 'long' | { line: number } | { stop: number };
 
 function chunks(parts: Part[]): Chunks {
   const c = emptyChunks(64);
@@ -21,8 +21,8 @@ function chunks(parts: Part[]): Chunks {
     c.script[i] = SC_LATIN;
     c.letters[i] = p === 'long' ? 31 : 4;
     c.scriptLetters[i] = c.letters[i]!;
-    c.flags[i] = p === 'func' ? C_FUNC : p === 'code' ? C_CODEISH : typeof p === 'object' ? C_LINE : 0;
-    c.key[i] = typeof p === 'number' ? p : typeof p === 'object' ? p.line : 1000 + i;
+    c.flags[i] = p === 'func' ? C_FUNC : p === 'code' ? C_CODEISH : typeof p === 'object' ? ('line' in p ? C_LINE : C_STOP) : 0;
+    c.key[i] = typeof p === 'number' ? p : typeof p === 'object' ? ('line' in p ? p.line : p.stop) : 1000 + i;
   }
   return c;
 }
@@ -41,6 +41,12 @@ describe('language run-on lists', () => {
   it('starts a run at a line and ends it at a long chunk', () => {
     const l = readRunOnList(chunks([1, 2, { line: 3 }, 4, 5, 6, 'long', 7]));
     assert.deepEqual(l, { listItems: 4, listRepeats: 0, listAt: 20 });
+  });
+
+  it('ends a run after a word that ends a sentence: a paragraph with no listed function word is sentences, not one list', () => {
+    // two sentences of a language the lists do not cover, on one line: 1 2 3. 1 2 3 4. (the second says the first again)
+    const l = readRunOnList(chunks([1, 2, { stop: 3 }, 1, 2, 3, { stop: 4 }]));
+    assert.deepEqual(l, { listItems: 4, listRepeats: 0, listAt: 30 });
   });
 
   it('reads no run in function words alone', () => {

@@ -23,6 +23,8 @@ export const C_DIGITS = 256;
  * from a word. Set on short chunks only.
  */
 export const C_NONASCII = 512;
+/** A sentence ends right after it: one full stop, "!" or "?" (not an ellipsis, not "?!"). */
+export const C_STOP = 1024;
 
 /** Letters from which a chunk is no word of a list or of prose: words glued, a URL or a hash (runOnList.ts, wordLines.ts). */
 export const LONG_CHUNK = 30;
@@ -31,7 +33,7 @@ export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  /** Its C_* flags: ten bits, so 16 a chunk. */
+  /** Its C_* flags: eleven bits, so 16 a chunk. */
   flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;

@@ -17,7 +17,7 @@ import * as marks from './marks.js';
 const { F_LOWER } = tokenizer;
 const { K_WORD, KIND_MASK } = tokens;
 const { SC_NONE } = charClass;
-const { C_AFTER, C_BREAK, C_CODEISH, C_DIGITS, C_LINE, C_MALFORMED, grow } = chunks;
+const { C_AFTER, C_BREAK, C_CODEISH, C_DIGITS, C_LINE, C_MALFORMED, C_STOP, grow } = chunks;
 const { RUN_LOOSE, RUN_NOISY } = marks;
 
 /** Backslashes, slashes or bars in a row alone between words that no writing has ("the \\\\\\ of"). */
@@ -33,13 +33,15 @@ const DATA_COMMAS = 2;
  * reading's loop to take the common one in.
  */
 export function closeChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number, next: number, breakAfter: boolean): void {
+  // one full stop, "!" or "?" after the letters ends a sentence (a run of marks, an ellipsis or "?!", does not say so)
+  const stop = r.run === 1 && (r.runPair === 0x2e || r.runPair === 0x21 || r.runPair === 0x3f);
   if (r.run > 0) endLastRun(r, next);
   if (r.start < 0 || r.letters === 0 || r.code) dropChunk(r, out, t, i);
-  else keepChunk(r, out, breakAfter);
+  else keepChunk(r, out, breakAfter, stop);
 }
 
 /** The chunk of `r`, with letters and no code, added to `out`. */
-function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
+function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean, stop: boolean): void {
   const letters = r.letters;
   let flags = r.flags;
   // fields glued by commas are data (a CSV row), not words glued by a comma
@@ -60,7 +62,7 @@ function keepChunk(r: ChunkReading, out: Chunks, breakAfter: boolean): void {
     bestLetters = r.scripts[best]!;
   }
   out.start[n] = r.start;
-  out.flags[n] = flags | (breakAfter ? C_BREAK : 0);
+  out.flags[n] = flags | (breakAfter ? C_BREAK : 0) | (stop ? C_STOP : 0);
   out.script[n] = best;
   out.letters[n] = letters;
   out.scriptLetters[n] = bestLetters;

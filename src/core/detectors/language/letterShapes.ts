@@ -9,15 +9,17 @@ import * as tokenizer from '../../text/tokenizer.js';
 import * as tokens from '../../text/tokens.js';
 import type { TokenBuffer } from '../../text/tokens.js';
 import type { ChunkReading } from './chunkReading.js';
+import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
 import * as shapes from './tokenShapes.js';
 
 // Module-level copies of what the reading uses per token: an imported binding is live, read
 // through its module's cell each time, where a const of this module is not.
 const { F_ALNUM, F_LOWER } = tokenizer;
-const { F_NUM, K_PUNCT, KIND_MASK } = tokens;
+const { F_NUM, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { C_GLUE, C_MALFORMED } = chunks;
 const { partsLabels } = shapes;
+const { SC_LATIN } = charClass;
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 export const GLUED_LETTERS = 25;
@@ -49,7 +51,20 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (t.start[i] !== t.end[i - 1]) return 0;
   const before = t.info[i - 1]!;
   if (partsLabels(before, t.id[i - 1]!)) return 0;
-  return (before & KIND_MASK) === K_PUNCT && isQuote(text.charCodeAt(t.start[i - 1]!)) ? 0 : C_GLUE;
+  if ((before & KIND_MASK) !== K_PUNCT) return C_GLUE;
+  const mark = text.charCodeAt(t.start[i - 1]!);
+  return isQuote(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
+}
+
+/**
+ * A Latin term, a hyphen, then a Cyrillic word in lower case (`JS-файлов`, `escape-последовательность`): a compound
+ * that Russian writes. Glued junk puts a capital or a lone letter there (`everybody-Љ`) or opens in Cyrillic
+ * (`этой-Americans`), and stays glue.
+ */
+function latinCompound(t: TokenBuffer, i: number, text: string): boolean {
+  if (i < 2 || t.end[i - 2] !== t.start[i - 1] || ((t.info[i - 2]! >> SCRIPT_SHIFT) & 15) !== SC_LATIN) return false;
+  const c = text.charCodeAt(t.start[i]!);
+  return c >= 0x430 && c <= 0x45f && t.end[i]! - t.start[i]! >= 2;
 }
 
 /** A quote mark, opening or closing: ' " ` ‘ ’ “ ” « » 「 」 『 』. Brackets are not: a gloss in another script glued inside them (`英音：[ɪnterprɪntəns]` in an English answer, corpus-real3 d-054) is glue a collapse writes. */

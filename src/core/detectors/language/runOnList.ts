@@ -7,7 +7,9 @@ import type { Chunks } from './chunks.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
-const { C_AFTER, C_CODEISH, C_FUNC, C_LINE, LONG_CHUNK } = chunks;
+const { C_AFTER, C_CODEISH, C_FUNC, C_LINE, C_STOP, LONG_CHUNK } = chunks;
+/** The bit of C_STOP: above the byte anyBit reads. */
+const STOP_SHIFT = 31 - Math.clz32(C_STOP);
 
 export interface ListFigures {
   /** The longest run of one-word items on one line, how many of them repeat earlier items, and where it starts (-1 when none). */
@@ -32,6 +34,8 @@ export function readRunOnList(c: Chunks): ListFigures {
   let bestAt = -1;
   let bestFrom = 0;
   let bestTo = 0;
+  // 1 when the chunk before ended a sentence (C_STOP)
+  let stopBefore = 0;
   const { flags, letters, start, n } = c;
   // each chunk's part in a run is read from its bits, not by branches: whether a chunk is a function word is as good as
   // random to the processor
@@ -40,8 +44,10 @@ export function readRunOnList(c: Chunks): ListFigures {
     const long = (LONG_CHUNK - letters[i]!) >>> 31;
     // a line, a chunk of code or data, a long chunk or a function word ends the run (prose that runs on into a list of
     // words on the same line starts it); so does a chunk of marks alone before it: words strung one after another make a
-    // list, while commands or fields parted by "&&", "|" or "-" are segments of a line
-    const ends = anyBit(fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER)) | long;
+    // list, while commands or fields parted by "&&", "|" or "-" are segments of a line; and so does the end of a sentence
+    // before it: a list strings words, a paragraph of a language with no function words listed strings sentences
+    const ends = anyBit(fl & (C_LINE | C_CODEISH | C_FUNC | C_AFTER)) | long | stopBefore;
+    stopBefore = (fl >> STOP_SHIFT) & 1;
     if (items > bestItems && ends !== 0) {
       bestItems = items;
       bestAt = at;
