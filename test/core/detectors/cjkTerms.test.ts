@@ -17,6 +17,7 @@ describe('Latin terms inside Chinese and Japanese prose', () => {
     ],
     ['terms in straight quotes listed between ideographic commas', '对函数启用严格的 "bind"、"call" 和 "apply" 方法。'],
     ['a short sentence with more Latin letters than characters', '目标低于 ES2020 时，BigInt 字面量不可用。'],
+    ['a Latin term right after a full-width comma', '当“module”设置为“preserve”时，CommonJS 模块中不允许使用 ESM 语法。'],
     [
       'a Japanese sentence with terms in corner brackets',
       '「Node.js」と「Deno」はどちらもJavaScriptの実行環境です。「npm」でパッケージを入れます。',

@@ -11,6 +11,7 @@ import type { TokenBuffer } from '../../text/tokens.js';
 import type { ChunkReading } from './chunkReading.js';
 import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
+import * as marks from './marks.js';
 import * as shapes from './tokenShapes.js';
 
 // Module-level copies of what the reading uses per token: an imported binding is live, read
@@ -20,6 +21,7 @@ const { F_NUM, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { C_GLUE, C_MALFORMED } = chunks;
 const { partsLabels } = shapes;
 const { SC_LATIN } = charClass;
+const { isCjkMark } = marks;
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 export const GLUED_LETTERS = 25;
@@ -45,7 +47,8 @@ export function gluedWords(info: number, len: number): number {
  * C_GLUE for token i, of another script than the letters before it, when glued to them: a dot, "@", "/" or ":" between
  * the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a path), each in its own script;
  * a quote parts a term quoted from the prose around it, which in Chinese and Japanese has no space
- * ("启用“verbatimModuleSyntax”时", "「Node.js」で") and in Korean takes its particle glued ("'require'를").
+ * ("启用“verbatimModuleSyntax”时", "「Node.js」で") and in Korean takes its particle glued ("'require'를"); so does a
+ * mark of CJK writing, after which those languages write no space ("时，CommonJS").
  */
 export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (t.start[i] !== t.end[i - 1]) return 0;
@@ -53,7 +56,7 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (partsLabels(before, t.id[i - 1]!)) return 0;
   if ((before & KIND_MASK) !== K_PUNCT) return C_GLUE;
   const mark = text.charCodeAt(t.start[i - 1]!);
-  return isQuote(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
+  return isQuote(mark) || isCjkMark(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
 }
 
 /**

@@ -52,3 +52,8 @@ export function runMarks(run: number, dots: number, commas: number, colons: numb
   if (commas > 0 || (dots > 0 && !ellipsis)) m |= RUN_LOOSE;
   return m;
 }
+
+/** A mark of CJK writing (、。「」『』【】 and the full-width forms ，：；！？（）): no space follows it in the prose that uses it. */
+export function isCjkMark(c: number): boolean {
+  return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff65);
+}

@@ -14,7 +14,7 @@ import * as shapes from './tokenShapes.js';
 // through its module's cell each time, where a const of this module is not.
 const { F_CODE, F_LINE, F_SPACE, SCRIPT_SHIFT } = tokens;
 const { C_BREAK, C_CODEISH, C_MALFORMED } = chunks;
-const { isBracketOrQuote, isClausePunct, isCodePunct, isSentenceMark } = marks;
+const { isBracketOrQuote, isCjkMark, isClausePunct, isCodePunct, isSentenceMark } = marks;
 const { escapesBreak, isLetterToken, writesTogether } = shapes;
 
 /** Reads punctuation token i into `r`; returns the last token read (the letter of an escape "\n" is read with it). */
@@ -78,9 +78,4 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
   // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
   if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && r.letters > 0) r.flags |= C_BREAK;
   return i;
-}
-
-/** A mark of CJK writing (、。「」『』【】 and the full-width forms ，：；！？（）): no space follows it in the prose that uses it. */
-function isCjkMark(c: number): boolean {
-  return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff65);
 }
