@@ -19,6 +19,20 @@ const POEM = [
   'of mackerel packed in shaven ice.',
 ];
 
+const MORSE =
+  'A .-\nB -...\nC -.-.\nD -..\nE .\nF ..-.\nG --.\nH ....\nI ..\nJ .---\nK -.-\nL .-..\nM --\nN -.\nO ---\nP .--.\nQ --.-\nR .-.\nS ...\nT -\nU ..-\nV ...-\nW .--\nX -..-\nY -.--\nZ --..';
+const DNA = [
+  'Here is the sequence you asked for:',
+  '',
+  'ATGGCGTACGTTAGCCTAGGCTAACGGTACGATCGATCGGCTAGCTAGGATCCGATCGTAGCTAGCTAGGCTA',
+  'GCTAGCTAGGATCGATCGGATCGTAGCTAGCTAGCTAGGCTAGCGATCGATCGTAGCTAGCTGATCGATCGA',
+  'TTAGCGCGATCGATCGATTAGCGCTAGCTAGCGATCGATCGATGCTAGCTAGCTAGCGGCGCGATATATCGCG',
+].join('\n');
+const EMOJI = 'Here are some fun emoji combos:\n\n🐶🐱🐭🐹🐰🦊🐻🐼\n🍎🍐🍊🍋🍌🍉🍇🍓\n⚽🏀🏈⚾🎾🏐🏉🎱\n🚗🚕🚙🚌🚎🏎🚓🚑';
+const FIZZBUZZ = Array.from({ length: 40 }, (_, i) =>
+  (i + 1) % 15 === 0 ? 'FizzBuzz' : (i + 1) % 3 === 0 ? 'Fizz' : (i + 1) % 5 === 0 ? 'Buzz' : String(i + 1),
+).join('\n');
+
 /** The poem with each line indented by `k` copies of a character reference, every fourth twice as deep. */
 function indented(reference: string, k: number): string {
   return POEM.map((l, i) => `${reference.repeat(i % 4 === 3 ? 2 * k : k)}${l}<br>`).join('\n');
@@ -235,6 +249,17 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
   ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],
   ['a flood of &nbsp; at the end', `${healthyProse(600, 4)}${'&nbsp;'.repeat(400)}`, /whitespace_flood/, 'read as the whitespace it is'],
+  ['the Morse alphabet', MORSE, 'ok', 'dots and dashes with a dash among them are a notation, not marks doubled'],
+  ['a DNA sequence in lines of 74 letters', DNA, 'ok', 'a run of four letters is a sequence, not words glued'],
+  ['lines of emoji', EMOJI, 'ok', 'an emoji says something: a line of them is no line of marks'],
+  [
+    'a flood of one letter still fails',
+    `${healthyProse(300, 4)} ${'a'.repeat(400)}`,
+    /char_flood|word_loop|gibberish/,
+    'one letter is no sequence',
+  ],
+  // a cost, written down: FizzBuzz is items alternating while their counters rise, as the collapse of issue 36 is
+  ['known false fail: FizzBuzz from 1 to 40', FIZZBUZZ, /line_loop/, 'with digits masked it goes round every 15 lines'],
   [
     'a flood of &amp; at the end',
     `${healthyProse(600, 4)}${'&amp;'.repeat(400)}`,

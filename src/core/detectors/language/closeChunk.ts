@@ -94,7 +94,8 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
   const { letters, start, code } = r;
   // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
   // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
-  if (letters === 0 && r.marks & RUN_LOOSE && !r.digits && !r.enclosed && t.end[i - 1]! - start > 1) r.marks |= RUN_NOISY;
+  if (letters === 0 && r.marks & RUN_LOOSE && !r.digits && !r.enclosed && t.end[i - 1]! - start > 1 && !morse(t, i, start))
+    r.marks |= RUN_NOISY;
   // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
   // them ("///" opening a line is a comment)
   if (letters === 0 && r.barMax >= BAR_RUN && !r.enclosed && !(r.flags & C_LINE)) r.marks |= RUN_NOISY;
@@ -108,4 +109,19 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
     else if (n === 0 && r.noiseOwed < 0x7f) r.noiseOwed++;
   }
   r.nextChunk();
+}
+
+/**
+ * The chunk before token i, from char `start`, is dots and dashes with a dash among them ("-...", ".-", "--.-"): Morse
+ * code or a rule, a notation, not marks doubled where no language puts them. Dots alone ("..", "....") stay what they
+ * were.
+ */
+function morse(t: TokenBuffer, i: number, start: number): boolean {
+  let dash = false;
+  for (let k = i - 1; k >= 0 && t.start[k]! >= start; k--) {
+    const id = t.id[k]!;
+    if (id === 0x2d) dash = true;
+    else if (id !== 0x2e) return false;
+  }
+  return dash;
 }

@@ -48,7 +48,7 @@ export function languageFigures(scan: Scan): LanguageFigures {
   const l = readRunOnList(c);
   const o = readWordLines(c, scan.text());
   const e = readEndWords(scan.text(), c);
-  const m = readMarkLines(scan.tokens);
+  const m = readMarkLines(scan.tokens, scan.text());
   const so = readScriptOrder(scan.tokens, scan.text());
   const k = readCodeChunks(scan.text(), c);
   // the windows cover every chunk: whether any is Chinese (then the variant is read)

@@ -43,6 +43,28 @@ export function gluedWords(info: number, len: number): number {
   return (info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM))) ? C_MALFORMED : 0;
 }
 
+/** Distinct letters (case folded) up to which a long run of letters is a sequence written in a small alphabet, not words glued. */
+const SEQUENCE_LETTERS = 5;
+
+/**
+ * Is text[from, to), a run of letters, written with SEQUENCE_LETTERS distinct letters or fewer: a DNA or RNA sequence
+ * (A, C, G, T, U, N), not words run together (words of any language use a dozen letters or more in 25)?
+ */
+export function fewLetters(text: string, from: number, to: number): boolean {
+  let seen = 0;
+  let distinct = 0;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k) | 0x20;
+    if (c < 0x61 || c > 0x7a) return false;
+    const bit = 1 << (c - 0x61);
+    if ((seen & bit) === 0) {
+      seen |= bit;
+      if (++distinct > SEQUENCE_LETTERS) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * C_GLUE for token i, of another script than the letters before it, when glued to them: a dot, "@", "/" or ":" between
  * the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a path), each in its own script;

@@ -41,7 +41,7 @@ for (const c of '{}[]()<>') BRACKETS[c.charCodeAt(0)] = 1;
  * The highest share, among MARK_LINES lines in a row, of lines that hold sentence or emphasis
  * marks and nothing else ("**", ".", ",", "*_"). A lone "*" is a blank line of a comment.
  */
-export function readMarkLines(t: TokenBuffer): MarkLineFigures {
+export function readMarkLines(t: TokenBuffer, text: string): MarkLineFigures {
   const window = new SlidingShare(MARK_LINES);
   let only = true;
   let marksOnly = true;
@@ -73,7 +73,8 @@ export function readMarkLines(t: TokenBuffer): MarkLineFigures {
     const mark = (info[i]! & KIND_MASK) === K_PUNCT;
     if (!mark || id >= 128 || LONE_MARKS[id] === 0) {
       only = false;
-      if (!mark || (id < 128 && BRACKETS[id] === 1)) marksOnly = false;
+      // an emoji says something, as a word does: a line of them is no line of marks ("🐶🐱🐭", "⚽🏀🏈")
+      if (!mark || (id < 128 && BRACKETS[id] === 1) || (id >= 128 && isPictograph(text.codePointAt(t.start[i]!)!))) marksOnly = false;
       // a word: the rest of the line says nothing more, on to its end
       if (!marksOnly) while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
     }
@@ -86,4 +87,9 @@ export function readMarkLines(t: TokenBuffer): MarkLineFigures {
     shortMarkOnly: short && lines > 0 ? markOnlyLines / lines : 0,
     shortMarkAt: short ? firstMarkOnly : -1,
   };
+}
+
+/** An emoji or a pictographic symbol (Miscellaneous Symbols and Dingbats, the emoji planes): no mark said for nothing. */
+function isPictograph(cp: number): boolean {
+  return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || (cp >= 0x2b50 && cp <= 0x2b55);
 }

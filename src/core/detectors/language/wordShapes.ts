@@ -28,7 +28,7 @@ const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, 
 const { SC_NONE } = charClass;
 const { C_BREAK, C_CASED, C_FUNC, C_MALFORMED, C_NONASCII, chunkSet } = chunks;
 const { closeChunk } = close;
-const { countScripts, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
+const { countScripts, fewLetters, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
 const { readPunct } = punct;
 const { endsEscape, skipFence } = fence;
 const { isBacktick, opensTag, writesTogether } = shapes;
@@ -130,7 +130,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     let flags = (r.flags & ~C_BREAK) | (((info >> BIT_F_FUNC) & 1) << BIT_C_FUNC);
     if (k === K_WORD) {
       flags |= ((~info >> BIT_F_LOWER) & 1) << BIT_C_CASED;
-      if (len >= GLUED_LETTERS) flags |= gluedWords(info, len);
+      if (len >= GLUED_LETTERS && !fewLetters(text, tStart[i]!, tEnd[i]!)) flags |= gluedWords(info, len);
     }
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels
     // ("npm", "html") are names in code and tech prose: not counted; nor is a Latin term with a Korean particle glued
