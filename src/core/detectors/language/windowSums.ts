@@ -153,7 +153,8 @@ export function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32
 }
 
 /**
- * The script most of the sums' letters are in (as dominant() reads them, read in place: no view made per window).
+ * The script most of the sums' letters are in, each count as the letters it writes (writtenLetters.ts), read in place:
+ * no view made per window.
  * Only the scripts of the mask have letters, and a count of none never wins: most windows are of one script.
  */
 export function dominantScript(w: Int32Array): number {
