@@ -1,6 +1,8 @@
 /**
  * How many letters a count of chars of a script writes, times two, for telling which script a
- * chunk or a window of prose is mostly in. The tokenizer counts one letter a char; a Hangul
+ * window of prose is mostly in (windowSums.ts; a chunk's main script and the script a text opens
+ * in keep one letter a char: counted so they lost real collapses, docs/detection.md, "Prose of
+ * other languages"). The tokenizer counts one letter a char; a Hangul
  * syllable block writes two or three letters (jamo), and a Han character or a kana a syllable or
  * a word. Counted one a char, a few Latin terms outweigh the Korean or Chinese sentence around
  * them ("모든 'require'를 'import'로 변환": 6 syllables, 13 Latin letters; "启用“verbatimModuleSyntax”时，
