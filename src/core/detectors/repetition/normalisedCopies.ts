@@ -47,6 +47,13 @@ export interface NormalisedCopies {
    */
   blockChars: number;
   blockCopies: number;
+  /**
+   * Runs of digits of the unit whose numbers change from copy to copy other than as a counter does (a counter goes up or
+   * down by the same step, at most the unit's runs of digits, from copy to copy): "The square of 3 is 9." said for each
+   * number holds one (the square), a numbered item said again holds none. A unit with such a figure is a table of
+   * numbers written in words, not a loop its counters hid.
+   */
+  figures: number;
 }
 
 /** Chars of the text read back from its end (about three copies of the longest unit, MAX_UNIT). */
@@ -68,6 +75,7 @@ export const NO_COPIES: NormalisedCopies = {
   table: false,
   blockChars: 0,
   blockCopies: 0,
+  figures: 0,
 };
 
 const LETTER = /\p{L}/u;
@@ -178,7 +186,56 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     table: tables.of(text.slice(onset, end), offset + onset),
     blockChars: block ? block.units * best : 0,
     blockCopies: block ? block.copies : 0,
+    figures: figuresOf(text, end, norm, last, best, reach, m, atOf),
   };
+}
+
+/** The values of one run of digits of the unit in each whole copy, shared by every call as Z is. */
+let VALUES = new Float64Array(0);
+
+/** NormalisedCopies.figures: the unit's runs of digits whose numbers change from whole copy to whole copy, not as a counter. */
+function figuresOf(
+  text: string,
+  end: number,
+  norm: Int32Array,
+  last: number,
+  best: number,
+  reach: number,
+  m: number,
+  atOf: (k: number) => number,
+): number {
+  const copies = Math.floor(reach / best);
+  if (copies < 2) return 0;
+  let runs = 0;
+  for (let k = 0; k < best; k++) if (norm[last - k] === 0x30) runs++;
+  if (runs === 0) return 0;
+  if (VALUES.length < copies) VALUES = new Float64Array(Math.max(copies, 2 * VALUES.length));
+  let figures = 0;
+  for (let k = 0; k < best; k++) {
+    if (norm[last - k] !== 0x30) continue;
+    let read = 0;
+    for (let u = 0; u < copies; u++) {
+      const j = k + u * best;
+      // the window's first run of digits may be cut by where the window starts: its copy is left out
+      if (j === m - 1) break;
+      let v = 0;
+      let i = atOf(j);
+      for (; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (!(c >= 0x30 && c <= 0x39)) break;
+        v = v * 10 + (c - 0x30);
+      }
+      // and the text's last run of digits may be cut by where the text ends ("... the early 20"): left out too
+      if (i === end) continue;
+      VALUES[read++] = v;
+    }
+    if (read < 2) continue;
+    const step = VALUES[1]! - VALUES[0]!;
+    let counter = Math.abs(step) <= runs;
+    for (let u = 2; u < read && counter; u++) if (VALUES[u]! - VALUES[u - 1]! !== step) counter = false;
+    if (!counter) figures++;
+  }
+  return figures;
 }
 
 /** Each unit's numbers as one value, the last unit last, shared by every call as Z is. */

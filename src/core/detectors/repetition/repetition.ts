@@ -400,14 +400,17 @@ export const repetition = {
     }
     // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
     // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
-    // with digits masked, rows of numbers are one unit by design
-    if (nc.copies >= t.wholeLoopCopies && nc.coverage >= t.wholeLoopCoverage && nc.letters >= WHOLE_COPIES_LETTERS)
+    // with digits masked, rows of numbers are one unit by design; and its numbers must be counters, if any: "The square of
+    // 3 is 9." said for each number is a table written in words
+    if (nc.copies >= t.wholeLoopCopies && nc.coverage >= t.wholeLoopCoverage && nc.letters >= WHOLE_COPIES_LETTERS && nc.figures === 0)
       normalisedLoop(
         'phrase_loop',
         `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
       );
     // many copies of a unit of words to the end, counters aside: the token reading took each rising number for something new
-    if (nc.copies >= t.normalisedLoopCopies && nc.words && nc.letters >= WHOLE_COPIES_LETTERS) normalisedLoop('phrase_loop', copiesToEnd());
+    // a unit whose numbers change as figures do, not as counters, is a table of numbers written in words
+    if (nc.copies >= t.normalisedLoopCopies && nc.words && nc.letters >= WHOLE_COPIES_LETTERS && nc.figures === 0)
+      normalisedLoop('phrase_loop', copiesToEnd());
     // a long last part that replays the output with edits: most of its shingles were said before
     const rp = f.replay;
     if (
