@@ -26,10 +26,10 @@ describe('latinWithParticle', () => {
 
 describe('Korean prose with Latin terms in analyzeText', () => {
   const healthy: Array<[string, string]> = [
-    ['particles glued to Latin terms', '튜플 멤버는 optional이면서 rest일 수 없습니다. 값 없이 확인된 Promise에 void를 추가하세요.'],
-    ['particles glued to quoted terms', "모든 'require'를 'import'로 변환하고 'const'를 'let'으로 바꾸세요."],
-    ['a sentence that opens on a quoted term', "'instanceof' 식 왼쪽은 'any' 형식, 개체 형식 또는 형식 매개 변수여야 합니다."],
-    ['a conditional on quoted values', "'composite'이면 'true'이고, 그렇지 않으면 'false'입니다."],
+    ['particles glued to Latin terms', '이 변수는 readonly이면서 optional일 수 없습니다. 빈 Array에 null을 넣지 마세요.'],
+    ['particles glued to quoted terms', "모든 'var'를 'const'로 바꾸고 'function'을 'arrow'로 고치세요."],
+    ['a sentence that opens on a quoted term', "'instanceof' 뒤에는 'any' 형식, 객체 형식 또는 클래스 형식이 와야 합니다."],
+    ['a conditional on quoted values', "'debug'이면 'verbose'이고, 그렇지 않으면 'quiet'입니다."],
     [
       'an answer about a build tool',
       "TypeScript 프로젝트에서는 tsconfig.json의 'strict' 옵션을 켜는 것이 좋습니다. 그러면 null 검사와 암시적 any 검사가 함께 켜지고, React 컴포넌트의 props 형식도 더 엄격하게 확인됩니다. ESLint와 Prettier를 함께 쓰면 코드 스타일도 자동으로 맞출 수 있습니다.",
@@ -39,7 +39,7 @@ describe('Korean prose with Latin terms in analyzeText', () => {
     it(`${name}: ok`, () => assert.equal(analyzeText(text).verdict, 'ok', analyzeText(text).reasons.join('; ')));
 
   it('a Japanese sentence that opens on a quoted term and goes on in Japanese stays ok', () =>
-    assert.equal(analyzeText("'composite' の場合は 'true'、それ以外の場合は 'false'").verdict, 'ok'));
+    assert.equal(analyzeText("'release' の場合は 'minify'、それ以外の場合は 'none'").verdict, 'ok'));
 
   it('words of Latin and Hangul glued back and forth, inside Korean prose, still fail as gibberish', () => {
     const text =

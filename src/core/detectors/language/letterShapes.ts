@@ -71,8 +71,8 @@ export function fewLetters(text: string, from: number, to: number): boolean {
  * C_GLUE for token i, of another script than the letters before it, when glued to them: a dot, "@", "/" or ":" between
  * the two scripts parts the labels of a name (a host "食狮.com.cn", a mail address, a path), each in its own script;
  * a quote parts a term quoted from the prose around it, which in Chinese and Japanese has no space
- * ("启用“verbatimModuleSyntax”时", "「Node.js」で") and in Korean takes its particle glued ("'require'를"); so does a
- * mark of CJK writing, after which those languages write no space ("时，CommonJS").
+ * ("开启“exactOptionalPropertyTypes”时", "「Node.js」で") and in Korean takes its particle glued ("'require'를"); so does a
+ * mark of CJK writing, after which those languages write no space ("时，TypeScript").
  */
 export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (t.start[i] !== t.end[i - 1]) return 0;
@@ -85,8 +85,8 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
 
 /**
  * A Latin term, a hyphen, then a Cyrillic word in lower case (`JS-файлов`, `escape-последовательность`): a compound
- * that Russian writes. Glued junk puts a capital or a lone letter there (`everybody-Љ`) or opens in Cyrillic
- * (`этой-Americans`), and stays glue.
+ * that Russian writes. Glued junk puts a capital or a lone letter there (`sunrise-Љ`) or opens in Cyrillic
+ * (`тому-Window`), and stays glue.
  */
 function latinCompound(t: TokenBuffer, i: number, text: string): boolean {
   if (i < 2 || t.end[i - 2] !== t.start[i - 1] || ((t.info[i - 2]! >> SCRIPT_SHIFT) & 15) !== SC_LATIN) return false;
@@ -94,7 +94,7 @@ function latinCompound(t: TokenBuffer, i: number, text: string): boolean {
   return c >= 0x430 && c <= 0x45f && t.end[i]! - t.start[i]! >= 2;
 }
 
-/** A quote mark, opening or closing: ' " ` ‘ ’ “ ” « » 「 」 『 』. Brackets are not: a gloss in another script glued inside them (`英音：[ɪnterprɪntəns]` in an English answer, corpus-real3 d-054) is glue a collapse writes. */
+/** A quote mark, opening or closing: ' " ` ‘ ’ “ ” « » 「 」 『 』. Brackets are not: a gloss in another script glued inside them (IPA in brackets after a Chinese label, in an English answer: corpus-real3 d-054) is glue a collapse writes. */
 function isQuote(c: number): boolean {
   if (c < 0x80) return c === 0x27 || c === 0x22 || c === 0x60;
   return (c >= 0x2018 && c <= 0x201d) || c === 0xab || c === 0xbb || (c >= 0x300c && c <= 0x300f);

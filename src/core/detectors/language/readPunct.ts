@@ -61,7 +61,7 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
   if (id === 0x2c) r.commas++;
   // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
   // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"').
-  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在', '"bind"、"call"'): glued there is how they write
+  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在', '"map"、"filter"'): glued there is how they write
   if (
     r.letters > 0 &&
     isClausePunct(id) &&

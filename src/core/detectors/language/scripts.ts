@@ -224,7 +224,7 @@ ASIDE_MARKS[0x22] = STRAIGHT;
  * Does a single quote close the term that starts at `from`, and is that term most of its chunk ('any', 'require'를)?
  * Such a chunk is a term quoted, as one in double quotes is, with at most a particle glued after it; an apostrophe
  * that opens a word ('tis) closes nothing, and a chunk that goes on past the term in a script written without spaces
- * ('true'、それ以外の場合は) is the prose's own.
+ * ('minify'、それ以外の場合は) is the prose's own.
  */
 function closesQuote(t: string, from: number): boolean {
   let close = -1;

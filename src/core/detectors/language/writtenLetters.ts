@@ -5,8 +5,8 @@
  * other languages"). The tokenizer counts one letter a char; a Hangul
  * syllable block writes two or three letters (jamo), and a Han character or a kana a syllable or
  * a word. Counted one a char, a few Latin terms outweigh the Korean or Chinese sentence around
- * them ("모든 'require'를 'import'로 변환": 6 syllables, 13 Latin letters; "启用“verbatimModuleSyntax”时，
- * 导入别名无法解析为类型或仅类型声明": 19 characters, 20 Latin letters), which a reader reads as
+ * them ("모든 'var'를 'const'로 바꾸세요": 7 syllables, 8 Latin letters; "开启“exactOptionalPropertyTypes”时，
+ * 可选属性无法赋值为未定义": 14 characters, 26 Latin letters), which a reader reads as
  * Korean or Chinese with terms in it. Every other script writes a letter a char.
  */
 import * as charClass from '../../charClass.js';
