@@ -166,7 +166,8 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   }
   // with digits masked the unit may be one row of a template said again with other figures, where a block of rows is
   // what comes round as written: the rows' numbers read as one value each, and the periods of those values
-  const block = exactReach * 2 < 3 * best && reach >= 3 * best ? blockOfUnits(text, norm, last, best, reach, m, atOf) : null;
+  const read: CopiesRead = { text, end, norm, last, best, reach, m, atOf };
+  const block = exactReach * 2 < 3 * best && reach >= 3 * best ? blockOfUnits(read) : null;
   let letters = 0;
   for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
   const onset = atOf(reach - 1);
@@ -186,24 +187,31 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     table: tables.of(text.slice(onset, end), offset + onset),
     blockChars: block ? block.units * best : 0,
     blockCopies: block ? block.copies : 0,
-    figures: figuresOf(text, end, norm, last, best, reach, m, atOf),
+    figures: figuresOf(read),
   };
+}
+
+/**
+ * The copies as normalisedCopies found them, for the readings of their numbers: the text (to char `end`, trailing
+ * whitespace aside), its normalised chars read last first (char k of the reversed window is norm[last - k], from char
+ * atOf(k) of the text; m of them), the unit of `best` normalised chars and the `reach` of the copies.
+ */
+interface CopiesRead {
+  text: string;
+  end: number;
+  norm: Int32Array;
+  last: number;
+  best: number;
+  reach: number;
+  m: number;
+  atOf: (k: number) => number;
 }
 
 /** The values of one run of digits of the unit in each whole copy, shared by every call as Z is. */
 let VALUES = new Float64Array(0);
 
 /** NormalisedCopies.figures: the unit's runs of digits whose numbers change from whole copy to whole copy, not as a counter. */
-function figuresOf(
-  text: string,
-  end: number,
-  norm: Int32Array,
-  last: number,
-  best: number,
-  reach: number,
-  m: number,
-  atOf: (k: number) => number,
-): number {
+function figuresOf({ text, end, norm, last, best, reach, m, atOf }: CopiesRead): number {
   const copies = Math.floor(reach / best);
   if (copies < 2) return 0;
   let runs = 0;
@@ -246,15 +254,7 @@ let UNIT_NUMBERS = new Int32Array(0);
  * numbers of its units as written: a hash of each unit's runs of digits, then the Z function over those hashes (zOfReversed, as over the chars). The
  * block that reaches furthest back with 1.5 copies or more, the shortest of those; null when none.
  */
-function blockOfUnits(
-  text: string,
-  norm: Int32Array,
-  last: number,
-  best: number,
-  reach: number,
-  m: number,
-  atOf: (k: number) => number,
-): { units: number; copies: number } | null {
+function blockOfUnits({ text, norm, last, best, reach, m, atOf }: CopiesRead): { units: number; copies: number } | null {
   const n = Math.floor(reach / best);
   if (UNIT_NUMBERS.length < n) UNIT_NUMBERS = new Int32Array(Math.max(n, 2 * UNIT_NUMBERS.length));
   const h = UNIT_NUMBERS;
