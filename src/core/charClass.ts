@@ -49,10 +49,34 @@ const astralCache = new Map<number, number>();
 const LETTERISH = /^[\p{L}\p{M}\p{N}_]$/u;
 const SPACE = /^\s$/u;
 
+/**
+ * Latin letters of the blocks past Latin Extended-B (U+0250 on): IPA Extensions, which
+ * alphabets of living languages write with (Azerbaijani `ə`, the `ɛ` and `ɔ` of Akan, Ewe or
+ * Lingala), Latin Extended Additional (Vietnamese, Welsh), Extended-C, -D and -E (Uralic and
+ * Mesoamerican orthographies) and the full-width forms.
+ */
+export function isLatinPastB(cp: number): boolean {
+  return (
+    (cp >= 0x250 && cp <= 0x2af) ||
+    (cp >= 0x1e00 && cp <= 0x1eff) ||
+    (cp >= 0x2c60 && cp <= 0x2c7f) ||
+    (cp >= 0xa720 && cp <= 0xa7ff) ||
+    (cp >= 0xab30 && cp <= 0xab6f) ||
+    (cp >= 0xff21 && cp <= 0xff5a)
+  );
+}
+
+/**
+ * Spacing modifier letters (U+02B0-U+02FF: `ʻ`, `ʼ`, `ˈ`, `ː`) are written inside words of several scripts (Uzbek
+ * `Oʻzbekiston`, a Ukrainian apostrophe, Hawaiian `Hawaiʻi`, phonetic length): of no script, like a combining mark, so
+ * a word keeps the script of its letters.
+ */
+function isModifierLetter(cp: number): boolean {
+  return cp >= 0x2b0 && cp <= 0x2ff;
+}
+
 function scriptOf(cp: number): number {
-  if (cp < 0x250) return SC_LATIN;
-  if (cp >= 0x1e00 && cp <= 0x1eff) return SC_LATIN;
-  if (cp >= 0xff21 && cp <= 0xff5a) return SC_LATIN;
+  if (cp < 0x250 || isLatinPastB(cp)) return SC_LATIN;
   if (cp >= 0x370 && cp <= 0x3ff) return SC_GREEK;
   if (cp >= 0x1f00 && cp <= 0x1fff) return SC_GREEK;
   if (cp >= 0x400 && cp <= 0x52f) return SC_CYRILLIC;
@@ -90,7 +114,7 @@ function compute(cp: number): [number, number] {
     if (cp === 0x5f) return [CH_WORD, SC_NONE];
     if (/^\p{N}$/u.test(ch)) return [CH_WORD, SC_NONE];
     const script = scriptOf(cp);
-    return [isSolo(script) ? CH_SOLO : CH_WORD, /^\p{M}$/u.test(ch) ? SC_NONE : script];
+    return [isSolo(script) ? CH_SOLO : CH_WORD, /^\p{M}$/u.test(ch) || isModifierLetter(cp) ? SC_NONE : script];
   }
   return [CH_PUNCT, SC_NONE];
 }

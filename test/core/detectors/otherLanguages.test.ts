@@ -58,3 +58,17 @@ describe('a paragraph on one line in a language with no function-word list', () 
       'Metoda klasy nie może mieć dekoratora. Metoda klasy nie może mieć parametru opcjonalnego. Metoda klasy musi mieć jawny typ. Pole klasy nie może mieć dekoratora. Pole klasy nie może mieć inicjatora. Pole klasy musi mieć jawny typ. Konstruktor klasy nie może mieć dekoratora. Konstruktor klasy musi mieć jawny typ.',
     ));
 });
+
+describe('letters past Latin Extended-B, and modifier letters inside words', () => {
+  it('Azerbaijani, whose ə lies in the IPA block, is Latin prose', () =>
+    ok(
+      'Bu proqram faylların ölçüsünü hesablayır və nəticəni ekranda göstərir. Əgər qovluq boşdursa, heç bir xəbərdarlıq verilmir, amma səhv baş verərsə, məlumat jurnalda saxlanılır.',
+    ));
+  it('the open vowels of West African alphabets are Latin letters', () =>
+    ok('Mɛ din de Kofi, na mefiri Kumasi. Ɔyɛ kuro kɛseɛ wɔ Ghana mantam no mu.'));
+  it('a modifier letter inside a word keeps the word in its script (Uzbek ʻ, the Ukrainian apostrophe ʼ, Hawaiian ʻ)', () => {
+    ok('Oʻzbekiston poytaxti Toshkent shahri boʻlib, u mamlakatning eng katta va eng qadimiy shaharlaridan biri hisoblanadi.');
+    ok('Мені потрібна памʼятка про те, як налаштувати резервне копіювання на сервері, щоб не втратити дані.');
+    ok('Hawaiʻi is a chain of volcanic islands in the Pacific, and the word ʻāina means the land that feeds.');
+  });
+});

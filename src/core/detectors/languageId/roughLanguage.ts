@@ -7,6 +7,7 @@
  * or two languages' lists nearly tied give null, and the identifier decides.
  */
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
+import { isLatinPastB } from '../../charClass.js';
 
 /** Share of a unit's letters its main script needs. */
 const SCRIPT_SHARE = 0.8;
@@ -29,8 +30,7 @@ const HANGUL = 4;
 const OTHER = 5;
 
 function scriptOf(c: number): number {
-  if (c < 0x250) return LATIN;
-  if (c >= 0x1e00 && c <= 0x1eff) return LATIN;
+  if (c < 0x250 || isLatinPastB(c)) return LATIN;
   if (c >= 0x400 && c <= 0x52f) return CYRILLIC;
   if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf)) return HAN;
   if (c >= 0x3040 && c <= 0x30ff) return KANA;
