@@ -72,3 +72,18 @@ describe('letters past Latin Extended-B, and modifier letters inside words', () 
     ok('Hawaiʻi is a chain of volcanic islands in the Pacific, and the word ʻāina means the land that feeds.');
   });
 });
+
+describe('prose in a script no function-word list is written in', () => {
+  // the lists are of Latin and Cyrillic languages: a window of another script has none of their words whatever it says
+  it('a Yiddish sentence (Hebrew letters, a language eld does not know) is not word salad', () =>
+    ok('די פּראָגראַם היט אויטאָמאַטיש אויף די ענדערונגען יעדע פינף מינוט אין א צייטווייליקן טעקע'));
+  it('a Uyghur sentence (Arabic letters, a language eld does not know) is not word salad', () =>
+    ok('پروگرام ئۆزگىرىشلەرنى ھەر بەش مىنۇتتا ۋاقىتلىق ھۆججەتكە ئاپتوماتىك ساقلايدۇ'));
+  it('English words strung with no function word still fail as word salad', () => {
+    const a = analyzeText(
+      'Here is the summary you asked for. window river candle purple engine mountain silver blanket orange thunder pencil garden marble whistle lantern',
+    );
+    assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+    assert.match(a.reasons[0] ?? '', /^word_salad/);
+  });
+});

@@ -14,7 +14,7 @@ import * as windowSums from './windowSums.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
-const { SC_CJK } = charClass;
+const { SC_CJK, SC_CYRILLIC, SC_LATIN } = charClass;
 const { addSaladPoint } = salad;
 const { gluesLatin } = shapes;
 const { chunkSums, clearScripts, dominantScript, joinSums, S, SUMS, WEIGHT_CAP } = windowSums;
@@ -116,7 +116,8 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     const letterless = w[S.LETTERLESS]!;
     if (w[S.SCRIPTS + SC_CJK]! > 0) f.cjk = true;
     // letters of two scripts glued are normal where the window's prose is in a script that glues Latin terms
-    if (gluesLatin(dominantScript(w))) {
+    const script = dominantScript(w);
+    if (gluesLatin(script)) {
       malformed += w[S.GLUED_MALFORMED]!;
       glued = 0;
     } else malformed += glued;
@@ -150,7 +151,15 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
         f.shortPiecesAt = at;
       }
     }
-    if (!code && spaced >= SPACED_WINDOW * n && n >= SALAD_MIN_CHUNKS && w[S.CASED]! < TITLE_CASE_SHARE * n) {
+    // the function-word lists are of languages written in Latin or Cyrillic letters: a window in another script has
+    // none of their words whatever it says (Uyghur, Yiddish, Georgian, Greek), so it is not read for salad
+    if (
+      !code &&
+      (script === SC_LATIN || script === SC_CYRILLIC) &&
+      spaced >= SPACED_WINDOW * n &&
+      n >= SALAD_MIN_CHUNKS &&
+      w[S.CASED]! < TITLE_CASE_SHARE * n
+    ) {
       const fs = func / n;
       const bs = breaks / n;
       addSaladPoint(f.salad, fs, bs, at);
