@@ -87,3 +87,14 @@ describe('prose in a script no function-word list is written in', () => {
     assert.match(a.reasons[0] ?? '', /^word_salad/);
   });
 });
+
+describe('marks that part a key from its value and the items of a list', () => {
+  it('an option whose value is a placeholder in Cyrillic capitals is no glue of two scripts', () =>
+    ok('      --report-address=АДРЕС@ПОЧТЫ\n                      куда отправлять сообщения об ошибках\n'));
+  it('keywords of two scripts parted by semicolons are a list, not words glued', () =>
+    ok('editor;text;notes;write;редактор;текст;заметки;писать'));
+  it('Latin and Cyrillic letters glued with no mark between them still fail', () => {
+    const a = analyzeText(`The report is ready. ${'Hinweisлист morgenдом '.repeat(8)}`);
+    assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+  });
+});

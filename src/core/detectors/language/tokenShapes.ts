@@ -20,9 +20,14 @@ export function escapesBreak(t: TokenBuffer, text: string, i: number): boolean {
   return c === 0x6e || c === 0x72 || c === 0x74;
 }
 
-/** Is the token a dot, "@", "/" or ":", which part the labels of a host, an address or a path? */
+/**
+ * Is the token a dot, "@", "/" or ":", which part the labels of a host, an address or a path, or "=" or ";", which part
+ * a key from its value ("--holder=СТРОКА") and the items of a list written with no space ("tool;алат")?
+ */
 export function partsLabels(info: number, id: number): boolean {
-  return (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a);
+  return (
+    (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a || id === 0x3d || id === 0x3b)
+  );
 }
 
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */
