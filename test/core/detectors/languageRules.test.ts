@@ -64,7 +64,7 @@ const ROWS: Array<[string, Partial<LanguageFigures>, string]> = [
   ['shortPieceShare', { shortPieces: 0.7, shortPiecesAt: 5 }, 'gibberish'],
   ['codeChunkShare', { codeChunks: 0.5, codeChunksAt: 5 }, 'gibberish'],
   ['markLineShare', { markLines: 0.6, markLinesAt: 5 }, 'gibberish'],
-  ['oddScriptWords', { oddScriptWords: 1, oddScriptAt: 5 }, 'gibberish'],
+  ['oddScriptWords', { oddScriptWords: 2, oddScriptAt: 5 }, 'gibberish'],
   ['shortMarkLineShare', { shortLines: 5, shortMarkOnly: 0.8, shortMarkAt: 5 }, 'gibberish'],
   ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5, lang: '' }] }, 'word_salad'],
   ['saladEndWords', { endWords: 6, endWordsAt: 5 }, 'word_salad'],

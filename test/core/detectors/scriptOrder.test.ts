@@ -16,6 +16,12 @@ describe('oddScriptOrder', () => {
     ['Привет', false, 'one script'],
     ['naïveté', false, 'Latin with diacritics is one script'],
     ['λpeak', false, 'Greek and Latin are not read: a unit in science prose'],
+    ['сe', false, 'a word of letters both alphabets write alike tells nothing (a Bulgarian се typed with a Latin e)'],
+    ['локалiзацiя', false, 'a Latin i typed inside a Ukrainian word between Cyrillic letters: a slip'],
+    ['ИМЯФАЙЛАaa', false, 'twins at the end of a word of many Cyrillic letters read as Cyrillic'],
+    ['описанияPostScript', false, 'a Latin name glued after a Cyrillic word: its twins P, o, s, t keep their own script'],
+    ['Оw', true, 'a twin at the edge of a word of one letter of the other script: two scripts, as junk glues them'],
+    ['прежiнvoke', true, 'a twin between Cyrillic letters, then a lower-case Latin word'],
   ];
   for (const [word, odd, why] of rows) it(`${word}: ${odd} (${why})`, () => assert.equal(oddScriptOrder(word, 0, word.length), odd));
 });
@@ -32,6 +38,11 @@ describe('words of two alphabets in analyzeText', () => {
     const a = analyzeText(text);
     assert.equal(a.verdict, 'fail');
     assert.match(a.reasons[0] ?? '', /^gibberish: 2 words whose Latin and Cyrillic letters/);
+  });
+  it('an identifier whose parts are of two scripts is labels, not a word: a Ukrainian sentence naming one stays ok', () => {
+    const text =
+      'Щоб змінити розкладку клавіатури, відкрийте налаштування системи і в полі введення вкажіть назву у форматі розкладка_xkb, після чого збережіть зміни і перезапустіть сеанс, щоб нова розкладка почала діяти.';
+    assert.equal(analyzeText(text).verdict, 'ok');
   });
   it('the same word inside a code block is code, not prose', () => {
     const text =

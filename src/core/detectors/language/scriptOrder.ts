@@ -30,7 +30,7 @@ export function readScriptOrder(t: TokenBuffer, text: string): ScriptOrderFigure
   for (let i = 0; i < n; i++) {
     const f = info[i]!;
     if ((f & F_MIXSCRIPT) === 0 || (f & KIND_MASK) !== K_WORD || (f & (F_CODE | F_FENCE)) !== 0) continue;
-    if (oddScriptOrder(text, start[i]!, end[i]!)) {
+    if (oddParts(text, start[i]!, end[i]!)) {
       if (count === 0) at = start[i]!;
       count++;
     }
@@ -38,17 +38,87 @@ export function readScriptOrder(t: TokenBuffer, text: string): ScriptOrderFigure
   return { oddScriptWords: count, oddScriptAt: at };
 }
 
-/** Whether text[from, to) has a Cyrillic letter right before a lower-case Latin one, or switches between the two scripts twice. */
+/** Whether a part of text[from, to) between underscores is odd: an identifier's parts are labels, each in its own script (`команда_shell`). */
+function oddParts(text: string, from: number, to: number): boolean {
+  let a = from;
+  for (let k = from; k <= to; k++) {
+    if (k < to && text.charCodeAt(k) !== 0x5f) continue;
+    if (k > a && oddScriptOrder(text, a, k)) return true;
+    a = k + 1;
+  }
+  return false;
+}
+
+/**
+ * Letters the two alphabets write alike (Latin a, c, e, i, j, o, p, s, x, y and the capitals A, B, C, E, H, I, J, K,
+ * M, O, P, S, T, X, Y, and their Cyrillic twins). Typed in the other script by slip, they tell nothing: healthy
+ * translations hold such slips (`сe`, `локалiзацiї`, `ПРЕФИКСaa`: 33 of the gettext catalogs' translations, by
+ * Bulgarian, Serbian, Ukrainian and Russian translators). A run of them takes the script of the letters on both its
+ * sides; at the word's edge, that of the letters on its one side when the word has two or more of them that are no
+ * twin (a slip inside a word; `Оw` in junk of many scripts is two scripts); between a Cyrillic and a Latin letter
+ * (`описанияPostScript`) it keeps its own. A word of twins alone (`сe`) tells nothing.
+ */
+const TWINS = new Set([...'acehijkmopstxyABCEHIJKMOPSTXYасеіјорѕхуАВСЕНІЈКМОРЅТХУ'].map((ch) => ch.charCodeAt(0)));
+
+/** Scratch: per letter of the word read, its script once the twins are read (LATIN, CYRILLIC), and its char. */
+let SCRIPTS = new Uint8Array(64);
+let CHARS = new Uint16Array(64);
+
+/**
+ * Whether text[from, to) has a Cyrillic letter right before a lower-case Latin one, or switches between the two scripts
+ * twice, its twin letters (TWINS) read in the script around them.
+ */
 export function oddScriptOrder(text: string, from: number, to: number): boolean {
-  let prev = NONE;
-  let switches = 0;
+  if (SCRIPTS.length < to - from) {
+    SCRIPTS = new Uint8Array(to - from);
+    CHARS = new Uint16Array(to - from);
+  }
+  const scripts = SCRIPTS;
+  const chars = CHARS;
+  // the word's letters of the two scripts, twins marked 0 until their run ends
+  let m = 0;
+  let runFrom = -1;
+  // letters of each script that are no twin
+  let latin = 0;
+  let cyrillic = 0;
   for (let k = from; k < to; k++) {
     const c = text.charCodeAt(k);
     const script = latinOrCyrillic(c);
-    if (script === NONE) continue;
+    if (script === LATIN && !TWINS.has(c)) latin++;
+    else if (script === CYRILLIC && !TWINS.has(c)) cyrillic++;
+  }
+  if (latin + cyrillic === 0) return false;
+  for (let k = from; k <= to; k++) {
+    const c = k < to ? text.charCodeAt(k) : 0;
+    const script = k < to ? latinOrCyrillic(c) : NONE;
+    if (k < to && script === NONE) continue;
+    if (k < to && TWINS.has(c)) {
+      if (runFrom < 0) runFrom = m;
+      scripts[m] = 0;
+      chars[m++] = c;
+      continue;
+    }
+    if (runFrom >= 0) {
+      const left = runFrom > 0 ? scripts[runFrom - 1]! : NONE;
+      // the script the run is read in: that of both its sides, or of its one side at an edge when the word has two
+      // letters of it that are no twin; NONE: each twin its own
+      const side = left === NONE ? script : left;
+      const around = left === script || ((left === NONE || script === NONE) && (side === LATIN ? latin : cyrillic) >= 2) ? side : NONE;
+      for (let j = runFrom; j < m; j++) scripts[j] = around === NONE ? latinOrCyrillic(chars[j]!) : around;
+      runFrom = -1;
+    }
+    if (k < to) {
+      scripts[m] = script;
+      chars[m++] = c;
+    }
+  }
+  let prev = NONE;
+  let switches = 0;
+  for (let j = 0; j < m; j++) {
+    const script = scripts[j]!;
     if (prev !== NONE && script !== prev) {
       if (++switches >= 2) return true;
-      if (prev === CYRILLIC && isLowerLatin(c)) return true;
+      if (prev === CYRILLIC && isLowerLatin(chars[j]!)) return true;
     }
     prev = script;
   }

@@ -25,9 +25,7 @@ export function escapesBreak(t: TokenBuffer, text: string, i: number): boolean {
  * a key from its value ("--holder=СТРОКА") and the items of a list written with no space ("tool;алат")?
  */
 export function partsLabels(info: number, id: number): boolean {
-  return (
-    (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a || id === 0x3d || id === 0x3b)
-  );
+  return (info & KIND_MASK) === K_PUNCT && (id === 0x2e || id === 0x40 || id === 0x2f || id === 0x3a || id === 0x3d || id === 0x3b);
 }
 
 /** Scripts written without spaces between words (or that glue Latin terms to their words). */
