@@ -215,9 +215,33 @@ describe('repetition: the whole output one unit said over and over, on the norma
     ],
     [
       'an enumeration that goes round 1.7 times',
-      'I am a language model, with no body, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no memory, no wishes, no fears, no plans, no doubts,',
+      'I am a language model, with no body, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no hobbies, no friends, no family, no address, no birthday, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no hobbies,',
       /sentence_loop/,
-      '1.7 copies of a unit of 62 chars with no line break in it, 79% of the output: a cycle inside one run of text (lineUnitChars)',
+      '1.7 copies of a unit of 112 chars with no line break in it, 87% of the output: a cycle inside one run of text (lineUnitChars)',
+    ],
+    [
+      'the same enumeration of six items going round (a known miss)',
+      'I am a language model, with no body, no memory, no wishes, no fears, no plans, no doubts, no habits, no secrets, no memory, no wishes, no fears, no plans, no doubts,',
+      'ok',
+      '1.7 copies of a unit of 62 chars, under lineUnitChars (100 letters): a flag and its negation on two lines and a sentence that names a phrase at both ends are units of 40 to 75 letters said 1.5 to 1.8 times (the gettext catalogs, docs/detection.md)',
+    ],
+    [
+      'an option and its negation, each on its line',
+      '-mfast-math\t\tturn on fast floating-point arithmetic\n-mno-fast-math\t\tdo not turn on fast floating-point arithmetic\n',
+      'ok',
+      '1.6 copies of a unit of about 50 letters over most of the output: healthy help text',
+    ],
+    [
+      'a sentence that names a long phrase at both ends',
+      'The cache is written to the directory for temporary build files, but it is never read back from the directory for temporary build files',
+      'ok',
+      'a phrase of 30 letters said twice with 20 between: 1.5 copies of a unit of 50 letters',
+    ],
+    [
+      'an enumeration in Chinese that goes round 1.7 times',
+      '我只是一个程序，没有名字，没有家乡，没有朋友，没有梦想，没有记忆，没有计划，没有颜色，没有声音，没有味道，没有形状，没有年龄，没有方向，没有名字，没有家乡，没有朋友，没有梦想，没有记忆，没有计划，没有颜色，没有声音，',
+      /sentence_loop/,
+      '1.7 copies of a unit of 60 chars, 48 of them Han characters that write 2.5 letters each: 132 letters, past lineUnitChars',
     ],
     [
       'a chorus after one verse, the same A B A on lines',

@@ -14,7 +14,9 @@
  * the one that covers the most chars (the shortest of those: a loop of a short unit is not
  * one of its multiples). O(n) over the last WINDOW chars.
  */
+import * as charClass from '../../charClass.js';
 import { DelimitedTables } from '../../text/delimitedTables.js';
+import { writtenLetters } from '../language/writtenLetters.js';
 import { isSpace, type NormalisedTail, normalisedTail, within } from './normalisedTail.js';
 
 export interface NormalisedCopies {
@@ -26,6 +28,12 @@ export interface NormalisedCopies {
   unitChars: number;
   /** Share of the unit's normalised chars that are letters. */
   letters: number;
+  /**
+   * The unit's size in the letters it writes: its normalised chars, a Han character, a kana or a Hangul syllable counted
+   * as the two or three letters it writes (writtenLetters.ts), so a unit of Chinese and one of English that say as much
+   * are as large.
+   */
+  unitLetters: number;
   /** Start of the first copy in the text, and the share of the text (trailing whitespace aside) from it to the end. */
   onset: number;
   coverage: number;
@@ -66,6 +74,7 @@ export const NO_COPIES: NormalisedCopies = {
   exactCopies: 0,
   unitChars: 0,
   letters: 0,
+  unitLetters: 0,
   onset: -1,
   coverage: 0,
   lines: false,
@@ -169,7 +178,18 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
   const read: CopiesRead = { text, end, norm, last, best, reach, m, atOf };
   const block = exactReach * 2 < 3 * best && reach >= 3 * best ? blockOfUnits(read) : null;
   let letters = 0;
-  for (let k = 0; k < best; k++) if (isLetter(norm[last - k]!)) letters++;
+  // twice the letters the unit writes (writtenLetters counts so)
+  let written = 0;
+  for (let k = 0; k < best; k++) {
+    const c = norm[last - k]!;
+    if (isLetter(c)) letters++;
+    if (c < 0x3000) written += 2;
+    else {
+      // the class read first fills the script's cache
+      charClass.classOf(c);
+      written += writtenLetters(charClass.scriptOfCode(c), 1);
+    }
+  }
   const onset = atOf(reach - 1);
   // the unit as the last period holds it (the copy the onset starts may begin with the end of the sentence before)
   const unit = text.slice(atOf(best - 1), end);
@@ -178,6 +198,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     exactCopies: exactReach / best,
     unitChars: best,
     letters: letters / best,
+    unitLetters: written / 2,
     onset: offset + onset,
     coverage: (end - onset) / (offset + end),
     lines: unit.includes('\n'),

@@ -169,8 +169,8 @@ const THRESHOLDS = {
     why: 'normalised chars (no whitespace, a run of digits one) from which a unit is large: about 200 chars of prose, two sentences',
   },
   lineUnitChars: {
-    value: 40,
-    why: 'normalised chars from which a unit with no line break in it counts for largeCopies: a cycle inside one run of text (an enumeration that goes round: 12 items, then the first 8 again, 1.7 copies of 60 chars). A refrain is lines (a chorus after one verse reads the same to the copy count: 1.5 copies of 152 chars), so a unit that holds a line break keeps largeUnitChars. No healthy model output has 1.5 such copies at its end, whole or cut at 4 points; two real-file readings do, covering 0.056 of their output (npm run bench -- thresholds), against largeCopiesCoverage 0.6',
+    value: 100,
+    why: 'letters a unit with no line break in it writes (its normalised chars, a Han character, a kana or a Hangul syllable counted as the 2.5 letters it writes) from which it counts for largeCopies: a cycle inside one run of text (an enumeration that goes round: 12 items, then the first 8 again, 1.7 copies of 60 Chinese characters, 150 letters). A refrain is lines (a chorus after one verse reads the same to the copy count: 1.5 copies of 152 chars), so a unit that holds a line break keeps largeUnitChars. No healthy model output or real file has 1.5 such copies of a unit of words of 40 chars or more over largeCopiesCoverage of it, whole or cut at 4 points (npm run bench -- thresholds); 110 of the 110,508 translations of the gettext catalogs do (npm run bench -- translations: a flag and its negation, "-mvirt  générer des instructions ..." then "-mno-virt  ne pas générer ...", a sentence that names a phrase at both ends), with units of 40 to 75 letters, so the threshold sits past them',
   },
   largeCopiesCoverage: {
     value: 0.6,
@@ -369,7 +369,7 @@ export const repetition = {
     // a large unit said again back to back to the end, which wrapping, counters or a cut hid from the token reading
     if (
       nc.copies >= t.largeCopies &&
-      nc.unitChars >= (nc.lines ? t.largeUnitChars : Math.min(t.lineUnitChars, t.largeUnitChars)) &&
+      (nc.lines ? nc.unitChars >= t.largeUnitChars : nc.unitLetters >= Math.min(t.lineUnitChars, t.largeUnitChars)) &&
       nc.coverage >= t.largeCopiesCoverage &&
       nc.words
     )
