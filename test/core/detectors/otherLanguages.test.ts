@@ -98,3 +98,16 @@ describe('marks that part a key from its value and the items of a list', () => {
     assert.equal(a.verdict, 'fail', a.reasons.join('; '));
   });
 });
+
+describe('word salad is judged by the lists only in the languages they cover', () => {
+  // eld knows these languages little and gives a neighbour at a low score (Turkish, Polish): a language the lists do
+  // not cover either way, so a sentence with none of their function words is not salad
+  it('a Crimean Tatar sentence stays ok', () => ok('Bir pencereniñ ekranda ortada kösterilüvini belirtken qıymet'));
+  it('a Belarusian sentence in Latin letters stays ok', () => ok('Ci pavinna akno zastavacca pasiaredzinie ekrana pry pieršym pakazie'));
+  it('letters drawn at random, to which eld gives some language at a score under 0.15, still fail as word salad', () => {
+    const a = analyzeText(
+      'Here is the list. qzvtk bramplo xuvid frekto molpanu zirtak vobble quenzit drafmo plixer yovant krembo zuthil vaspern glorid',
+    );
+    assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+  });
+});

@@ -5,7 +5,6 @@
  */
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
 import { identifyLanguage } from '../languageId/eldLoader.js';
-import { languageId } from '../languageId/languageId.js';
 import { LANGUAGE_THRESHOLDS } from './thresholds.js';
 
 /** A window of Latin or Cyrillic prose read for word salad: its function-word share, its break share, where it starts. */
@@ -13,7 +12,7 @@ export interface SaladPoint {
   func: number;
   breaks: number;
   at: number;
-  /** The language eld gives the window's text when it is sure (ISO 639-1), '' when not sure or not asked (identifySalad). */
+  /** The language eld gives the window's text (ISO 639-1) when sure, or less sure of a window of letters no listed language writes; '' when not (identifySalad). */
   lang: string;
 }
 
@@ -47,6 +46,10 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
  * The languages that the function-word lists cover: a window of one of them with no function word
  * is salad, while one of another language (Swedish, Finnish, Turkish, Indonesian, Vietnamese) has
  * none of the listed words whatever it says, and is not judged so (its language is asked of eld).
+ * eld need not be sure of a window written in letters the listed languages do not write: a language
+ * it knows little (Belarusian in Latin letters, Crimean Tatar, Mongolian) gets a neighbour of it
+ * (Polish, Turkish, Russian) at a low score; the six real collapses that only the salad reading
+ * fails all get English (0.36-0.68).
  */
 const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
 /** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so prose of a listed language (0.3-0.55 function words) is never asked. */
@@ -55,19 +58,61 @@ const IDENTIFY_BELOW = 2 * LANGUAGE_THRESHOLDS.saladFunctionShare.value;
 const IDENTIFY_BREAKS = 2 * LANGUAGE_THRESHOLDS.saladBreakShare.value;
 /** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
 const IDENTIFY_CHARS = 300;
-/** eld's score from which the window's language counts: the one language_switch counts a unit from (its default languageConfidence). */
-const SURE = languageId.thresholds.languageConfidence.value;
+/** eld's score from which the language it gives a window counts whatever letters the window holds. */
+const SURE = 0.7;
+/**
+ * eld's score from which the language it gives a window counts when the window writes letters no listed language
+ * does. Letters drawn at random (the gibberish of test/corpus, `iirhsqp zcoz fdkarwd`) get some language at
+ * 0.07-0.12; the healthy windows of languages the lists do not cover, 0.18 and more (gettext translations that failed
+ * as salad: 5% under 0.24). A few English words strung get another language as high (`Dungeon Canada fingers
+ * Professional ...`: Catalan, 0.64), so below SURE the letters decide.
+ */
+const NAMED = 0.15;
+/** Share of a window's words with a letter no listed language writes from which the window is written in another alphabet. */
+const FOREIGN_WORDS = 0.1;
 
-/** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld is sure of. */
+/**
+ * The letters the listed languages write: the Latin alphabet with the accents of French, German, Spanish, Italian,
+ * Portuguese and Dutch, and the Russian alphabet. Polish `ł`, Czech `ř`, Swedish `å`, Turkish `ı`, Ukrainian `і` are
+ * none of them.
+ */
+const LISTED_LETTERS = new Set(
+  [...'abcdefghijklmnopqrstuvwxyzàâæçéèêëîïôœùûüÿäößáíñóúìòãõабвгдеёжзийклмнопрстуфхцчшщъыьэюя'].map((ch) => ch.charCodeAt(0)),
+);
+const WORD = /[\p{L}\p{M}]+/gu;
+
+/** Whether FOREIGN_WORDS of the words of `s` hold a letter no listed language writes. */
+function foreignLetters(s: string): boolean {
+  let words = 0;
+  let foreign = 0;
+  for (const m of s.toLowerCase().matchAll(WORD)) {
+    words++;
+    const w = m[0];
+    for (let k = 0; k < w.length; k++) {
+      const c = w.charCodeAt(k);
+      // a combining mark is part of the letter before it; a letter of a script the lists do not hold was kept from the
+      // windows read for salad (windows.ts)
+      if (c >= 0x300 && c <= 0x36f) continue;
+      if (!LISTED_LETTERS.has(c)) {
+        foreign++;
+        break;
+      }
+    }
+  }
+  return words > 0 && foreign >= FOREIGN_WORDS * words;
+}
+
+/** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld gives it. */
 export function identifySalad(front: SaladPoint[], text: string): void {
   for (const p of front) {
     if (p.func >= IDENTIFY_BELOW || p.breaks >= IDENTIFY_BREAKS) continue;
-    const { language, score } = identifyLanguage(text.slice(p.at, p.at + IDENTIFY_CHARS));
-    p.lang = score >= SURE ? language : '';
+    const window = text.slice(p.at, p.at + IDENTIFY_CHARS);
+    const { language, score } = identifyLanguage(window);
+    p.lang = score >= SURE || (score >= NAMED && foreignLetters(window)) ? language : '';
   }
 }
 
-/** Whether a window is in a language the function-word lists do not cover (eld sure of it): no salad to judge by them. */
+/** Whether a window is in a language the function-word lists do not cover (as eld reads it): no salad to judge by them. */
 export function unlisted(p: SaladPoint): boolean {
   return p.lang !== '' && !LISTED.has(p.lang);
 }
