@@ -17,6 +17,7 @@ const calm: LanguageFigures = {
   windows: 4,
   malformed: 0,
   malformedAt: -1,
+  malformedLong: 0,
   noise: 0,
   noiseAt: -1,
   singleLetters: 0,

@@ -111,3 +111,16 @@ describe('word salad is judged by the lists only in the languages they cover', (
     assert.equal(a.verdict, 'fail', a.reasons.join('; '));
   });
 });
+
+describe('compounds written as one word', () => {
+  it('Finnish and Swedish sentences with compounds of 25+ letters stay ok', () => {
+    ok('Valitsin ohittaa tyhjätilamerkkiesikäsittelyn ja kommenttiesikäsittelyn.');
+    ok('Kääntäjä tallentaa kaksoistarkkuusliukulukulaskennan tulokset erilliseen tiedostoon.');
+    ok('Filerna innehåller felsökningsinformationsposter för varje kompileringsenhet.');
+  });
+  it('English words run together still fail: English writes no such compounds', () => {
+    const a = analyzeText('The list: brazilcanadagermanyfranceitalyspain and more words here follow.');
+    assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+    assert.match(a.reasons[0] ?? '', /^gibberish/);
+  });
+});

@@ -25,6 +25,11 @@ export const C_DIGITS = 256;
 export const C_NONASCII = 512;
 /** A sentence ends right after it: one full stop, "!" or "?" (not an ellipsis, not "?!"). */
 export const C_STOP = 1024;
+/**
+ * A word of 25+ lower-case letters in it (C_MALFORMED for its length alone): words run together, or a compound of a
+ * language that writes them as one word (Finnish, Swedish, Dutch: `tyhjätilamerkkiesikäsittely`).
+ */
+export const C_LONG = 2048;
 
 /** Letters from which a chunk is no word of a list or of prose: words glued, a URL or a hash (runOnList.ts, wordLines.ts). */
 export const LONG_CHUNK = 30;
@@ -33,7 +38,7 @@ export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  /** Its C_* flags: eleven bits, so 16 a chunk. */
+  /** Its C_* flags: twelve bits, so 16 a chunk. */
   flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;

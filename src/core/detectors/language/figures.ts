@@ -5,6 +5,7 @@
  */
 import type { Scan } from '../detector.js';
 import { chineseVariant, VARIANT_NAMES } from './chineseVariant.js';
+import { withoutCompounds } from './compounds.js';
 import { type CodeFigures, readCodeChunks } from './randomCodes.js';
 import { type EndWordFigures, readEndWords } from './endWords.js';
 import { type FencedFigures, readFenced } from './fenced.js';
@@ -55,8 +56,10 @@ export function languageFigures(scan: Scan): LanguageFigures {
   const v = w.cjk ? chineseVariant(scan.tokens, scan.text()) : null;
   return {
     windows: w.windows,
-    malformed: w.malformed,
+    // the long words of a language that writes compounds as one word are its words, not words run together
+    malformed: withoutCompounds(w, scan.text()),
     malformedAt: w.malformedAt,
+    malformedLong: w.malformedLong,
     salad: w.salad,
     // what fenced code blocks hold, read apart: code, or the words or the noise a collapse inside a block turned into
     fenced: c.fenced ? readFenced(scan.tokens, scan.text()) : null,

@@ -18,7 +18,7 @@ import * as shapes from './tokenShapes.js';
 // through its module's cell each time, where a const of this module is not.
 const { F_ALNUM, F_LOWER } = tokenizer;
 const { F_NUM, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
-const { C_GLUE, C_MALFORMED } = chunks;
+const { C_GLUE, C_LONG, C_MALFORMED } = chunks;
 const { partsLabels } = shapes;
 const { SC_LATIN } = charClass;
 const { isCjkMark } = marks;
@@ -35,12 +35,13 @@ export function countScripts(r: ChunkReading, mask: number, script: number, add:
 }
 
 /**
- * C_MALFORMED for words run together, a word of `len` letters: 25+ lower-case letters ("brazilcanadagermany"), or 60+
- * letters whatever their case; an identifier with capitals or underscores ("EventEmitterAsyncResource",
- * "FST_ERR_DEC_ALREADY_PRESENT") is code.
+ * C_MALFORMED for words run together, a word of `len` letters: 25+ lower-case letters ("brazilcanadagermany"; with
+ * C_LONG, which a compound of a language that writes them as one word also is), or 60+ letters whatever their case; an
+ * identifier with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code.
  */
 export function gluedWords(info: number, len: number): number {
-  return (info & F_LOWER) !== 0 || (len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM))) ? C_MALFORMED : 0;
+  if ((info & F_LOWER) !== 0) return len < GLUED_ANY ? C_MALFORMED | C_LONG : C_MALFORMED;
+  return len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)) ? C_MALFORMED : 0;
 }
 
 /** Distinct letters (case folded) up to which a long run of letters is a sequence written in a small alphabet, not words glued. */

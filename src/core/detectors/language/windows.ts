@@ -6,6 +6,7 @@
  * Code and data in a window are judged apart: their chunks are not the writer's words.
  */
 import * as charClass from '../../charClass.js';
+import * as chunks from './chunks.js';
 import type { Chunks } from './chunks.js';
 import * as salad from './salad.js';
 import type { SaladPoint } from './salad.js';
@@ -15,6 +16,7 @@ import * as windowSums from './windowSums.js';
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
 const { SC_CJK, SC_CYRILLIC, SC_LATIN } = charClass;
+const { C_GLUE, C_LONG } = chunks;
 const { addSaladPoint } = salad;
 const { gluesLatin } = shapes;
 const { chunkSums, clearScripts, dominantScript, joinSums, S, SUMS, WEIGHT_CAP } = windowSums;
@@ -58,6 +60,11 @@ export interface WindowFigures {
   windows: number;
   malformed: number;
   malformedAt: number;
+  /**
+   * The part of the worst window's malformed share that is long lower-case words alone (C_LONG), when it is a window of
+   * prose: words run together, or the compounds of a language that writes them as one word (figures.ts asks which).
+   */
+  malformedLong: number;
   /** The highest share of chunks with punctuation where no language puts it, among windows of prose, and where. */
   noise: number;
   noiseAt: number;
@@ -92,6 +99,7 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     windows: 0,
     malformed: 0,
     malformedAt: -1,
+    malformedLong: 0,
     noise: 0,
     noiseAt: -1,
     singleLetters: 0,
@@ -104,6 +112,10 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     cjk: false,
   };
   const sums = SUMS_NEXT;
+  // the chunks of the worst window for the malformed share, and its weight (worstFrom -1: not a window of prose)
+  let worstFrom = -1;
+  let worstTo = -1;
+  let worstWeight = 0;
   const judgeWindow = (w: Int32Array) => {
     const n = w[S.N]!;
     const weight = w[S.WEIGHT]!;
@@ -140,6 +152,11 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     if (share > f.malformed) {
       f.malformed = share;
       f.malformedAt = at;
+      // a window of prose whose malformed chunks include long words: its chunks are read again for them, once the worst
+      // window is known
+      worstFrom = !code && malformed > 0 ? w[S.FROM]! : -1;
+      worstTo = worstFrom + n;
+      worstWeight = weight;
     }
     if (!code && spaced >= SPACED_WINDOW * n && n === WINDOW && breaks <= SOUP_BREAKS * n) {
       if (func / n > f.func) {
@@ -185,5 +202,13 @@ export function readWindows(c: Chunks): WindowFigures & { cjk: boolean } {
     // the end of the text is a window too, however the windows fell
     if (a - half + WINDOW < c.n) judgeWindow(chunkSums(c, c.n - WINDOW, c.n, clearScripts(next)));
   }
+  if (worstFrom >= 0) f.malformedLong = longWeight(c, worstFrom, worstTo) / worstWeight;
   return f;
+}
+
+/** The weight of the chunks [from, to) that are malformed as long lower-case words alone (C_LONG, no letters of two scripts glued). */
+function longWeight(c: Chunks, from: number, to: number): number {
+  let weight = 0;
+  for (let i = from; i < to; i++) if ((c.flags[i]! & (C_LONG | C_GLUE)) === C_LONG) weight += Math.min(c.letters[i]!, WEIGHT_CAP);
+  return weight;
 }
