@@ -14,7 +14,7 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { translatedTexts } from '../corpus/translatedTexts.js';
 
 /** Fails among the TypeScript texts (measured; lower it as the analyzer gets better, never raise it). */
-const FAILS_MAX = 39;
+const FAILS_MAX = 38;
 const WARNS_MAX = 0;
 
 describe('healthy translated texts (TypeScript diagnostic messages in 13 languages)', () => {

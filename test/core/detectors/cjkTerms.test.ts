@@ -32,3 +32,13 @@ describe('Latin terms inside Chinese and Japanese prose', () => {
     assert.match(a.reasons[0] ?? '', /^gibberish/);
   });
 });
+
+describe('a text with no clause of prose to open it: its script is the one its writing is mostly in', () => {
+  it('Chinese descriptions of options, each line indented, beside long Latin flags stay ok', () => {
+    // indented lines are asides for the opening, so no clause opens the text; counted a letter a char, the flags'
+    // 25 Latin letters outweighed 17 Chinese characters, which write as much as 40
+    const text = '      --no-follow-symbolic-links  复制时不跟随符号链接，\n                                  只复制链接本身\n';
+    const a = analyzeText(text);
+    assert.equal(a.verdict, 'ok', a.reasons.join('; '));
+  });
+});
