@@ -124,3 +124,10 @@ describe('compounds written as one word', () => {
     assert.match(a.reasons[0] ?? '', /^gibberish/);
   });
 });
+
+describe('a Latin term, a hyphen and the language’s own ending', () => {
+  it('Bengali and Georgian endings on a Latin name stay ok', () => {
+    ok('এই GtkWindow-টি বন্ধ করলে আপনার সব পরিবর্তন GtkSettings-এর মধ্যে সংরক্ষিত হবে।');
+    ok('GtkWindow-ის დახურვისას GtkSettings-ის ყველა ცვლილება შეინახება.');
+  });
+});

@@ -20,7 +20,7 @@ const { F_ALNUM, F_LOWER } = tokenizer;
 const { F_NUM, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { C_GLUE, C_LONG, C_MALFORMED } = chunks;
 const { partsLabels } = shapes;
-const { SC_LATIN } = charClass;
+const { SC_ARABIC, SC_ARMENIAN, SC_CYRILLIC, SC_GEORGIAN, SC_GREEK, SC_HEBREW, SC_INDIC, SC_LATIN } = charClass;
 const { isCjkMark } = marks;
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
@@ -85,15 +85,25 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
 }
 
 /**
- * A Latin term, a hyphen, then a Cyrillic word in lower case (`JS-файлов`, `escape-последовательность`): a compound
- * that Russian writes. Glued junk puts a capital or a lone letter there (`sunrise-Љ`) or opens in Cyrillic
+ * A Latin term, a hyphen, then a word of another alphabet in lower case or of one with no case (`JS-файлов`,
+ * `escape-последовательность`, Bengali `GtkAction-টি`, Georgian `GTK-ის`): a compound, the term with the language's
+ * own ending or noun. Glued junk puts a capital or a lone letter there (`sunrise-Љ`) or opens in the other script
  * (`тому-Window`), and stays glue.
  */
 function latinCompound(t: TokenBuffer, i: number, text: string): boolean {
   if (i < 2 || t.end[i - 2] !== t.start[i - 1] || ((t.info[i - 2]! >> SCRIPT_SHIFT) & 15) !== SC_LATIN) return false;
-  const c = text.charCodeAt(t.start[i]!);
-  return c >= 0x430 && c <= 0x45f && t.end[i]! - t.start[i]! >= 2;
+  if (t.end[i]! - t.start[i]! < 2) return false;
+  const script = (t.info[i]! >> SCRIPT_SHIFT) & 15;
+  if (CASELESS & (1 << script)) return true;
+  if (!(CASED & (1 << script))) return false;
+  const first = text[t.start[i]!]!;
+  return first !== first.toUpperCase();
 }
+
+/** Alphabets with cases other than Latin: a word after the hyphen opens in lower case. */
+const CASED = (1 << SC_CYRILLIC) | (1 << SC_GREEK) | (1 << SC_ARMENIAN);
+/** Scripts with no case written with spaces between words: any word after the hyphen. */
+const CASELESS = (1 << SC_GEORGIAN) | (1 << SC_INDIC) | (1 << SC_ARABIC) | (1 << SC_HEBREW);
 
 /** A quote mark, opening or closing: ' " ` ‘ ’ “ ” « » 「 」 『 』. Brackets are not: a gloss in another script glued inside them (IPA in brackets after a Chinese label, in an English answer: corpus-real3 d-054) is glue a collapse writes. */
 function isQuote(c: number): boolean {
