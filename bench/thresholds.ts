@@ -76,18 +76,26 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'largeCopiesCoverage',
-    what: 'share of the output that 1.5+ copies of a unit of words of 40+ normalised chars with no line break in it (lineUnitChars, no table) cover at the end',
+    what: 'share of the output that 1.5+ copies of a unit of words with no line break in it that writes 100+ letters (lineUnitChars, a Han character 2.5; no table) cover at the end',
     of: (f) => {
       const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.unitChars >= T.lineUnitChars && !c.lines && c.words && !c.table ? c.coverage : null;
+      return c.copies >= T.largeCopies && c.unitLetters >= T.lineUnitChars && !c.lines && c.words && !c.table ? c.coverage : null;
     },
   },
   {
     threshold: 'largeCopiesCoverage',
-    what: 'the same with a line break in the unit allowed (a unit of 40+ chars: the refrain a song says after each verse)',
+    what: 'the same with a line break in the unit allowed (a unit of 100+ letters: the refrain a song says after each verse)',
     of: (f) => {
       const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.unitChars >= T.lineUnitChars && c.words && !c.table ? c.coverage : null;
+      return c.copies >= T.largeCopies && c.unitLetters >= T.lineUnitChars && c.words && !c.table ? c.coverage : null;
+    },
+  },
+  {
+    threshold: 'lineUnitChars',
+    what: 'letters a unit of words with no line break in it writes (a Han character, kana or Hangul syllable 2.5) when 1.5+ copies of it cover 60%+ of the output at the end (no table)',
+    of: (f) => {
+      const c = f.repetition.copies;
+      return c.copies >= T.largeCopies && c.coverage >= T.largeCopiesCoverage && !c.lines && c.words && !c.table ? c.unitLetters : null;
     },
   },
   {
