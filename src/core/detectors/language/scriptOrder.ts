@@ -58,7 +58,7 @@ function oddParts(text: string, from: number, to: number): boolean {
  * twin (a slip inside a word; `Оw` in junk of many scripts is two scripts); between a Cyrillic and a Latin letter
  * (`описанияPostScript`) it keeps its own. A word of twins alone (`сe`) tells nothing.
  */
-const TWINS = new Set([...'acehijkmopstxyABCEHIJKMOPSTXYасеіјорѕхуАВСЕНІЈКМОРЅТХУ'].map((ch) => ch.charCodeAt(0)));
+const TWINS = new Set([...'aceijopsxyABCEHIJKMOPSTXYасеіјорѕхуАВСЕНІЈКМОРЅТХУ'].map((ch) => ch.charCodeAt(0)));
 
 /** Scratch: per letter of the word read, its script once the twins are read (LATIN, CYRILLIC), and its char. */
 let SCRIPTS = new Uint8Array(64);
