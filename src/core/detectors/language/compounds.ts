@@ -7,13 +7,14 @@
  * words glued: they leave the share.
  */
 import { identifyLanguage } from '../languageId/eldLoader.js';
+import { languageId } from '../languageId/languageId.js';
 import { LANGUAGE_THRESHOLDS } from './thresholds.js';
 import type { WindowFigures } from './windows.js';
 
 /** Languages that write compounds as one word (ISO 639-1, as eld names them). */
 const COMPOUNDING = new Set(['da', 'de', 'et', 'fi', 'hu', 'is', 'nl', 'no', 'sv']);
-/** eld's score from which the window's language counts: sure, as language_switch counts a unit. */
-const SURE = 0.7;
+/** eld's score from which the window's language counts: sure, as language_switch counts a unit (its default languageConfidence). */
+const SURE = languageId.thresholds.languageConfidence.value;
 /** Chars of the window's text the identifier reads. */
 const IDENTIFY_CHARS = 300;
 /** Malformed share under which the window is not asked: half the default threshold, so prose with no long word never loads eld here. */

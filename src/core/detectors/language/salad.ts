@@ -5,6 +5,7 @@
  */
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
 import { identifyLanguage } from '../languageId/eldLoader.js';
+import { languageId } from '../languageId/languageId.js';
 import { LANGUAGE_THRESHOLDS } from './thresholds.js';
 
 /** A window of Latin or Cyrillic prose read for word salad: its function-word share, its break share, where it starts. */
@@ -58,8 +59,8 @@ const IDENTIFY_BELOW = 2 * LANGUAGE_THRESHOLDS.saladFunctionShare.value;
 const IDENTIFY_BREAKS = 2 * LANGUAGE_THRESHOLDS.saladBreakShare.value;
 /** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
 const IDENTIFY_CHARS = 300;
-/** eld's score from which the language it gives a window counts whatever letters the window holds. */
-const SURE = 0.7;
+/** eld's score from which the language it gives a window counts whatever letters the window holds: the one language_switch counts a unit from (its default languageConfidence). */
+const SURE = languageId.thresholds.languageConfidence.value;
 /**
  * eld's score from which the language it gives a window counts when the window writes letters no listed language
  * does. Letters drawn at random (the gibberish of test/corpus, `iirhsqp zcoz fdkarwd`) get some language at

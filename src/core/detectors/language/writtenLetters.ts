@@ -1,8 +1,10 @@
 /**
  * How many letters a count of chars of a script writes, times two, for telling which script a
- * window of prose is mostly in (windowSums.ts; a chunk's main script and the script a text opens
- * in keep one letter a char: counted so they lost real collapses, docs/detection.md, "Prose of
- * other languages"). The tokenizer counts one letter a char; a Hangul
+ * window of prose is mostly in (windowSums.ts), which script a text with no clause of prose to
+ * open it is in (scripts.ts) and how large a unit said again inside one run of text is
+ * (normalisedCopies.ts). A chunk's main script and the script a text opens in keep one letter a
+ * char: counted so they lost real collapses (docs/detection.md, "Prose of other languages"). The
+ * tokenizer counts one letter a char; a Hangul
  * syllable block writes two or three letters (jamo), and a Han character or a kana a syllable or
  * a word. Counted one a char, a few Latin terms outweigh the Korean or Chinese sentence around
  * them ("모든 'var'를 'const'로 바꾸세요": 7 syllables, 8 Latin letters; "开启“exactOptionalPropertyTypes”时，
