@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { analyzeText } from '../../../src/core/analyzeText.js';
 import { detect, verdicts } from '../../helpers/detectorHarness.js';
 import { healthyProse } from '../../helpers/texts.js';
 
@@ -187,4 +188,16 @@ describe('language: the same script throughout', () => {
       ),
       ['script_switch/fail'],
     ));
+});
+
+describe('columns parted by two spaces or a tab are cells, not words strung', () => {
+  it('the header row of aligned output alone stays ok', () => {
+    assert.equal(analyzeText('               total        used        free      shared  buff/cache   available').verdict, 'ok');
+    assert.equal(analyzeText('nombre\tapellido\tciudad\tcorreo\ttelefono\tempresa\tcargo').verdict, 'ok');
+  });
+  it('the same words with one space between them are still word salad', () => {
+    const a = analyzeText('total used free shared buffers cached available swapped mapped pinned dirty');
+    assert.equal(a.verdict, 'fail', a.reasons.join('; '));
+    assert.match(a.reasons[0] ?? '', /^word_salad/);
+  });
 });

@@ -30,6 +30,12 @@ export const C_STOP = 1024;
  * language that writes them as one word (Finnish, Swedish, Dutch: `tyhjätilamerkkiesikäsittely`).
  */
 export const C_LONG = 2048;
+/**
+ * Two spaces or a tab after it, no line break: the gap between the columns of a table or of aligned output ("total
+ * used   free"). The window readings count it as a break (a header row is cells, not words strung); the script a text
+ * opens in and the end words do not (a clause of prose goes on past a gap).
+ */
+export const C_GAP = 4096;
 
 /** Letters from which a chunk is no word of a list or of prose: words glued, a URL or a hash (runOnList.ts, wordLines.ts). */
 export const LONG_CHUNK = 30;
@@ -38,7 +44,7 @@ export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  /** Its C_* flags: twelve bits, so 16 a chunk. */
+  /** Its C_* flags: thirteen bits, so 16 a chunk. */
   flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;

@@ -12,7 +12,7 @@ import type { Chunks } from './chunks.js';
 // Module-level copies of what the sums read per chunk: an imported binding is live, read through its module's cell
 // each time, where a const of this module is not.
 const { SC_CJK, SC_CYRILLIC, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } = charClass;
-const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GLUE, C_MALFORMED, C_NONASCII } = chunks;
+const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GAP, C_GLUE, C_MALFORMED, C_NONASCII } = chunks;
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 export const WEIGHT_CAP = 100;
@@ -47,6 +47,7 @@ export const SUMS = S.SCRIPTS + 16;
 
 /** The bit of each flag counted in chunkSums. */
 const BIT_BREAK = 31 - Math.clz32(C_BREAK);
+const BIT_GAP = 31 - Math.clz32(C_GAP);
 const BIT_FUNC = 31 - Math.clz32(C_FUNC);
 const BIT_CASED = 31 - Math.clz32(C_CASED);
 const BIT_CODEISH = 31 - Math.clz32(C_CODEISH);
@@ -116,7 +117,8 @@ export function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32
     const wt = Math.min(letters[i]!, WEIGHT_CAP);
     weight += wt;
     codeish += wt & -codeBit;
-    breaks += (fl >> BIT_BREAK) & 1;
+    // a gap between columns parts cells as a break parts clauses
+    breaks += ((fl >> BIT_BREAK) | (fl >> BIT_GAP)) & 1;
     func += (fl >> BIT_FUNC) & 1;
     cased += (fl >> BIT_CASED) & 1;
     // a branch taken rarely in prose: a chunk of one letter is "a" or "I" now and then

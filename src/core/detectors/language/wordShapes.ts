@@ -26,7 +26,7 @@ import * as shapes from './tokenShapes.js';
 // through its module's cell each time, where a const of this module is not.
 const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { SC_NONE } = charClass;
-const { C_BREAK, C_CASED, C_FUNC, C_MALFORMED, C_NONASCII, chunkSet } = chunks;
+const { C_BREAK, C_CASED, C_FUNC, C_GAP, C_MALFORMED, C_NONASCII, chunkSet } = chunks;
 const { closeChunk } = close;
 const { countScripts, fewLetters, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
 const { readPunct } = punct;
@@ -66,6 +66,8 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       r.escapedLine = false;
       closing = true;
       breakAfter = r.line;
+      // two spaces or a tab between words: the gap between the columns of a table or of aligned output
+      if (!r.line && (tStart[i]! - tEnd[i - 1]! >= 2 || text.charCodeAt(tEnd[i - 1]!) === 0x09)) r.flags |= C_GAP;
     } else if (
       r.start >= 0 &&
       (r.code
