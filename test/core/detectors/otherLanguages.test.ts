@@ -131,3 +131,11 @@ describe('a Latin term, a hyphen and the language’s own ending', () => {
     ok('GtkWindow-ის დახურვისას GtkSettings-ის ყველა ცვლილება შეინახება.');
   });
 });
+
+describe('a sentence of a language eld knows little, long enough for its guess to count', () => {
+  // plain letters, no function word of the lists, eld unsure (Tagalog, Slovak at 0.37-0.47), 80 letters or more
+  it('a Welsh sentence stays ok', () =>
+    ok('Mae rhaglen hon cadw pob newid awtomatig bob pum munud mewn ffeil dros dro fel na fyddwch colli eich gwaith'));
+  it('a Kinyarwanda sentence stays ok', () =>
+    ok('Porogaramu ibika impinduka zose mu buryo bwikora buri minota itanu muri dosiye yigihe gito kugira ngo udatakaza akazi kawe'));
+});

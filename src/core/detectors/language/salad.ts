@@ -3,6 +3,7 @@
  * (fewer function words and fewer breaks). Kept so the judge can read the window with the
  * fewest function words under whatever saladBreakShare a probe sets.
  */
+import { ANSWER_LANGUAGE_THRESHOLDS } from '../../answerLanguage.js';
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
 import { identifyLanguage } from '../languageId/eldLoader.js';
 import { languageId } from '../languageId/languageId.js';
@@ -13,7 +14,7 @@ export interface SaladPoint {
   func: number;
   breaks: number;
   at: number;
-  /** The language eld gives the window's text (ISO 639-1) when sure, or less sure of a window of letters no listed language writes; '' when not (identifySalad). */
+  /** The language eld gives the window's text (ISO 639-1) when sure, or less sure of a window long enough or of letters no listed language writes; '' when not (identifySalad). */
   lang: string;
 }
 
@@ -47,10 +48,10 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
  * The languages that the function-word lists cover: a window of one of them with no function word
  * is salad, while one of another language (Swedish, Finnish, Turkish, Indonesian, Vietnamese) has
  * none of the listed words whatever it says, and is not judged so (its language is asked of eld).
- * eld need not be sure of a window written in letters the listed languages do not write: a language
- * it knows little (Belarusian in Latin letters, Crimean Tatar, Mongolian) gets a neighbour of it
- * (Polish, Turkish, Russian) at a low score; the six real collapses that only the salad reading
- * fails all get English (0.36-0.68).
+ * eld need not be sure of a window of two short sentences or more, or written in letters the listed
+ * languages do not write: a language it knows little (Belarusian in Latin letters, Crimean Tatar,
+ * Xhosa) gets a neighbour of it (Polish, Turkish, Romanian) at a low score; the six real collapses
+ * that only the salad reading fails all get English (0.36-0.68).
  */
 const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
 /** Function-word share under which a window's language is asked: twice the default saladFunctionShare, so prose of a listed language (0.3-0.55 function words) is never asked. */
@@ -62,11 +63,9 @@ const IDENTIFY_CHARS = 300;
 /** eld's score from which the language it gives a window counts whatever letters the window holds: the one language_switch counts a unit from (its default languageConfidence). */
 const SURE = languageId.thresholds.languageConfidence.value;
 /**
- * eld's score from which the language it gives a window counts when the window writes letters no listed language
- * does. Letters drawn at random (the gibberish of test/corpus, `iirhsqp zcoz fdkarwd`) get some language at
- * 0.07-0.12; the healthy windows of languages the lists do not cover, 0.18 and more (gettext translations that failed
- * as salad: 5% under 0.24). A few English words strung get another language as high (`Dungeon Canada fingers
- * Professional ...`: Catalan, 0.64), so below SURE the letters decide.
+ * eld's score from which the language it gives a window counts when it is not sure (guessCounts). Letters drawn at
+ * random (the gibberish of test/corpus, `iirhsqp zcoz fdkarwd`) get some language at 0.07-0.12; the healthy windows of
+ * languages the lists do not cover, 0.18 and more (gettext translations that failed as salad: 5% under 0.24).
  */
 const NAMED = 0.15;
 /** Share of a window's words with a letter no listed language writes from which the window is written in another alphabet. */
@@ -82,13 +81,27 @@ const LISTED_LETTERS = new Set(
 );
 const WORD = /[\p{L}\p{M}]+/gu;
 
-/** Whether FOREIGN_WORDS of the words of `s` hold a letter no listed language writes. */
-function foreignLetters(s: string): boolean {
+/**
+ * Letters from which eld's guess below SURE counts whatever letters they are: the letters from which the analyzer judges
+ * an answer's language at all (answerLanguage's minLetters, two short sentences). English words drawn from the healthy
+ * corpora and strung, 400 strings of each length, lower-case or capitalized, get a language the lists do not cover at
+ * 1 in 400 with 6 words and never from 8; a real salad's 8 names (`Dungeon Canada fingers Professional Adin pee Swansea
+ * TRANS`, 51 letters) get Catalan at 0.64.
+ */
+const NAMED_LETTERS = ANSWER_LANGUAGE_THRESHOLDS.minLetters.value;
+
+/**
+ * Whether eld's guess of `s` below SURE counts: `s` holds NAMED_LETTERS letters, or FOREIGN_WORDS of its words hold a
+ * letter no listed language writes.
+ */
+function guessCounts(s: string): boolean {
   let words = 0;
   let foreign = 0;
+  let letters = 0;
   for (const m of s.toLowerCase().matchAll(WORD)) {
     words++;
     const w = m[0];
+    letters += w.length;
     for (let k = 0; k < w.length; k++) {
       const c = w.charCodeAt(k);
       // a combining mark is part of the letter before it; a letter of a script the lists do not hold was kept from the
@@ -100,7 +113,7 @@ function foreignLetters(s: string): boolean {
       }
     }
   }
-  return words > 0 && foreign >= FOREIGN_WORDS * words;
+  return letters >= NAMED_LETTERS || (words > 0 && foreign >= FOREIGN_WORDS * words);
 }
 
 /** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld gives it. */
@@ -109,7 +122,7 @@ export function identifySalad(front: SaladPoint[], text: string): void {
     if (p.func >= IDENTIFY_BELOW || p.breaks >= IDENTIFY_BREAKS) continue;
     const window = text.slice(p.at, p.at + IDENTIFY_CHARS);
     const { language, score } = identifyLanguage(window);
-    p.lang = score >= SURE || (score >= NAMED && foreignLetters(window)) ? language : '';
+    p.lang = score >= SURE || (score >= NAMED && guessCounts(window)) ? language : '';
   }
 }
 
