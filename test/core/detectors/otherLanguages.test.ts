@@ -139,3 +139,8 @@ describe('a sentence of a language eld knows little, long enough for its guess t
   it('a Kinyarwanda sentence stays ok', () =>
     ok('Porogaramu ibika impinduka zose mu buryo bwikora buri minota itanu muri dosiye yigihe gito kugira ngo udatakaza akazi kawe'));
 });
+
+describe('the syllable mark of a script written with no spaces parts two scripts', () => {
+  it('a Latin command glued after a Tibetan tsheg stays ok', () =>
+    ok('བཀྲ་ཤིས་བདེ་ལེགས། apt-get་ལག་ལེན་འཐབ་ནས་ཐུམ་སྒྲིལ་གསར་པ་བཙུགས་པ་ཡིན། update་བྱས་རྗེས་ཡིག་ཆ་ཚང་མ་གསར་བསྒྱུར་བྱེད།'));
+});

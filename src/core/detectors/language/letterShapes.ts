@@ -81,7 +81,16 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (partsLabels(before, t.id[i - 1]!)) return 0;
   if ((before & KIND_MASK) !== K_PUNCT) return C_GLUE;
   const mark = text.charCodeAt(t.start[i - 1]!);
-  return isQuote(mark) || isCjkMark(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
+  return isQuote(mark) || isCjkMark(mark) || isSyllableMark(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
+}
+
+/**
+ * A mark that parts the syllables or words of a script written with no space between them, as a space does: the
+ * Tibetan tsheg and shad (U+0F0B-U+0F14: Dzongkha and Tibetan glue a Latin term after the syllable mark,
+ * `apt-get་དུས་`) and the Ethiopic wordspace (U+1361).
+ */
+function isSyllableMark(c: number): boolean {
+  return (c >= 0x0f0b && c <= 0x0f14) || c === 0x1361;
 }
 
 /**
