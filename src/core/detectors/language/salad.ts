@@ -58,10 +58,10 @@ const LISTED = new Set(Object.keys(FUNCTION_WORDS_BY_LANGUAGE));
 const IDENTIFY_BELOW = 2 * LANGUAGE_THRESHOLDS.saladFunctionShare.value;
 /** Break share under which a window's language is asked: twice the default saladBreakShare (lists and tables have more; a window with more is no salad by default). */
 const IDENTIFY_BREAKS = 2 * LANGUAGE_THRESHOLDS.saladBreakShare.value;
-/** Chars of the window's text the identifier reads: 24 chunks of prose and some to spare. */
-const IDENTIFY_CHARS = 300;
+/** Chars of a window's text the identifier reads: 24 chunks of prose and some to spare (compounds.ts reads as many). */
+export const IDENTIFY_CHARS = 300;
 /** eld's score from which the language it gives a window counts whatever letters the window holds: the one language_switch counts a unit from (its default languageConfidence). */
-const SURE = languageId.thresholds.languageConfidence.value;
+export const SURE = languageId.thresholds.languageConfidence.value;
 /**
  * eld's score from which the language it gives a window counts when it is not sure (guessCounts). Letters drawn at
  * random (the gibberish of test/corpus, `iirhsqp zcoz fdkarwd`) get some language at 0.07-0.12; the healthy windows of
