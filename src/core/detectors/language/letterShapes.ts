@@ -21,7 +21,7 @@ const { F_NUM, K_PUNCT, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { C_GLUE, C_LONG, C_MALFORMED } = chunks;
 const { partsLabels } = shapes;
 const { SC_ARABIC, SC_ARMENIAN, SC_CYRILLIC, SC_GEORGIAN, SC_GREEK, SC_HEBREW, SC_INDIC, SC_LATIN } = charClass;
-const { isCjkMark } = marks;
+const { isCjkMark, isSyllableMark } = marks;
 
 /** Lower-case letters after which a word is glued words, and letters of any case. */
 export const GLUED_LETTERS = 25;
@@ -82,15 +82,6 @@ export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if ((before & KIND_MASK) !== K_PUNCT) return C_GLUE;
   const mark = text.charCodeAt(t.start[i - 1]!);
   return isQuote(mark) || isCjkMark(mark) || isSyllableMark(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
-}
-
-/**
- * A mark that parts the syllables or words of a script written with no space between them, as a space does: the
- * Tibetan tsheg and shad (U+0F0B-U+0F14: Dzongkha and Tibetan glue a Latin term after the syllable mark,
- * `apt-get་དུས་`) and the Ethiopic wordspace (U+1361).
- */
-function isSyllableMark(c: number): boolean {
-  return (c >= 0x0f0b && c <= 0x0f14) || c === 0x1361;
 }
 
 /**

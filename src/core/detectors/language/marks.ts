@@ -57,3 +57,12 @@ export function runMarks(run: number, dots: number, commas: number, colons: numb
 export function isCjkMark(c: number): boolean {
   return (c >= 0x3000 && c <= 0x303f) || (c >= 0xff01 && c <= 0xff65);
 }
+
+/**
+ * A mark that parts the syllables or words of a script written with no space between them, as a space does: the
+ * Tibetan tsheg and shad (U+0F0B-U+0F14: Dzongkha and Tibetan glue a Latin term after the syllable mark,
+ * `apt-get་དུས་`) and the Ethiopic wordspace (U+1361).
+ */
+export function isSyllableMark(c: number): boolean {
+  return (c >= 0x0f0b && c <= 0x0f14) || c === 0x1361;
+}
