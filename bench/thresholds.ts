@@ -275,6 +275,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => f.whitespace.marksOnlyBlankLines,
   },
   {
+    threshold: 'blankLineShareFail',
+    what: 'share of the lines that are blank, of an output of up to 4,096 chars with 4+ blank lines (its ends trimmed)',
+    of: (f) => f.whitespace.blankLineShare,
+  },
+  {
     threshold: 'stutterShare',
     what: 'chunks doubling a word in a window, each word for two at most',
     of: (f) => f.stutter.share,

@@ -122,7 +122,8 @@ function flatten(shape: Shape, path: string[], out: Slot[]): void {
 
 /**
  * Texts that between them fill every figure that can be null: a loop at the end, a loop the
- * text moves on from, a fenced block, prose windows for the salad front, a Chinese window.
+ * text moves on from, a fenced block, prose windows for the salad front, a Chinese window, a
+ * short text of paragraphs parted by blank lines.
  */
 function referenceTexts(): string[] {
   const prose =
@@ -133,6 +134,7 @@ function referenceTexts(): string[] {
   return [
     prose.repeat(4) + recovered + prose + code + prose + 'and then the loop began '.repeat(60),
     `${prose}\n\n这是一个测试。我们今天去公园散步，天气很好。這是一個測試。\n`,
+    `${prose}\n\n${prose}\n\n\n${prose}\n\n${prose}`,
   ];
 }
 

@@ -22,6 +22,20 @@ describe('whitespace', () => {
     ['an empty list over two lines', '[\n]', []],
     ['a one-digit answer and blank lines', '4\n\n\n', []],
     ['an emoji answer and a blank line', '\u{1F44D}\n\n', []],
+    [
+      'digits and a stray char between runs of blank lines',
+      '7 3. 40000000000\n\n\n90000000000007\n\n\n\n5\n5\n\n\n\n\nx',
+      ['whitespace_flood/fail'],
+    ],
+    ['a few words between runs of blank lines', 'Sure\n\n\n\nhere\n\n\nit is', ['whitespace_flood/fail']],
+    [
+      'a short poem with a blank line after every line',
+      'Frost on the window\n\nkettle hums in the dark\n\nthe cat wakes first\n\nthen me',
+      [],
+    ],
+    ['three blank lines between two short lines', 'Yes.\n\n\n\nNo.', []],
+    ['a number with blank lines at both ends', '\n\n\n\n42\n\n\n\n\n', []],
+    ['a longer text spaced by runs of blank lines is left to the run rules', Array(6).fill(prose).join('\n\n\n\n'), []],
   ];
   for (const [name, text, want] of table) it(name, () => assert.deepEqual(verdicts(detect('whitespace', text).findings), want));
 });
