@@ -5,7 +5,8 @@
  * doubled in one stretch. One statistic, read over a window of whitespace-delimited chunks
  * that slides one chunk at a time: the share of its chunks that double the chunk before them,
  * each word counted for two at most (a chorus of "na na na na" is one word doubled however
- * long it runs, a stutter doubles every word).
+ * long it runs, a stutter doubles every word). A chunk after a line break or a column gap (two
+ * spaces, a tab) doubles nothing: it starts a line or a cell.
  */
 import * as tokens from '../text/tokens.js';
 import type { Detector, Scan, Values } from './detector.js';
@@ -69,9 +70,11 @@ export const stutter = {
     let hasWord = false;
     let start = -1;
     let lineStart = false;
+    let gapBefore = false;
     // the buffer's arrays in locals, and the chunk's close written in the loop (a closure over the chunk's state kept it
     // out of registers at every token): the map is touched only when a doubled chunk enters or leaves the window
-    const { info: tInfo, start: tStart, id: tId, n } = t;
+    const { info: tInfo, start: tStart, end: tEnd, id: tId, n } = t;
+    const text = scan.text();
     for (let i = 0; i <= n; i++) {
       const info = i < n ? tInfo[i]! : F_SPACE;
       if (info & F_SPACE) {
@@ -85,7 +88,7 @@ export const stutter = {
             if (c === 0) inWindow.delete(out);
             else inWindow.set(out, c);
           }
-          const v = h === prev && !lineStart ? h : 0;
+          const v = h === prev && !lineStart && !gapBefore && !isIdentifier(text, start, tEnd[i - 1]!) ? h : 0;
           ring[slot] = v;
           at[slot] = start;
           chunks++;
@@ -112,6 +115,9 @@ export const stutter = {
         start = -1;
         if (i === n) break;
         lineStart = (info & F_LINE) !== 0;
+        // two spaces or a tab before it: the next column of aligned text (`#define IFF_UP\t\tIFF_UP`, a table's cells),
+        // where a value the same as its neighbour's is no word said twice
+        gapBefore = i > 0 && (tStart[i]! - tEnd[i - 1]! >= 2 || text.charCodeAt(tEnd[i - 1]!) === 0x09);
       }
       if (start < 0) start = tStart[i]!;
       h = Math.imul(h ^ tId[i]!, 0x01000193) | 1;
@@ -132,3 +138,9 @@ export const stutter = {
     ];
   },
 } satisfies Detector<StutterFigures, StutterKind, typeof THRESHOLDS>;
+
+/** True when text[from, to) holds an underscore between letters: a name of code (`XFRM_MSG_NEWSA`), which a macro or a binding says twice by design. */
+function isIdentifier(text: string, from: number, to: number): boolean {
+  const u = text.indexOf('_', from);
+  return u > from && u < to - 1;
+}

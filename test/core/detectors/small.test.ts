@@ -60,6 +60,30 @@ describe('stutter', () => {
     const words = prose.split(' ').slice(0, 60);
     assert.deepEqual(verdicts(detect('stutter', words.flatMap((w) => [w, w]).join(' ')).findings), ['stutter/fail']);
   });
+  it('macros that name themselves, after a tab or a space, and a table whose neighbouring cells agree are no stutter', () => {
+    const names = [
+      'UP',
+      'BROADCAST',
+      'DEBUG',
+      'LOOPBACK',
+      'POINTOPOINT',
+      'RUNNING',
+      'NOARP',
+      'PROMISC',
+      'ALLMULTI',
+      'MASTER',
+      'SLAVE',
+      'MULTICAST',
+    ];
+    const tabs = names.map((n) => `#define IFF_${n}\t\t\tIFF_${n}`).join('\n');
+    const spaces = names.map((n) => `#define MSG_${n} MSG_${n}`).join('\n');
+    const table = names.map((n, i) => `${n.toLowerCase()}  ${n.toLowerCase()}  ${i}`).join('\n');
+    for (const text of [tabs, spaces, table]) assert.deepEqual(verdicts(detect('stutter', text).findings), [], text.slice(0, 40));
+  });
+  it('words of prose said twice still fail with a name of code among them', () => {
+    const words = 'the value of max_retries sets how many times the client sends a request before it gives up on the server'.split(' ');
+    assert.deepEqual(verdicts(detect('stutter', words.flatMap((w) => [w, w]).join(' ')).findings), ['stutter/fail']);
+  });
   it('chunks of YAML said twice are stutter too', () => {
     const keys = ['team', 'replicas', 'image', 'tag', 'pull', 'region', 'labels', 'owner', 'port', 'path', 'timeout', 'retries'];
     const text = `${keys.map((k, i) => `${k}: ${k}: value${i}`).join('\n')}\n`.repeat(3);
