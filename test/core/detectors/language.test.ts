@@ -21,6 +21,13 @@ describe('language: does the text read as some language', () => {
     assert.deepEqual(judged(`${prose} ${'budgetforecastquarterlyprocurementdeliverables '.repeat(8)}`), ['gibberish/fail']);
     assert.deepEqual(judged(`${prose} The EventEmitterAsyncResourceOptions type takes one field.`), []);
   });
+  it('a C include guard of 60+ capitals and underscores is one name; lower-case words strung by underscores past 60 are words run together', () => {
+    const banner = '// A simple dynamic library manager. Allows dynamic libraries to be loaded and searched.\n\n';
+    const guard = 'LLVM_EXECUTIONENGINE_ORC_TARGETPROCESS_SIMPLEEXECUTORDYLIBMANAGER_H';
+    assert.deepEqual(judged(`${banner}#ifndef ${guard}\n#define ${guard}\n`), []);
+    const keys = 'river_window_letter_garden_kettle_mirror_pocket_ladder_candle_basket_harbour';
+    assert.deepEqual(judged(`${banner}#ifndef ${keys}\n#define ${keys}\n`), ['gibberish/fail']);
+  });
   it('punctuation scattered where no language puts it is gibberish', () => {
     assert.deepEqual(judged('Sure,!! I! can! do!!!! that. Where! should! we!!! start! today!?!'), ['gibberish/fail']);
     const soup =

@@ -35,13 +35,35 @@ export function countScripts(r: ChunkReading, mask: number, script: number, add:
 }
 
 /**
- * C_MALFORMED for words run together, a word of `len` letters: 25+ lower-case letters ("brazilcanadagermany"; with
- * C_LONG, which a compound of a language that writes them as one word also is), or 60+ letters whatever their case; an
- * identifier with capitals or underscores ("EventEmitterAsyncResource", "FST_ERR_DEC_ALREADY_PRESENT") is code.
+ * C_MALFORMED for words run together, the word text[from, to) of `len` chars: 25+ lower-case letters
+ * ("brazilcanadagermany"; with C_LONG, which a compound of a language that writes them as one word also is), or 60+
+ * letters whatever their case; an identifier with capitals or underscores ("EventEmitterAsyncResource",
+ * "FST_ERR_DEC_ALREADY_PRESENT") is code. A name of capitals parted by underscores, as code writes a macro or a
+ * constant, is read by its longest part: a C include guard that spells a path
+ * (`LLVM_EXECUTIONENGINE_ORC_TARGETPROCESS_SIMPLEEXECUTORDYLIBMANAGER_H`) is one name, where keys of lower-case words
+ * strung by underscores (`river_window_letter_..._harbour`) stay words run together.
  */
-export function gluedWords(info: number, len: number): number {
+export function gluedWords(info: number, len: number, text: string, from: number, to: number): number {
   if ((info & F_LOWER) !== 0) return len < GLUED_ANY ? C_MALFORMED | C_LONG : C_MALFORMED;
-  return len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)) ? C_MALFORMED : 0;
+  return len >= GLUED_ANY && !(info & (F_ALNUM | F_NUM)) && macroPart(text, from, to) >= GLUED_ANY ? C_MALFORMED : 0;
+}
+
+/**
+ * The longest run of text[from, to) between underscores when it holds an underscore and no lower-case ASCII letter (a
+ * macro's or a constant's name); else its length.
+ */
+function macroPart(text: string, from: number, to: number): number {
+  let best = 0;
+  let at = from;
+  for (let k = from; k <= to; k++) {
+    const c = k === to ? 0x5f : text.charCodeAt(k);
+    if (c >= 0x61 && c <= 0x7a) return to - from;
+    if (c === 0x5f) {
+      if (k - at > best) best = k - at;
+      at = k + 1;
+    }
+  }
+  return best;
 }
 
 /** Distinct letters (case folded) up to which a long run of letters is a sequence written in a small alphabet, not words glued. */

@@ -132,7 +132,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     let flags = (r.flags & ~C_BREAK) | (((info >> BIT_F_FUNC) & 1) << BIT_C_FUNC);
     if (k === K_WORD) {
       flags |= ((~info >> BIT_F_LOWER) & 1) << BIT_C_CASED;
-      if (len >= GLUED_LETTERS && !fewLetters(text, tStart[i]!, tEnd[i]!)) flags |= gluedWords(info, len);
+      if (len >= GLUED_LETTERS && !fewLetters(text, tStart[i]!, tEnd[i]!)) flags |= gluedWords(info, len, text, tStart[i]!, tEnd[i]!);
     }
     // case flips ("ErrNotFound", "PropTech"), digits in words ("uint64", "mp3") and abbreviations without vowels
     // ("npm", "html") are names in code and tech prose: not counted; nor is a Latin term with a Korean particle glued
