@@ -1,6 +1,7 @@
 // npm run bench: every benchmark of the project, one after the other, figures on stdout.
 import { runAnalyzerBench } from './analyzer.js';
 import { runCliProcessBench } from './cliProcess.js';
+import { runCodeFilesBench } from './codeFiles.js';
 import { runCorpusBench } from './corpus.js';
 import { runFamiliesBench } from './families.js';
 import { runFaultsBench } from './faults.js';
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   cli: runCliProcessBench,
   realworld: runRealWorldBench,
   translations: runTranslationsBench,
+  code: runCodeFilesBench,
   thresholds: runThresholdsBench,
   stream: () => runStreamBench(),
   probe: runProbePathBench,

@@ -127,6 +127,16 @@ table('malformed words (wordShapes.ts, windows.ts): malformed', [
     'a comma glued between two words of a spaced script is no word',
   ],
   [
+    'PEMS = (\n    b"RSA PUBLIC KEY",\n    b"EC PRIVATE KEY",\n    B"SSH2 KEY",\n)\nmsg = f"Hello {name}, welcome back" + rb"\\A(\\S+)" + u"done"\n',
+    { malformed: 0 },
+    'a string literal\'s prefix (b"", f"", rb"", u"") opens its chunk: the quote after it is code, not glued between two words',
+  ],
+  [
+    'The theater"angel of the night"sky came in"and sat down"again by the old"door.',
+    { malformed: 0.672 },
+    'a quote glued between two longer words is still no word',
+  ],
+  [
     '这首诗写了行军的环境。"别路"在这里指的是离别的路,暗指战士们离家出征。',
     { malformed: 0 },
     'Chinese writes no space after a mark: an ASCII quote or comma glued to characters is how it writes',

@@ -61,7 +61,8 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
   if (id === 0x2c) r.commas++;
   // a comma, bracket or quote glued between two words ("theater,angel", "word(prev") is no word; inside a fenced
   // block, where the reading counts a semicolon between words as prose does, such a mark is still code ('"a","b"').
-  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在', '"map"、"filter"'): glued there is how they write
+  // Chinese, Japanese and Thai write no space after a mark ('的环境。"别路"在', '"map"、"filter"'): glued there is how they write;
+  // and a string literal's prefix opens the chunk (b"RSA KEY", f"Hello {name}"): a literal of code, no word
   if (
     r.letters > 0 &&
     isClausePunct(id) &&
@@ -72,10 +73,24 @@ export function readPunct(r: ChunkReading, t: TokenBuffer, text: string, i: numb
     tStart[i + 1] === tEnd[i] &&
     !writesTogether(r.prevScript) &&
     !writesTogether((tInfo[i + 1]! >> SCRIPT_SHIFT) & 15) &&
-    !(i > 0 && isCjkMark(text.charCodeAt(tStart[i - 1]!)))
+    !(i > 0 && isCjkMark(text.charCodeAt(tStart[i - 1]!))) &&
+    !(id === 0x22 && isStringPrefix(text, r.start, tStart[i]!))
   )
     r.flags |= C_MALFORMED;
   // punctuation after the chunk's letters ends a clause, an item or a field ("word," "name":)
   if (id !== 0x2d && id !== 0x27 && id !== 0x2019 && r.letters > 0) r.flags |= C_BREAK;
   return i;
+}
+
+/**
+ * Is text[from, to) the prefix of a string literal, one or two of b, r, u, f in either case (Python's b"", f"", rb"";
+ * C#'s and Rust's r""): the quote after it opens a literal of code, it is not glued between two words.
+ */
+function isStringPrefix(text: string, from: number, to: number): boolean {
+  if (from < 0 || to - from < 1 || to - from > 2) return false;
+  for (let k = from; k < to; k++) {
+    const c = text.charCodeAt(k) | 0x20;
+    if (c !== 0x62 && c !== 0x72 && c !== 0x75 && c !== 0x66) return false;
+  }
+  return true;
 }
