@@ -12,7 +12,7 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { codeFiles } from '../corpus/codeFiles.js';
 
 /**
- * Fail share of whole files per source. Measured on this machine: headers 40 of 5,127 (0.78%; 58, 1.13%, at 8f825e1,
+ * Fail share of whole files per source. Measured on this machine: headers 39 of 5,127 (0.76%; 58, 1.13%, at 8f825e1,
  * before the readings of code names), Python 21 of 1,924 (1.09%; 24, 1.25%), Perl 21 of 931 (2.26%, unchanged).
  */
 const FAIL_SHARE_MAX: Readonly<Record<string, number>> = { 'c-headers': 0.009, python: 0.012, perl: 0.025 };

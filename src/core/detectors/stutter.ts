@@ -141,6 +141,7 @@ export const stutter = {
 
 /** True when text[from, to) holds an underscore between letters: a name of code (`XFRM_MSG_NEWSA`), which a macro or a binding says twice by design. */
 function isIdentifier(text: string, from: number, to: number): boolean {
-  const u = text.indexOf('_', from);
-  return u > from && u < to - 1;
+  // a loop over the chunk, not indexOf: in prose with no underscore that would read on to the end of the text
+  for (let k = from + 1; k < to - 1; k++) if (text.charCodeAt(k) === 0x5f) return true;
+  return false;
 }
