@@ -34,7 +34,7 @@ const THRESHOLDS = {
   },
 } as const;
 
-/** Blank lines a short output holds at least before their share is read: "Yes.\\n\\n\\n\\nNo." is spaced oddly, not a flood. */
+/** Blank lines a short output holds at least before their share is read: `Yes.` and `No.` three blank lines apart are spaced oddly, not a flood. */
 const BLANK_LINES_MIN = 4;
 
 /** Chars up to which the whole text is read for a letter or digit: past them a text of marks alone is a flood, for the flood rules. */

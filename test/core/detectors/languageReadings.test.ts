@@ -216,6 +216,18 @@ const SINGLE_LETTER_ROWS: readonly VerdictRow[] = [
     'variables a, b and x between the words and numbers of a worked answer',
   ],
   [
+    'the alphabet listed, twice, and a Cyrillic one',
+    `The letters, in order: ${'abcdefghijklmnopqrstuvwxyz'.split('').join(' ')}; backwards: ${'zyxwvutsrqponmlkjihgfedcba'.split('').join(' ')}; in pairs: ${'abcdefghijklmnopqrstuvwxyz'.split('').join(' ')}; and in Russian: ${'абвгдежзийклмнопрстуфхцчшщъыьэюя'.split('').join(' ')}.`,
+    'ok',
+    'the alphabet forwards or backwards is a sequence: five or more letters each after (or each before) the one before',
+  ],
+  [
+    'letters that go up and down the alphabet by one',
+    `Trace the zigzag: ${'abcbcdcdedefefgfghghihijijkjklklmlmnmnonopopqpqrqrsrst'.split('').join(' ')} and stop.`,
+    'fail',
+    'a zigzag turns every third letter: no run of five each after (or before) the one before, so it stays single letters',
+  ],
+  [
     'a multiple-choice answer key',
     `Here is the answer key for the quiz:\n\n${Array.from({ length: 40 }, (_, i) => `${i + 1}. ${'ACBDBADC'[i % 8]}`).join(' ')}`,
     'ok',

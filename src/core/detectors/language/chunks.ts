@@ -36,6 +36,12 @@ export const C_LONG = 2048;
  * opens in and the end words do not (a clause of prose goes on past a gap).
  */
 export const C_GAP = 4096;
+/**
+ * A single letter in a run of five or more that each follow the one before in the alphabet (`a b c d e f`): the
+ * alphabet or a part of it listed, not a word spelt out letter by letter (no English word holds five letters in a row
+ * of the alphabet).
+ */
+export const C_SEQUENCE = 8192;
 
 /** Letters from which a chunk is no word of a list or of prose: words glued, a URL or a hash (runOnList.ts, wordLines.ts). */
 export const LONG_CHUNK = 30;
@@ -44,7 +50,7 @@ export interface Chunks {
   n: number;
   /** Char offset where each chunk starts. */
   start: Int32Array;
-  /** Its C_* flags: thirteen bits, so 16 a chunk. */
+  /** Its C_* flags: fourteen bits, so 16 a chunk. */
   flags: Uint16Array;
   /** Script group of most of its letters (SC_*). */
   script: Uint8Array;

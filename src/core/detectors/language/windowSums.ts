@@ -12,7 +12,7 @@ import type { Chunks } from './chunks.js';
 // Module-level copies of what the sums read per chunk: an imported binding is live, read through its module's cell
 // each time, where a const of this module is not.
 const { SC_CJK, SC_CYRILLIC, SC_HANGUL, SC_LATIN, SC_NONE, SC_THAI } = charClass;
-const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GAP, C_GLUE, C_MALFORMED, C_NONASCII } = chunks;
+const { C_AFTER, C_BREAK, C_CASED, C_CODEISH, C_DIGITS, C_FUNC, C_GAP, C_GLUE, C_MALFORMED, C_NONASCII, C_SEQUENCE } = chunks;
 
 /** A chunk weighs its letters, up to this many: words glued into one 1,000-letter chunk count as many words, not one. */
 export const WEIGHT_CAP = 100;
@@ -64,7 +64,7 @@ const SINGLE_SCRIPTS = (1 << SC_LATIN) | (1 << SC_CYRILLIC);
  * code punctuation, opening an item or a cell ("1. a", "| x |": an answer key, a table of units),
  * or a number beside it ("2024-01-3,m-0,0.3": a row of data).
  */
-const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER | C_DIGITS;
+const NOT_SINGLE = C_CASED | C_CODEISH | C_AFTER | C_DIGITS | C_SEQUENCE;
 /**
  * The flags that keep a chunk of two or three letters from being a piece of a word: those of
  * NOT_SINGLE, a function word, or a letter past ASCII. Vietnamese writes its syllables apart, most

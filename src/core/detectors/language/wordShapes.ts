@@ -26,7 +26,7 @@ import * as shapes from './tokenShapes.js';
 // through its module's cell each time, where a const of this module is not.
 const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { SC_NONE } = charClass;
-const { C_BREAK, C_CASED, C_FUNC, C_GAP, C_MALFORMED, C_NONASCII, chunkSet } = chunks;
+const { C_BREAK, C_CASED, C_FUNC, C_GAP, C_MALFORMED, C_NONASCII, C_SEQUENCE, chunkSet } = chunks;
 const { closeChunk } = close;
 const { countScripts, fewLetters, GLUED_LETTERS, gluedScripts, gluedWords } = letters;
 const { readPunct } = punct;
@@ -144,7 +144,47 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
     r.prevScript = script;
   }
   out.fenced = r.sawFence;
+  markSequences(out, text);
   return out;
+}
+
+/** Letters in a row of the alphabet from which single letters are a sequence listed (C_SEQUENCE). */
+const SEQUENCE_RUN = 5;
+
+/**
+ * Sets C_SEQUENCE on the chunks of one letter each (marks around it allowed, `a)`, `(b)`) that make a run of
+ * SEQUENCE_RUN or more, each the letter after the one before in the Latin or the Cyrillic alphabet (or each the one
+ * before it: the alphabet backwards), case aside.
+ */
+function markSequences(c: Chunks, text: string): void {
+  let runFrom = 0;
+  let prev = -9;
+  // +1 forwards, -1 backwards, 0 while the run holds one letter
+  let step = 0;
+  for (let i = 0; i <= c.n; i++) {
+    const code = i < c.n && c.letters[i] === 1 ? letterOf(text, c.start[i]!, i + 1 < c.n ? c.start[i + 1]! : text.length) : -1;
+    const d = code - prev;
+    if (code >= 0 && (d === 1 || d === -1) && (step === 0 || d === step)) {
+      prev = code;
+      step = d;
+      continue;
+    }
+    if (i - runFrom >= SEQUENCE_RUN) for (let k = runFrom; k < i; k++) c.flags[k] = c.flags[k]! | C_SEQUENCE;
+    // a letter that breaks a run may start the next one, which can take its letter before as its first ("a b c b a")
+    runFrom = i;
+    prev = code < 0 ? -9 : code;
+    step = 0;
+  }
+}
+
+/** The one letter of text[from, to), lower-cased, when it is an ASCII or a basic Cyrillic letter; else -1. */
+function letterOf(text: string, from: number, to: number): number {
+  for (let k = from; k < to; k++) {
+    const ch = text.charCodeAt(k);
+    if ((ch >= 0x41 && ch <= 0x5a) || (ch >= 0x61 && ch <= 0x7a)) return ch | 0x20;
+    if (ch >= 0x410 && ch <= 0x44f) return ch >= 0x430 ? ch : ch + 0x20;
+  }
+  return -1;
 }
 
 /** Whether a char of text[from, to) is past ASCII. */
