@@ -38,6 +38,11 @@ interface Statistic {
 }
 
 const loop = (f: Figures) => f.repetition.tail;
+/** The copies at the end when they are 1.5+ copies of a unit of words and no table's rows (what every large-copies row reads); else null. */
+const largeCopies = (f: Figures) => {
+  const c = f.repetition.copies;
+  return c.copies >= T.largeCopies && c.words && !c.table ? c : null;
+};
 const STATISTICS: Statistic[] = [
   {
     threshold: 'tailLoopCopies',
@@ -70,32 +75,32 @@ const STATISTICS: Statistic[] = [
     threshold: 'largeCopiesCoverage',
     what: 'share of the output that 1.5+ copies of a large unit of words (160+ normalised chars, no table) cover at the end',
     of: (f) => {
-      const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.unitChars >= T.largeUnitChars && c.words && !c.table ? c.coverage : null;
+      const c = largeCopies(f);
+      return c && c.unitChars >= T.largeUnitChars ? c.coverage : null;
     },
   },
   {
     threshold: 'largeCopiesCoverage',
     what: 'share of the output that 1.5+ copies of a unit of words with no line break in it that writes 100+ letters (lineUnitChars, a Han character 2.5; no table) cover at the end',
     of: (f) => {
-      const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.unitLetters >= T.lineUnitChars && !c.lines && c.words && !c.table ? c.coverage : null;
+      const c = largeCopies(f);
+      return c && c.unitLetters >= T.lineUnitChars && !c.lines ? c.coverage : null;
     },
   },
   {
     threshold: 'largeCopiesCoverage',
     what: 'the same with a line break in the unit allowed (a unit of 100+ letters: the refrain a song says after each verse)',
     of: (f) => {
-      const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.unitLetters >= T.lineUnitChars && c.words && !c.table ? c.coverage : null;
+      const c = largeCopies(f);
+      return c && c.unitLetters >= T.lineUnitChars ? c.coverage : null;
     },
   },
   {
     threshold: 'lineUnitChars',
     what: 'letters a unit of words with no line break in it writes (a Han character, kana or Hangul syllable 2.5) when 1.5+ copies of it cover 60%+ of the output at the end (no table)',
     of: (f) => {
-      const c = f.repetition.copies;
-      return c.copies >= T.largeCopies && c.coverage >= T.largeCopiesCoverage && !c.lines && c.words && !c.table ? c.unitLetters : null;
+      const c = largeCopies(f);
+      return c && c.coverage >= T.largeCopiesCoverage && !c.lines ? c.unitLetters : null;
     },
   },
   {

@@ -11,13 +11,16 @@ import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
 import type { Chunks } from './chunks.js';
 import * as shapes from './tokenShapes.js';
-import { writtenLetters } from './writtenLetters.js';
+import { mostWritten } from './writtenLetters.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
 const { SC_NONE, SCRIPT_NAMES } = charClass;
 const { C_BREAK, C_CODEISH, C_FUNC } = chunks;
 const { gluesLatin } = shapes;
+
+/** Bits of every script a count per script holds (1 to 15; 0 is SC_NONE). */
+const ALL_SCRIPTS = 0xfffe;
 
 /** Scripts written with spaces between words (the rest: CJK, Thai, and Hangul, whose words take Latin terms glued). */
 export const SPACED: ReadonlySet<string> = new Set(['latin', 'greek', 'cyrillic', 'armenian', 'hebrew', 'arabic', 'indic', 'georgian']);
@@ -43,24 +46,6 @@ export function readScripts(c: Chunks, text: string): ScriptFigures {
 export function dominant(letters: Int32Array): number {
   let best = SC_NONE;
   for (let s = 1; s < 16; s++) if (letters[s]! > letters[best]!) best = s;
-  return best;
-}
-
-/**
- * The script most of `letters` are in, a char of a script that writes a syllable or a word with it counted as the
- * letters it writes (writtenLetters.ts): for a text with no clause of prose to open it (lines of options, each indented,
- * its description in Chinese beside a Latin flag), the script its writing is mostly in.
- */
-function dominantWritten(letters: Int32Array): number {
-  let best = SC_NONE;
-  let most = 0;
-  for (let s = 1; s < 16; s++) {
-    const w = writtenLetters(s, letters[s]!);
-    if (w > most) {
-      best = s;
-      most = w;
-    }
-  }
   return best;
 }
 
@@ -111,7 +96,9 @@ function openingScript(c: Chunks, asides: Asides): number {
       prose = 0;
     }
   }
-  return dominantWritten(all);
+  // no clause of prose opened it: the script its writing is mostly in, a char of a script that writes a syllable or a
+  // word counted as the letters it writes (lines of options, each indented, a description in Chinese beside a Latin flag)
+  return mostWritten(all, 0, ALL_SCRIPTS);
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */

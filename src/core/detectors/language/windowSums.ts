@@ -6,7 +6,7 @@
  */
 import * as charClass from '../../charClass.js';
 import * as chunks from './chunks.js';
-import { writtenLetters } from './writtenLetters.js';
+import { mostWritten } from './writtenLetters.js';
 import type { Chunks } from './chunks.js';
 
 // Module-level copies of what the sums read per chunk: an imported binding is live, read through its module's cell
@@ -160,19 +160,9 @@ export function chunkSums(c: Chunks, a: number, b: number, w: Int32Array): Int32
  * Only the scripts of the mask have letters, and a count of none never wins: most windows are of one script.
  */
 export function dominantScript(w: Int32Array): number {
-  let mask = w[S.MASK]!;
+  const mask = w[S.MASK]!;
   if ((mask & (mask - 1)) === 0) return mask === 0 ? SC_NONE : 31 - Math.clz32(mask);
-  let best = SC_NONE;
-  let most = 0;
-  for (; mask !== 0; mask &= mask - 1) {
-    const s = 31 - Math.clz32(mask & -mask);
-    const letters = writtenLetters(s, w[S.SCRIPTS + s]!);
-    if (letters > most) {
-      best = s;
-      most = letters;
-    }
-  }
-  return best;
+  return mostWritten(w, S.SCRIPTS, mask);
 }
 
 /** The script counts of `w` zeroed (those of its mask: the others are zero already), ready for chunkSums. */

@@ -13,7 +13,7 @@
  */
 import * as charClass from '../../charClass.js';
 
-const { SC_CJK, SC_HANGUL } = charClass;
+const { SC_CJK, SC_HANGUL, SC_NONE } = charClass;
 
 const PER_CHAR = new Int32Array(32).fill(2);
 PER_CHAR[SC_HANGUL] = 5;
@@ -21,4 +21,23 @@ PER_CHAR[SC_CJK] = 5;
 
 export function writtenLetters(script: number, chars: number): number {
   return chars * PER_CHAR[script]!;
+}
+
+/**
+ * The script among the bits of `mask` whose count, `counts[offset + script]`, writes the most letters (the lowest on a
+ * tie); SC_NONE when none has any. Read in place: a window's sums (windowSums.ts) and a plain count per script
+ * (scripts.ts) both.
+ */
+export function mostWritten(counts: Int32Array, offset: number, mask: number): number {
+  let best = SC_NONE;
+  let most = 0;
+  for (let m = mask; m !== 0; m &= m - 1) {
+    const s = 31 - Math.clz32(m & -m);
+    const letters = counts[offset + s]! * PER_CHAR[s]!;
+    if (letters > most) {
+      best = s;
+      most = letters;
+    }
+  }
+  return best;
 }
