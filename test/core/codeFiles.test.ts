@@ -12,10 +12,11 @@ import { analyzeText } from '../../src/core/analyzeText.js';
 import { codeFiles } from '../corpus/codeFiles.js';
 
 /**
- * Fail share of whole files per source. Measured on this machine: headers 39 of 5,127 (0.76%; 58, 1.13%, at 8f825e1,
- * before the readings of code names), Python 20 of 1,924 (1.04%; 24, 1.25%), Perl 20 of 931 (2.15%; 21, 2.26%).
+ * Fail share of whole files per source. Measured on this machine: headers 33 of 5,127 (0.64%; 39 before prototypes'
+ * unnamed parameters were read as declarators, 58, 1.13%, at 8f825e1, before the readings of code names), Python 20 of
+ * 1,924 (1.04%; 24, 1.25%), Perl 20 of 931 (2.15%; 21, 2.26%).
  */
-const FAIL_SHARE_MAX: Readonly<Record<string, number>> = { 'c-headers': 0.009, python: 0.012, perl: 0.025 };
+const FAIL_SHARE_MAX: Readonly<Record<string, number>> = { 'c-headers': 0.008, python: 0.012, perl: 0.025 };
 const MIN_FILES = 300;
 
 describe('healthy source code (headers, Python and Perl modules of the machine)', () => {

@@ -21,6 +21,17 @@ const POEM = [
 
 const MORSE =
   'A .-\nB -...\nC -.-.\nD -..\nE .\nF ..-.\nG --.\nH ....\nI ..\nJ .---\nK -.-\nL .-..\nM --\nN -.\nO ---\nP .--.\nQ --.-\nR .-.\nS ...\nT -\nU ..-\nV ...-\nW .--\nX -..-\nY -.--\nZ --..';
+/** Prototypes whose parameters have no names, as C headers write them: a star then a comma after each pointer type. */
+const PROTOTYPES = [
+  '/* The store client: every call takes the domain, the map and the key. */',
+  '',
+  ...['open', 'close', 'read', 'write', 'seek', 'stat', 'lock', 'sync', 'copy', 'move', 'link', 'list'].map(
+    (name, k) =>
+      `extern int store_${name} (const char *, const char *, ${k % 2 ? 'char **,' : 'size_t *,'}\n\t\t    int *, char **, int *);`,
+  ),
+  '',
+  '#endif',
+].join('\n');
 const DNA = [
   'Here is the sequence you asked for:',
   '',
@@ -255,6 +266,13 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a short output of empty code fences', ' ```\n```\n```\n```\n```\n', /gibberish/, 'a short output is judged whole'],
   ['a short output of # and !', '#\n!!\n##\n!!!\n#\n!', /gibberish/, 'marks alone on every line'],
   ['a flood of &nbsp; at the end', `${healthyProse(600, 4)}${'&nbsp;'.repeat(400)}`, /whitespace_flood/, 'read as the whitespace it is'],
+  ['C prototypes whose parameters have no names', PROTOTYPES, 'ok', 'a star then a comma is a pointer declarator, a notation'],
+  [
+    'prose strewn with stars and a dot',
+    healthyProse(900, 3).replace(/(\S+ \S+) /g, '$1 **. '),
+    /gibberish/,
+    'marks alone with a dot are still marks where no language puts them',
+  ],
   ['the Morse alphabet', MORSE, 'ok', 'dots and dashes with a dash among them are a notation, not marks doubled'],
   ['a DNA sequence in lines of 74 letters', DNA, 'ok', 'a run of four letters is a sequence, not words glued'],
   ['lines of emoji', EMOJI, 'ok', 'an emoji says something: a line of them is no line of marks'],

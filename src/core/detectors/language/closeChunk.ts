@@ -94,7 +94,15 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
   const { letters, start, code } = r;
   // a chunk of punctuation alone with a comma or a dot in it ("**.", ",-", ".."): not a lone mark (a table's "." for
   // nothing), a number ("1."), an ellipsis, code ("},") or a quoted mark ('",')
-  if (letters === 0 && r.marks & RUN_LOOSE && !r.digits && !r.enclosed && t.end[i - 1]! - start > 1 && !morse(t, i, start))
+  if (
+    letters === 0 &&
+    r.marks & RUN_LOOSE &&
+    !r.digits &&
+    !r.enclosed &&
+    t.end[i - 1]! - start > 1 &&
+    !morse(t, i, start) &&
+    !declarator(t, i, start)
+  )
     r.marks |= RUN_NOISY;
   // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
   // them ("///" opening a line is a comment)
@@ -124,4 +132,25 @@ function morse(t: TokenBuffer, i: number, start: number): boolean {
     else if (id !== 0x2e) return false;
   }
   return dash;
+}
+
+/**
+ * The chunk before token i, from char `start`, is pointer or reference marks, or the end of a C comment (a star and a
+ * slash), then one comma ("*,", "**,", "&,"): a parameter without a name in a C or C++ prototype (`char *, int`, or
+ * `int`, its name in a comment, then the comma) or a CSS selector list (`*,`), a notation, not marks doubled where no
+ * language puts them.
+ */
+function declarator(t: TokenBuffer, i: number, start: number): boolean {
+  if (t.id[i - 1] !== 0x2c) return false;
+  let k = i - 2;
+  // the end of a comment (a star, a slash) right before the comma
+  if (k >= 1 && t.start[k - 1]! >= start && t.id[k] === 0x2f && t.id[k - 1] === 0x2a) k -= 2;
+  else {
+    for (; k >= 0 && t.start[k]! >= start; k--) {
+      const id = t.id[k]!;
+      if (id !== 0x2a && id !== 0x26) return false;
+    }
+    if (k === i - 2) return false;
+  }
+  return k < 0 || t.start[k]! < start;
 }
