@@ -399,6 +399,11 @@ const UNLISTED_PROSE: ReadonlyArray<[string, string]> = [
     'Kävimme eilen isoäidin luona maalla. Hän oli leiponut korvapuusteja ja keittänyt kahvia ja istuimme pitkään keittiönpöydän ääressä. Iltapäivällä lähdimme järvelle soutamaan vaikka tuuli oli kylmä. Illalla saunoimme uimme ja söimme makkaraa ja lapset nukahtivat jo ennen yhdeksää.',
   ],
   ['Vietnamese', VIETNAMESE],
+  // eld names Russian for it at about 0.7; its letters ө and ү tell another Cyrillic alphabet (salad.ts: otherCyrillic)
+  [
+    'Mongolian',
+    'Энэ програм нь таны компьютер дээрх файлуудыг хадгалж хуулбарлаж устгах боломжийг олгоно. Хэрэглэгч өөрийн тохиргоог хүссэн үедээ өөрчилж болно',
+  ],
 ];
 
 describe('word salad (salad.ts): prose in a language the function-word lists do not cover', () => {
@@ -410,4 +415,18 @@ describe('word salad (salad.ts): prose in a language the function-word lists do 
         [],
       );
     });
+
+  it('a salad of Latin words with one Cyrillic word glued in is still salad: no Cyrillic text', () => {
+    const nouns =
+      'collection accessories publishing money turn garden window river engine market silver doctor planet coffee winter bridge captain forest letter harbor'.split(
+        ' ',
+      );
+    const words = Array.from({ length: 48 }, (_, i) => nouns[(i * i + 3 * i) % nouns.length]!);
+    words.splice(20, 0, 'ПідGetting');
+    const { findings } = detect('language', words.join(' '));
+    assert.ok(
+      findings.some((f) => f.rule === 'saladFunctionShare'),
+      findings.map((f) => f.rule).join(' '),
+    );
+  });
 });

@@ -26,7 +26,7 @@ const calm: LanguageFigures = {
   shortPiecesAt: -1,
   func: 0.4,
   funcAt: 0,
-  salad: [{ func: 0.4, breaks: 0.05, at: 0, lang: '' }],
+  salad: [{ func: 0.4, breaks: 0.05, at: 0, lang: '', otherCyrillic: false }],
   fenced: null,
   script: 'latin',
   switchScript: '',
@@ -67,7 +67,7 @@ const ROWS: Array<[string, Partial<LanguageFigures>, string]> = [
   ['markLineShare', { markLines: 0.6, markLinesAt: 5 }, 'gibberish'],
   ['oddScriptWords', { oddScriptWords: 2, oddScriptAt: 5 }, 'gibberish'],
   ['shortMarkLineShare', { shortLines: 5, shortMarkOnly: 0.8, shortMarkAt: 5 }, 'gibberish'],
-  ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5, lang: '' }] }, 'word_salad'],
+  ['saladFunctionShare', { salad: [{ func: 0.02, breaks: 0.05, at: 5, lang: '', otherCyrillic: false }] }, 'word_salad'],
   ['saladEndWords', { endWords: 6, endWordsAt: 5 }, 'word_salad'],
   ['soupFunctionShare', { func: 0.92, funcAt: 5 }, 'word_salad'],
   ['listItems', { listItems: 40, listRepeats: 20, listAt: 5 }, 'word_salad'],
@@ -121,15 +121,24 @@ describe('language rules: an ordered table, each rule alone', () => {
   });
 
   it('a window eld is sure is in a language the function-word lists do not cover is no salad; one in a listed language or unsure is', () => {
-    const at = (lang: string) => judgeLanguage({ ...calm, salad: [{ func: 0.02, breaks: 0.05, at: 5, lang }] }, T).map((f) => f.rule);
+    const at = (lang: string) =>
+      judgeLanguage({ ...calm, salad: [{ func: 0.02, breaks: 0.05, at: 5, lang, otherCyrillic: false }] }, T).map((f) => f.rule);
     assert.deepEqual(at('sv'), []);
     assert.deepEqual(at('vi'), []);
     assert.deepEqual(at('en'), ['saladFunctionShare']);
     assert.deepEqual(at(''), ['saladFunctionShare']);
   });
 
+  it("a window written in a Cyrillic alphabet other than Russian's is no salad, whatever language eld names", () => {
+    const salad = [{ func: 0.02, breaks: 0.05, at: 5, lang: 'ru', otherCyrillic: true }];
+    assert.deepEqual(
+      judgeLanguage({ ...calm, salad }, T).map((f) => f.rule),
+      [],
+    );
+  });
+
   it('saladBreakShare is read as configured: the front is searched under it', () => {
-    const front = { ...calm, salad: [{ func: 0.04, breaks: 0.2, at: 5, lang: '' }] };
+    const front = { ...calm, salad: [{ func: 0.04, breaks: 0.2, at: 5, lang: '', otherCyrillic: false }] };
     assert.deepEqual(judgeLanguage(front, T), []);
     assert.deepEqual(
       judgeLanguage(front, { ...T, saladBreakShare: 0.2 }).map((f) => f.rule),

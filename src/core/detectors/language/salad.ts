@@ -16,6 +16,8 @@ export interface SaladPoint {
   at: number;
   /** The language eld gives the window's text (ISO 639-1) when sure, or less sure of a window long enough or of letters no listed language writes; '' when not (identifySalad). */
   lang: string;
+  /** Written in a Cyrillic alphabet other than Russian's (otherCyrillic): whatever eld names, the Russian list cannot judge it. */
+  otherCyrillic: boolean;
 }
 
 /** The window with the fewest function words among those of at most `maxBreaks` break share, or null. */
@@ -41,7 +43,7 @@ export function addSaladPoint(front: SaladPoint[], func: number, breaks: number,
   front.length = k;
   let i = 0;
   while (i < front.length && front[i]!.breaks < breaks) i++;
-  front.splice(i, 0, { func, breaks, at, lang: '' });
+  front.splice(i, 0, { func, breaks, at, lang: '', otherCyrillic: false });
 }
 
 /**
@@ -90,30 +92,64 @@ const WORD = /[\p{L}\p{M}]+/gu;
  */
 const NAMED_LETTERS = ANSWER_LANGUAGE_THRESHOLDS.minLetters.value;
 
-/**
- * Whether eld's guess of `s` below SURE counts: `s` holds NAMED_LETTERS letters, or FOREIGN_WORDS of its words hold a
- * letter no listed language writes.
- */
-function guessCounts(s: string): boolean {
-  let words = 0;
-  let foreign = 0;
-  let letters = 0;
+/** A window's words as identifySalad counts them. */
+interface WindowWords {
+  words: number;
+  letters: number;
+  /** Words with a letter no listed language writes. */
+  foreign: number;
+  /** Words with a Cyrillic letter, and those with one the Russian alphabet lacks. */
+  cyrillic: number;
+  otherCyrillic: number;
+}
+
+function windowWords(s: string): WindowWords {
+  const n: WindowWords = { words: 0, letters: 0, foreign: 0, cyrillic: 0, otherCyrillic: 0 };
   for (const m of s.toLowerCase().matchAll(WORD)) {
-    words++;
+    n.words++;
     const w = m[0];
-    letters += w.length;
+    n.letters += w.length;
+    let foreign = false;
+    let cyrillic = false;
+    let otherCyrillic = false;
     for (let k = 0; k < w.length; k++) {
       const c = w.charCodeAt(k);
       // a combining mark is part of the letter before it; a letter of a script the lists do not hold was kept from the
       // windows read for salad (windows.ts)
       if (c >= 0x300 && c <= 0x36f) continue;
-      if (!LISTED_LETTERS.has(c)) {
-        foreign++;
-        break;
+      const listed = LISTED_LETTERS.has(c);
+      if (!listed) foreign = true;
+      if (c >= 0x400 && c <= 0x52f) {
+        cyrillic = true;
+        if (!listed) otherCyrillic = true;
       }
     }
+    if (foreign) n.foreign++;
+    if (cyrillic) n.cyrillic++;
+    if (otherCyrillic) n.otherCyrillic++;
   }
-  return letters >= NAMED_LETTERS || (words > 0 && foreign >= FOREIGN_WORDS * words);
+  return n;
+}
+
+/**
+ * Whether eld's guess of a window below SURE counts: it holds NAMED_LETTERS letters, or FOREIGN_WORDS of its words hold
+ * a letter no listed language writes.
+ */
+function guessCounts(n: WindowWords): boolean {
+  return n.letters >= NAMED_LETTERS || (n.words > 0 && n.foreign >= FOREIGN_WORDS * n.words);
+}
+
+/** Share of a window's Cyrillic words with a letter the Russian alphabet lacks from which it is written in another Cyrillic alphabet. */
+const OTHER_CYRILLIC_WORDS = 0.05;
+
+/**
+ * Is a window written in a Cyrillic alphabet other than Russian's: more than half its words Cyrillic, and
+ * OTHER_CYRILLIC_WORDS of those (one at least) with a letter Russian does not write (Mongolian ө ү, Tajik ӣ ҳ ҷ, Kazakh
+ * ә қ, Ukrainian і ї, Serbian ј љ)? eld knows Russian and names it for Mongolian and Tajik at 0.7, which the Russian
+ * function words then judge as salad. A salad of Latin words with one Cyrillic word glued in is no Cyrillic text.
+ */
+function otherCyrillic(n: WindowWords): boolean {
+  return 2 * n.cyrillic > n.words && n.otherCyrillic > 0 && n.otherCyrillic >= OTHER_CYRILLIC_WORDS * n.cyrillic;
 }
 
 /** Each window of the front under IDENTIFY_BELOW function words and IDENTIFY_BREAKS breaks gets the language eld gives it. */
@@ -122,11 +158,13 @@ export function identifySalad(front: SaladPoint[], text: string): void {
     if (p.func >= IDENTIFY_BELOW || p.breaks >= IDENTIFY_BREAKS) continue;
     const window = text.slice(p.at, p.at + IDENTIFY_CHARS);
     const { language, score } = identifyLanguage(window);
-    p.lang = score >= SURE || (score >= NAMED && guessCounts(window)) ? language : '';
+    const words = windowWords(window);
+    p.lang = score >= SURE || (score >= NAMED && guessCounts(words)) ? language : '';
+    p.otherCyrillic = otherCyrillic(words);
   }
 }
 
 /** Whether a window is in a language the function-word lists do not cover (as eld reads it): no salad to judge by them. */
 export function unlisted(p: SaladPoint): boolean {
-  return p.lang !== '' && !LISTED.has(p.lang);
+  return p.otherCyrillic || (p.lang !== '' && !LISTED.has(p.lang));
 }
