@@ -136,3 +136,17 @@ describe('the syllable mark of a script written with no spaces parts two scripts
   it('a Latin command glued after a Tibetan tsheg stays ok', () =>
     ok('བཀྲ་ཤིས་བདེ་ལེགས། apt-get་ལག་ལེན་འཐབ་ནས་ཐུམ་སྒྲིལ་གསར་པ་བཙུགས་པ་ཡིན། update་བྱས་རྗེས་ཡིག་ཆ་ཚང་མ་གསར་བསྒྱུར་བྱེད།'));
 });
+
+describe('a clause of function words alone names them: keywords open a sentence of another script', () => {
+  it('a Korean sentence that opens with the keywords it is about stays ok', () =>
+    ok(
+      'for, while, until 반복문을 나갑니다. 반복 횟수를 지정하면, 반복 횟수에 도달했을 때 중단합니다. 종료 상태는 횟수가 1보다 크거나 같으면 0입니다.',
+    ));
+  it('a Chinese heading with English keywords, then Chinese prose, stays ok', () =>
+    ok('退出 for、while 或 until 循环。\n\n如果指定了次数，则跳出从里往外数的那么多重循环。退出状态为 0，除非次数不大于等于 1。'));
+  it('English prose that turns to Korean still fails', () =>
+    fails(
+      'The loop ends when the counter reaches the limit, and the shell then goes on with the next command in the script. When the limit is left out, the loop runs until the condition turns false. 반복문은 조건이 거짓이 될 때까지 계속 실행되며 횟수를 지정하면 그 횟수에 도달했을 때 중단합니다. 종료 상태는 0입니다.',
+      /script_switch/,
+    ));
+});

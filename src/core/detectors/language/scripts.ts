@@ -68,8 +68,12 @@ function openingScript(c: Chunks, asides: Asides): number {
   const opening = OPENING.fill(0);
   const all = ALL.fill(0);
   let proseLetters = 0;
-  // scripts the clause reads as prose in: one of its function words, or letters of a script written without spaces
+  // scripts the clause reads as prose in: letters of a script written without spaces, or one of its function words with
+  // a word of it that is none (a clause of function words alone names them: "for, while, until 반복문을 나갑니다" and
+  // "退出 for、while 或 until 循环" name the keywords of a Korean and a Chinese sentence)
   let prose = 0;
+  let funcs = 0;
+  let content = 0;
   // scripts the clause has letters of: only their counts are added and cleared at its end, most clauses have one
   let inClause = 0;
   for (let i = 0; i < c.n; i++) {
@@ -81,10 +85,13 @@ function openingScript(c: Chunks, asides: Asides): number {
       if (!asides.aside(c.start[i]!)) {
         clause[s] = clause[s]! + c.scriptLetters[i]!;
         inClause |= 1 << s;
-        if (fl & C_FUNC || gluesLatin(s)) prose |= 1 << s;
+        if (gluesLatin(s)) prose |= 1 << s;
+        else if (fl & C_FUNC) funcs |= 1 << s;
+        else content |= 1 << s;
       }
     }
     if (fl & C_BREAK || i === c.n - 1) {
+      prose |= funcs & content;
       for (let m = prose & ~1; m !== 0; m &= m - 1) {
         const s = 31 - Math.clz32(m & -m);
         opening[s] = opening[s]! + clause[s]!;
@@ -94,6 +101,8 @@ function openingScript(c: Chunks, asides: Asides): number {
       for (let m = inClause; m !== 0; m &= m - 1) clause[31 - Math.clz32(m & -m)] = 0;
       inClause = 0;
       prose = 0;
+      funcs = 0;
+      content = 0;
     }
   }
   // no clause of prose opened it: the script its writing is mostly in, a char of a script that writes a syllable or a
