@@ -167,6 +167,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.repetition.chain.words ? f.repetition.chain.links : null),
   },
   {
+    threshold: 'growingItems',
+    what: 'items at the end of a list that each are the one before with 2+ chars added (read where they cover half the output)',
+    of: (f) => (f.repetition.growing.coverage >= 0.5 ? f.repetition.growing.items : null),
+  },
+  {
     threshold: 'normalisedLoopCopies',
     what: 'normalised copies at the end of a unit of words (half letters, no table), any size',
     of: (f) => {

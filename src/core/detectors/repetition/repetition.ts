@@ -32,6 +32,7 @@ import { NOT_REPLAYED, type Replayed, SHINGLE } from './replayed.js';
 import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
 import { atEnd } from './atEnd.js';
+import { type GrowingItems, growingItems, NO_GROWING } from './growingItems.js';
 import { isWordRegion, wordShare } from './wordRegion.js';
 
 export const REPETITION_KINDS = [
@@ -119,6 +120,10 @@ const THRESHOLDS = {
   chainLinks: {
     value: 2,
     why: 'paragraphs at the end each holding 80% of the one before (its normalised 12-char shingles) while longer and not the same, from which they fail as cycling when they are words: one person or answer restated paragraph after paragraph while a list in it grows. No healthy reading ends in even one such link (npm run bench -- thresholds: model outputs and real files, whole and cut at 4 points); the restated profiles read 2-4',
+  },
+  growingItems: {
+    value: 5,
+    why: 'items at the end of a list (pieces between commas, semicolons or line breaks, quotes and brackets trimmed) that each are the one before with 2+ chars added, covering half the output or more, that fail as list_runaway: a JSON keyword list whose every item is the one before with a word more, written to the token limit. No healthy reading ends in more than 3 such items, and none of those covers even a tenth of its output (186,164 readings: model outputs and real files whole and cut, the bench of npm run bench -- thresholds, where those covering half their output read 2 at most; source code of npm run bench -- code whole and cut; the 143,709 translations of npm run bench -- translations); the drawn short_growing_keys read 5-13, covering 0.86 or more',
   },
   replayMinChars: {
     value: 7000,
@@ -234,8 +239,12 @@ export interface RepetitionFigures {
   live: Loop | null;
   /** Paragraphs at the end that each say the one before again, longer (paragraphChain.ts). */
   chain: ParagraphChain;
+  /** Items at the end of a list that each are the one before with more added (growingItems.ts). */
+  growing: GrowingItems;
 }
 
+/** Share of the output the growing items at its end cover, at least, to be judged: the list is the answer, not a path in it. */
+const GROWING_COVERAGE = 0.5;
 /** Share of what fails from which a cycle or template at the end warns. */
 const WARN_SHARE = 0.75;
 /**
@@ -292,11 +301,12 @@ export const repetition = {
         copies: NO_COPIES,
         replay: NOT_REPLAYED,
         chain: NO_CHAIN,
+        growing: NO_GROWING,
       };
     // the whole text as a template: words it uses at most twice are something new
     const ids = templateIds(t, scan.counts(), RARE_MAX);
     const { tail, recovered } = readLoops(scan, ids, 0, true, tables);
-    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan, tables) };
+    return { chars: scan.chars, tail, recovered, live, restated: restated(t), ...atEnd(scan, tables), growing: growingItems(scan.text()) };
   },
   judge(f: RepetitionFigures, t: Values<typeof THRESHOLDS>, ctx): Array<Finding<RepetitionKind>> {
     const out: Array<Finding<RepetitionKind>> = [];
@@ -438,6 +448,17 @@ export const repetition = {
           'fail',
           ch.at,
           `the last ${ch.links + 1} paragraphs each say the one before again, longer (80% of its pieces of 12 chars, whitespace, digits and case aside)`,
+        ),
+      );
+    // a list whose every item at the end is the one before with more added, most of the output: judged when no loop was
+    const g = f.growing;
+    if (g.items >= t.growingItems && g.coverage >= GROWING_COVERAGE && !out.some((x) => x.severity === 'fail'))
+      out.push(
+        finding(
+          'list_runaway',
+          'fail',
+          g.at,
+          `the last ${g.items} items of a list each are the one before with more added (${Math.round(100 * g.coverage)}% of the output)`,
         ),
       );
     // an end that restates what came before, its copies not back to back: judged when no loop or cycle was
