@@ -29,6 +29,8 @@ const COLLAPSES: Record<string, number> = {
   // 20 of 20 since an output of marks alone with a blank line in it is empty (marksOnlyBlankLines), less two
   short_brace: 18,
   short_cjk_unit: 18,
+  // 20 of 20 since growing items at the end of a list fail (growingItems), less two
+  short_growing_keys: 18,
   // 20 of 20 since words cut into pieces of two or three letters fail (shortPieceShare), less two
   subword_salad: 18,
   glued_pieces: 18,
