@@ -167,6 +167,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.repetition.chain.words ? f.repetition.chain.links : null),
   },
   {
+    threshold: 'slotLoopCopies',
+    what: 'copies back to back at the end of a unit of format placeholders alone (%s|, %-10s, {})',
+    of: (f) => (f.repetition.tail?.slots ? f.repetition.tail.copies : null),
+  },
+  {
     threshold: 'growingItems',
     what: 'items at the end of a list that each are the one before with 2+ chars added (read where they cover half the output)',
     of: (f) => (f.repetition.growing.coverage >= 0.5 ? f.repetition.growing.items : null),

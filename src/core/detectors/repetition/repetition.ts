@@ -121,6 +121,10 @@ const THRESHOLDS = {
     value: 2,
     why: 'paragraphs at the end each holding 80% of the one before (its normalised 12-char shingles) while longer and not the same, from which they fail as cycling when they are words: one person or answer restated paragraph after paragraph while a list in it grows. No healthy reading ends in even one such link (npm run bench -- thresholds: model outputs and real files, whole and cut at 4 points); the restated profiles read 2-4',
   },
+  slotLoopCopies: {
+    value: 24,
+    why: "copies back to back at the end of a unit of format placeholders alone (`%s|`, `%-10s `, `{} `, with the marks between them) that fail as a loop: a format string has a placeholder per column, and a model that loops on placeholders writes dozens. Healthy texts hold up to 11 in a row (dpkg's option help, `%s, --%s, --%s, ...`, in 12 translations; 20 with 6, 1 each with 7, 8 and 10: model outputs, real files, source code and 143,709 translations, whole), no labelled collapse more than 2, so the threshold is twice the healthy maximum and more",
+  },
   growingItems: {
     value: 5,
     why: 'items at the end of a list (pieces between commas, semicolons or line breaks, quotes and brackets trimmed) that each are the one before with 2+ chars added, covering half the output or more, that fail as list_runaway: a JSON keyword list whose every item is the one before with a word more, written to the token limit. No healthy reading ends in more than 3 such items, and none of those covers even a tenth of its output (186,164 readings: model outputs and real files whole and cut, the bench of npm run bench -- thresholds, where those covering half their output read 2 at most; source code of npm run bench -- code whole and cut; the 143,709 translations of npm run bench -- translations); the drawn short_growing_keys read 5-13, covering 0.86 or more',
@@ -193,6 +197,8 @@ export interface Loop {
   prose: boolean;
   /** The unit is made of rule or border chars (- = _ * # ~ . | + : box drawing). */
   rule: boolean;
+  /** The unit is format placeholders and the marks between them (`%s|`, `%-10s `, `{} `): the slots of a template. */
+  slots: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
   copies: number;
   /** The copies were counted with a word inserted, dropped or swapped (never certain). */
@@ -272,6 +278,21 @@ const RULE = /^[\s\-=_*#~.|+:\u2500-\u257f]+$/;
 function isRule(s: string): boolean {
   return RULE.test(s);
 }
+
+/** A format placeholder of printf (`%s`, `%-10s`, `%5.2f`, `%lu`) or of format strings (`{}`, `{0}`, `{name}`). */
+const PLACEHOLDER = String.raw`%[-+ #0]*\d*(?:\.\d+)?(?:ll|l|hh|h|z|j|t)?[sdifuxXoeEgGcp]|\{\d*\}|\{[A-Za-z_]\w*\}`;
+/** Placeholders alone, with the whitespace and marks that part them (`|`, `,`, `--`, `<`, quotes, brackets). */
+const SLOTS = new RegExp(String.raw`^(?:${PLACEHOLDER}|[\s|,;:/<>()\[\]'"-])*(?:${PLACEHOLDER})(?:${PLACEHOLDER}|[\s|,;:/<>()\[\]'"-])*$`);
+
+/**
+ * Is the unit `s` format placeholders and the marks between them: the slots of a template, whose columns a format
+ * names one by one? A unit of a loop may start anywhere in its cycle (`s, --%` of `%s, --`): each rotation is tried.
+ */
+function isSlots(s: string): boolean {
+  if (s.length > 64 || (!s.includes('%') && !s.includes('{'))) return false;
+  for (let r = 0; r < s.length; r++) if (SLOTS.test(s.slice(r) + s.slice(0, r))) return true;
+  return false;
+}
 /** Words the text uses this many times or fewer are something new (WILD in the template). */
 const RARE_MAX = 2;
 
@@ -324,17 +345,21 @@ export const repetition = {
       const limit = floodLimit(l, t);
       // a unit of words may bring a swapped word or two per copy and still be stuck: a list in one template brings more
       const stuck = l.newPerCopy <= t.loopNewPerCopy || (l.words && l.newPerCopy <= t.nearLoopNewShare * l.periodTokens);
+      // the slots of a format (`%s|%s|%s`) are as many as its columns: judged by their copies alone, from slotLoopCopies
+      const slotsUnder = l.slots && l.copies < t.slotLoopCopies;
       const loopFails =
         stuck &&
         (structural
           ? flood && l.copies >= need && chars >= limit
-          : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
+          : l.slots
+            ? !slotsUnder
+            : l.copies >= need || (l.copies >= t.wholeLoopCopies && l.coverage >= t.wholeLoopCoverage));
       // a cycle or a template: judged by how often it returns and what it brings
       const newThings = l.novelty >= t.returnsNovelty;
       const needReturns = (t.returnsCopies * (1 + l.novelty / t.returnsNovelty)) / (atLimit ? 2 : 1);
       if (loopFails) {
         out.push(finding(kindOf(l.unit), 'fail', l.onset, `${describe(l)} to the end (${size})`));
-      } else if (!structural && !l.table && l.returns >= needReturns) {
+      } else if (!structural && !l.table && !slotsUnder && l.returns >= needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(
           finding(
@@ -344,7 +369,14 @@ export const repetition = {
             `the end returns ${fmt(l.returns, 1)} times to the same ${newThings ? 'template' : 'material'} (novelty ${fmt(l.novelty, 3)}, ${size})`,
           ),
         );
-      } else if (!structural && !l.table && !newThings && l.wordCycle >= t.wholeCycleCoverage && l.returns >= t.wholeCycleReturns) {
+      } else if (
+        !structural &&
+        !l.table &&
+        !slotsUnder &&
+        !newThings &&
+        l.wordCycle >= t.wholeCycleCoverage &&
+        l.returns >= t.wholeCycleReturns
+      ) {
         out.push(
           finding(
             'cycling',
@@ -353,9 +385,9 @@ export const repetition = {
             `most of the output goes round the same words: it returns ${fmt(l.returns, 1)} times to them (novelty ${fmt(l.novelty, 3)}, ${fmt(100 * l.wordCycle, 0)}% of the output)`,
           ),
         );
-      } else if (stuck && (structural ? flood && l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
+      } else if (!slotsUnder && stuck && (structural ? flood && l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
-      } else if (!structural && !l.table && l.returns >= WARN_SHARE * needReturns) {
+      } else if (!structural && !l.table && !slotsUnder && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
         out.push(
           finding(
@@ -475,7 +507,11 @@ export const repetition = {
     if (c && !c.near && c.similarity >= CERTAIN_SIMILARITY && c.newPerCopy <= t.loopNewPerCopy) {
       const limit = floodLimit(c, t);
       const chars = c.end - c.onset;
-      if (isStructural(c) ? !c.closes && c.copies >= t.tailLoopCopies && chars >= 4 * limit : c.copies >= t.certainCopies) {
+      if (
+        isStructural(c)
+          ? !c.closes && c.copies >= t.tailLoopCopies && chars >= 4 * limit
+          : c.copies >= (c.slots ? t.slotLoopCopies : t.certainCopies)
+      ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
         const same = out.find((x) => x.kind === kind && x.severity === 'fail');
@@ -673,6 +709,7 @@ function readLoops(
       unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
       rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
+      slots: isSlots(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
       copies: verbatim ? run.copies : 1,
       near,
       returns: r.copies,
