@@ -268,6 +268,24 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a flood of &nbsp; at the end', `${healthyProse(600, 4)}${'&nbsp;'.repeat(400)}`, /whitespace_flood/, 'read as the whitespace it is'],
   ['C prototypes whose parameters have no names', PROTOTYPES, 'ok', 'a star then a comma is a pointer declarator, a notation'],
   [
+    'operators named in a list, each then a comma',
+    'The arithmetic operators are +, -, *, / and %. The comparison operators are ==, !=, <, <=, > and >=. The logical ones are &&, || and !.',
+    'ok',
+    'an operator then a comma names it, a notation',
+  ],
+  [
+    'the operators of C by precedence',
+    'In C, the operators are grouped by precedence:\n\n1. Postfix: ++, --, (), [], ->\n2. Unary: ++, --, +, -, !, ~, *, &\n3. Multiplicative: *, /, %\n4. Additive: +, -\n5. Shift: <<, >>\n6. Relational: <, <=, >, >=\n7. Equality: ==, !=\n8. Bitwise: &, ^, |\n9. Logical: &&, ||\n10. Assignment: =, +=, -=, *=, /=, %=',
+    'ok',
+    'a list of operators, line by line',
+  ],
+  [
+    'prose strewn with marks that are no operator, then a comma',
+    healthyProse(900, 3).replace(/(\S+ \S+) /g, '$1 *-, '),
+    /gibberish/,
+    'marks no language or operator writes together stay noise',
+  ],
+  [
     'prose strewn with stars and a dot',
     healthyProse(900, 3).replace(/(\S+ \S+) /g, '$1 **. '),
     /gibberish/,

@@ -101,7 +101,7 @@ function dropChunk(r: ChunkReading, out: Chunks, t: TokenBuffer, i: number): voi
     !r.enclosed &&
     t.end[i - 1]! - start > 1 &&
     !morse(t, i, start) &&
-    !declarator(t, i, start)
+    !namesMark(t, i, start)
   )
     r.marks |= RUN_NOISY;
   // three or more backslashes, slashes or bars alone inside a line, between words ("the \\\\\\ of"): no writing has
@@ -135,22 +135,33 @@ function morse(t: TokenBuffer, i: number, start: number): boolean {
 }
 
 /**
- * The chunk before token i, from char `start`, is pointer or reference marks, or the end of a C comment (a star and a
- * slash), then one comma ("*,", "**,", "&,"): a parameter without a name in a C or C++ prototype (`char *, int`, or
- * `int`, its name in a comment, then the comma) or a CSS selector list (`*,`), a notation, not marks doubled where no
- * language puts them.
+ * Operators a list names one by one, each then a comma (`+, -, *, /`, `==, !=, <=`, `&&, ||`, `++, --`): of C and the
+ * languages written like it, Python and Perl. Marks doubled where no language puts them (`..`, `,,`, `!!`, `**-`) are
+ * none of them.
  */
-function declarator(t: TokenBuffer, i: number, start: number): boolean {
+const OPERATORS: ReadonlySet<string> = new Set(
+  [
+    '+ - * / % = < > ! ~ & | ^',
+    '++ -- ** // == != <= >= << >> && || += -= *= /= %= &= |= ^= -> => ::',
+    '<<= >>= === !== <=> **= //= ...',
+  ].flatMap((row) => row.split(' ')),
+);
+
+/**
+ * The chunk before token i, from char `start`, is a notation then one comma, not marks doubled where no language puts
+ * them: an operator a list names (OPERATORS: `+, -, *, /`), pointer or reference marks (`char *, int`, `struct buf
+ * **,`: a parameter without a name in a C or C++ prototype; a CSS selector list's `*,`), or the end of a C comment (a
+ * star and a slash: `int`, its name in a comment, then the comma).
+ */
+function namesMark(t: TokenBuffer, i: number, start: number): boolean {
   if (t.id[i - 1] !== 0x2c) return false;
-  let k = i - 2;
-  // the end of a comment (a star, a slash) right before the comma
-  if (k >= 1 && t.start[k - 1]! >= start && t.id[k] === 0x2f && t.id[k - 1] === 0x2a) k -= 2;
-  else {
-    for (; k >= 0 && t.start[k]! >= start; k--) {
-      const id = t.id[k]!;
-      if (id !== 0x2a && id !== 0x26) return false;
-    }
-    if (k === i - 2) return false;
+  let marks = '';
+  let pointers = true;
+  for (let k = i - 2; k >= 0 && t.start[k]! >= start; k--) {
+    const id = t.id[k]!;
+    if (marks.length === 4 || id >= 0x80) return false;
+    if (id !== 0x2a && id !== 0x26) pointers = false;
+    marks = String.fromCharCode(id) + marks;
   }
-  return k < 0 || t.start[k]! < start;
+  return marks !== '' && (pointers || marks === '*/' || OPERATORS.has(marks));
 }
