@@ -144,6 +144,10 @@ describe('a clause of function words alone names them: keywords open a sentence 
     ));
   it('a Chinese heading with English keywords, then Chinese prose, stays ok', () =>
     ok('退出 for、while 或 until 循环。\n\n如果指定了次数，则跳出从里往外数的那么多重循环。退出状态为 0，除非次数不大于等于 1。'));
+  it('a Korean sentence with an SQL statement in capitals in its first clause stays ok', () =>
+    ok(
+      'SQL에서 중복을 제거하려면 SELECT DISTINCT name FROM users; 를 사용합니다. 개수를 세려면 COUNT(*)를, 조건을 걸려면 WHERE와 HAVING을 씁니다.',
+    ));
   it('English prose that turns to Korean still fails', () =>
     fails(
       'The loop ends when the counter reaches the limit, and the shell then goes on with the next command in the script. When the limit is left out, the loop runs until the condition turns false. 반복문은 조건이 거짓이 될 때까지 계속 실행되며 횟수를 지정하면 그 횟수에 도달했을 때 중단합니다. 종료 상태는 0입니다.',

@@ -38,7 +38,7 @@ export interface ScriptFigures {
 
 /** The text's script and its longest run of prose in another one. */
 export function readScripts(c: Chunks, text: string): ScriptFigures {
-  const main = openingScript(c, new Asides(text));
+  const main = openingScript(c, text, new Asides(text));
   return foreignRun(c, main);
 }
 
@@ -63,14 +63,15 @@ const ALL = new Int32Array(16);
  * query or spells out a name in English is Korean. Without such clauses, the script most of
  * its letters are in.
  */
-function openingScript(c: Chunks, asides: Asides): number {
+function openingScript(c: Chunks, text: string, asides: Asides): number {
   const clause = CLAUSE.fill(0);
   const opening = OPENING.fill(0);
   const all = ALL.fill(0);
   let proseLetters = 0;
   // scripts the clause reads as prose in: letters of a script written without spaces, or one of its function words with
   // a word of it that is none (a clause of function words alone names them: "for, while, until 반복문을 나갑니다" and
-  // "退出 for、while 或 until 循环" name the keywords of a Korean and a Chinese sentence)
+  // "退出 for、while 或 until 循环" name the keywords of a Korean and a Chinese sentence); a function word in capitals is
+  // a keyword of code or an acronym ("SELECT name FROM users" in a Korean sentence)
   let prose = 0;
   let funcs = 0;
   let content = 0;
@@ -86,7 +87,7 @@ function openingScript(c: Chunks, asides: Asides): number {
         clause[s] = clause[s]! + c.scriptLetters[i]!;
         inClause |= 1 << s;
         if (gluesLatin(s)) prose |= 1 << s;
-        else if (fl & C_FUNC) funcs |= 1 << s;
+        else if (fl & C_FUNC && !inCapitals(text, c.start[i]!)) funcs |= 1 << s;
         else content |= 1 << s;
       }
     }
@@ -108,6 +109,13 @@ function openingScript(c: Chunks, asides: Asides): number {
   // no clause of prose opened it: the script its writing is mostly in, a char of a script that writes a syllable or a
   // word counted as the letters it writes (lines of options, each indented, a description in Chinese beside a Latin flag)
   return mostWritten(all, 0, ALL_SCRIPTS);
+}
+
+/** Do the first two chars at `at` read as capital letters (a word in capitals: `FROM`, `AND`, `IF`)? */
+function inCapitals(text: string, at: number): boolean {
+  const a = text.charCodeAt(at);
+  const b = text.charCodeAt(at + 1);
+  return a >= 0x41 && a <= 0x5a && b >= 0x41 && b <= 0x5a;
 }
 
 /** The longest run of chunks in one script other than the main one (letters counted). */
