@@ -68,7 +68,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
             'gibberish',
             'fail',
             f.noiseAt,
-            `${fmt(100 * f.noise, 0)}% of the words of a stretch carry punctuation where no language puts it (",,", "..", "!!", "I! can!")`,
+            `${fmt(100 * f.noise, 0)}% of the words of a stretch carry punctuation where no language puts it (marks doubled or alone between words, such as ",,", "..", "!!", "I! can!")`,
           )
         : null,
   },
