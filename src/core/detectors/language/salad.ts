@@ -4,6 +4,7 @@
  * fewest function words under whatever saladBreakShare a probe sets.
  */
 import { ANSWER_LANGUAGE_THRESHOLDS } from '../../answerLanguage.js';
+import { classOf, SC_CYRILLIC, scriptOfCode } from '../../charClass.js';
 import { FUNCTION_WORDS_BY_LANGUAGE } from '../../functionWords.js';
 import { identifyLanguage } from '../languageId/eldLoader.js';
 import { languageId } from '../languageId/languageId.js';
@@ -119,7 +120,8 @@ function windowWords(s: string): WindowWords {
       if (c >= 0x300 && c <= 0x36f) continue;
       const listed = LISTED_LETTERS.has(c);
       if (!listed) foreign = true;
-      if (c >= 0x400 && c <= 0x52f) {
+      classOf(c);
+      if (scriptOfCode(c) === SC_CYRILLIC) {
         cyrillic = true;
         if (!listed) otherCyrillic = true;
       }

@@ -705,11 +705,12 @@ function readLoops(
     const unitTo = verbatim ? end : r.to;
     const unitFrom = unitTo - p;
     const unit = unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i));
+    const unitText = scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!);
     return {
       unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
-      rule: isRule(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
-      slots: isSlots(scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!)),
+      rule: isRule(unitText),
+      slots: isSlots(unitText),
       copies: verbatim ? run.copies : 1,
       near,
       returns: r.copies,
