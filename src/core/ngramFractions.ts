@@ -17,7 +17,8 @@ export interface NgramFractions {
 
 /**
  * Which fractions a call computes: all nine (the learned score reads every one), or the two an
- * analysis reports (top 2-gram, duplicate 10-gram), which skips seven of the nine counting passes.
+ * analysis reports (top 2-gram, duplicate 10-gram), which skips seven of the nine counting passes
+ * and the hashes of the 3- to 9-grams.
  */
 export type NgramsWanted = 'all' | 'reported';
 
@@ -59,8 +60,8 @@ function newPass(): void {
   }
 }
 
-/** Adds one to the count of h and returns the new count. */
-function bump(h: number): number {
+/** Adds one to the count of h and returns its slot's index in TABLE (the count is TABLE[at + 1] & COUNT_MASK). */
+function bumpSlot(h: number): number {
   let i = (h ^ (h >>> shift)) & mask;
   for (;;) {
     const at = i << 1;
@@ -68,26 +69,32 @@ function bump(h: number): number {
     if (v >>> COUNT_BITS !== pass) {
       TABLE[at] = h;
       TABLE[at + 1] = (pass << COUNT_BITS) | 1;
-      return 1;
+      return at;
     }
     if (TABLE[at] === h) {
       TABLE[at + 1] = v + 1;
-      return (v & COUNT_MASK) + 1;
+      return at;
     }
     i = (i + 1) & mask;
   }
 }
 
+/** Adds one to the count of h and returns the new count. */
+function bump(h: number): number {
+  return TABLE[bumpSlot(h) + 1]! & COUNT_MASK;
+}
+
 /** Word-length prefix sums and n-gram hashes of the words, shared by every call (one runs at a time). */
 const PRE = new Float64Array(SIZE / 2 + 1);
 const HASHES = new Int32Array(SIZE / 2);
+/** Per word: the slot of the 2-gram it starts, then how many 2-grams in a row from it on came twice or more. */
+const SLOTS = new Int32Array(SIZE / 2);
+const AGAIN = new Int32Array(SIZE / 2 + 1);
 
 export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number, wanted: NgramsWanted = 'all'): NgramFractions {
   if (count > SIZE / 2) throw new RangeError(`at most ${SIZE / 2} words`);
   let total = 0;
   for (let i = 0; i < count; i++) total += lens[i]!;
-  const top: number[] = [];
-  const dup: number[] = [];
   if (total === 0)
     return wanted === 'all' ? { top: [0, 0, 0], dup: [0, 0, 0, 0, 0, 0] } : { top: [0, NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, 0] };
   // twice the words in slots, 16 at least: the table is never more than half full
@@ -99,13 +106,9 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number,
   for (let i = 0; i < count; i++) pre[i + 1] = pre[i]! + lens[i]!;
   const hashes = HASHES;
   growHashes(hashes, ids, count, 1);
-  for (let n = 2; n <= 4; n++) {
-    if (wanted === 'reported' && n > 2) {
-      // the hashes still grow, the next n needs them
-      growHashes(hashes, ids, count, n);
-      top.push(NaN);
-      continue;
-    }
+  const top = [topPairs(ids, count, total)];
+  if (wanted === 'reported') return { top: [top[0]!, NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, dupTens(ids, count, total, 2)] };
+  for (let n = 3; n <= 4; n++) {
     newPass();
     let best = 0;
     let bestAt = -1;
@@ -121,12 +124,8 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number,
     }
     top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
   }
-  for (let n = 5; n <= 10; n++) {
-    if (wanted === 'reported' && n < 10) {
-      growHashes(hashes, ids, count, n);
-      dup.push(NaN);
-      continue;
-    }
+  const dup: number[] = [];
+  for (let n = 5; n < 10; n++) {
     newPass();
     let dupChars = 0;
     let i = 0;
@@ -143,5 +142,62 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number,
     }
     dup.push(dupChars / total);
   }
+  dup.push(dupTens(ids, count, total, 9));
   return { top, dup };
+}
+
+/**
+ * The top 2-gram fraction (HASHES holding the 1-gram hashes, which become the 2-grams'), and in
+ * AGAIN, per word, how many 2-grams in a row from it on came twice or more.
+ */
+function topPairs(ids: Int32Array, count: number, total: number): number {
+  const hashes = HASHES;
+  newPass();
+  let best = 0;
+  let bestAt = -1;
+  for (let i = 0; i + 2 <= count; i++) {
+    const h = step(hashes[i]!, ids[i + 1]!);
+    hashes[i] = h;
+    const at = bumpSlot(h);
+    SLOTS[i] = at;
+    const c = TABLE[at + 1]! & COUNT_MASK;
+    if (c > best) {
+      best = c;
+      bestAt = i;
+    }
+  }
+  // read before the next pass frees the slots
+  AGAIN[Math.max(0, count - 1)] = 0;
+  for (let i = count - 2; i >= 0; i--) AGAIN[i] = (TABLE[SLOTS[i]! + 1]! & COUNT_MASK) >= 2 ? AGAIN[i + 1]! + 1 : 0;
+  return bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (PRE[bestAt + 2]! - PRE[bestAt]!)) / total);
+}
+
+/**
+ * The duplicate 10-gram fraction, HASHES holding the `grown`-gram hashes (2 or 9). A 10-gram said
+ * again has each of its nine 2-grams said again: only a word that starts nine such 2-grams in a row
+ * (AGAIN) can start one, so only those are hashed and counted, and most words of prose are stepped
+ * over. Counting only these also keeps two 10-grams whose 32-bit hashes meet from passing for one,
+ * unless both are such words.
+ */
+function dupTens(ids: Int32Array, count: number, total: number, grown: number): number {
+  const n = 10;
+  const hashes = HASHES;
+  newPass();
+  let dupChars = 0;
+  let i = 0;
+  while (i + n <= count) {
+    const run = AGAIN[i]!;
+    if (run < n - 1) {
+      // no 10-gram said again starts before the 2-gram after this run, which came once
+      i += run + 1;
+      continue;
+    }
+    let h = hashes[i]!;
+    for (let k = grown; k < n; k++) h = step(h, ids[i + k]!);
+    if (bump(h) > 1) {
+      dupChars += PRE[i + n]! - PRE[i]!;
+      i += n;
+    } else i++;
+  }
+  return dupChars / total;
 }

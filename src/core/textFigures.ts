@@ -7,6 +7,7 @@
 import { excerptOf } from './detectors/finding.js';
 import type { Scan } from './detectors/detector.js';
 import { ngramFractions, type NgramFractions, type NgramsWanted } from './ngramFractions.js';
+import { LineCounts } from './lineCounts.js';
 import * as tokens from './text/tokens.js';
 
 // module-level copies of the token flags the per-token loop reads: an imported binding is live, read through its
@@ -38,6 +39,8 @@ const NG_LENS = new Int32Array(NGRAM_WORDS);
  */
 let seenStamp = new Int32Array(1024);
 let stamp = 0;
+/** The distinct lines of the call running (one runs at a time). */
+const LINES = new LineCounts();
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
 
@@ -58,44 +61,32 @@ export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigur
   let best = 0;
   let bestAt = -1;
   let prev = -1;
-  // each distinct line: its count, chars and first offset, in arrays indexed through the map
-  const lineIndex = new Map<number, number>();
-  const lineN: number[] = [];
-  const lineLen: number[] = [];
-  const lineAt: number[] = [];
+  // each distinct line (by the hash of its token ids): its count, chars and first offset, entries in the order first
+  // seen (lineCounts.ts)
+  const lines = LINES;
+  lines.reset();
   let lineStart = 0;
   let lineHash = 0x811c9dc5 | 0;
   let lineChars = 0;
   let dupChars = 0;
-  // the line's start and hash come as arguments: the loop writes them at every token, and a closure over them would keep
-  // them out of its registers
-  const endLine = (end: number, lineStart: number, lineHash: number) => {
-    const len = end - lineStart;
-    if (len > 0 && len <= MAX_LINE) {
-      lineChars += len;
-      const e = lineIndex.get(lineHash);
-      if (e !== undefined) {
-        dupChars += lineN[e] === 1 ? 2 * len : len;
-        lineN[e] = lineN[e]! + 1;
-      } else {
-        lineIndex.set(lineHash, lineN.length);
-        lineN.push(1);
-        lineLen.push(len);
-        lineAt.push(lineStart);
-      }
-    }
-  };
-  for (let i = 0; i < t.n; i++) {
-    const info = t.info[i]!;
-    const id = t.id[i]!;
+  // the buffer's arrays in locals: the loop reads them at every token
+  const { info: tInfo, id: tId, start: tStart, end: tEnd, n } = t;
+  for (let i = 0; i < n; i++) {
+    const info = tInfo[i]!;
+    const id = tId[i]!;
     if (info & F_LINE && i > 0) {
-      endLine(t.end[i - 1]!, lineStart, lineHash);
-      lineStart = t.start[i]!;
+      const len = tEnd[i - 1]! - lineStart;
+      if (len > 0 && len <= MAX_LINE) {
+        lineChars += len;
+        const once = lines.add(lineHash, len, lineStart);
+        if (once > 0) dupChars += once === 1 ? 2 * len : len;
+      }
+      lineStart = tStart[i]!;
       lineHash = 0x811c9dc5 | 0;
     }
     lineHash = Math.imul(lineHash ^ id, 0x01000193);
     if ((info & KIND_MASK) === K_PUNCT) {
-      punct += t.end[i]! - t.start[i]!;
+      punct += tEnd[i]! - tStart[i]!;
       continue;
     }
     words++;
@@ -111,10 +102,15 @@ export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigur
     }
     prev = id;
   }
-  if (t.n > 0) endLine(t.end[t.n - 1]!, lineStart, lineHash);
-  let top = -1;
-  for (let e = 0; e < lineN.length; e++) if (top < 0 || lineN[e]! > lineN[top]!) top = e;
-  const topLine = top < 0 ? { n: 0, chars: 0, at: -1 } : { n: lineN[top]!, chars: lineLen[top]!, at: lineAt[top]! };
+  if (n > 0) {
+    const len = tEnd[n - 1]! - lineStart;
+    if (len > 0 && len <= MAX_LINE) {
+      lineChars += len;
+      const once = lines.add(lineHash, len, lineStart);
+      if (once > 0) dupChars += once === 1 ? 2 * len : len;
+    }
+  }
+  const topLine = lines.top();
   // the last words, read back from the end of the text once their number is known (no ring written at every word)
   const kept = Math.min(words, NGRAM_WORDS);
   for (let i = t.n - 1, j = kept - 1; j >= 0; i--) {

@@ -1,0 +1,90 @@
+/**
+ * Distinct lines of a text by the hash of their tokens: how often each came, its chars and where
+ * it first came, in the order first seen. An open-addressed table of entry indexes over typed
+ * arrays kept from call to call (the analyzer runs one at a time): a call allocates nothing once
+ * the arrays are grown, and starting over costs a stamp, no clearing.
+ */
+export class LineCounts {
+  /** Per slot: the stamp of the call that wrote it, and its entry; a slot of another call is free. */
+  private slotStamp = new Int32Array(256);
+  private slotEntry = new Int32Array(256);
+  private mask = 255;
+  private stamp = 0;
+  /** Per entry, in the order first seen: the line's hash, count, chars and first offset. */
+  private hash = new Int32Array(64);
+  private count = new Int32Array(64);
+  private chars = new Int32Array(64);
+  private at = new Int32Array(64);
+  private n = 0;
+
+  /** Forgets every line. */
+  reset(): void {
+    this.n = 0;
+    if (++this.stamp === 0x7fffffff) {
+      this.slotStamp.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** One more line of hash `h`, `chars` long, at `at`: returns how often it came before (0 when new). */
+  add(h: number, chars: number, at: number): number {
+    const stamp = this.stamp;
+    const slotStamp = this.slotStamp;
+    const mask = this.mask;
+    let i = (h ^ (h >>> 15)) & mask;
+    while (slotStamp[i] === stamp) {
+      const e = this.slotEntry[i]!;
+      if (this.hash[e] === h) {
+        const before = this.count[e]!;
+        this.count[e] = before + 1;
+        return before;
+      }
+      i = (i + 1) & mask;
+    }
+    const e = this.n++;
+    if (e === this.hash.length) this.growEntries();
+    this.hash[e] = h;
+    this.count[e] = 1;
+    this.chars[e] = chars;
+    this.at[e] = at;
+    slotStamp[i] = stamp;
+    this.slotEntry[i] = e;
+    if (2 * this.n > mask + 1) this.growSlots();
+    return 0;
+  }
+
+  /** The line that came most often (the first seen of those), as { n: count, chars, at }; n 0 and at -1 when none. */
+  top(): { n: number; chars: number; at: number } {
+    let top = -1;
+    for (let e = 0; e < this.n; e++) if (top < 0 || this.count[e]! > this.count[top]!) top = e;
+    return top < 0 ? { n: 0, chars: 0, at: -1 } : { n: this.count[top]!, chars: this.chars[top]!, at: this.at[top]! };
+  }
+
+  private growEntries(): void {
+    const size = 2 * this.hash.length;
+    const grown = (a: Int32Array) => {
+      const b = new Int32Array(size);
+      b.set(a);
+      return b;
+    };
+    this.hash = grown(this.hash);
+    this.count = grown(this.count);
+    this.chars = grown(this.chars);
+    this.at = grown(this.at);
+  }
+
+  /** Twice the slots, this call's entries put back in them (the other calls' slots are dropped with the old arrays). */
+  private growSlots(): void {
+    const size = 2 * (this.mask + 1);
+    this.slotStamp = new Int32Array(size);
+    this.slotEntry = new Int32Array(size);
+    this.mask = size - 1;
+    for (let e = 0; e < this.n; e++) {
+      const h = this.hash[e]!;
+      let i = (h ^ (h >>> 15)) & this.mask;
+      while (this.slotStamp[i] === this.stamp) i = (i + 1) & this.mask;
+      this.slotStamp[i] = this.stamp;
+      this.slotEntry[i] = e;
+    }
+  }
+}
