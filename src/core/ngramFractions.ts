@@ -17,19 +17,13 @@ export interface NgramFractions {
 
 /**
  * Which fractions a call computes: all nine (the learned score reads every one), or the two an
- * analysis reports (top 2-gram, duplicate 10-gram), which skips seven of the nine counting passes
- * and the hashes of the 3- to 9-grams.
+ * analysis reports (top 2-gram, duplicate 10-gram), which skips seven of the nine counting passes.
  */
 export type NgramsWanted = 'all' | 'reported';
 
 /** One word more into a hash of the words before it (a left fold: the n-gram's hash from the (n-1)-gram's). */
 function step(h: number, id: number): number {
   return Math.imul(h ^ id, 0x01000193) ^ (h >>> 13);
-}
-
-/** hashes[i] becomes the hash of the n-gram at i, from that of the (n-1)-gram (for n = 1, from nothing). */
-function growHashes(hashes: Int32Array, ids: Int32Array, count: number, n: number): void {
-  for (let i = 0; i + n <= count; i++) hashes[i] = step(n === 1 ? 0x811c9dc5 | 0 : hashes[i]!, ids[i + n - 1]!);
 }
 
 /**
@@ -90,6 +84,8 @@ const HASHES = new Int32Array(SIZE / 2);
 /** Per word: the slot of the 2-gram it starts, then how many 2-grams in a row from it on came twice or more. */
 const SLOTS = new Int32Array(SIZE / 2);
 const AGAIN = new Int32Array(SIZE / 2 + 1);
+/** The words that may start an n-gram said again (see topPairs), in text order. */
+const CAND = new Int32Array(SIZE / 2);
 
 export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number, wanted: NgramsWanted = 'all'): NgramFractions {
   if (count > SIZE / 2) throw new RangeError(`at most ${SIZE / 2} words`);
@@ -105,50 +101,42 @@ export function ngramFractions(ids: Int32Array, lens: Int32Array, count: number,
   pre[0] = 0;
   for (let i = 0; i < count; i++) pre[i + 1] = pre[i]! + lens[i]!;
   const hashes = HASHES;
-  growHashes(hashes, ids, count, 1);
+  for (let i = 0; i < count; i++) hashes[i] = step(0x811c9dc5 | 0, ids[i]!);
   const top = [topPairs(ids, count, total)];
-  if (wanted === 'reported') return { top: [top[0]!, NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, dupTens(ids, count, total, 2)] };
-  for (let n = 3; n <= 4; n++) {
-    newPass();
-    let best = 0;
-    let bestAt = -1;
-    // each n-gram's hash grown from the (n-1)-gram's and counted in one pass
-    for (let i = 0; i + n <= count; i++) {
-      const h = step(hashes[i]!, ids[i + n - 1]!);
+  if (wanted === 'reported') {
+    // the 10-grams' hashes folded at once from their 2-grams' at the words that may start one said again
+    const k = candidates(count, 10, -1);
+    for (let c = 0; c < k; c++) {
+      const i = CAND[c]!;
+      let h = hashes[i]!;
+      for (let j = 2; j < 10; j++) h = step(h, ids[i + j]!);
       hashes[i] = h;
-      const c = bump(h);
-      if (c > best) {
-        best = c;
-        bestAt = i;
-      }
     }
-    top.push(bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (pre[bestAt + n]! - pre[bestAt]!)) / total));
+    return { top: [top[0]!, NaN, NaN], dup: [NaN, NaN, NaN, NaN, NaN, dupOf(k, total, 10)] };
   }
   const dup: number[] = [];
-  for (let n = 5; n < 10; n++) {
-    newPass();
-    let dupChars = 0;
-    let i = 0;
-    // each n-gram's hash grown from the (n-1)-gram's as the scan reaches it, those it skips past too (the next n needs them)
-    while (i + n <= count) {
-      const h = step(hashes[i]!, ids[i + n - 1]!);
-      hashes[i] = h;
-      if (bump(h) > 1) {
-        dupChars += pre[i + n]! - pre[i]!;
-        const to = Math.min(i + n, count - n + 1);
-        for (let j = i + 1; j < to; j++) hashes[j] = step(hashes[j]!, ids[j + n - 1]!);
-        i += n;
-      } else i++;
+  let k = -1;
+  for (let n = 3; n <= 10; n++) {
+    // each n-gram's hash grown from the (n-1)-gram's (a word that may start an n-gram said again could start such an
+    // (n-1)-gram: its hash is grown at every n)
+    k = candidates(count, n, k);
+    for (let c = 0; c < k; c++) {
+      const i = CAND[c]!;
+      hashes[i] = step(hashes[i]!, ids[i + n - 1]!);
     }
-    dup.push(dupChars / total);
+    if (n <= 4) top.push(topOf(k, total, n));
+    else dup.push(dupOf(k, total, n));
   }
-  dup.push(dupTens(ids, count, total, 9));
   return { top, dup };
 }
 
 /**
  * The top 2-gram fraction (HASHES holding the 1-gram hashes, which become the 2-grams'), and in
- * AGAIN, per word, how many 2-grams in a row from it on came twice or more.
+ * AGAIN, per word, how many 2-grams in a row from it on came twice or more. An n-gram said again
+ * has each of its n - 1 2-grams said again: only a word with AGAIN of n - 1 or more can start
+ * one (candidates), so the passes for n = 3 to 10 hash and count those words alone (most words of
+ * prose are none), and two n-grams whose 32-bit hashes merely meet are not taken for one unless
+ * both start at such words.
  */
 function topPairs(ids: Int32Array, count: number, total: number): number {
   const hashes = HASHES;
@@ -173,31 +161,50 @@ function topPairs(ids: Int32Array, count: number, total: number): number {
 }
 
 /**
- * The duplicate 10-gram fraction, HASHES holding the `grown`-gram hashes (2 or 9). A 10-gram said
- * again has each of its nine 2-grams said again: only a word that starts nine such 2-grams in a row
- * (AGAIN) can start one, so only those are hashed and counted, and most words of prose are stepped
- * over. Counting only these also keeps two 10-grams whose 32-bit hashes meet from passing for one,
- * unless both are such words.
+ * The words that may start an n-gram said again, in CAND in text order, and how many: read from
+ * every word when `kept` is -1, else from the first `kept` of CAND (those of a shorter n-gram,
+ * which hold these).
  */
-function dupTens(ids: Int32Array, count: number, total: number, grown: number): number {
-  const n = 10;
-  const hashes = HASHES;
+function candidates(count: number, n: number, kept: number): number {
+  let k = 0;
+  if (kept < 0) {
+    for (let i = 0; i + n <= count; i++) if (AGAIN[i]! >= n - 1) CAND[k++] = i;
+    return k;
+  }
+  for (let c = 0; c < kept; c++) {
+    const i = CAND[c]!;
+    if (AGAIN[i]! >= n - 1 && i + n <= count) CAND[k++] = i;
+  }
+  return k;
+}
+
+/** The top n-gram fraction over the first k candidates (an n-gram said once is no top one). */
+function topOf(k: number, total: number, n: number): number {
+  newPass();
+  let best = 0;
+  let bestAt = -1;
+  for (let c = 0; c < k; c++) {
+    const i = CAND[c]!;
+    const b = bump(HASHES[i]!);
+    if (b > best) {
+      best = b;
+      bestAt = i;
+    }
+  }
+  return bestAt < 0 || best < 2 ? 0 : Math.min(1, (best * (PRE[bestAt + n]! - PRE[bestAt]!)) / total);
+}
+
+/** The duplicate n-gram fraction over the first k candidates: left to right, past each n-gram said before. */
+function dupOf(k: number, total: number, n: number): number {
   newPass();
   let dupChars = 0;
-  let i = 0;
-  while (i + n <= count) {
-    const run = AGAIN[i]!;
-    if (run < n - 1) {
-      // no 10-gram said again starts before the 2-gram after this run, which came once
-      i += run + 1;
-      continue;
-    }
-    let h = hashes[i]!;
-    for (let k = grown; k < n; k++) h = step(h, ids[i + k]!);
-    if (bump(h) > 1) {
+  for (let c = 0; c < k; c++) {
+    const i = CAND[c]!;
+    if (bump(HASHES[i]!) > 1) {
       dupChars += PRE[i + n]! - PRE[i]!;
-      i += n;
-    } else i++;
+      // the words of this n-gram start none counted
+      while (c + 1 < k && CAND[c + 1]! < i + n) c++;
+    }
   }
   return dupChars / total;
 }

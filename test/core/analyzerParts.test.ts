@@ -84,6 +84,7 @@ describe('ngramFractions', () => {
     const a = [693, 453, 447, 482, 812, 315, 136, 348, 698, 888];
     const b = [718, 949, 963, 606, 415, 463, 377, 299, 645, 751];
     for (const wanted of ['all', 'reported'] as const) assert.equal(ngramFractions(...words([...a, ...b]), wanted).dup[5], 0, wanted);
+    assert.deepEqual(ngramFractions(...words([...a, ...b])), { top: [0, 0, 0], dup: [0, 0, 0, 0, 0, 0] });
     // said again, it is counted
     for (const wanted of ['all', 'reported'] as const)
       assert.equal(ngramFractions(...words([...a, ...b, ...a]), wanted).dup[5], 1 / 3, wanted);
