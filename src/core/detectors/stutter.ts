@@ -14,7 +14,7 @@ import { type Finding, finding, fmt } from './finding.js';
 
 // module-level copies of the token flags the per-token loop reads: an imported binding is live, read through its
 // module's cell each time, where a const of this module is not
-const { F_LINE, F_NUM, F_SPACE, K_PUNCT, KIND_MASK } = tokens;
+const { F_GAP, F_LINE, F_NUM, F_SPACE, K_PUNCT, KIND_MASK } = tokens;
 
 export const STUTTER_KINDS = ['stutter'] as const;
 export type StutterKind = (typeof STUTTER_KINDS)[number];
@@ -117,7 +117,7 @@ export const stutter = {
         lineStart = (info & F_LINE) !== 0;
         // two spaces or a tab before it: the next column of aligned text (`#define IFF_UP\t\tIFF_UP`, a table's cells),
         // where a value the same as its neighbour's is no word said twice
-        gapBefore = i > 0 && (tStart[i]! - tEnd[i - 1]! >= 2 || text.charCodeAt(tEnd[i - 1]!) === 0x09);
+        gapBefore = i > 0 && (info & F_GAP) !== 0;
       }
       if (start < 0) start = tStart[i]!;
       h = Math.imul(h ^ tId[i]!, 0x01000193) | 1;

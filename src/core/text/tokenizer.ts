@@ -26,7 +26,7 @@ import { SpaceRuns, TokenBuffer } from './tokens.js';
 const { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } = charClass;
 const { A_DIGIT, A_SPACE, A_UNDER, A_UPPER, A_WORD, ASCII, isDigit, LOWER, lowerOf, SEPARATOR, WORD_SEED } = asciiClass;
 const { inCode, markupPunct, markupSpace, markupWord, newMarkup } = markup;
-const { F_BLANK, F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, SCRIPT_SHIFT } =
+const { F_BLANK, F_CODE, F_FENCE, F_FUNC, F_GAP, F_LINE, F_MIXSCRIPT, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, SCRIPT_SHIFT } =
   tokens;
 
 const ALNUM = 1 << 16;
@@ -313,7 +313,7 @@ export class Tokenizer {
             if (cj === 10) breaks++;
             j++;
           }
-          this.spaceRun(j - i, breaks);
+          this.spaceRun(j - i, breaks, c === 9);
           i = j - 1;
           continue;
         }
@@ -451,7 +451,7 @@ export class Tokenizer {
     const s = this.s;
     if (s.wsLen === 0) s.wsStart = s.pos;
     s.wsLen++;
-    s.before |= F_SPACE;
+    s.before |= s.wsLen > 1 || c === 9 ? F_SPACE | F_GAP : F_SPACE;
     const nl = c === 10;
     if (nl) {
       s.before |= s.before & F_LINE ? F_BLANK : F_LINE;
@@ -461,14 +461,14 @@ export class Tokenizer {
   }
 
   /**
-   * `len` whitespace chars of which `breaks` are '\n': the same as `space` once per char (the
+   * `len` whitespace chars of which `breaks` are '\n' (`tab`: the first is a tab): the same as `space` once per char (the
    * markup's state after one whitespace char is left as it is by more, but for a line break).
    */
-  private spaceRun(len: number, breaks: number): void {
+  private spaceRun(len: number, breaks: number, tab: boolean): void {
     const s = this.s;
     if (s.wsLen === 0) s.wsStart = s.pos;
     s.wsLen += len;
-    let before = s.before | F_SPACE;
+    let before = s.before | (s.wsLen > 1 || tab ? F_SPACE | F_GAP : F_SPACE);
     if (breaks > 0) {
       before |= before & F_LINE ? F_BLANK : F_LINE;
       if (breaks > 1) before |= F_BLANK;

@@ -33,6 +33,8 @@ export const F_NEW = 1 << 6;
 export const F_NUM = 1 << 7;
 /** A function word ("the", "of", "und", "и"). */
 export const F_FUNC = 1 << 8;
+/** The whitespace before it is two chars or more, or a tab: the gap between the columns of a table or of aligned output. */
+export const F_GAP = 1 << 10;
 /** A word of letters of two scripts glued together ("HinweisЉ", "artillery日"): CJK beside Latin is counted by the solo tokens instead. */
 export const F_MIXSCRIPT = 1 << 11;
 /** The script of a word or solo letter (SC_* of charClass), bits 12-15. */

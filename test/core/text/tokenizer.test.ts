@@ -6,6 +6,7 @@ import {
   F_BLANK,
   F_CODE,
   F_FUNC,
+  F_GAP,
   F_LINE,
   F_NEW,
   F_NUM,
@@ -110,6 +111,33 @@ describe('Tokenizer', () => {
     assert.ok(!(by('The', 1).info & F_NEW), 'case folded: the second "The" is not new');
     assert.ok(by('The').info & F_FUNC);
     assert.ok(!(by('cat').info & F_FUNC));
+  });
+
+  it('flags a gap before a token: two whitespace chars or more, or a tab, as the text between the tokens shows, for any split', () => {
+    const text = 'a b  c\td \te\n f\ng&nbsp;h&#32;i\u3000j\u00a0\u00a0k, l,  m.\t\tn';
+    const gapOf = (parts: readonly string[]) => {
+      const t = new Tokenizer();
+      for (const p of parts) t.push(p);
+      return t.snapshot(() => {
+        const b = t.tokens;
+        return Array.from({ length: b.n }, (_, i) => `${text.slice(b.start[i]!, b.end[i]!)}:${b.info[i]! & F_GAP ? 1 : 0}`);
+      });
+    };
+    const whole = gapOf([text]);
+    // what the old reading asked of the text: the chars between a token and the one before, two or more or a tab
+    const t = new Tokenizer();
+    t.push(text);
+    const want = t.snapshot(() => {
+      const b = t.tokens;
+      return Array.from({ length: b.n }, (_, i) => {
+        const gap = i > 0 && (b.start[i]! - b.end[i - 1]! >= 2 || text.charCodeAt(b.end[i - 1]!) === 0x09);
+        return `${text.slice(b.start[i]!, b.end[i]!)}:${gap ? 1 : 0}`;
+      });
+    });
+    assert.deepEqual(whole, want);
+    assert.deepEqual(whole.filter((x) => x.endsWith(':1')), ['c:1', 'd:1', 'e:1', 'f:1', 'h:1', 'i:1', 'k:1', 'm:1', 'n:1']);
+    for (const seed of [1, 2, 3]) assert.deepEqual(gapOf(randomSplit(text, seed, 2 + seed)), whole, `seed ${seed}`);
+    assert.deepEqual(gapOf([...text]), whole, 'one char at a time');
   });
 
   it('flags every function word of every language as one, in lower case, capitalized and in capitals, and words beside them as none', () => {

@@ -24,7 +24,7 @@ import * as shapes from './tokenShapes.js';
 
 // Module-level copies of what the reading uses per token: an imported binding is live, read
 // through its module's cell each time, where a const of this module is not.
-const { F_CODE, F_FENCE, F_FUNC, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
+const { F_CODE, F_FENCE, F_FUNC, F_GAP, F_LINE, F_MIXSCRIPT, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, KIND_MASK, SCRIPT_SHIFT } = tokens;
 const { SC_NONE } = charClass;
 const { C_BREAK, C_CASED, C_FUNC, C_GAP, C_MALFORMED, C_NONASCII, C_SEQUENCE, chunkSet } = chunks;
 const { closeChunk } = close;
@@ -67,7 +67,7 @@ export function readChunks(t: TokenBuffer, text: string, from = 0, fenced = fals
       closing = true;
       breakAfter = r.line;
       // two spaces or a tab between words: the gap between the columns of a table or of aligned output
-      if (!r.line && (tStart[i]! - tEnd[i - 1]! >= 2 || text.charCodeAt(tEnd[i - 1]!) === 0x09)) r.flags |= C_GAP;
+      if (!r.line && info & F_GAP) r.flags |= C_GAP;
     } else if (
       r.start >= 0 &&
       (r.code
