@@ -26,8 +26,23 @@ import { SpaceRuns, TokenBuffer } from './tokens.js';
 const { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } = charClass;
 const { A_DIGIT, A_SPACE, A_UNDER, A_UPPER, A_WORD, ASCII, isDigit, LOWER, lowerOf, SEPARATOR, WORD_SEED } = asciiClass;
 const { inCode, markupPunct, markupSpace, markupWord, newMarkup } = markup;
-const { F_BLANK, F_CODE, F_FENCE, F_FUNC, F_GAP, F_LINE, F_MIXSCRIPT, F_NEW, F_NUM, F_SPACE, K_MARK, K_PUNCT, K_SOLO, K_WORD, SCRIPT_SHIFT } =
-  tokens;
+const {
+  F_BLANK,
+  F_CODE,
+  F_FENCE,
+  F_FUNC,
+  F_GAP,
+  F_LINE,
+  F_MIXSCRIPT,
+  F_NEW,
+  F_NUM,
+  F_SPACE,
+  K_MARK,
+  K_PUNCT,
+  K_SOLO,
+  K_WORD,
+  SCRIPT_SHIFT,
+} = tokens;
 
 const ALNUM = 1 << 16;
 const LOWER_ONLY = 1 << 17;

@@ -135,7 +135,10 @@ describe('Tokenizer', () => {
       });
     });
     assert.deepEqual(whole, want);
-    assert.deepEqual(whole.filter((x) => x.endsWith(':1')), ['c:1', 'd:1', 'e:1', 'f:1', 'h:1', 'i:1', 'k:1', 'm:1', 'n:1']);
+    assert.deepEqual(
+      whole.filter((x) => x.endsWith(':1')),
+      ['c:1', 'd:1', 'e:1', 'f:1', 'h:1', 'i:1', 'k:1', 'm:1', 'n:1'],
+    );
     for (const seed of [1, 2, 3]) assert.deepEqual(gapOf(randomSplit(text, seed, 2 + seed)), whole, `seed ${seed}`);
     assert.deepEqual(gapOf([...text]), whole, 'one char at a time');
   });
