@@ -1,7 +1,8 @@
 /**
  * The tables the tokenizer reads per char: the class of each ASCII char (space, punctuation, or
- * which kind of word char), its lower-case form, the separators a number may hold, and the
- * lower-case form of any BMP char; plus the seed of a word's hash (FNV-1a of its lower-cased chars).
+ * which kind of word char), its lower-case form, both in one entry for the chars of a word, the
+ * separators a number may hold, and the lower-case form of any BMP char; plus the seed of a word's
+ * hash (FNV-1a of its lower-cased chars).
  */
 import { CH_SPACE, CH_WORD, classOf } from '../charClass.js';
 
@@ -34,6 +35,23 @@ for (let c = 0; c < 128; c++) {
               ? A_UNDER
               : A_DIGIT;
   LOWER[c] = c >= 0x41 && c <= 0x5a ? c | 0x20 : c;
+}
+/** The kind of a word char as a bit, so that a word's kinds are the OR of its chars' (WORD_CHAR's low byte). */
+export const W_LOWER = 1;
+export const W_UPPER = 2;
+export const W_DIGIT = 4;
+export const W_UNDER = 8;
+export const W_KINDS = 0xff;
+/**
+ * Per ASCII char of a word: its lower-case form shifted left 8, and its kind (W_*); 0 for any other
+ * char. The scan's loop over a word's ASCII chars reads this one table for what it needs of each.
+ */
+export const WORD_CHAR = new Int32Array(128);
+for (let c = 0; c < 128; c++) {
+  const a = ASCII[c]!;
+  if (a < A_WORD) continue;
+  const kind = a === A_LOWER ? W_LOWER : a === A_UPPER ? W_UPPER : a === A_DIGIT ? W_DIGIT : W_UNDER;
+  WORD_CHAR[c] = (LOWER[c]! << 8) | kind;
 }
 /** Chars that may join the digit groups of one number. */
 export const SEPARATOR = new Uint8Array(128);

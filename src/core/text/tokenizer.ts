@@ -24,7 +24,23 @@ import { SpaceRuns, TokenBuffer } from './tokens.js';
 // read through its module's cell each time, where a const of this module is not (about a tenth of
 // the scan's time on a megabyte of mixed text).
 const { CH_PUNCT, CH_SOLO, CH_SPACE, CH_WORD, SC_LATIN, SC_NONE, astralInfo, classOf, scriptOfCode } = charClass;
-const { A_DIGIT, A_SPACE, A_UNDER, A_UPPER, A_WORD, ASCII, isDigit, LOWER, lowerOf, SEPARATOR, WORD_SEED } = asciiClass;
+const {
+  A_DIGIT,
+  A_SPACE,
+  A_UNDER,
+  A_UPPER,
+  A_WORD,
+  ASCII,
+  isDigit,
+  lowerOf,
+  SEPARATOR,
+  W_DIGIT,
+  W_KINDS,
+  W_LOWER,
+  W_UPPER,
+  WORD_CHAR,
+  WORD_SEED,
+} = asciiClass;
 const { inCode, markupPunct, markupSpace, markupWord, newMarkup } = markup;
 const {
   F_BLANK,
@@ -231,28 +247,25 @@ export class Tokenizer {
           const fresh = s.wStart < 0;
           let j = i;
           let h = fresh ? WORD_SEED : s.wHash;
-          let digits = 0;
-          let letters = 0;
-          let uppers = 0;
+          // which kinds of char the word has (W_* bits): what the flags ask, read from one table with the char's lower case
+          let kinds = 0;
           while (j < n) {
             const cj = units[j]!;
             if (cj >= 128) break;
-            const aj = ASCII[cj]!;
-            if (aj < A_WORD) break;
-            h = Math.imul(h ^ LOWER[cj]!, 0x01000193);
-            if (aj === A_DIGIT) digits++;
-            else if (aj !== A_UNDER) {
-              letters++;
-              if (aj === A_UPPER) uppers++;
-            }
+            const w = WORD_CHAR[cj]!;
+            if (w === 0) break;
+            h = Math.imul(h ^ (w >>> 8), 0x01000193);
+            kinds |= w;
             j++;
           }
+          const digits = kinds & W_DIGIT;
+          const letters = kinds & (W_LOWER | W_UPPER);
           if (fresh && j < n) {
             // a word that starts and ends in this delta with ASCII chars only (most words) is a
             // token at once, its counts kept in locals; one followed by a non-ASCII char (it may go on)
             // or a number followed by a separator (it may go on too) takes the general path
             const next = units[j]!;
-            if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits > 0)) {
+            if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits !== 0)) {
               // startWord and finishWord in one, written out here: a call per word costs more than the rest
               const len = j - i;
               if (s.wsLen > 0) {
@@ -263,10 +276,11 @@ export class Tokenizer {
               const pos = s.pos;
               markupWord(m, pos);
               let flags = codeFlags(m);
-              if (digits > 0 && letters > 0) flags |= ALNUM;
+              if (digits !== 0 && letters !== 0) flags |= ALNUM;
               if (a === A_DIGIT) flags |= F_NUM;
-              if (uppers === 0 && digits === 0 && letters === len) flags |= LOWER_ONLY;
-              if (letters > 0) flags |= SC_LATIN << SCRIPT_SHIFT;
+              // lower-case letters alone: no capital, digit or underscore
+              if ((kinds & W_KINDS) === W_LOWER) flags |= LOWER_ONLY;
+              if (letters !== 0) flags |= SC_LATIN << SCRIPT_SHIFT;
               const key = len <= MAX_KEY ? h : Math.imul(h ^ len, 0x01000193);
               const keyLen = len <= MAX_KEY ? len : MAX_KEY + 1;
               const kind = m.tag === 2 ? K_MARK : K_WORD;
@@ -297,10 +311,16 @@ export class Tokenizer {
           }
           if (fresh) this.startWord(a === A_DIGIT);
           s.wHash = h;
-          s.wDigits += digits;
-          s.wLetters += letters;
-          s.wUppers += uppers;
-          if (letters > 0) s.wScripts |= 1 << SC_LATIN;
+          // a word going on past this delta or past ASCII (rare): its chars counted for the general path
+          for (let k = i; k < j; k++) {
+            const ak = ASCII[units[k]!]!;
+            if (ak === A_DIGIT) s.wDigits++;
+            else if (ak !== A_UNDER) {
+              s.wLetters++;
+              if (ak === A_UPPER) s.wUppers++;
+            }
+          }
+          if (letters !== 0) s.wScripts |= 1 << SC_LATIN;
           s.pos += j - i;
           i = j - 1;
           continue;
