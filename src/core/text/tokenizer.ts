@@ -262,7 +262,7 @@ export class Tokenizer {
           const letters = kinds & (W_LOWER | W_UPPER);
           if (fresh && j < n) {
             // a word that starts and ends in this delta with ASCII chars only (most words) is a
-            // token at once, its counts kept in locals; one followed by a non-ASCII char (it may go on)
+            // token at once, its kinds kept in a local; one followed by a non-ASCII char (it may go on)
             // or a number followed by a separator (it may go on too) takes the general path
             const next = units[j]!;
             if (next < 128 && !(SEPARATOR[next] === 1 && letters === 0 && digits !== 0)) {
