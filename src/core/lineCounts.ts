@@ -1,9 +1,14 @@
 /**
  * Distinct lines of a text by the hash of their tokens: how often each came, its chars and where
- * it first came, in the order first seen. An open-addressed table of entry indexes over typed
- * arrays kept from call to call (the analyzer runs one at a time): a call allocates nothing once
- * the arrays are grown, and starting over costs a stamp, no clearing.
+ * it first came, in the order first seen, and the chars of the lines that came more than once
+ * (Gopher-style duplicate lines). An open-addressed table of entry indexes over typed arrays kept
+ * from call to call (the analyzer runs one at a time): a call allocates nothing once the arrays
+ * are grown, and starting over costs a stamp, no clearing.
  */
+
+/** Lines longer than this are not counted as lines. */
+const MAX_LINE = 2000;
+
 export class LineCounts {
   /** Per slot: the stamp of the call that wrote it, and its entry; a slot of another call is free. */
   private slotStamp = new Int32Array(256);
@@ -16,18 +21,33 @@ export class LineCounts {
   private chars = new Int32Array(64);
   private at = new Int32Array(64);
   private n = 0;
+  /** Chars of the lines counted, and of those that came more than once (every copy, the first included). */
+  lineChars = 0;
+  dupChars = 0;
 
   /** Forgets every line. */
   reset(): void {
     this.n = 0;
+    this.lineChars = 0;
+    this.dupChars = 0;
     if (++this.stamp === 0x7fffffff) {
       this.slotStamp.fill(0);
       this.stamp = 1;
     }
   }
 
+  /** The line [from, to) of hash `h` (one of 1 to MAX_LINE chars; others are not counted). */
+  line(h: number, from: number, to: number): void {
+    const len = to - from;
+    if (len <= 0 || len > MAX_LINE) return;
+    this.lineChars += len;
+    const before = this.add(h, len, from);
+    // a line said a second time brings its first copy into the duplicates too
+    if (before > 0) this.dupChars += before === 1 ? 2 * len : len;
+  }
+
   /** One more line of hash `h`, `chars` long, at `at`: returns how often it came before (0 when new). */
-  add(h: number, chars: number, at: number): number {
+  private add(h: number, chars: number, at: number): number {
     const stamp = this.stamp;
     const slotStamp = this.slotStamp;
     const mask = this.mask;

@@ -41,8 +41,6 @@ let seenStamp = new Int32Array(1024);
 let stamp = 0;
 /** The distinct lines of the call running (one runs at a time). */
 const LINES = new LineCounts();
-/** Lines longer than this are not counted as lines. */
-const MAX_LINE = 2000;
 
 export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigures {
   const t = scan.tokens;
@@ -67,20 +65,13 @@ export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigur
   lines.reset();
   let lineStart = 0;
   let lineHash = 0x811c9dc5 | 0;
-  let lineChars = 0;
-  let dupChars = 0;
   // the buffer's arrays in locals: the loop reads them at every token
   const { info: tInfo, id: tId, start: tStart, end: tEnd, n } = t;
   for (let i = 0; i < n; i++) {
     const info = tInfo[i]!;
     const id = tId[i]!;
     if (info & F_LINE && i > 0) {
-      const len = tEnd[i - 1]! - lineStart;
-      if (len > 0 && len <= MAX_LINE) {
-        lineChars += len;
-        const once = lines.add(lineHash, len, lineStart);
-        if (once > 0) dupChars += once === 1 ? 2 * len : len;
-      }
+      lines.line(lineHash, lineStart, tEnd[i - 1]!);
       lineStart = tStart[i]!;
       lineHash = 0x811c9dc5 | 0;
     }
@@ -102,14 +93,7 @@ export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigur
     }
     prev = id;
   }
-  if (n > 0) {
-    const len = tEnd[n - 1]! - lineStart;
-    if (len > 0 && len <= MAX_LINE) {
-      lineChars += len;
-      const once = lines.add(lineHash, len, lineStart);
-      if (once > 0) dupChars += once === 1 ? 2 * len : len;
-    }
-  }
+  if (n > 0) lines.line(lineHash, lineStart, tEnd[n - 1]!);
   const topLine = lines.top();
   // the last words, read back from the end of the text once their number is known (no ring written at every word)
   const kept = Math.min(words, NGRAM_WORDS);
@@ -126,7 +110,7 @@ export function textFigures(scan: Scan, ngrams: NgramsWanted = 'all'): TextFigur
     longestWordRunWord: bestAt >= 0 ? excerptOf(scan.slice(t.start[bestAt]!, t.end[bestAt]!).toLowerCase(), 40) : '',
     topLineRepeats: topLine.n,
     topLine: topLine.at >= 0 ? excerptOf(scan.slice(topLine.at, topLine.at + Math.min(topLine.chars, 200)).trim(), 120) : '',
-    duplicateLineFraction: lineChars === 0 ? 0 : dupChars / lineChars,
+    duplicateLineFraction: lines.lineChars === 0 ? 0 : lines.dupChars / lines.lineChars,
     ngrams: ngramFractions(NG_IDS, NG_LENS, kept, ngrams),
     punctChars: punct,
   };

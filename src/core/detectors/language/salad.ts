@@ -120,6 +120,7 @@ function windowWords(s: string): WindowWords {
       if (c >= 0x300 && c <= 0x36f) continue;
       const listed = LISTED_LETTERS.has(c);
       if (!listed) foreign = true;
+      // (classOf fills the cache scriptOfCode reads)
       classOf(c);
       if (scriptOfCode(c) === SC_CYRILLIC) {
         cyrillic = true;
