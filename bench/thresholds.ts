@@ -329,6 +329,11 @@ const STATISTICS: Statistic[] = [
     what: 'share of 24 chunks in a row that are new random codes (capitals and digits, or chars of every class in turn)',
     of: (f) => f.language.codeChunks,
   },
+  {
+    threshold: 'shortCodeLineShare',
+    what: 'share of the lines of a text of under 40 lines that are one new random code each (3 of them at least)',
+    of: (f) => (f.language.shortCodeLines >= 3 ? f.language.shortCodeShare : 0),
+  },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
   {
     threshold: 'oddScriptWords',

@@ -38,6 +38,8 @@ const COLLAPSES: Record<string, number> = {
   // 19 of 20 since function words said again on lines of their own fail (wordLineFunctionRepeats), less two
   one_word_lines: 17,
   restated_growing: 18,
+  // 19 of 20 since a short output's lines of one new code each fail (shortCodeLineShare), less two
+  short_codes: 17,
   // 20 of 20 since a template's next turn written after its response header fails (newTurnsFail), less two
   template_turns: 18,
 };

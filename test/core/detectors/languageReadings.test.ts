@@ -83,6 +83,35 @@ table('random codes (randomCodes.ts): codeChunks', [
   ],
 ]);
 
+table('codes a line each in a short output (randomCodes.ts): shortCodeLines, shortCodeShare', [
+  [
+    'Conversely, expressing emotions through crying can be thera\n5B9H3\nS54B9FL\nLSH6\n363BP',
+    { shortCodeLines: 3, shortCodeShare: 0.6 },
+    'half a sentence, then lines of codes: what the reading is for (LSH6, letters then a number, is a name)',
+  ],
+  [
+    'Your verification code is:\n\nX7K2P9',
+    { shortCodeLines: 1, shortCodeShare: 0.5 },
+    'one code asked for: one line, under any count that fails',
+  ],
+  [
+    'The cards it supports:\nRTX4090\nRTX4080\nGTX1080\nRX7900\nA100',
+    { shortCodeLines: 0, shortCodeShare: 0 },
+    'names a line each (letters then a number) are no random codes',
+  ],
+  ['Code:\nX7K2P9\nX7K2P9\nX7K2P9\nX7K2P9', { shortCodeLines: 1 }, 'a code said again on its lines counts once: random codes come new'],
+  [
+    'Your codes:\n- X7K2P9\n- Q4M8ZT\n- 0PL9W\n1. XK2Q9\n2. 3M8X2',
+    { shortCodeLines: 0 },
+    'codes as the items of a list, after a marker on their line, are asked for',
+  ],
+  [
+    `${Array.from({ length: 40 }, (_, i) => `Line ${i} of the answer says something.`).join('\n')}\n${CODES.join('\n')}`,
+    { shortCodeLines: 0, shortCodeShare: 0 },
+    'an output of 40 lines or more is no short one: the window of codeChunkShare reads it',
+  ],
+]);
+
 table('mark-only lines (markLines.ts): markLines', [
   [
     Array.from({ length: 40 }, (_, i) => (i % 2 ? '**' : `Line ${i} of the text says something.`)).join('\n'),

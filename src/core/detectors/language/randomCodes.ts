@@ -19,11 +19,23 @@ export interface CodeFigures {
   /** The highest share of chunks that read as new random codes among CODE_CHUNKS in a row, and where those start. */
   codeChunks: number;
   codeChunksAt: number;
+  /**
+   * A short output (fewer than SHORT_CODE_MAX_LINES lines that hold a chunk) judged whole, where no window of chunks fills
+   * and the words before the codes thin their share: its lines that hold one chunk alone, a new random code of
+   * capitals and digits, and their share of its lines; 0 and 0 for a longer text. Where the first of them starts (-1).
+   */
+  shortCodeLines: number;
+  shortCodeShare: number;
+  shortCodeAt: number;
 }
 
 /** Chunks over which chunks that read as codes are counted (all of them in a text of fewer, 8 at least). */
 export const CODE_CHUNKS = 24;
 const CODE_MIN_CHUNKS = 8;
+/** Lines from which an output is no short one for the codes on lines alone (the mark lines' bound, markLines.ts). */
+export const SHORT_CODE_MAX_LINES = 40;
+/** Fewest such code lines that fail: one or two are an answer ("Your code: X7K2P9"). */
+export const SHORT_CODE_LINES = 3;
 /** Capitals a code or a random chunk holds at least: one capital is a word's first letter or a unit ("5G", "Mb"). */
 const MIN_CAPITALS = 2;
 /** A code of capitals and digits: 3-8 chars (shorter are units and names, "A4", "3D"; longer are hashes and serials the text names). */
@@ -50,9 +62,10 @@ export function readCodeChunks(text: string, c: Chunks): CodeFigures {
   // most texts have no chunk that reads as a code: no window to slide then (its best share is 0, found nowhere)
   // a chunk's flags are tested here before any call: most chunks are lower-case words (see readsAsCodeChunk)
   const { flags, n } = c;
+  const short = readShortCodeLines(text, c);
   let first = 0;
   while (first < n && ((flags[first]! & (C_CASED | C_AFTER)) !== C_CASED || !readsAsCodeChunk(text, c, first))) first++;
-  if (first === n) return { codeChunks: 0, codeChunksAt: -1 };
+  if (first === n) return { codeChunks: 0, codeChunksAt: -1, ...short };
   // a code the text had used already is a name it goes on using (a field type, a part number), no random one
   const seen = new Set<number>();
   const window = new SlidingShare(CODE_CHUNKS);
@@ -63,7 +76,45 @@ export function readCodeChunks(text: string, c: Chunks): CodeFigures {
     if (code) seen.add(c.key[i]!);
   }
   window.finish(CODE_MIN_CHUNKS);
-  return { codeChunks: window.best, codeChunksAt: window.bestAt };
+  return { codeChunks: window.best, codeChunksAt: window.bestAt, ...short };
+}
+
+const NO_SHORT_CODES = { shortCodeLines: 0, shortCodeShare: 0, shortCodeAt: -1 };
+
+/**
+ * A short output's lines that are one new random code each (readsAsCode, marks around it allowed), and their share of its
+ * lines: "half a sentence, then X7K2P9, 0PL9W, ..." on lines of their own. The window reading cannot see it, the words
+ * before the codes being as many as the codes. A code alone on its line is read whatever the chunk before it (the end of
+ * the line before, not a list marker of its own line); one the output had on a line before is a name it uses again.
+ */
+function readShortCodeLines(text: string, c: Chunks): typeof NO_SHORT_CODES {
+  const { flags, n } = c;
+  let lines = 0;
+  let codes = 0;
+  let at = -1;
+  let seen: Set<number> | null = null;
+  for (let i = 0; i < n; i++) {
+    if (i > 0 && (flags[i]! & C_LINE) === 0) continue;
+    if (++lines >= SHORT_CODE_MAX_LINES) return NO_SHORT_CODES;
+    // one chunk alone on its line, with a capital or a digit in it
+    if ((flags[i]! & C_CASED) === 0 || !aloneOnLine(text, c.start[i]!) || !readsAsCode(text, c.start[i]!)) continue;
+    seen ??= new Set();
+    if (seen.has(c.key[i]!)) continue;
+    seen.add(c.key[i]!);
+    if (codes++ === 0) at = c.start[i]!;
+  }
+  return codes === 0 ? NO_SHORT_CODES : { shortCodeLines: codes, shortCodeShare: codes / lines, shortCodeAt: at };
+}
+
+/** Is the chunk at `at` all its line holds, spaces aside (no list marker or cell bar before or after it)? */
+function aloneOnLine(text: string, at: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09)) i--;
+  if (i >= 0 && text.charCodeAt(i) !== 0x0a && text.charCodeAt(i) !== 0x0d) return false;
+  let j = at;
+  while (j < text.length && text.charCodeAt(j) > 0x20) j++;
+  while (j < text.length && (text.charCodeAt(j) === 0x20 || text.charCodeAt(j) === 0x09)) j++;
+  return j === text.length || text.charCodeAt(j) === 0x0a || text.charCodeAt(j) === 0x0d;
 }
 
 /** Does chunk i read as a random code (a code of capitals and digits, or chars drawn at random)? */

@@ -8,7 +8,7 @@ import type { Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import type { LanguageFigures } from './figures.js';
 import { MARK_LINES, SHORT_MARK_LINES } from './markLines.js';
-import { CODE_CHUNKS } from './randomCodes.js';
+import { CODE_CHUNKS, SHORT_CODE_LINES } from './randomCodes.js';
 import { saladUnder, unlisted } from './salad.js';
 import { SPACED } from './scripts.js';
 import type { LanguageThresholds } from './thresholds.js';
@@ -108,6 +108,19 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
             'fail',
             f.codeChunksAt,
             `${fmt(100 * f.codeChunks, 0)}% of ${CODE_CHUNKS} words in a row are new codes of capital letters and digits mixed at random ("7QX2", "0PL9W")`,
+          )
+        : null,
+  },
+  {
+    name: 'shortCodeLineShare',
+    why: 'a short output judged whole: most of its lines are one new random code each',
+    judge: (f, t) =>
+      f.shortCodeLines >= SHORT_CODE_LINES && f.shortCodeShare >= t.shortCodeLineShare
+        ? finding(
+            'gibberish',
+            'fail',
+            f.shortCodeAt,
+            `${fmt(100 * f.shortCodeShare, 0)}% of the lines of the output (${f.shortCodeLines}) are each one new code of capital letters and digits mixed at random ("7QX2", "0PL9W")`,
           )
         : null,
   },
