@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../../src/core/analyzeText.js';
+import { detect } from '../../helpers/detectorHarness.js';
 
 describe('Latin terms inside Chinese and Japanese prose', () => {
   const healthy: Array<[string, string]> = [
@@ -19,12 +20,23 @@ describe('Latin terms inside Chinese and Japanese prose', () => {
       'a Japanese sentence with terms in corner brackets',
       '「Node.js」と「Deno」はどちらもJavaScriptの実行環境です。「npm」でパッケージを入れます。',
     ],
+    // the dashes are the option's own: the quote before them is what parts the two scripts
+    ['command-line options in curly quotes', '模块“{0}”已解析为“{1}”，但未设置“--allowArbitraryExtensions”。'],
+    [
+      'options in quotes after a term',
+      '允许导入包含 TypeScript 文件扩展名。需要设置“--moduleResolution bundler”以及“--noEmit”或“--emitDeclarationOnly”。',
+    ],
   ];
   for (const [name, text] of healthy)
     it(`${name}: ok`, () => {
       const a = analyzeText(text);
       assert.equal(a.verdict, 'ok', a.reasons.join('; '));
     });
+
+  it('a Latin word glued by a hyphen right after Chinese characters, no option of its own, still reads as glue', () => {
+    const f = detect('language', '模块已解析为-allowArbitraryExtensions并且').figures;
+    assert.equal(f.malformed, 1);
+  });
 
   it('words of several scripts glued with no mark between, after a line of Latin prose, still fail as gibberish', () => {
     const a = analyzeText('overview récent\nMeasurement-run.cfg consultar bicycle金木hrx(bar火山湖泊見える ventanas鳥');

@@ -99,11 +99,25 @@ export function fewLetters(text: string, from: number, to: number): boolean {
  */
 export function gluedScripts(t: TokenBuffer, i: number, text: string): number {
   if (t.start[i] !== t.end[i - 1]) return 0;
-  const before = t.info[i - 1]!;
-  if (partsLabels(before, t.id[i - 1]!)) return 0;
+  const m = optionDashes(t, i, text);
+  const before = t.info[m]!;
+  if (partsLabels(before, t.id[m]!)) return 0;
   if ((before & KIND_MASK) !== K_PUNCT) return C_GLUE;
-  const mark = text.charCodeAt(t.start[i - 1]!);
-  return isQuote(mark) || isCjkMark(mark) || isSyllableMark(mark) || (mark === 0x2d && latinCompound(t, i, text)) ? 0 : C_GLUE;
+  const mark = text.charCodeAt(t.start[m]!);
+  return isQuote(mark) || isCjkMark(mark) || isSyllableMark(mark) || (m === i - 1 && mark === 0x2d && latinCompound(t, i, text))
+    ? 0
+    : C_GLUE;
+}
+
+/**
+ * The token glued between the scripts before word i: the one right before it, or, when dashes open the word after
+ * another mark ("“--noEmit”", "（-v）": a command-line option quoted or in brackets), that mark: the dashes are the
+ * option's own, as its letters are.
+ */
+function optionDashes(t: TokenBuffer, i: number, text: string): number {
+  let m = i - 1;
+  while (m > 0 && text.charCodeAt(t.start[m]!) === 0x2d && (t.info[m]! & KIND_MASK) === K_PUNCT && t.end[m - 1] === t.start[m]) m--;
+  return m < i - 1 && (t.info[m]! & KIND_MASK) === K_PUNCT && text.charCodeAt(t.start[m]!) !== 0x2d ? m : i - 1;
 }
 
 /**
