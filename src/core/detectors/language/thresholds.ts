@@ -65,7 +65,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   shortCodeLineShare: {
     value: 0.5,
-    why: 'share of the lines of a short output (under 40 lines that hold a word, judged whole: the words before the codes thin any window of codeChunkShare) that are one new random code each, as codeChunkShare reads a code ("7QX2", "0PL9W"; a name, letters then a number, is none), from which it fails as gibberish with 3 such lines or more: half a sentence, then lines of codes. No healthy text has two such lines: 0 of the 29,604 readings of the three real corpora, test/corpus and the real files (whole and cut), 143,709 translations and 15,964 readings of source code (npm run bench -- thresholds); 109 of 120 drawn outputs of the shape read 0.5-0.9 (npm run bench -- families). An answer that lists three or more codes a line each under one line of its own fails too, as eight of them fail codeChunkShare',
+    why: 'share of the lines of a short output (under 40 lines that hold a word, judged whole: the words before the codes thin any window of codeChunkShare) that are one new random code each, as codeChunkShare reads a code ("7QX2", "0PL9W"; a name, letters then a number, is none), from which it fails as gibberish with 3 such lines or more: half a sentence, then lines of codes. No healthy text has a single such line: none of the 29,604 readings of the three real corpora, test/corpus and the real files (whole and cut), 143,709 translations and 15,964 readings of source code (npm run bench -- thresholds); 109 of 120 drawn outputs of the shape read 0.5-0.9 (npm run bench -- families). An answer that lists three or more codes a line each under one line of its own fails too, as eight of them fail codeChunkShare',
   },
   shortMarkLineShare: {
     value: 0.8,
