@@ -5,6 +5,7 @@
  * from call to call (the analyzer runs one at a time): a call allocates nothing once the arrays
  * are grown, and starting over costs a stamp, no clearing.
  */
+import { grownInt32 } from './text/grownInt32.js';
 
 /** Lines longer than this are not counted as lines. */
 const MAX_LINE = 2000;
@@ -82,15 +83,10 @@ export class LineCounts {
 
   private growEntries(): void {
     const size = 2 * this.hash.length;
-    const grown = (a: Int32Array) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.hash = grown(this.hash);
-    this.count = grown(this.count);
-    this.chars = grown(this.chars);
-    this.at = grown(this.at);
+    this.hash = grownInt32(this.hash, size);
+    this.count = grownInt32(this.count, size);
+    this.chars = grownInt32(this.chars, size);
+    this.at = grownInt32(this.at, size);
   }
 
   /** Twice the slots, this call's entries put back in them (the other calls' slots are dropped with the old arrays). */

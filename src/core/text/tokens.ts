@@ -4,6 +4,7 @@
  * what it was is kept in each token's flags (space, line break or blank line before it), so
  * two copies of a sentence that differ only in line wrapping are the same token sequence.
  */
+import { grownInt32 } from './grownInt32.js';
 
 /** Token kinds (bits 0-1 of info). */
 /** Letters, digits and underscores of a script that writes words apart. */
@@ -67,15 +68,10 @@ export class TokenBuffer {
 
   private grow(): void {
     const size = this.id.length * 2;
-    const g = (a: Int32Array) => {
-      const b = new Int32Array(size);
-      b.set(a);
-      return b;
-    };
-    this.start = g(this.start);
-    this.end = g(this.end);
-    this.id = g(this.id);
-    this.info = g(this.info);
+    this.start = grownInt32(this.start, size);
+    this.end = grownInt32(this.end, size);
+    this.id = grownInt32(this.id, size);
+    this.info = grownInt32(this.info, size);
   }
 }
 
