@@ -1,4 +1,5 @@
 import { deflateRawSync } from 'node:zlib';
+import { ScratchBytes } from './text/scratchBytes.js';
 import type { TextStore } from './textStore.js';
 
 /** gzip = 10-byte header + raw deflate + 8-byte trailer. */
@@ -8,6 +9,14 @@ const GZ_BLOCK = 32768;
 /** Whole-text gzip is exact for this many blocks (128 KB); past them one block in GZ_SAMPLE is compressed. */
 const GZ_EXACT_BLOCKS = 4;
 const GZ_SAMPLE = 8;
+/** UTF-8 bytes a block can take: three per UTF-16 unit at most (a surrogate pair's four bytes are two units'). */
+const BLOCK_BYTES = 3 * GZ_BLOCK;
+/**
+ * The block being deflated, encoded in bytes shared by every tracker (the deflate is done before
+ * the call returns): a Buffer.from per block allocated 32 KB each time, over twice the cost of
+ * the encoding itself. A block kept as the next one's dictionary is copied to its tracker's own.
+ */
+const BLOCK = new ScratchBytes(BLOCK_BYTES);
 
 export interface CompressionFigures {
   /** gzip(level 6) bytes / UTF-8 bytes of the whole text; 1 for empty text. */
@@ -30,20 +39,42 @@ export class CompressionTracker {
   private gzBlocks = 0;
   private gzBytes = 0;
   private utf8Done = 0;
+  /** The previous block's bytes when the next block deflated takes it as its dictionary (a view of `dictBytes`), else null. */
   private prevBlock: Buffer | null = null;
+  /** The bytes the dictionary is kept in, allocated by the first text that passes a block. */
+  private dictBytes: Buffer | null = null;
 
   constructor(private readonly store: TextStore) {}
+
+  /** The UTF-8 bytes of text [from, to) (at most a block) in the shared scratch, valid until the next call. */
+  private encoded(from: number, to: number): Buffer {
+    const bytes = BLOCK.get(BLOCK_BYTES);
+    return bytes.subarray(0, bytes.write(this.store.slice(from, to), 0, 'utf8'));
+  }
+
+  /** Text [from, to) (a whole block) encoded into this tracker's own dictionary bytes. */
+  private dictionary(from: number, to: number): Buffer {
+    this.dictBytes ??= Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    return this.dictBytes.subarray(0, this.dictBytes.write(this.store.slice(from, to), 0, 'utf8'));
+  }
+
+  /** `block` (the shared scratch's) copied to this tracker's own dictionary bytes. */
+  private kept(block: Buffer): Buffer {
+    this.dictBytes ??= Buffer.allocUnsafeSlow(BLOCK_BYTES);
+    block.copy(this.dictBytes);
+    return this.dictBytes.subarray(0, block.length);
+  }
 
   /** Compress every block and window that is complete at `pos` chars. */
   advance(pos: number): void {
     while (pos - this.gzDone >= GZ_BLOCK) {
       const i = this.gzBlocks++;
       if (sampled(i)) {
-        if (i > 0 && this.prevBlock === null) this.prevBlock = Buffer.from(this.store.slice(this.gzDone - GZ_BLOCK, this.gzDone), 'utf8');
-        const buf = Buffer.from(this.store.slice(this.gzDone, this.gzDone + GZ_BLOCK), 'utf8');
+        if (i > 0 && this.prevBlock === null) this.prevBlock = this.dictionary(this.gzDone - GZ_BLOCK, this.gzDone);
+        const buf = this.encoded(this.gzDone, this.gzDone + GZ_BLOCK);
         this.gzBytes += this.deflateBlock(buf);
         this.utf8Done += buf.length;
-        this.prevBlock = sampled(i + 1) ? buf : null;
+        this.prevBlock = sampled(i + 1) ? this.kept(buf) : null;
       }
       this.gzDone += GZ_BLOCK;
     }
@@ -61,8 +92,8 @@ export class CompressionTracker {
     let bytes = this.utf8Done;
     if (pos > this.gzDone && sampled(this.gzBlocks)) {
       const prev = this.prevBlock;
-      if (this.gzBlocks > 0 && prev === null) this.prevBlock = Buffer.from(this.store.slice(this.gzDone - GZ_BLOCK, this.gzDone), 'utf8');
-      const buf = Buffer.from(this.store.slice(this.gzDone, pos), 'utf8');
+      if (this.gzBlocks > 0 && prev === null) this.prevBlock = this.dictionary(this.gzDone - GZ_BLOCK, this.gzDone);
+      const buf = this.encoded(this.gzDone, pos);
       gz += this.deflateBlock(buf);
       bytes += buf.length;
       this.prevBlock = prev;

@@ -40,4 +40,24 @@ describe('CompressionTracker', () => {
       }
     }
   });
+
+  it('keeps each stream its own dictionary when two are fed in turns (the block bytes are shared scratch), sampled blocks and snapshots included', () => {
+    const texts = [textOf(300_000, 7), textOf(290_000, 8)];
+    const stores = texts.map(() => new TextStore());
+    const trackers = stores.map((s) => new CompressionTracker(s));
+    const at = [0, 0];
+    for (let step = 0; at[0]! < texts[0]!.length || at[1]! < texts[1]!.length; step++) {
+      for (const k of [0, 1]) {
+        const text = texts[k]!;
+        if (at[k]! >= text.length) continue;
+        const next = Math.min(text.length, at[k]! + 5_000 + ((step * 7_919 + k * 3_001) % 20_000));
+        stores[k]!.append(text.slice(at[k], next));
+        at[k] = next;
+        trackers[k]!.advance(next);
+        // a snapshot now and then deflates the unfinished block with the kept dictionary, which must survive it
+        if (step % 3 === k) assert.equal(trackers[k]!.figures(next).ratio, ratioOf(text.slice(0, next)), `stream ${k} at ${next}`);
+      }
+    }
+    for (const k of [0, 1]) assert.equal(trackers[k]!.figures(texts[k]!.length).ratio, ratioOf(texts[k]!), `stream ${k} whole`);
+  });
 });
