@@ -334,6 +334,11 @@ const STATISTICS: Statistic[] = [
     what: 'share of the lines of a text of under 40 lines that are one new random code each (3 of them at least)',
     of: (f) => (f.language.shortCodeLines >= 3 ? f.language.shortCodeShare : 0),
   },
+  {
+    threshold: 'shortNumberMarkLineShare',
+    what: 'share of the lines of a text of under 40 lines that hold numbers and runs of one mark or marks alone (2 lines of numbers and runs, 3 in all, at least)',
+    of: (f) => (f.language.shortNumberMarkLines >= 2 && f.language.shortMarkedLines >= 3 ? f.language.shortMarkedShare : 0),
+  },
   { threshold: 'markLineShare', what: 'share of 40 lines in a row that hold marks alone', of: (f) => f.language.markLines },
   {
     threshold: 'oddScriptWords',

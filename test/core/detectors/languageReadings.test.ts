@@ -125,6 +125,57 @@ table('mark-only lines (markLines.ts): markLines', [
   ],
 ]);
 
+table(
+  'numbers and runs of one mark a line in a short output (numberMarkLines.ts): shortNumberMarkLines, shortMarkedLines, shortMarkedShare',
+  [
+    [
+      '48213 *** 7 ****\n** 90123 *\n5 ****** 66 bridge\n*** 12 ** 4\n** ***\n301 *****',
+      { shortNumberMarkLines: 4, shortMarkedLines: 5, shortMarkedShare: 0.833 },
+      'digits and runs of stars with a stray word, and a line of stars alone: what the reading is for',
+    ],
+    [
+      'Powers of two in Python:\n2 ** 1\n2 ** 2\n2 ** 3\n2 ** 4',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      "two stars between numbers are an operator (Python's power), as one is a product",
+    ],
+    [
+      'Times table:\n2 * 3 = 6\n4 * 5 = 20\n6 * 7 = 42',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'a sum in one-mark operators, two marks to a line: no run no notation writes',
+    ],
+    [
+      'Primes:\n* 2\n* 3\n* 5\n* 7\n* 11',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'a bulleted list of numbers: one star opens an item',
+    ],
+    [
+      'Decades:\n1990 -- 2000\n2000 -- 2010\n2010 -- 2020',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'two dashes between numbers are a range',
+    ],
+    [
+      'Grid:\n[ 1 ] [ 2 ]\n[ 3 ] [ 4 ]\n---\n5 | 6',
+      { shortNumberMarkLines: 0, shortMarkedLines: 1 },
+      'brackets are the structure of data, a bar between numbers a cell: only the rule of dashes is marks alone',
+    ],
+    [
+      'Answer:\n\n42\n\n***\n\n7 ***',
+      { shortNumberMarkLines: 1, shortMarkedLines: 2, shortMarkedShare: 0.5 },
+      'one line of a number and a run is under the two the rule asks for, whatever the share',
+    ],
+    [
+      '1 0 5 0 0 0 0 8 0\n0 0 0 0 0 3 0 6 4\n8 3 4 6 7 0 9 0 0\n2 9 1 0 0 8 3 7 6',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'rows of numbers alone (a Sudoku grid, a table of figures) have no run of marks',
+    ],
+    [
+      `${Array.from({ length: 40 }, (_, i) => `Line ${i} of the answer says something.`).join('\n')}\n48213 *** 7\n** 90123\n5 ****** 66`,
+      { shortNumberMarkLines: 0, shortMarkedShare: 0 },
+      'an output of 40 lines or more is no short one',
+    ],
+  ],
+);
+
 table('punctuation noise (wordShapes.ts, windows.ts): noise', [
   ['Sure,!! I! can! do!!!! that. Where! should! we!!! start! today!?!', { noise: 0.9 }, 'marks doubled and "!" before lower-case words'],
   [

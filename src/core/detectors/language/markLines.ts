@@ -6,6 +6,7 @@
 import * as tokens from '../../text/tokens.js';
 import type { TokenBuffer } from '../../text/tokens.js';
 import { SlidingShare } from '../slidingShare.js';
+import { readNumberMarkLines } from './numberMarkLines.js';
 
 // Module-level copies of what the reading uses per chunk or token: an imported binding is live,
 // read through its module's cell each time, where a const of this module is not.
@@ -24,12 +25,23 @@ export interface MarkLineFigures {
   shortMarkOnly: number;
   /** Where the first of those lines starts (-1 when none). */
   shortMarkAt: number;
+  /**
+   * A short output's lines of numbers and runs of one mark ("48213 *** 7", "** 90123": numberMarkLines.ts), those lines
+   * and the lines of marks alone together, and the share of its lines they make. 0 and 0 for a longer text.
+   */
+  shortNumberMarkLines: number;
+  shortMarkedLines: number;
+  shortMarkedShare: number;
+  /** Where the first of either kind starts (-1 when none). */
+  shortNumberMarkAt: number;
 }
 
 /** Lines (blank ones aside) over which marks-alone lines are counted. */
 export const MARK_LINES = 40;
 /** Fewest lines of a short output judged whole for marks alone: one or two lines of marks are an answer ("?", "{ }"). */
 export const SHORT_MARK_LINES = 3;
+/** Fewest lines of numbers and runs of one mark a short output needs before its lines of marks alone count beside them: one is a stray line of a table or a sum. */
+export const NUMBER_MARK_LINES = 2;
 /** * _ . , ; : ! ? : emphasis and sentence marks, which alone on a line say nothing. */
 const LONE_MARKS = new Uint8Array(128);
 for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
@@ -80,12 +92,18 @@ export function readMarkLines(t: TokenBuffer, text: string): MarkLineFigures {
     }
   }
   const short = lines < MARK_LINES;
+  const nm = short && lines > 0 ? readNumberMarkLines(text) : null;
+  const marked = nm ? nm.numberMark + nm.marksAlone : 0;
   return {
     markLines: window.best,
     markLinesAt: window.bestAt,
     shortLines: short ? lines : 0,
     shortMarkOnly: short && lines > 0 ? markOnlyLines / lines : 0,
     shortMarkAt: short ? firstMarkOnly : -1,
+    shortNumberMarkLines: nm ? nm.numberMark : 0,
+    shortMarkedLines: marked,
+    shortMarkedShare: nm && nm.lines > 0 ? marked / nm.lines : 0,
+    shortNumberMarkAt: nm ? nm.at : -1,
   };
 }
 

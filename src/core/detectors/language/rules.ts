@@ -7,7 +7,7 @@
 import type { Values } from '../detector.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import type { LanguageFigures } from './figures.js';
-import { MARK_LINES, SHORT_MARK_LINES } from './markLines.js';
+import { MARK_LINES, NUMBER_MARK_LINES, SHORT_MARK_LINES } from './markLines.js';
 import { CODE_CHUNKS, SHORT_CODE_LINES } from './randomCodes.js';
 import { saladUnder, unlisted } from './salad.js';
 import { SPACED } from './scripts.js';
@@ -160,6 +160,21 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
             'fail',
             f.shortMarkAt,
             `${fmt(100 * f.shortMarkOnly, 0)}% of the ${f.shortLines} lines of the output hold marks alone, no letter, digit or bracket ("#", "\`\`\`", "!!")`,
+          )
+        : null,
+  },
+  {
+    name: 'shortNumberMarkLineShare',
+    why: 'a short output judged whole: its lines hold numbers and runs of one mark, or marks alone',
+    judge: (f, t) =>
+      f.shortNumberMarkLines >= NUMBER_MARK_LINES &&
+      f.shortMarkedLines >= SHORT_MARK_LINES &&
+      f.shortMarkedShare >= t.shortNumberMarkLineShare
+        ? finding(
+            'gibberish',
+            'fail',
+            f.shortNumberMarkAt,
+            `${fmt(100 * f.shortMarkedShare, 0)}% of the lines of the output (${f.shortMarkedLines}) hold numbers and runs of one mark or marks alone, no word ("48213 *** 7", "** 90123")`,
           )
         : null,
   },

@@ -71,6 +71,10 @@ export const LANGUAGE_THRESHOLDS = {
     value: 0.8,
     why: 'share of the lines of a short output (3 to 39 lines, blank ones aside: judged whole, as no window of markLineShare fills) that hold no letter, no digit and no bracket, marks alone ("#", "```", "!!"), from which it fails as gibberish: an output of nothing but marks. Lines of brackets are the structure of code and data. Healthy outputs of the three real corpora judged so (185) reach 0.33, the synthetic ones 0, the real files 0.08 whole and 0.67 cut after 3 to 39 lines (8,584 cuts: a comment opener and closer); npm run bench -- thresholds',
   },
+  shortNumberMarkLineShare: {
+    value: 0.5,
+    why: 'share of the lines of a short output (under 40 lines, blank ones aside, judged whole) that hold numbers and runs of one mark, one run at least that no notation writes beside numbers (3 marks or more, or 2 that open or close the line: "48213 *** 7 ****", "** 90123 *"), or marks alone, from which it fails as gibberish when 2 lines are of numbers and runs and 3 of either: digits and runs of stars with a stray word or two. An operator ("2 ** 10", "3 -- 5"), a list item ("* 2") and a bracket ("[ 1 ]") make no such line. Of 189,277 healthy readings (the ok texts of the three real corpora and test/corpus, the 2,276 real files, whole and cut; 143,709 translations; source code whole and cut) one has a single line of numbers and runs (a share of 0.1), none two; 90 of 120 drawn outputs of the shape reach 0.5 with 2 such lines (npm run bench -- families)',
+  },
   markLineShare: {
     value: 0.5,
     why: 'share of 40 lines in a row (blank ones aside) that hold marks alone ("**", ".", ",", ";") that fails as gibberish: a text that fell apart into fragments between lone marks. Healthy texts reach 0.13 (a manual in HTML; model outputs 0.03; npm run bench -- thresholds); a line of one "*" alone, the blank line of a comment block, is not counted',
