@@ -40,8 +40,8 @@ const COLLAPSES: Record<string, number> = {
   restated_growing: 18,
   // 19 of 20 since a short output's lines of one new code each fail (shortCodeLineShare), less two
   short_codes: 17,
-  // 16 of 20 since a short output's lines of numbers and runs of one mark fail (shortNumberMarkLineShare), less two
-  short_digits: 14,
+  // 10 of 20 since a short output's lines of numbers and runs of one mark fail (shortNumberMarkLineShare), less two
+  short_digits: 8,
   // 20 of 20 since a template's next turn written after its response header fails (newTurnsFail), less two
   template_turns: 18,
 };

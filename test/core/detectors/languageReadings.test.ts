@@ -130,8 +130,18 @@ table(
   [
     [
       '48213 *** 7 ****\n** 90123 *\n5 ****** 66 bridge\n*** 12 ** 4\n** ***\n301 *****',
-      { shortNumberMarkLines: 4, shortMarkedLines: 5, shortMarkedShare: 0.833 },
-      'digits and runs of stars with a stray word, and a line of stars alone: what the reading is for',
+      { shortNumberMarkLines: 3, shortMarkedLines: 4, shortMarkedShare: 0.667 },
+      'digits and runs of stars with a stray word, and a line of stars alone: what the reading is for (301 ***** reads as a row of a chart)',
+    ],
+    [
+      'Rating distribution:\n5 *****\n4 ****\n3 ***\n2 **\n1 *',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'a chart, each row a label and its bar',
+    ],
+    [
+      'Votes:\n10 ********** 10\n7 ******* 7\n3 *** 3',
+      { shortNumberMarkLines: 0, shortMarkedLines: 0 },
+      'a chart whose rows give the count after the bar: one run after a number is a row still',
     ],
     [
       'Powers of two in Python:\n2 ** 1\n2 ** 2\n2 ** 3\n2 ** 4',
@@ -159,7 +169,7 @@ table(
       'brackets are the structure of data, a bar between numbers a cell: only the rule of dashes is marks alone',
     ],
     [
-      'Answer:\n\n42\n\n***\n\n7 ***',
+      'Answer:\n\n42\n\n***\n\n*** 7',
       { shortNumberMarkLines: 1, shortMarkedLines: 2, shortMarkedShare: 0.5 },
       'one line of a number and a run is under the two the rule asks for, whatever the share',
     ],

@@ -3,10 +3,12 @@
  * number or a run of one mark (`48213 *** 7 ****`, `** 90123 *`), one mark to the line, and one
  * run at least that no notation writes beside numbers: three marks or more, or two that open or
  * close the line (`2 ** 10` and `3 -- 5` are an operator and a range; `* 2` is a list item).
- * A model that fell apart into digits and runs of stars writes line after line of them. Brackets
- * are the structure of code and data (`[ 1 ]`), not marks said for nothing, so a word of them is
- * any other word. Read on the text, line by line, for a short output only (the caller knows its
- * lines); a line is read up to its first word of anything else.
+ * A model that fell apart into digits and runs of stars writes line after line of them. A line
+ * of one run after a number is a row of a chart, its label and its bar (`5 *****`, `10 *** 3`
+ * with a count), and not counted. Brackets are the structure of code and data (`[ 1 ]`), not
+ * marks said for nothing, so a word of them is any other word. Read on the text, line by line,
+ * for a short output only (the caller knows its lines); a line is read up to its first word of
+ * anything else.
  */
 
 export interface NumberMarkLines {
@@ -50,6 +52,8 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
     // the line's words, one at a time: numbers, runs of marks, the one mark they are of, and whether one is odd
     let numbers = 0;
     let runs = 0;
+    // whether a run came before any number: a chart's row opens with its label
+    let runFirst = false;
     let mark = -1;
     let odd = false;
     let other = false;
@@ -83,6 +87,7 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
         // marks alone may mix ("-- **"); beside numbers a line keeps to one
         mark = -2;
       } else if (mark === -1) mark = c0;
+      if (numbers === 0) runFirst = true;
       runs++;
       const len = i - w;
       let rest = i;
@@ -92,7 +97,7 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
     if (filled) {
       lines++;
       let counted = false;
-      if (!other && numbers > 0 && odd && mark >= 0) {
+      if (!other && numbers > 0 && odd && mark >= 0 && (runs > 1 || runFirst)) {
         numberMark++;
         counted = true;
       } else if (!other && numbers === 0 && runs > 0) {
