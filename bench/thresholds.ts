@@ -172,6 +172,11 @@ const STATISTICS: Statistic[] = [
     of: (f) => (f.repetition.tail?.slots ? f.repetition.tail.copies : null),
   },
   {
+    threshold: 'countLoopCoverage',
+    what: 'share of the output covered by a count at the end (a rising number and a mark: 1, 2, 3,) that the text breaks off in',
+    of: (f) => (f.repetition.tail?.count && f.repetition.tail.open ? f.repetition.tail.coverage : null),
+  },
+  {
     threshold: 'growingItems',
     what: 'items at the end of a list that each are the one before with 2+ chars added (read where they cover half the output)',
     of: (f) => (f.repetition.growing.coverage >= 0.5 ? f.repetition.growing.items : null),

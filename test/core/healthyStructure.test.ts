@@ -312,6 +312,27 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a conversion table in words', CELSIUS, 'ok', 'two figures a line, each its own step: data, not a counter'],
   ['a multiplication quiz', QUIZ, 'ok', 'operands and answers are figures'],
   ['one step said again with its counter rising', STEPS, /line_loop|phrase_loop/, 'a counter alone makes no table'],
+  ['counting to ten', 'Counting to 10: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10.', 'ok', 'a count that closes is a list of numbers'],
+  ['the divisors of 12', 'The divisors of 12 are 1, 2, 3, 4, 6, and 12.', 'ok', 'a counter is no loop where it is all a unit says'],
+  [
+    'years in a sentence',
+    `Years covered: ${Array.from({ length: 24 }, (_, i) => 2001 + i).join(', ')}.`,
+    'ok',
+    'however long, a closed count is a list',
+  ],
+  ['chapters named by number', 'Chapters 1, 2, 3, 4, 5, 6 cover the basics; the rest is practice.', 'ok', 'a count with words after it'],
+  [
+    'an array of indices in code',
+    `const table = [${Array.from({ length: 32 }, (_, i) => i).join(', ')}];`,
+    'ok',
+    'a bracket and a semicolon close the count',
+  ],
+  [
+    'a count broken off over most of the output',
+    `2024 to 2025 - ${Array.from({ length: 22 }, (_, i) => 2026 + i).join(' - ')} - `,
+    /word_loop/,
+    'counting on to the limit instead of answering: from countLoopCoverage (0.5), ending on its mark',
+  ],
   // its numbers number the lines, but 8 of every 15 lines carry one and each goes up by 15 from copy to copy: more than a
   // counter of a unit of 8 numbers steps, so they read as figures
   ['FizzBuzz from 1 to 40', FIZZBUZZ, 'ok', 'with digits masked it goes round every 15 lines, its numbers as figures'],

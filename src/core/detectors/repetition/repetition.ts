@@ -17,7 +17,7 @@
  * An end of prose that goes back over itself without copies back to back (paragraphs
  * reordered, a sentence changed) is read apart, by its 8-word sequences (restated.ts).
  */
-import { F_FUNC, F_LINE, F_NUM, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
+import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import { closesOpened } from '../../text/brackets.js';
 import { DelimitedTables } from '../../text/delimitedTables.js';
@@ -125,6 +125,11 @@ const THRESHOLDS = {
     value: 24,
     why: "copies back to back at the end of a unit of format placeholders alone (`%s|`, `%-10s `, `{} `, with the marks between them) that fail as a loop: a format string has a placeholder per column, and a model that loops on placeholders writes dozens. Healthy texts hold up to 11 in a row (dpkg's option help, `%s, --%s, --%s, ...`, in 12 translations; 20 with 6, 1 each with 7, 8 and 10: model outputs, real files, source code and 143,709 translations, whole), no labelled collapse more than 2, so the threshold is twice the healthy maximum and more",
   },
+  countLoopCoverage: {
+    value: 0.5,
+    why: 'share of the output a count (copies that are a rising number and a mark, "1, 2, 3, 4,", "2033 - 2034 -": numbers and marks, no other word) covers, from which it fails as a loop when the text breaks off in it (it ends on the count\'s mark): a model that counts on to its token limit instead of answering. A count that closes ("Counting to 10: 1, 2, ..., 10.", "The divisors of 12 are 1, 2, 3, 4, 6, and 12.", "[0, 1, ..., 31];") or goes on into words is a list of numbers and never fails; those failed as word loops before, a counter being no new thing in a unit. Counts broken off by a cut cover at most 0.085 of a healthy model output, 0.133 of a real file, 0.077 of a translation and 0.038 of source code (whole and cut); corpus-real3 d-018, years counted to the limit, 0.64',
+  },
+
   growingItems: {
     value: 5,
     why: 'items at the end of a list (pieces between commas, semicolons or line breaks, quotes and brackets trimmed) that each are the one before with 2+ chars added, covering half the output or more, that fail as list_runaway: a JSON keyword list whose every item is the one before with a word more, written to the token limit. No healthy reading ends in more than 3 such items (the two of 3 cover a hundredth of their output, those of 2 up to all of it) (186,164 readings: model outputs and real files whole and cut, the bench of npm run bench -- thresholds, where those covering half their output read 2 at most; source code of npm run bench -- code whole and cut; the 143,709 translations of npm run bench -- translations); the drawn short_growing_keys read 5-13, covering 0.86 or more',
@@ -199,6 +204,13 @@ export interface Loop {
   rule: boolean;
   /** The unit is format placeholders and the marks between them (`%s|`, `%-10s `, `{} `): the slots of a template. */
   slots: boolean;
+  /**
+   * The unit says nothing but its counter and marks (`1, 2, 3, 4,`, `2033 - 2034 -`): a count, whose copies are alike
+   * only because a rising number counts as no new thing (a counter), which in a unit of words ("Step 12:") it is not.
+   */
+  count: boolean;
+  /** A count that the text breaks off: its last char is the count's mark (`2054 - `), no number and no closing mark. */
+  open: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
   copies: number;
   /** The copies were counted with a word inserted, dropped or swapped (never certain). */
@@ -347,7 +359,10 @@ export const repetition = {
       const stuck = l.newPerCopy <= t.loopNewPerCopy || (l.words && l.newPerCopy <= t.nearLoopNewShare * l.periodTokens);
       // the slots of a format (`%s|%s|%s`) are as many as its columns: judged by their copies alone, from slotLoopCopies
       const slotsUnder = l.slots && l.copies < t.slotLoopCopies;
+      // a count (`1, 2, 3, 4,`) is a list of numbers, no loop, unless it is most of the output and the text breaks off in it
+      const countUnder = l.count && !(l.open && l.coverage >= t.countLoopCoverage);
       const loopFails =
+        !countUnder &&
         stuck &&
         (structural
           ? flood && l.copies >= need && chars >= limit
@@ -385,7 +400,7 @@ export const repetition = {
             `most of the output goes round the same words: it returns ${fmt(l.returns, 1)} times to them (novelty ${fmt(l.novelty, 3)}, ${fmt(100 * l.wordCycle, 0)}% of the output)`,
           ),
         );
-      } else if (!slotsUnder && stuck && (structural ? flood && l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
+      } else if (!countUnder && !slotsUnder && stuck && (structural ? flood && l.copies >= 3 && chars >= limit : l.copies >= need - 0.5)) {
         out.push(finding(kindOf(l.unit), 'warn', l.onset, `${describe(l)} to the end (${size}), under what fails`));
       } else if (!structural && !l.table && !slotsUnder && l.returns >= WARN_SHARE * needReturns) {
         const kind: RepetitionKind = newThings ? 'list_runaway' : 'cycling';
@@ -613,6 +628,31 @@ function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
   return false;
 }
 
+/**
+ * Is the unit [from, to) a count: numbers and marks, no other word, one of its numbers a counter (one more than the
+ * number a period earlier)?
+ */
+function isCount(scan: Scan, from: number, to: number, p: number): boolean {
+  const t = scan.tokens;
+  let counter = false;
+  for (let i = from; i < to; i++) {
+    const f = t.info[i]!;
+    if (!isWordToken(f)) continue;
+    if (!(f & F_NUM)) return false;
+    // a number that differs from the one a period back and is one more than a number near there: copies alike only as a count
+    if (!counter && i - p >= 0 && t.id[i] !== t.id[i - p] && isCounter(scan, i, p)) counter = true;
+  }
+  return counter;
+}
+
+/** Does the text end on a mark of the unit [from, to) (`2054 - `, `1, 2, 3,`): a count broken off, not one closed (`…, 10.`, `…, 31];`)? */
+function endsOnMark(t: Scan['tokens'], from: number, to: number): boolean {
+  const last = t.n - 1;
+  if (last < 0 || (t.info[last]! & KIND_MASK) !== K_PUNCT) return false;
+  for (let i = from; i < to; i++) if ((t.info[i]! & KIND_MASK) === K_PUNCT && t.id[i] === t.id[last]) return true;
+  return false;
+}
+
 /** Is token i a number one more than the number a period earlier (a counter: "Step 12:", "Meeting 97")? */
 function isCounter(scan: Scan, i: number, p: number): boolean {
   const t = scan.tokens;
@@ -706,11 +746,14 @@ function readLoops(
     const unitFrom = unitTo - p;
     const unit = unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i));
     const unitText = scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!);
+    const count = walkNear && isCount(scan, unitFrom, unitTo, p);
     return {
       unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
       rule: isRule(unitText),
       slots: isSlots(unitText),
+      count,
+      open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
       near,
       returns: r.copies,
