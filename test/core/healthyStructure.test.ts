@@ -312,6 +312,7 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a conversion table in words', CELSIUS, 'ok', 'two figures a line, each its own step: data, not a counter'],
   ['a multiplication quiz', QUIZ, 'ok', 'operands and answers are figures'],
   ['one step said again with its counter rising', STEPS, /line_loop|phrase_loop/, 'a counter alone makes no table'],
+  ['a vector of zeros', 'The zero vector in R^8 is (0, 0, 0, 0, 0, 0, 0, 0).', 'ok', 'one number said again in a closed list'],
   ['counting to ten', 'Counting to 10: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10.', 'ok', 'a count that closes is a list of numbers'],
   ['the divisors of 12', 'The divisors of 12 are 1, 2, 3, 4, 6, and 12.', 'ok', 'a counter is no loop where it is all a unit says'],
   [
