@@ -125,6 +125,20 @@ table('mark-only lines (markLines.ts): markLines', [
   ],
 ]);
 
+table('a short output judged whole for marks alone (markLines.ts): shortMarkOnly', [
+  ['#\n!!\n⁇ ⁇\n###\n!', { shortLines: 5, shortMarkOnly: 1 }, 'lines of #, ! and the unknown-token glyph: what the reading is for'],
+  [
+    'First, the ASCII art of a man:\n\n```\n   ^\n  /|\\\n / | \\\n/  |  \\\n---------\n```',
+    { shortLines: 8, shortMarkOnly: 0.5 },
+    'a bar is the structure of a drawing, as a bracket is of code: only the fences, the head and the ground line are marks alone',
+  ],
+  [
+    '| Name | Score |\n|------|-------|\n|      |       |\n|      |       |',
+    { shortLines: 4, shortMarkOnly: 0 },
+    'the empty rows of a table are its structure',
+  ],
+]);
+
 table(
   'numbers and runs of one mark a line in a short output (numberMarkLines.ts): shortNumberMarkLines, shortMarkedLines, shortMarkedShare',
   [

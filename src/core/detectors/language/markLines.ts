@@ -18,7 +18,7 @@ export interface MarkLineFigures {
   markLinesAt: number;
   /**
    * A text of fewer than MARK_LINES lines is judged whole (no window fills): its lines (blank
-   * ones aside) and the share of them that hold no letter, no digit and no bracket, marks alone
+   * ones aside) and the share of them that hold no letter, no digit and no bracket or bar, marks alone
    * ("#", "```", "!!", "⁇"). 0 and 0 for a longer text.
    */
   shortLines: number;
@@ -45,9 +45,9 @@ export const NUMBER_MARK_LINES = 2;
 /** * _ . , ; : ! ? : emphasis and sentence marks, which alone on a line say nothing. */
 const LONE_MARKS = new Uint8Array(128);
 for (const c of '*_.,;:!?') LONE_MARKS[c.charCodeAt(0)] = 1;
-/** Brackets: a line of them alone is the structure of code or data ("{", "},", "]"), not a mark said for nothing. */
+/** Brackets and bars: a line of them alone is the structure of code, data or a drawing ("{", "},", "]", "|   |   |", " /|\\ "), not a mark said for nothing. */
 const BRACKETS = new Uint8Array(128);
-for (const c of '{}[]()<>') BRACKETS[c.charCodeAt(0)] = 1;
+for (const c of '{}[]()<>|') BRACKETS[c.charCodeAt(0)] = 1;
 
 /**
  * The highest share, among MARK_LINES lines in a row, of lines that hold sentence or emphasis

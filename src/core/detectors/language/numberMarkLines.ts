@@ -5,8 +5,8 @@
  * close the line (`2 ** 10` and `3 -- 5` are an operator and a range; `* 2` is a list item).
  * A model that fell apart into digits and runs of stars writes line after line of them. A line
  * of one run after a number is a row of a chart, its label and its bar (`5 *****`, `10 *** 3`
- * with a count), and not counted. Brackets are the structure of code and data (`[ 1 ]`), not
- * marks said for nothing, so a word of them is any other word. Read on the text, line by line,
+ * with a count), and not counted. Brackets and bars are the structure of code and data (`[ 1 ]`,
+ * `| 2 |`), not marks said for nothing, so a word of them is any other word. Read on the text, line by line,
  * for a short output only (the caller knows its lines); a line is read up to its first word of
  * anything else.
  */
@@ -28,7 +28,7 @@ for (let c = 0x21; c <= 0x7e; c++) CLASS[c] = 1;
 for (let c = 0x30; c <= 0x39; c++) CLASS[c] = 2;
 for (let c = 0x41; c <= 0x5a; c++) CLASS[c] = 0;
 for (let c = 0x61; c <= 0x7a; c++) CLASS[c] = 0;
-for (const c of '{}[]()<>') CLASS[c.charCodeAt(0)] = 0;
+for (const c of '{}[]()<>|') CLASS[c.charCodeAt(0)] = 0;
 const MARK = 1;
 const DIGIT = 2;
 

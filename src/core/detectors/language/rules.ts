@@ -159,7 +159,7 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
             'gibberish',
             'fail',
             f.shortMarkAt,
-            `${fmt(100 * f.shortMarkOnly, 0)}% of the ${f.shortLines} lines of the output hold marks alone, no letter, digit or bracket ("#", "\`\`\`", "!!")`,
+            `${fmt(100 * f.shortMarkOnly, 0)}% of the ${f.shortLines} lines of the output hold marks alone, no letter, digit, bracket or bar ("#", "\`\`\`", "!!")`,
           )
         : null,
   },

@@ -69,7 +69,7 @@ export const LANGUAGE_THRESHOLDS = {
   },
   shortMarkLineShare: {
     value: 0.8,
-    why: 'share of the lines of a short output (3 to 39 lines, blank ones aside: judged whole, as no window of markLineShare fills) that hold no letter, no digit and no bracket, marks alone ("#", "```", "!!"), from which it fails as gibberish: an output of nothing but marks. Lines of brackets are the structure of code and data. Healthy outputs of the three real corpora judged so (185) reach 0.33, the synthetic ones 0, the real files 0.08 whole and 0.67 cut after 3 to 39 lines (8,584 cuts: a comment opener and closer); npm run bench -- thresholds',
+    why: 'share of the lines of a short output (3 to 39 lines, blank ones aside: judged whole, as no window of markLineShare fills) that hold no letter, no digit and no bracket or bar, marks alone ("#", "```", "!!"), from which it fails as gibberish: an output of nothing but marks. Lines of brackets are the structure of code and data, and a bar that of a table or a drawing (the empty rows of a table, `|   |   |`; an ASCII figure, ` /|\\ `, which failed two cuts of a healthy model output). Healthy outputs of the three real corpora judged so (185) reach 0.33, the synthetic ones 0, the real files 0.08 whole and 0.67 cut after 3 to 39 lines (8,584 cuts: a comment opener and closer); npm run bench -- thresholds',
   },
   shortNumberMarkLineShare: {
     value: 0.5,
