@@ -312,6 +312,37 @@ const ROWS: Array<[name: string, text: string, want: 'ok' | RegExp, why: string]
   ['a conversion table in words', CELSIUS, 'ok', 'two figures a line, each its own step: data, not a counter'],
   ['a multiplication quiz', QUIZ, 'ok', 'operands and answers are figures'],
   ['one step said again with its counter rising', STEPS, /line_loop|phrase_loop/, 'a counter alone makes no table'],
+  [
+    'a list in HTML of numbered placeholder items',
+    `<ul>\n${Array.from({ length: 15 }, (_, i) => `  <li>Item ${i + 1}</li>`).join('\n')}\n</ul>`,
+    'ok',
+    'in markup a number is a value, each a new thing: a counter is no new thing only in prose',
+  ],
+  [
+    'sample records in JSON',
+    JSON.stringify(
+      Array.from({ length: 10 }, (_, i) => ({ id: i + 1, active: true, role: 'user' })),
+      null,
+      2,
+    ),
+    'ok',
+    'an id that rises is a value of data',
+  ],
+  [
+    'services in YAML',
+    Array.from({ length: 12 }, (_, i) => `  - name: service-${i + 1}\n    replicas: 2\n    image: nginx:1.25`).join('\n'),
+    'ok',
+    'copies alike only with their numbers masked are no loop where they hold no function word',
+  ],
+  [
+    'lines of a server log',
+    Array.from(
+      { length: 15 },
+      (_, i) => `2024-05-01T12:00:${String(i + 1).padStart(2, '0')}Z INFO request handled status=200 path=/health`,
+    ).join('\n'),
+    'ok',
+    'a timestamp that rises is a value of data',
+  ],
   ['a vector of zeros', 'The zero vector in R^8 is (0, 0, 0, 0, 0, 0, 0, 0).', 'ok', 'one number said again in a closed list'],
   ['counting to ten', 'Counting to 10: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10.', 'ok', 'a count that closes is a list of numbers'],
   ['the divisors of 12', 'The divisors of 12 are 1, 2, 3, 4, 6, and 12.', 'ok', 'a counter is no loop where it is all a unit says'],

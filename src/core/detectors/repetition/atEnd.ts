@@ -6,6 +6,7 @@
  * both. And the paragraphs at the end that each say the one before again (paragraphChain.ts).
  */
 import type { DelimitedTables } from '../../text/delimitedTables.js';
+import { F_FUNC } from '../../text/tokens.js';
 import type { Scan } from '../detector.js';
 import { type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { normalisedTail } from './normalisedTail.js';
@@ -31,7 +32,14 @@ export function atEnd(scan: Scan, tables: DelimitedTables): { copies: Normalised
   // paragraphs at the end that each say the one before again (rare: most texts read two paragraphs and stop)
   const p = paragraphChain(tail);
   const chain = p.links === 0 ? NO_CHAIN : { ...p, words: isWordRegion(t, firstEndingAfter(scan, p.at), t.n) };
-  return { copies: c.copies === 0 ? c : { ...c, words: cWords }, replay: r.at < 0 ? r : { ...r, words: rWords }, chain };
+  const copies = c.copies === 0 ? c : { ...c, words: cWords, prose: hasFunctionWord(t, cFrom, t.n) };
+  return { copies, replay: r.at < 0 ? r : { ...r, words: rWords }, chain };
+}
+
+/** Does a token of [from, to) hold a function word? */
+function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
+  return false;
 }
 
 /** The first token that ends after char `at`. */

@@ -47,6 +47,8 @@ export interface NormalisedCopies {
   rewrapped: boolean;
   /** The copies are words (two in five of their tokens words with letters, code punctuation under 1%), not code or markup; set by the caller, which has the tokens. */
   words: boolean;
+  /** The copies hold a function word: prose, where a number that rises is a counter, not a value of code or data; set by the caller. */
+  prose: boolean;
   /** The copies are rows of a delimited table (delimitedTable.ts): data, read by the table's own rules. */
   table: boolean;
   /**
@@ -81,6 +83,7 @@ export const NO_COPIES: NormalisedCopies = {
   blank: false,
   rewrapped: false,
   words: false,
+  prose: false,
   table: false,
   blockChars: 0,
   blockCopies: 0,
@@ -205,6 +208,7 @@ export function normalisedCopies(text: string, offset = 0, tail?: NormalisedTail
     blank: /\n[ \t]*\n/.test(unit),
     rewrapped,
     words: false,
+    prose: false,
     table: tables.of(text.slice(onset, end), offset + onset),
     blockChars: block ? block.units * best : 0,
     blockCopies: block ? block.copies : 0,

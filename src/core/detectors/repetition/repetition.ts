@@ -458,8 +458,15 @@ export const repetition = {
     // the whole output one unit said over and over, which markup or counters hid from the token reading ("<USER> <USER>
     // <SYSTEM>" x2.5): the token rule's count and coverage, on the normalised chars. Its unit must be mostly letters:
     // with digits masked, rows of numbers are one unit by design; and its numbers must be counters, if any: "The square of
-    // 3 is 9." said for each number is a table written in words
-    if (nc.copies >= t.wholeLoopCopies && nc.coverage >= t.wholeLoopCoverage && nc.letters >= WHOLE_COPIES_LETTERS && nc.figures === 0)
+    // 3 is 9." said for each number is a table written in words; and copies alike only with their numbers masked are words or
+    // prose: in code, markup and data a number is a value (an id, a port, a package's index), each a new thing
+    if (
+      nc.copies >= t.wholeLoopCopies &&
+      nc.coverage >= t.wholeLoopCoverage &&
+      nc.letters >= WHOLE_COPIES_LETTERS &&
+      nc.figures === 0 &&
+      (nc.prose || nc.words || nc.exactCopies >= t.wholeLoopCopies)
+    )
       normalisedLoop(
         'phrase_loop',
         `the output is ${fmt(nc.copies, 1)} copies of one unit of ${nc.unitChars} chars, whitespace, digits and case aside (${Math.round(100 * nc.coverage)}% of it)`,
@@ -560,7 +567,17 @@ const END_PROBES = 8;
 function bestRun(scan: Scan, ids: Int32Array, lag: Int32Array, lo: number, r: Region): { run: Run; period: number; end: number } {
   // a counter ("Step 12:") is no new thing in the whole reading; the live reading, which alone may be certain, wants
   // copies verbatim, so there a counter still breaks them
-  const counter = ids === scan.tokens.id ? () => false : (i: number, p: number) => isCounter(scan, i, p);
+  const counter =
+    ids === scan.tokens.id
+      ? () => false
+      : (i: number, p: number) => {
+          if (!isCounter(scan, i, p)) return false;
+          // a counter is no new thing in a unit of prose, one with a function word ("Step 12: check the"), or in a count
+          // ("1, 2, 3,", judged as a list); in code, markup and data a number is a value (an id, a port, an index), each
+          // a new thing
+          const from = Math.max(0, i - p + 1);
+          return hasFunctionWord(scan.tokens, from, i + 1) || isCount(scan.tokens, from, i + 1);
+        };
   const candidates = new Set<number>([r.period]);
   for (let i = Math.max(r.from, r.to - PERIOD_PROBES); i < r.to; i++) if (lag[i - lo]! > 0) candidates.add(lag[i - lo]!);
   let best: { run: Run; period: number; end: number; covered: number } | null = null;
