@@ -6,13 +6,12 @@
  * both. And the paragraphs at the end that each say the one before again (paragraphChain.ts).
  */
 import type { DelimitedTables } from '../../text/delimitedTables.js';
-import { F_FUNC } from '../../text/tokens.js';
 import type { Scan } from '../detector.js';
 import { type NormalisedCopies, normalisedCopies, WINDOW } from './normalisedCopies.js';
 import { normalisedTail } from './normalisedTail.js';
 import { NO_CHAIN, type ParagraphChain, paragraphChain } from './paragraphChain.js';
 import { REPLAY_WINDOW, type Replayed, replayed } from './replayed.js';
-import { isWordRegion, wordsToEnd } from './wordRegion.js';
+import { hasFunctionWord, isWordRegion, wordsToEnd } from './wordRegion.js';
 
 /** Trailing whitespace read past the window before the copies are counted. */
 const TRAILING_SLACK = 1024;
@@ -34,12 +33,6 @@ export function atEnd(scan: Scan, tables: DelimitedTables): { copies: Normalised
   const chain = p.links === 0 ? NO_CHAIN : { ...p, words: isWordRegion(t, firstEndingAfter(scan, p.at), t.n) };
   const copies = c.copies === 0 ? c : { ...c, words: cWords, prose: hasFunctionWord(t, cFrom, t.n) };
   return { copies, replay: r.at < 0 ? r : { ...r, words: rWords }, chain };
-}
-
-/** Does a token of [from, to) hold a function word? */
-function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
-  return false;
 }
 
 /** The first token that ends after char `at`. */

@@ -17,7 +17,7 @@
  * An end of prose that goes back over itself without copies back to back (paragraphs
  * reordered, a sentence changed) is read apart, by its 8-word sequences (restated.ts).
  */
-import { F_FUNC, F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
+import { F_LINE, F_NUM, isWordToken, K_PUNCT, KIND_MASK } from '../../text/tokens.js';
 import { isSentenceEndChar, type UnitKind, unitKind } from '../../text/units.js';
 import { closesOpened } from '../../text/brackets.js';
 import { DelimitedTables } from '../../text/delimitedTables.js';
@@ -33,7 +33,7 @@ import { RESTATE_WORDS, type Restated, restated } from './restated.js';
 import { nearRun, newPerCopy, PeriodCounts, type Run, verbatimRun } from './verbatimRun.js';
 import { atEnd } from './atEnd.js';
 import { type GrowingItems, growingItems, NO_GROWING } from './growingItems.js';
-import { isWordRegion, wordShare } from './wordRegion.js';
+import { hasFunctionWord, isWordRegion, wordShare } from './wordRegion.js';
 
 export const REPETITION_KINDS = [
   'word_loop',
@@ -129,7 +129,6 @@ const THRESHOLDS = {
     value: 0.5,
     why: 'share of the output a list of numbers at the end covers (copies that are one number and its mark, no other word: a count, "1, 2, 3, 4,", "2033 - 2034 -", or one number said again, "0, 0, 0,"), from which it fails as a loop when the text breaks off in it (it ends on the list\'s mark): a model that counts on to its token limit instead of answering. A list that closes ("Counting to 10: 1, 2, ..., 10.", "The divisors of 12 are 1, 2, 3, 4, 6, and 12.", "(0, 0, 0, 0, 0, 0, 0, 0)", "[0, 1, ..., 31];") or goes on into words never fails; those failed as word loops before. A number between bars is a cell of a table, and a number said again with spaces alone between (412 412 412) no list: both are read as before. Of the lists broken off that would fail but for this, healthy ones cover at most 0.085 of a model output and 0.127 of a real file (cut mid-list), 0.030 of source code, none in the translations (npm run bench -- thresholds); corpus-real3 d-018, years counted to the limit, 0.64',
   },
-
   growingItems: {
     value: 5,
     why: 'items at the end of a list (pieces between commas, semicolons or line breaks, quotes and brackets trimmed) that each are the one before with 2+ chars added, covering half the output or more, that fail as list_runaway: a JSON keyword list whose every item is the one before with a word more, written to the token limit. No healthy reading ends in more than 3 such items (the two of 3 cover a hundredth of their output, those of 2 up to all of it) (186,164 readings: model outputs and real files whole and cut, the bench of npm run bench -- thresholds, where those covering half their output read 2 at most; source code of npm run bench -- code whole and cut; the 143,709 translations of npm run bench -- translations); the drawn short_growing_keys read 5-13, covering 0.86 or more',
@@ -205,11 +204,11 @@ export interface Loop {
   /** The unit is format placeholders and the marks between them (`%s|`, `%-10s `, `{} `): the slots of a template. */
   slots: boolean;
   /**
-   * The unit says nothing but its counter and marks (`1, 2, 3, 4,`, `2033 - 2034 -`): a count, whose copies are alike
-   * only because a rising number counts as no new thing (a counter), which in a unit of words ("Step 12:") it is not.
+   * The unit is one number and its mark, no other word (`1, 2, 3, 4,`, `2033 - 2034 -`, `0, 0, 0,`): a list of numbers,
+   * a count (its copies alike only because a rising number is a counter) or one number said again.
    */
   count: boolean;
-  /** A count that the text breaks off: its last char is the count's mark (`2054 - `), no number and no closing mark. */
+  /** A list of numbers that the text breaks off: its last token is a mark of the unit (`2054 - `), not a number or a closing mark. */
   open: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
   copies: number;
@@ -640,11 +639,6 @@ function floodLimit(l: Loop, t: Values<typeof THRESHOLDS>): number {
   return l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
 }
 
-function hasFunctionWord(t: Scan['tokens'], from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
-  return false;
-}
-
 /**
  * Is the unit [from, to) one number and its mark, no other word (`1,`, `2033 -`, `0,`)? Its copies are a list of numbers:
  * a count, alike only because a rising number is no new thing in a unit, or one number said again (a vector of zeros). A
@@ -666,6 +660,7 @@ function isCount(t: Scan['tokens'], from: number, to: number): boolean {
   return numbers === 1 && marks > 0;
 }
 
+/** The bar that parts a table's cells. */
 const BAR = 0x7c;
 
 /** Does the text end on a mark of the unit [from, to) (`2054 - `, `1, 2, 3,`): a count broken off, not one closed (`…, 10.`, `…, 31];`)? */

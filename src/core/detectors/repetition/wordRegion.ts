@@ -5,7 +5,7 @@
  * part) ask it of stretches that all run to the last token: `wordsToEnd` answers those in one
  * pass back from the end rather than one pass each.
  */
-import { F_NUM, isWordToken, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
+import { F_FUNC, F_NUM, isWordToken, SCRIPT_SHIFT, type TokenBuffer } from '../../text/tokens.js';
 import { isCodeMark } from './restated.js';
 
 /** A region of words: this share of its tokens are words with letters (not numbers), and under CODE_SHARE code punctuation. */
@@ -15,6 +15,12 @@ const CODE_SHARE = 0.01;
 /** A word with letters, not a number. */
 export function isWordLetters(info: number): boolean {
   return isWordToken(info) && ((info >> SCRIPT_SHIFT) & 15) !== 0 && !(info & F_NUM);
+}
+
+/** Does a token of [from, to) hold a function word ("the", "of", "und")? Prose does; code, markup and data hardly. */
+export function hasFunctionWord(t: TokenBuffer, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (t.info[i]! & F_FUNC) return true;
+  return false;
 }
 
 /** Are `n` tokens, of which `words` words with letters and `code` code punctuation, words? */
