@@ -32,7 +32,7 @@ for (const c of '{}[]()<>|') CLASS[c.charCodeAt(0)] = 0;
 const MARK = 1;
 const DIGIT = 2;
 
-/** A run of this many marks is one no notation writes beside numbers (`**`, `--`, `==` are operators, `...` not). */
+/** A run of this many marks is one no notation writes beside numbers: two may be an operator or a range (`**`, `--`, `==`). */
 const ODD_RUN = 3;
 
 /** Whitespace inside a line: what parts its words. */
