@@ -173,8 +173,14 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'countLoopCoverage',
-    what: 'share of the output covered by a count at the end (a rising number and a mark: 1, 2, 3,) that the text breaks off in',
-    of: (f) => (f.repetition.tail?.count && f.repetition.tail.open ? f.repetition.tail.coverage : null),
+    what: 'share of the output covered by a list of numbers at the end (one number and its mark: 1, 2, 3, or 0, 0, 0,) that the text breaks off in, where its copies would fail as a loop but for this',
+    of: (f) => {
+      const l = f.repetition.tail;
+      if (!l?.count || !l.open) return null;
+      const stuck = l.newPerCopy <= T.loopNewPerCopy || (l.words && l.newPerCopy <= T.nearLoopNewShare * l.periodTokens);
+      const need = (l.periodTokens >= T.longLoopTokens ? T.longLoopCopies : T.tailLoopCopies) + (l.near ? 1 : 0);
+      return stuck && l.copies >= need ? l.coverage : null;
+    },
   },
   {
     threshold: 'growingItems',
