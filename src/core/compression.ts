@@ -54,15 +54,21 @@ export class CompressionTracker {
 
   /** Text [from, to) (a whole block) encoded into this tracker's own dictionary bytes. */
   private dictionary(from: number, to: number): Buffer {
-    this.dictBytes ??= Buffer.allocUnsafeSlow(BLOCK_BYTES);
-    return this.dictBytes.subarray(0, this.dictBytes.write(this.store.slice(from, to), 0, 'utf8'));
+    const own = this.ownBytes();
+    return own.subarray(0, own.write(this.store.slice(from, to), 0, 'utf8'));
   }
 
   /** `block` (the shared scratch's) copied to this tracker's own dictionary bytes. */
   private kept(block: Buffer): Buffer {
+    const own = this.ownBytes();
+    block.copy(own);
+    return own.subarray(0, block.length);
+  }
+
+  /** The bytes the dictionary is kept in, allocated once, when a text first passes a block. */
+  private ownBytes(): Buffer {
     this.dictBytes ??= Buffer.allocUnsafeSlow(BLOCK_BYTES);
-    block.copy(this.dictBytes);
-    return this.dictBytes.subarray(0, block.length);
+    return this.dictBytes;
   }
 
   /** Compress every block and window that is complete at `pos` chars. */

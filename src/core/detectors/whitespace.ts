@@ -5,6 +5,7 @@
  * holds anything but marks (`{` and then blank lines says nothing, however few chars it has) and
  * on how many of its lines are blank (more than every other line is no layout text uses).
  */
+import { isLineSpace } from '../text/lineSpace.js';
 import type { Detector, Scan, Values } from './detector.js';
 import { type Finding, finding, fmt } from './finding.js';
 
@@ -160,7 +161,7 @@ export function countLines(text: string): LineCounts {
       }
       seenBreak = true;
       lineFilled = false;
-    } else if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12) {
+    } else if (isLineSpace(c)) {
       // whitespace within a line
     } else {
       lineFilled = true;

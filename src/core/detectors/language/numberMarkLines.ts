@@ -10,6 +10,7 @@
  * for a short output only (the caller knows its lines); a line is read up to its first word of
  * anything else.
  */
+import { isLineSpace } from '../../text/lineSpace.js';
 
 export interface NumberMarkLines {
   /** Lines that hold a char other than whitespace. */
@@ -35,11 +36,6 @@ const DIGIT = 2;
 /** A run of this many marks is one no notation writes beside numbers: two may be an operator or a range (`**`, `--`, `==`). */
 const ODD_RUN = 3;
 
-/** Whitespace inside a line: what parts its words. */
-function isBlank(c: number): boolean {
-  return c === 0x20 || c === 0x09 || c === 0x0d || c === 0x0b || c === 0x0c;
-}
-
 export function readNumberMarkLines(text: string): NumberMarkLines {
   let lines = 0;
   let numberMark = 0;
@@ -60,7 +56,7 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
     let filled = false;
     let first = -1;
     for (let i = a; i < end && !other; ) {
-      while (i < end && isBlank(text.charCodeAt(i))) i++;
+      while (i < end && isLineSpace(text.charCodeAt(i))) i++;
       if (i === end) break;
       if (!filled) {
         filled = true;
@@ -69,13 +65,13 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
       const w = i;
       const c0 = text.charCodeAt(i);
       const kind = c0 < 128 ? CLASS[c0]! : 0;
-      while (i < end && !isBlank(text.charCodeAt(i))) {
+      while (i < end && !isLineSpace(text.charCodeAt(i))) {
         const c = text.charCodeAt(i);
         if (kind === DIGIT ? c < 0x30 || c > 0x39 : c !== c0) break;
         i++;
       }
       // a word is a number or a run of one mark only when it ends at a blank or the line's end
-      if ((kind !== MARK && kind !== DIGIT) || (i < end && !isBlank(text.charCodeAt(i)))) {
+      if ((kind !== MARK && kind !== DIGIT) || (i < end && !isLineSpace(text.charCodeAt(i)))) {
         other = true;
         break;
       }
@@ -91,7 +87,7 @@ export function readNumberMarkLines(text: string): NumberMarkLines {
       runs++;
       const len = i - w;
       let rest = i;
-      while (rest < end && isBlank(text.charCodeAt(rest))) rest++;
+      while (rest < end && isLineSpace(text.charCodeAt(rest))) rest++;
       if (len >= ODD_RUN || (len === 2 && (w === first || rest === end))) odd = true;
     }
     if (filled) {
