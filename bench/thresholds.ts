@@ -257,6 +257,22 @@ const STATISTICS: Statistic[] = [
     },
   },
   {
+    threshold: 'floodChars',
+    what: 'a punctuation flood at the end as the live check reads it, its whitespace runs one char each, / 4 (4x floodChars is certain)',
+    of: (f) => {
+      const l = f.repetition.live;
+      return l && l.unit === 'punctuation' && !l.rule && !l.closes && l.copies >= T.tailLoopCopies ? l.markChars / 4 : null;
+    },
+  },
+  {
+    threshold: 'ruleChars',
+    what: 'rules, borders or tags at the end as the live check reads them, their whitespace runs one char each, / 4 (4x ruleChars is certain)',
+    of: (f) => {
+      const l = f.repetition.live;
+      return l && (l.unit === 'tag' || (l.unit === 'punctuation' && l.rule)) && l.copies >= T.tailLoopCopies ? l.markChars / 4 : null;
+    },
+  },
+  {
     threshold: 'wholeLoopCopies',
     what: 'copies of a loop that is 80%+ of the output',
     of: (f) => {

@@ -122,3 +122,36 @@ test('a loop whose copies differ only in spacing is still caught by the abort ch
   }
   assert.ok(certainAt > 0, 'the spaced loop became certain');
 });
+
+test('a column of an ASCII chart, its rows alike for a while, is no certain flood: marks are counted without the spaces that pad them', () => {
+  // ms_print's heap graph: the peak's column runs down 30 rows of `|` and `#` 59 spaces apart before the rows differ
+  const rows: string[] = [];
+  for (let i = 0; i < 30; i++) rows.push(`     |${' '.repeat(59)}#`);
+  for (let i = 0; i < 10; i++) rows.push(`     |${' '.repeat(30)}@${' '.repeat(27 - i)}:${' '.repeat(i)}#`);
+  rows.push(`   0 +${'-'.repeat(60)}->Mi`);
+  const explained = [
+    'Massif prints this graph first: time runs from left to right, and each column is one snapshot of the heap. The tallest column, marked with #, is the peak, and the columns marked with @ are the detailed snapshots whose allocation trees follow the graph.',
+    'Read the peak first. Here the heap grows steadily and reaches about 19.6 MiB at the end of the run, which points to a buffer that is filled and never released rather than to a short burst. The detailed snapshot at the peak names the call site that holds most of it.',
+    'If the graph is hard to read, run ms_print with --threshold=5 to hide the small allocation sites, or pass --x=120 to make the graph wider so that more snapshots get a column of their own.',
+  ].join('\n\n');
+  const chart = `The output of ms_print starts with a graph of the heap over time:\n\n    MiB\n19.63^${' '.repeat(59)}#\n${rows.join('\n')}\n\n${explained}\n`;
+  const a = createStreamAnalyzer();
+  for (let i = 0; i < chart.length; i += STEP) {
+    a.push(chart.slice(i, i + STEP));
+    assert.equal(a.certainCollapse(), null, `the chart would be aborted at char ${i}`);
+  }
+  assert.equal(a.snapshot().verdict, 'ok');
+  // floods whose marks stand close stay certain: a rule, and the empty cells of a table run on
+  for (const [what, flood] of [
+    ['a rule', `The answer is below.\n\n${'='.repeat(900)}`],
+    ['empty cells', `Here is the table.\n\n${'|   |   |   |\n'.repeat(120)}`],
+  ] as const) {
+    const b = createStreamAnalyzer();
+    let certainAt = -1;
+    for (let i = 0; i < flood.length && certainAt < 0; i += STEP) {
+      b.push(flood.slice(i, i + STEP));
+      if (b.certainCollapse() !== null) certainAt = i;
+    }
+    assert.ok(certainAt > 0, `${what} became certain`);
+  }
+});

@@ -228,6 +228,12 @@ export interface Loop {
   periodChars: number;
   onset: number;
   end: number;
+  /**
+   * For a loop of marks or tags (punctuation, tag, char): its chars from the onset to the end with each run of whitespace
+   * between its tokens one char, the size of a flood without the spaces that pad it (a column of an ASCII chart, `|` and
+   * `#` 70 spaces apart on each row, is 4 chars a row, not 75). 0 for a loop of words.
+   */
+  markChars: number;
   /** Share of the text's chars (trailing whitespace aside) from the onset to the end of the repeat. */
   coverage: number;
   /** For the loop at the end: share of the text's chars from where its region's material first came to its end, when the region is words (0 when it is code, numbers or marks, and for other loops). */
@@ -530,7 +536,7 @@ export const repetition = {
       const chars = c.end - c.onset;
       if (
         isStructural(c)
-          ? !c.closes && c.copies >= t.tailLoopCopies && chars >= 4 * limit
+          ? !c.closes && c.copies >= t.tailLoopCopies && c.markChars >= 4 * limit
           : c.copies >= (c.slots ? t.slotLoopCopies : t.certainCopies)
       ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
@@ -637,6 +643,16 @@ function isStructural(l: Loop): boolean {
 /** Chars of a structural loop at the end that fail: a line's worth of rules, borders and tags; a few of other marks. */
 function floodLimit(l: Loop, t: Values<typeof THRESHOLDS>): number {
   return l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
+}
+
+/** Chars of tokens [from, to) with each gap between two of them (whitespace) one char. */
+function collapsedChars(t: Scan['tokens'], from: number, to: number): number {
+  let chars = 0;
+  for (let i = from; i < to; i++) {
+    chars += t.end[i]! - t.start[i]!;
+    if (i > from && t.start[i]! > t.end[i - 1]!) chars++;
+  }
+  return chars;
 }
 
 /**
@@ -785,6 +801,7 @@ function readLoops(
       periodChars: unitFrom - p >= 0 ? t.start[unitFrom]! - t.start[unitFrom - p]! : t.end[unitTo - 1]! - t.start[unitFrom]!,
       onset: t.start[onsetTok]!,
       end: t.end[r.to - 1]!,
+      markChars: unit === 'punctuation' || unit === 'tag' || unit === 'char' ? collapsedChars(t, onsetTok, r.to) : 0,
       coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
       wordCycle: 0,
       // judged for the loop at the end only (a loop the text moves on from is judged by its copies' similarity)
