@@ -261,7 +261,7 @@ const STATISTICS: Statistic[] = [
     what: 'a punctuation flood at the end as the live check reads it, its whitespace runs one char each, / 4 (4x floodChars is certain)',
     of: (f) => {
       const l = f.repetition.live;
-      return l && l.unit === 'punctuation' && !l.rule && !l.closes && l.copies >= T.tailLoopCopies ? l.markChars / 4 : null;
+      return l && l.unit === 'punctuation' && !l.rule && !l.closes && l.exactCopies >= T.tailLoopCopies ? l.markChars / 4 : null;
     },
   },
   {
@@ -269,7 +269,7 @@ const STATISTICS: Statistic[] = [
     what: 'rules, borders or tags at the end as the live check reads them, their whitespace runs one char each, / 4 (4x ruleChars is certain)',
     of: (f) => {
       const l = f.repetition.live;
-      return l && (l.unit === 'tag' || (l.unit === 'punctuation' && l.rule)) && l.copies >= T.tailLoopCopies ? l.markChars / 4 : null;
+      return l && (l.unit === 'tag' || (l.unit === 'punctuation' && l.rule)) && l.exactCopies >= T.tailLoopCopies ? l.markChars / 4 : null;
     },
   },
   {
@@ -291,10 +291,10 @@ const STATISTICS: Statistic[] = [
   },
   {
     threshold: 'certainCopies',
-    what: 'verbatim copies at the end as the live check reads them',
+    what: 'copies at the end with no token changed, as the live check reads them',
     of: (f) => {
       const l = f.repetition.live;
-      return l && !l.near && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.copies : null;
+      return l && !l.near && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.exactCopies : null;
     },
   },
   {

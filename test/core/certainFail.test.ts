@@ -155,3 +155,16 @@ test('a column of an ASCII chart, its rows alike for a while, is no certain floo
     assert.ok(certainAt > 0, `${what} became certain`);
   }
 });
+
+test('a table of contents with dot leaders is never certain: certainty counts the copies at the end with no token changed', () => {
+  // mid-stream the end reads 50 dots, a page number and the next chapter, then dots again: near copies of six dots
+  const lines: string[] = [];
+  for (let i = 0; i < 20; i++) lines.push(`Chapter ${i + 1} ${'.'.repeat(50)} ${i * 12 + 1}`);
+  const toc = `Contents\n\n${lines.join('\n')}\n`;
+  const a = createStreamAnalyzer();
+  for (let i = 0; i < toc.length; i += STEP) {
+    a.push(toc.slice(i, i + STEP));
+    assert.equal(a.certainCollapse(), null, `the contents would be aborted at char ${i}`);
+  }
+  assert.equal(a.snapshot().verdict, 'ok');
+});

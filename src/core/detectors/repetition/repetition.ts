@@ -75,7 +75,7 @@ const THRESHOLDS = {
   },
   certainCopies: {
     value: 8,
-    why: 'copies from which a loop at the end is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum',
+    why: 'copies at the end with no token changed from which a loop is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum. Copies counted with a token changed here and there (a dot leader broken by the next line of a table of contents) wait for eight clean ones',
   },
   floodChars: {
     value: 24,
@@ -212,6 +212,12 @@ export interface Loop {
   open: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
   copies: number;
+  /**
+   * For a loop read on the tokens as written (the live reading, which alone may be certain): the copies at its end with
+   * no token changed, from the last one that differs from the token a period back (a dot leader of the next line of a
+   * table of contents breaks them; a loop a model is stuck in has none). 0 for the readings on the template.
+   */
+  exactCopies: number;
   /** The copies were counted with a word inserted, dropped or swapped (never certain). */
   near: boolean;
   /** Returns to the same material: region tokens / distinct 3-grams + 1. */
@@ -536,8 +542,8 @@ export const repetition = {
       const chars = c.end - c.onset;
       if (
         isStructural(c)
-          ? !c.closes && c.copies >= t.tailLoopCopies && c.markChars >= 4 * limit
-          : c.copies >= (c.slots ? t.slotLoopCopies : t.certainCopies)
+          ? !c.closes && c.exactCopies >= t.tailLoopCopies && c.markChars >= 4 * limit
+          : c.exactCopies >= (c.slots ? t.slotLoopCopies : t.certainCopies)
       ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
@@ -643,6 +649,13 @@ function isStructural(l: Loop): boolean {
 /** Chars of a structural loop at the end that fail: a line's worth of rules, borders and tags; a few of other marks. */
 function floodLimit(l: Loop, t: Values<typeof THRESHOLDS>): number {
   return l.unit === 'tag' || l.rule ? t.ruleChars : t.floodChars;
+}
+
+/** Copies of a `p`-token unit that run verbatim up to token `end`, none of them before token `from`. */
+function exactCopiesTo(ids: Int32Array, from: number, end: number, p: number): number {
+  let i = end - 1;
+  while (i - p >= from && ids[i] === ids[i - p]) i--;
+  return (end - Math.max(from, i + 1 - p)) / p;
 }
 
 /** Chars of tokens [from, to) with each gap between two of them (whitespace) one char. */
@@ -789,6 +802,7 @@ function readLoops(
       count,
       open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
+      exactCopies: verbatim && !walkNear ? exactCopiesTo(ids, onsetTok, end, p) : 0,
       near,
       returns: r.copies,
       novelty,
