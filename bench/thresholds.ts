@@ -294,7 +294,17 @@ const STATISTICS: Statistic[] = [
     what: 'copies at the end with no token changed, as the live check reads them',
     of: (f) => {
       const l = f.repetition.live;
-      return l && !l.near && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy ? l.exactCopies : null;
+      return l && !l.near && !l.value && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy
+        ? l.exactCopies
+        : null;
+    },
+  },
+  {
+    threshold: 'certainValueCopies',
+    what: 'copies at the end with no token changed of a unit of one number (a value said again), as the live check reads them',
+    of: (f) => {
+      const l = f.repetition.live;
+      return l && !l.near && l.value && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 ? l.exactCopies : null;
     },
   },
   {

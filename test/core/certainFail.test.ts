@@ -168,3 +168,27 @@ test('a table of contents with dot leaders is never certain: certainty counts th
   }
   assert.equal(a.snapshot().verdict, 'ok');
 });
+
+test('a value said again is data: a matrix of zeros or a dump of bytes is never certain, a model stuck on a number is', () => {
+  const rows = (n: number, row: string) => Array.from({ length: n }, () => row).join('\n');
+  const healthy = [
+    `Initialise the board like this:\n\n\`\`\`python\nboard = [\n${rows(10, '    [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],')}\n]\n\`\`\`\n\nEvery cell starts empty.\n`,
+    `The buffer after memset:\n\n\`\`\`\n${Array.from({ length: 12 }, (_, i) => `0x${(0x1000 + 16 * i).toString(16)}: ${'00 '.repeat(16).trim()}`).join('\n')}\n\`\`\`\n\nAll of it is zero, as expected.\n`,
+    `The register reads ${'0 '.repeat(64).trim()} after the reset.\n`,
+  ];
+  for (const text of healthy) {
+    const a = createStreamAnalyzer();
+    for (let i = 0; i < text.length; i += STEP) {
+      a.push(text.slice(i, i + STEP));
+      assert.equal(a.certainCollapse(), null, `${JSON.stringify(text.slice(0, 30))} would be aborted at char ${i}`);
+    }
+  }
+  const stuck = `The values are: ${'0, '.repeat(600)}`;
+  const b = createStreamAnalyzer();
+  let certainAt = -1;
+  for (let i = 0; i < stuck.length && certainAt < 0; i += STEP) {
+    b.push(stuck.slice(i, i + STEP));
+    if (b.certainCollapse() !== null) certainAt = i;
+  }
+  assert.ok(certainAt > 0, 'a model stuck on 0 became certain');
+});

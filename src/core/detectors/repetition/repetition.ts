@@ -77,6 +77,10 @@ const THRESHOLDS = {
     value: 8,
     why: 'copies at the end with no token changed from which a loop is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum. Copies counted with a token changed here and there (a dot leader broken by the next line of a table of contents) wait for eight clean ones',
   },
+  certainValueCopies: {
+    value: 256,
+    why: 'the same for a unit of one number and its marks (`0, `, `-1, `, `00 `): a value said again is data, which repeats by design. Healthy source code holds up to 144 such copies verbatim at a point a stream could reach (a table of -1 in LLVM, font metrics of 0.6 in Perl; 21 of 10,258 files past 8), model outputs 3; a model stuck on a number says it to its limit',
+  },
   floodChars: {
     value: 24,
     why: 'chars of a punctuation flood at the end ("!!!!", "？？？", "⁇ ⁇") that fail: healthy texts end in at most 6 ("?!?!", "...", "))))" closing a form; npm run bench -- thresholds). Closing brackets that close what the text opened (brackets.ts) are the end of code, not a flood: test files end in 24-49 chars of "})" (3 of the 1,616 realworld files failed so before)',
@@ -208,6 +212,11 @@ export interface Loop {
    * a count (its copies alike only because a rising number is a counter) or one number said again.
    */
   count: boolean;
+  /**
+   * The unit says one number, once or more, with marks and no other word (`0, `, `-1, `, `00 `, `[0, 0, 0],`): a value
+   * said again, as tables of data and dumps of bytes do by design, so its loop is certain only from certainValueCopies.
+   */
+  value: boolean;
   /** A list of numbers that the text breaks off: its last token is a mark of the unit (`2054 - `), not a number or a closing mark. */
   open: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
@@ -543,7 +552,7 @@ export const repetition = {
       if (
         isStructural(c)
           ? !c.closes && c.exactCopies >= t.tailLoopCopies && c.markChars >= 4 * limit
-          : c.exactCopies >= (c.slots ? t.slotLoopCopies : t.certainCopies)
+          : c.exactCopies >= (c.slots ? t.slotLoopCopies : c.value ? t.certainValueCopies : t.certainCopies)
       ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
@@ -669,24 +678,53 @@ function collapsedChars(t: Scan['tokens'], from: number, to: number): number {
 }
 
 /**
+ * The words of the unit [from, to): numbers (and whether they are all one number, `0` in `[0, 0, 0],`) and other words,
+ * and its marks, a bar among them or not.
+ */
+function unitWords(
+  t: Scan['tokens'],
+  from: number,
+  to: number,
+): { numbers: number; oneNumber: boolean; others: number; marks: number; bar: boolean } {
+  let numbers = 0;
+  let first = -1;
+  let oneNumber = true;
+  let others = 0;
+  let marks = 0;
+  let bar = false;
+  for (let i = from; i < to; i++) {
+    const f = t.info[i]!;
+    if ((f & KIND_MASK) === K_PUNCT) {
+      if (t.id[i] === BAR) bar = true;
+      marks++;
+    } else if (!isWordToken(f)) continue;
+    else if (f & F_NUM) {
+      if (numbers++ === 0) first = t.id[i]!;
+      else if (t.id[i] !== first) oneNumber = false;
+    } else others++;
+  }
+  return { numbers, oneNumber, others, marks, bar };
+}
+
+/**
  * Is the unit [from, to) one number and its mark, no other word (`1,`, `2033 -`, `0,`)? Its copies are a list of numbers:
  * a count, alike only because a rising number is no new thing in a unit, or one number said again (a vector of zeros). A
  * number said again with nothing between but spaces (`412 412 412`) writes no list: it stays a word said again, and
  * a number between bars is a cell of a table's rows.
  */
 function isCount(t: Scan['tokens'], from: number, to: number): boolean {
-  let numbers = 0;
-  let marks = 0;
-  for (let i = from; i < to; i++) {
-    const f = t.info[i]!;
-    if ((f & KIND_MASK) === K_PUNCT) {
-      // a bar parts the cells of a table's row (`| 1 |   |   |`): rows, not a list
-      if (t.id[i] === BAR) return false;
-      marks++;
-    } else if (!isWordToken(f)) continue;
-    else if (!(f & F_NUM) || ++numbers > 1) return false;
-  }
-  return numbers === 1 && marks > 0;
+  const w = unitWords(t, from, to);
+  return w.numbers === 1 && w.others === 0 && w.marks > 0 && !w.bar;
+}
+
+/**
+ * Does the unit [from, to) say one number, once or more, with marks and no other word (`0, `, `-1, `, `00 `, a row
+ * `[0, 0, 0, 0],` of a matrix of zeros)? Said again verbatim it is a value of data said again, as a table of zeros or a
+ * dump of bytes writes it by design. Two numbers (`1 + 1 = 2.`) make a statement, not a value.
+ */
+function isValue(t: Scan['tokens'], from: number, to: number): boolean {
+  const w = unitWords(t, from, to);
+  return w.numbers > 0 && w.oneNumber && w.others === 0;
 }
 
 /** The bar that parts a table's cells. */
@@ -800,6 +838,7 @@ function readLoops(
       rule: isRule(unitText),
       slots: isSlots(unitText),
       count,
+      value: isValue(t, unitFrom, unitTo),
       open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
       exactCopies: verbatim && !walkNear ? exactCopiesTo(ids, onsetTok, end, p) : 0,
