@@ -1,12 +1,16 @@
 /**
  * npm run bench -- code: false alarms on source code written by people (test/corpus/codeFiles.ts), each file read
- * whole and cut at 3,000 chars (what a probe of about a thousand tokens sees).
+ * whole and cut at 3,000 chars (what a probe of about a thousand tokens sees), and each streamed through the abort
+ * check as the daemon runs it.
  */
-import { analyzeText } from '../src/core/analyzeText.js';
+import { analyzeText, createStreamAnalyzer } from '../src/core/analyzeText.js';
 import { CODE_MAX_BYTES, CODE_MIN_BYTES, CODE_SOURCES, codeFiles } from '../test/corpus/codeFiles.js';
 
 /** The cut read besides the whole file. */
 const CUT = 3000;
+/** Chars of each file streamed through the abort check, in deltas of STREAM_DELTA. */
+const STREAM_CHARS = 20_000;
+const STREAM_DELTA = 160;
 
 export async function runCodeFilesBench(): Promise<void> {
   const files = codeFiles();
@@ -50,4 +54,25 @@ export async function runCodeFilesBench(): Promise<void> {
   }
   if (examples.length > 0) console.log('  first fails:');
   for (const e of examples) console.log(`    ${e}`);
+  reportAborts(files);
+}
+
+/** The files the abort check would close as certainly collapsed at some point of their stream (a healthy text never should be). */
+function reportAborts(files: ReturnType<typeof codeFiles>): void {
+  const aborted: string[] = [];
+  for (const f of files) {
+    const text = f.text.slice(0, STREAM_CHARS);
+    const live = createStreamAnalyzer();
+    for (let i = 0; i < text.length; i += STREAM_DELTA) {
+      live.push(text.slice(i, i + STREAM_DELTA));
+      const c = live.certainCollapse();
+      if (!c) continue;
+      aborted.push(`${f.path} at char ${i}: ${c.kind}: ${c.detail.slice(0, 90)}`);
+      break;
+    }
+  }
+  console.log(
+    `  streamed (first ${STREAM_CHARS.toLocaleString('en-US')} chars, ${STREAM_DELTA}-char deltas): ${aborted.length} of ${files.length} files would be aborted as certainly collapsed`,
+  );
+  for (const a of aborted.slice(0, 8)) console.log(`    ${a}`);
 }
