@@ -137,6 +137,16 @@ table('a short output judged whole for marks alone (markLines.ts): shortMarkOnly
     { shortLines: 4, shortMarkOnly: 0 },
     'the empty rows of a table are its structure',
   ],
+  [
+    'An empty box:\n\n┌──────────┐\n│          │\n│          │\n│          │\n└──────────┘',
+    { shortLines: 6, shortMarkOnly: 0 },
+    'box drawing is the structure of a drawing, as bars are',
+  ],
+  [
+    'A chessboard:\n\n■□■□■□■□\n□■□■□■□■\n■□■□■□■□\n□■□■□■□■',
+    { shortLines: 5, shortMarkOnly: 0 },
+    'rows of squares (Geometric Shapes) are a figure',
+  ],
 ]);
 
 table(

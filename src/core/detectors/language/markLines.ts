@@ -85,8 +85,9 @@ export function readMarkLines(t: TokenBuffer, text: string): MarkLineFigures {
     const mark = (info[i]! & KIND_MASK) === K_PUNCT;
     if (!mark || id >= 128 || LONE_MARKS[id] === 0) {
       only = false;
-      // an emoji says something, as a word does: a line of them is no line of marks ("🐶🐱🐭", "⚽🏀🏈")
-      if (!mark || (id < 128 && BRACKETS[id] === 1) || (id >= 128 && isPictograph(text.codePointAt(t.start[i]!)!))) marksOnly = false;
+      // an emoji says something, as a word does: a line of them is no line of marks ("🐶🐱🐭", "⚽🏀🏈"); a line of box
+      // drawing, blocks or shapes is a figure, as a line of bars is ("│      │", "■□■□", "▇▅▃")
+      if (!mark || (id < 128 && BRACKETS[id] === 1) || (id >= 128 && isFigure(text.codePointAt(t.start[i]!)!))) marksOnly = false;
       // a word: the rest of the line says nothing more, on to its end
       if (!marksOnly) while (i + 1 < t.n && !(info[i + 1]! & F_LINE)) i++;
     }
@@ -107,7 +108,12 @@ export function readMarkLines(t: TokenBuffer, text: string): MarkLineFigures {
   };
 }
 
-/** An emoji or a pictographic symbol (Miscellaneous Symbols and Dingbats, the emoji planes): no mark said for nothing. */
-function isPictograph(cp: number): boolean {
-  return (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || (cp >= 0x2b50 && cp <= 0x2b55);
+/**
+ * An emoji or a pictographic symbol (Miscellaneous Symbols and Dingbats, the emoji planes), or a char of a drawing (Box
+ * Drawing, Block Elements, Geometric Shapes): no mark said for nothing.
+ */
+function isFigure(cp: number): boolean {
+  return (
+    (cp >= 0x1f000 && cp <= 0x1faff) || (cp >= 0x2600 && cp <= 0x27bf) || (cp >= 0x2b50 && cp <= 0x2b55) || (cp >= 0x2500 && cp <= 0x25ff)
+  );
 }
