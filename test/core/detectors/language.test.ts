@@ -105,6 +105,22 @@ describe('language: the same script throughout', () => {
   it('a sentence in another script fails', () =>
     assert.deepEqual(judged(`${prose} 我需要先计算每个部分的总和然后再相加 Then I add them up.`), ['script_switch/fail']));
   it('a quoted word in another script does not', () => assert.deepEqual(judged(`${prose} The word 你好 means hello.`), []));
+  it('an example the prose introduces with a colon and goes on from does not, on its line or after it', () => {
+    for (const text of [
+      `${prose} To introduce yourself politely in Japanese, say: 初めまして、ジョンと申します。よろしくお願いします。 The first part means "nice to meet you".`,
+      `${prose} Here is the sentence in Mandarin, with pinyin:\n\n我今天下午要去图书馆还书。\n\nWǒ jīntiān xiàwǔ yào qù túshūguǎn huán shū.`,
+      `${prose} It reads: 「人工智能正在改变我们的工作方式。」 That is the whole quote.`,
+    ])
+      assert.deepEqual(judged(text), [], text.slice(prose.length, prose.length + 40));
+    // glued into the prose, or after a comma, it is a drift; after a colon with no way back, the answer moved into it
+    assert.deepEqual(judged(`${prose} To introduce yourself, 初めまして、ジョンと申します。 The first part means hello.`), [
+      'script_switch/fail',
+    ]);
+    assert.deepEqual(
+      judged(`${prose} The paragraph in Simplified Chinese:\n\n人工智能正在改变我们的工作方式。许多公司已经开始使用机器学习来分析数据。`),
+      ['script_switch/fail'],
+    );
+  });
   it('Latin terms and references inside a Korean text do not', () =>
     assert.deepEqual(
       judged(

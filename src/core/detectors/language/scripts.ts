@@ -39,7 +39,7 @@ export interface ScriptFigures {
 /** The text's script and its longest run of prose in another one. */
 export function readScripts(c: Chunks, text: string): ScriptFigures {
   const main = openingScript(c, text, new Asides(text));
-  return foreignRun(c, main);
+  return foreignRun(c, main, text);
 }
 
 /** The script most of `letters` (one count per script number) are in. */
@@ -118,34 +118,69 @@ function inCapitals(text: string, at: number): boolean {
   return a >= 0x41 && a <= 0x5a && b >= 0x41 && b <= 0x5a;
 }
 
-/** The longest run of chunks in one script other than the main one (letters counted). */
-function foreignRun(c: Chunks, main: number): ScriptFigures {
+/**
+ * The longest run of chunks in one script other than the main one (letters counted). A run the prose introduces with a
+ * colon and then goes on from in its own script (`say: 初めまして… The first part means`, `in Mandarin:`, the sentence
+ * on its own line, then its pinyin) is an example or a quotation, in any language, and not counted: a model that drifts
+ * into another script does so inside a sentence or at a new item (`people这些年来…`, `14.雹神…`), and one that answers
+ * in another script after `here is the answer:` does not come back. None of the labelled collapses switches after a
+ * colon and comes back.
+ */
+function foreignRun(c: Chunks, main: number, text: string): ScriptFigures {
   const f: ScriptFigures = { script: SCRIPT_NAMES[main] ?? 'none', switchScript: '', switchLetters: 0, switchAt: -1 };
   let run = 0;
   let runScript = SC_NONE;
   let runAt = -1;
+  // the longest run so far of one introduced by a colon: counted unless the prose comes back before another script
+  let held = 0;
+  let heldScript = SC_NONE;
+  let heldAt = -1;
+  const count = (letters: number, script: number, at: number): void => {
+    if (letters <= f.switchLetters) return;
+    f.switchLetters = letters;
+    f.switchScript = SCRIPT_NAMES[script] ?? 'other';
+    f.switchAt = at;
+  };
   for (let i = 0; i < c.n; i++) {
     const s = c.script[i]!;
     if (s === main || s === SC_NONE) {
+      // the prose comes back: what the colon introduced was an example
+      if (s === main) held = 0;
       run = 0;
       runScript = SC_NONE;
       continue;
     }
     if (s !== runScript) {
+      // another script before the prose came back: the run held was no example
+      if (held > 0) count(held, heldScript, heldAt);
+      held = 0;
       run = 0;
       runScript = s;
       runAt = c.start[i]!;
+      heldScript = afterColon(text, runAt) ? s : SC_NONE;
+      heldAt = runAt;
     }
     // a chunk with code punctuation ("[![CI", "version][npm-badge]") is a name in markup: its letters are not the prose's
     if (c.flags[i]! & C_CODEISH) continue;
     run += c.letters[i]!;
-    if (run > f.switchLetters) {
-      f.switchLetters = run;
-      f.switchScript = SCRIPT_NAMES[s] ?? 'other';
-      f.switchAt = runAt;
-    }
+    if (heldScript !== SC_NONE) held = Math.max(held, run);
+    else count(run, s, runAt);
   }
+  // a run that the text ends in was no example
+  if (held > 0) count(held, heldScript, heldAt);
   return f;
+}
+
+/** Does a colon (`:`, `：`) come right before `at`, past whitespace and the quotes and brackets that open what it introduces? */
+function afterColon(text: string, at: number): boolean {
+  let k = at - 1;
+  for (; k >= 0 && at - k <= 16; k--) {
+    const c = text.charCodeAt(k);
+    const mark = c < ASIDE_MARKS.length ? ASIDE_MARKS[c]! : 0;
+    if (mark !== OPENER && mark !== STRAIGHT && !(c <= 0x20 || c === 0xa0 || c === 0x3000)) break;
+  }
+  const c = k >= 0 ? text.charCodeAt(k) : 0;
+  return c === 0x3a || c === 0xff1a;
 }
 
 /** Columns of indentation that make a line code (a markdown indented code block). */
