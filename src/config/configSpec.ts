@@ -748,7 +748,7 @@ export const CONFIG_SPEC = {
         enum: IDENTIFIED_LANGUAGES,
         message: `must be an ISO 639-1 code the language identifier knows (${IDENTIFIED_LANGUAGES.join(', ')})`,
         description:
-          'The language the answer must be in (ISO 639-1, e.g. en, ko); an answer mostly in another language fails wrong_language',
+          'The language the answer must be in (ISO 639-1, e.g. en, ko); an answer mostly in another language fails wrong_language, and a switch into it or its script is the answer asked for (a translation after a line in English), no script_switch or language_switch',
       },
     },
   },

@@ -53,7 +53,7 @@ export function analyzeCapture(
   channel: CaptureChannel,
   thresholds?: Partial<Thresholds>,
   finishReason: string | null = null,
-  judge: Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score'> = {},
+  judge: Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score' | 'expectLanguage'> = {},
 ): CaptureAnalysis {
   if (!looksLikeSse(input)) {
     return {

@@ -28,6 +28,12 @@ export interface AnalyzeOptions {
    * The learned verdict always computes it (it decides with it).
    */
   score?: boolean;
+  /**
+   * The language (ISO 639-1) the prompt asked the answer in: a switch into it or into its script is then no
+   * `script_switch` or `language_switch` (a translation asked for after a line in English). Whether the answer is in it
+   * is measured apart (answerLanguage.ts, probes[].expect.language).
+   */
+  expectLanguage?: string;
 }
 
 /**
@@ -48,6 +54,7 @@ export function analyzeText(text: string, options: AnalyzeOptions = {}): Analysi
       finishReason: options.finishReason ?? null,
       model: scoringModel(options),
       verdict: options.verdict ?? 'rules',
+      expectLanguage: options.expectLanguage ?? null,
     });
   } finally {
     giveBackTokenBuffer(tokens);

@@ -23,6 +23,8 @@ export interface StreamAnalyzerOptions {
   verdictModel?: VerdictModel;
   /** Under the rules, also give the learned model's score of the finished text (see AnalyzeOptions.score). */
   score?: boolean;
+  /** The language the prompt asked the answer in (see AnalyzeOptions.expectLanguage). */
+  expectLanguage?: string;
 }
 
 export interface StreamAnalyzer {
@@ -100,6 +102,7 @@ export function createStreamAnalyzer(options: StreamAnalyzerOptions = {}): Strea
         partial: o.partial === true,
         model,
         verdict,
+        expectLanguage: options.expectLanguage ?? null,
       });
     },
     get length(): number {

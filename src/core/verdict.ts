@@ -29,6 +29,8 @@ export interface BuildOptions {
   model?: VerdictModel | undefined;
   /** Who decides: the rules (default), or the model with the hard rules ('learned', needs a model). */
   verdict?: VerdictMode | undefined;
+  /** The language the answer was asked in (see JudgeContext.expectLanguage). */
+  expectLanguage?: string | null | undefined;
 }
 
 function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number): number {
@@ -36,7 +38,7 @@ function tokenIndexAt(offsets: ArrayLike<number> | undefined, charOffset: number
 }
 
 export function judgeContext(chars: number, o: BuildOptions): JudgeContext {
-  return { chars, finishReason: o.finishReason ?? null, partial: o.partial === true };
+  return { chars, finishReason: o.finishReason ?? null, partial: o.partial === true, expectLanguage: o.expectLanguage ?? null };
 }
 
 export function buildAnalysis(base: BaseFigures, figures: Figures, raw: readonly Finding[], o: BuildOptions): Analysis {

@@ -25,9 +25,16 @@ export function finishEvidence(
  * by default), with the model's score asked for: the run page shows it beside the verdict.
  */
 export function verdictOptions(
-  probe: Pick<ProbeConfig, 'verdict' | 'learnedModel'>,
-): Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score'> {
-  return { verdict: probe.verdict ?? 'rules', score: true, ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}) };
+  probe: Pick<ProbeConfig, 'verdict' | 'learnedModel' | 'expect'>,
+): Pick<AnalyzeOptions, 'verdict' | 'verdictModel' | 'score' | 'expectLanguage'> {
+  const language = probe.expect?.language;
+  return {
+    verdict: probe.verdict ?? 'rules',
+    score: true,
+    ...(probe.learnedModel ? { verdictModel: probe.learnedModel } : {}),
+    // a switch into the language asked for is the answer asked for (a translation after a line in English)
+    ...(language ? { expectLanguage: language } : {}),
+  };
 }
 
 /** What the request of a sample adds to its stream: how it was sent, and whether we closed it. */

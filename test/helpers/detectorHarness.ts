@@ -9,6 +9,8 @@ export interface HarnessOptions {
   deltas?: readonly string[];
   finishReason?: string | null;
   thresholds?: Partial<Thresholds>;
+  /** The language the prompt asked the answer in (JudgeContext.expectLanguage). */
+  expectLanguage?: string;
 }
 
 type Name = keyof Figures;
@@ -24,7 +26,7 @@ export function detect<K extends Name>(name: K, text: string, o: HarnessOptions 
   const { base, detectors } = engine.figures();
   const detector = DETECTORS.find((d) => d.name === name);
   if (!detector) throw new Error(`no detector ${name}`);
-  const ctx: JudgeContext = { chars: base.chars, finishReason: o.finishReason ?? null };
+  const ctx: JudgeContext = { chars: base.chars, finishReason: o.finishReason ?? null, expectLanguage: o.expectLanguage ?? null };
   const judge = detector.judge as (f: object, t: Record<string, number>, c: JudgeContext) => Finding[];
   const findings = judge(detectors[name], thresholds as unknown as Record<string, number>, ctx);
   return { figures: detectors[name], findings };

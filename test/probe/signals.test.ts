@@ -138,6 +138,34 @@ describe('prompt adherence (expect.keywords)', () => {
     assert.ok(!loop.findings.some((f) => f.kind === 'wrong_language'), loop.reasons.join('; '));
   });
 
+  test('expect.language: a translation asked for after a line in English is the answer asked for, not a switch of script', () => {
+    const translated =
+      'Here is the paragraph translated into Simplified Chinese:\n\n人工智能正在改变我们的工作方式。许多公司已经开始使用机器学习来分析数据、预测趋势并自动化重复性任务。然而，这项技术也带来了新的挑战，例如数据隐私和算法偏见等问题。';
+    const asked = (language: string) =>
+      judgeSample(
+        streamResult({ content: translated }),
+        testProbe({ expect: { keywords: [], minCoverage: 0.6, headings: 0, language } }),
+        0,
+      );
+    const zh = asked('zh');
+    assert.equal(zh.verdict, 'ok', zh.reasons.join('; '));
+    // the same text where the prompt asked for English, or for Korean (another script), is a switch
+    for (const other of ['en', 'ko']) {
+      const s = asked(other);
+      assert.equal(s.verdict, 'fail', other);
+      assert.ok(
+        s.findings.some((f) => f.kind === 'script_switch'),
+        `${other}: ${s.reasons.join('; ')}`,
+      );
+    }
+    // with no language expected, the text alone reads a switch
+    const none = judgeSample(streamResult({ content: translated }), testProbe({}), 0);
+    assert.ok(
+      none.findings.some((f) => f.kind === 'script_switch'),
+      none.reasons.join('; '),
+    );
+  });
+
   test('too few headings is a warn (missing_headings), never a fail alone; a collapsed text is not off_prompt as well', () => {
     const probe = testProbe({ expect: { keywords: [], minCoverage: 0.6, headings: 5 } });
     const s = judgeSample(streamResult({ content: healthyProse(800, 3).replace(/^#+ /gm, '') }), probe, 0);

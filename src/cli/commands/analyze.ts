@@ -92,6 +92,7 @@ Exit status: ${EXIT.OK} ok or warn, ${EXIT.FAILED} fail, ${EXIT.USAGE} unreadabl
       verdict: mode,
       score: true,
       ...(verdictModel ? { verdictModel } : {}),
+      ...(expected !== null ? { expectLanguage: expected } : {}),
     });
     let { analysis } = result;
     let language: object | undefined;

@@ -57,6 +57,11 @@ export interface JudgeContext {
    * text ends, such as a language switch, is then left out, since the text does not end there.
    */
   partial?: boolean;
+  /**
+   * The language (ISO 639-1) the prompt asked the answer in, when the caller knows it (a probe's expect.language): a
+   * switch into it, or into its script, is the answer asked for (a translation after an English line), not a drift.
+   */
+  expectLanguage?: string | null;
 }
 
 export interface Detector<F extends object = object, K extends string = string, T extends ThresholdTable = ThresholdTable> {

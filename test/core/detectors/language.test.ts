@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { analyzeText } from '../../../src/core/analyzeText.js';
+import { scriptOfLanguage } from '../../../src/core/detectors/languageId/identifiedLanguages.js';
 import { detect, verdicts } from '../../helpers/detectorHarness.js';
 import { healthyProse } from '../../helpers/texts.js';
 
@@ -105,6 +106,16 @@ describe('language: the same script throughout', () => {
   it('a sentence in another script fails', () =>
     assert.deepEqual(judged(`${prose} 我需要先计算每个部分的总和然后再相加 Then I add them up.`), ['script_switch/fail']));
   it('a quoted word in another script does not', () => assert.deepEqual(judged(`${prose} The word 你好 means hello.`), []));
+  it('a run in the script of the language the prompt asked for does not (a translation asked for)', () => {
+    const text = `${prose} The paragraph in Simplified Chinese:\n\n人工智能正在改变我们的工作方式。许多公司已经开始使用机器学习来分析数据。`;
+    for (const asked of ['zh', 'ja']) assert.deepEqual(verdicts(detect('language', text, { expectLanguage: asked }).findings), [], asked);
+    for (const asked of ['en', 'ko', 'sr'])
+      assert.deepEqual(verdicts(detect('language', text, { expectLanguage: asked }).findings), ['script_switch/fail'], asked);
+    assert.deepEqual(
+      ['zh', 'ko', 'ru', 'hi', 'de', 'sr', 'xx'].map((c) => scriptOfLanguage(c)),
+      ['cjk', 'hangul', 'cyrillic', 'indic', 'latin', null, null],
+    );
+  });
   it('an example the prose introduces with a colon and goes on from does not, on its line or after it', () => {
     for (const text of [
       `${prose} To introduce yourself politely in Japanese, say: 初めまして、ジョンと申します。よろしくお願いします。 The first part means "nice to meet you".`,

@@ -34,8 +34,8 @@ const ES = [
 const FR_QUOTE =
   "« Il faut cultiver notre jardin, disait le vieux jardinier à chaque printemps, car la terre rend toujours ce qu'on lui donne. Celui qui prend le temps de l'écouter ne manque jamais de rien pendant les longs mois de l'hiver, et celui qui la néglige apprend vite que les mauvaises herbes, elles, n'attendent personne. Voilà pourquoi je commence toujours par le sol avant de penser aux fleurs. »";
 
-function kinds(text: string): string[] {
-  return detect('languageId', text).findings.map((f) => `${f.severity} ${f.kind}`);
+function kinds(text: string, expectLanguage?: string): string[] {
+  return detect('languageId', text, expectLanguage ? { expectLanguage } : {}).findings.map((f) => `${f.severity} ${f.kind}`);
 }
 
 describe('languageId: language_switch', () => {
@@ -46,6 +46,13 @@ describe('languageId: language_switch', () => {
     assert.equal(findings[0]!.severity, 'fail');
     assert.match(findings[0]!.detail, /the last 2 paragraphs are in German, the answer's language is English/);
     assert.ok(findings[0]!.atChar >= [...EN].join('\n\n').length, `onset ${findings[0]!.atChar} is in the German part`);
+  });
+
+  it('a tail in the language the prompt asked for is the answer asked for (a translation after a line in English)', () => {
+    const text = [...EN, ...DE].join('\n\n');
+    assert.deepEqual(detect('languageId', text, { expectLanguage: 'de' }).findings, []);
+    // asked for French or for English, the German tail is a switch
+    for (const asked of ['fr', 'en']) assert.deepEqual(kinds(text, asked), ['fail language_switch'], asked);
   });
 
   it('a Korean answer whose last paragraph is Chinese fails (both CJK: the script test cannot see it)', () => {

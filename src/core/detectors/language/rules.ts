@@ -4,7 +4,8 @@
  * alone. Each finding carries the name of the rule that made it: the threshold it crossed
  * (fenced ones prefixed), a bounded string shown in reports and on the run page, never a label.
  */
-import type { Values } from '../detector.js';
+import type { JudgeContext, Values } from '../detector.js';
+import { scriptOfLanguage } from '../languageId/identifiedLanguages.js';
 import { type Finding, finding, fmt } from '../finding.js';
 import type { LanguageFigures } from './figures.js';
 import { MARK_LINES, NUMBER_MARK_LINES, SHORT_MARK_LINES } from './markLines.js';
@@ -308,11 +309,13 @@ export const LANGUAGE_RULES: readonly LanguageRule[] = [
 ];
 
 /** The rules in order, each finding named after the rule that made it. */
-export function judgeLanguage(f: LanguageFigures, t: Values<LanguageThresholds>): LanguageFinding[] {
+export function judgeLanguage(f: LanguageFigures, t: Values<LanguageThresholds>, ctx?: JudgeContext): LanguageFinding[] {
   const out: LanguageFinding[] = [];
   for (const r of LANGUAGE_RULES) {
     const x = r.judge(f, t, out);
     if (x) out.push({ ...x, rule: r.name });
   }
-  return out;
+  // a run in the script of the language the prompt asked for is the answer it asked for (a translation), no drift
+  const asked = ctx?.expectLanguage ? scriptOfLanguage(ctx.expectLanguage) : null;
+  return asked !== null && asked === f.switchScript ? out.filter((x) => x.kind !== 'script_switch') : out;
 }

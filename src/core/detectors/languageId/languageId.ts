@@ -233,7 +233,8 @@ export const languageId = {
     // a running stream's text does not end here: its last paragraphs may be a quote or a section whose title came before
     if (ctx.partial) return [];
     const s = languageSwitch(f.units, t);
-    if (s) {
+    // a tail in the language the prompt asked for is the answer it asked for (a translation after a line in English)
+    if (s && s.tail !== ctx.expectLanguage) {
       const last = s.tailUnits === 1 ? 'the last paragraph is' : `the last ${s.tailUnits} paragraphs are`;
       return [
         {
