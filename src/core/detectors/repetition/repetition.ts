@@ -652,7 +652,12 @@ function unitStartNear(scan: Scan, at: number, p: number): number {
 
 /** A unit of punctuation, tags or glued chars: judged by the chars it covers, not its copies alone. */
 function isStructural(l: Loop): boolean {
-  return l.unit === 'punctuation' || l.unit === 'tag' || l.unit === 'char';
+  return isStructuralUnit(l.unit);
+}
+
+/** A unit of marks or tags (punctuation, tag, char): a flood, measured by its size, not by its words. */
+function isStructuralUnit(unit: UnitKind): boolean {
+  return unit === 'punctuation' || unit === 'tag' || unit === 'char';
 }
 
 /** Chars of a structural loop at the end that fail: a line's worth of rules, borders and tags; a few of other marks. */
@@ -677,15 +682,20 @@ function collapsedChars(t: Scan['tokens'], from: number, to: number): number {
   return chars;
 }
 
+/** What unitWords reads of a unit. */
+interface UnitWords {
+  numbers: number;
+  oneNumber: boolean;
+  others: number;
+  marks: number;
+  bar: boolean;
+}
+
 /**
  * The words of the unit [from, to): numbers (and whether they are all one number, `0` in `[0, 0, 0],`) and other words,
  * and its marks, a bar among them or not.
  */
-function unitWords(
-  t: Scan['tokens'],
-  from: number,
-  to: number,
-): { numbers: number; oneNumber: boolean; others: number; marks: number; bar: boolean } {
+function unitWords(t: Scan['tokens'], from: number, to: number): UnitWords {
   let numbers = 0;
   let first = -1;
   let oneNumber = true;
@@ -713,17 +723,20 @@ function unitWords(
  * a number between bars is a cell of a table's rows.
  */
 function isCount(t: Scan['tokens'], from: number, to: number): boolean {
-  const w = unitWords(t, from, to);
+  return countOf(unitWords(t, from, to));
+}
+
+/** isCount of a unit with these words. */
+function countOf(w: UnitWords): boolean {
   return w.numbers === 1 && w.others === 0 && w.marks > 0 && !w.bar;
 }
 
 /**
- * Does the unit [from, to) say one number, once or more, with marks and no other word (`0, `, `-1, `, `00 `, a row
+ * Does a unit with these words say one number, once or more, with marks and no other word (`0, `, `-1, `, `00 `, a row
  * `[0, 0, 0, 0],` of a matrix of zeros)? Said again verbatim it is a value of data said again, as a table of zeros or a
  * dump of bytes writes it by design. Two numbers (`1 + 1 = 2.`) make a statement, not a value.
  */
-function isValue(t: Scan['tokens'], from: number, to: number): boolean {
-  const w = unitWords(t, from, to);
+function valueOf(w: UnitWords): boolean {
   return w.numbers > 0 && w.oneNumber && w.others === 0;
 }
 
@@ -831,14 +844,16 @@ function readLoops(
     const unitFrom = unitTo - p;
     const unit = unitKind(t, unitFrom, unitTo, (i) => sentenceEnd(scan, i));
     const unitText = scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!);
-    const count = walkNear && isCount(t, unitFrom, unitTo);
+    // the unit's words, read once for a count and for a value
+    const words = unitWords(t, unitFrom, unitTo);
+    const count = walkNear && countOf(words);
     return {
       unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
       rule: isRule(unitText),
       slots: isSlots(unitText),
       count,
-      value: isValue(t, unitFrom, unitTo),
+      value: valueOf(words),
       open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
       exactCopies: verbatim && !walkNear ? exactCopiesTo(ids, onsetTok, end, p) : 0,
@@ -854,7 +869,7 @@ function readLoops(
       periodChars: unitFrom - p >= 0 ? t.start[unitFrom]! - t.start[unitFrom - p]! : t.end[unitTo - 1]! - t.start[unitFrom]!,
       onset: t.start[onsetTok]!,
       end: t.end[r.to - 1]!,
-      markChars: unit === 'punctuation' || unit === 'tag' || unit === 'char' ? collapsedChars(t, onsetTok, r.to) : 0,
+      markChars: isStructuralUnit(unit) ? collapsedChars(t, onsetTok, r.to) : 0,
       coverage: textEnd > 0 ? (t.end[r.to - 1]! - t.start[onsetTok]!) / textEnd : 0,
       wordCycle: 0,
       // judged for the loop at the end only (a loop the text moves on from is judged by its copies' similarity)
