@@ -723,11 +723,11 @@ function unitWords(t: Scan['tokens'], from: number, to: number): UnitWords {
  * a number between bars is a cell of a table's rows.
  */
 function isCount(t: Scan['tokens'], from: number, to: number): boolean {
-  return countOf(unitWords(t, from, to));
+  return isCountUnit(unitWords(t, from, to));
 }
 
 /** isCount of a unit with these words. */
-function countOf(w: UnitWords): boolean {
+function isCountUnit(w: UnitWords): boolean {
   return w.numbers === 1 && w.others === 0 && w.marks > 0 && !w.bar;
 }
 
@@ -736,7 +736,7 @@ function countOf(w: UnitWords): boolean {
  * `[0, 0, 0, 0],` of a matrix of zeros)? Said again verbatim it is a value of data said again, as a table of zeros or a
  * dump of bytes writes it by design. Two numbers (`1 + 1 = 2.`) make a statement, not a value.
  */
-function valueOf(w: UnitWords): boolean {
+function isValueUnit(w: UnitWords): boolean {
   return w.numbers > 0 && w.oneNumber && w.others === 0;
 }
 
@@ -846,14 +846,14 @@ function readLoops(
     const unitText = scan.slice(t.start[unitFrom]!, t.end[unitTo - 1]!);
     // the unit's words, read once for a count and for a value
     const words = unitWords(t, unitFrom, unitTo);
-    const count = walkNear && countOf(words);
+    const count = walkNear && isCountUnit(words);
     return {
       unit,
       prose: hasFunctionWord(t, unitFrom, unitTo),
       rule: isRule(unitText),
       slots: isSlots(unitText),
       count,
-      value: valueOf(words),
+      value: isValueUnit(words),
       open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
       exactCopies: verbatim && !walkNear ? exactCopiesTo(ids, onsetTok, end, p) : 0,
