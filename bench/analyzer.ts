@@ -81,19 +81,26 @@ process.stdout.write(String(times[times.length >> 1]));`;
     () => own(previousUrl),
     OWN_TURNS,
   );
-  row(label, mb, r.a, r.b);
+  row(label, mb, r.a, r.b, r.spread);
 }
 
-/** `turns` values of each of a and b, taken in turns so that both see the same machine; their medians. */
-function inTurns(a: () => number, b: () => number, turns: number): { a: number; b: number } {
+/**
+ * `turns` values of each of a and b, taken in turns so that both see the same machine: their
+ * medians, and the lowest and highest of the turns' ratios b / a (a turn's two values were
+ * taken a moment apart, so its ratio is steadier than either value on a machine whose speed
+ * drifts: the spread says how far the median ratio can be trusted).
+ */
+function inTurns(a: () => number, b: () => number, turns: number): { a: number; b: number; spread: [number, number] } {
   const ta: number[] = [];
   const tb: number[] = [];
+  const ratios: number[] = [];
   for (let i = 0; i < turns; i++) {
     ta.push(a());
     tb.push(b());
+    ratios.push(tb[i]! / ta[i]!);
   }
   const m = (x: number[]) => x.sort((p, q) => p - q)[x.length >> 1]!;
-  return { a: m(ta), b: m(tb) };
+  return { a: m(ta), b: m(tb), spread: [Math.min(...ratios), Math.max(...ratios)] };
 }
 
 /** Median of `runs` timings of fn, in ms, after one warm-up call. */
@@ -116,7 +123,11 @@ const WARM_CALLS = 5;
  * The two analyzers on the same input, calls taken in turns so that both see the same machine,
  * after WARM_CALLS calls of each (also in turns); medians in ms, and the first call of each.
  */
-function sideBySide(a: () => void, b: () => void, runs: number): { now: number; before: number; firstNow: number; firstBefore: number } {
+function sideBySide(
+  a: () => void,
+  b: () => void,
+  runs: number,
+): { now: number; before: number; spread: [number, number]; firstNow: number; firstBefore: number } {
   const firstNow = timed(a);
   const firstBefore = timed(b);
   for (let i = 1; i < WARM_CALLS; i++) {
@@ -128,7 +139,7 @@ function sideBySide(a: () => void, b: () => void, runs: number): { now: number; 
     () => timed(b),
     runs,
   );
-  return { now: r.a, before: r.b, firstNow, firstBefore };
+  return { now: r.a, before: r.b, spread: r.spread, firstNow, firstBefore };
 }
 
 function timed(fn: () => void): number {
@@ -137,9 +148,10 @@ function timed(fn: () => void): number {
   return performance.now() - t0;
 }
 
-function row(label: string, mb: number, now: number, before: number | null): void {
+function row(label: string, mb: number, now: number, before: number | null, spread?: [number, number]): void {
   const rate = (ms: number) => `${(mb / (ms / 1000)).toFixed(1).padStart(6)} MB/s (${ms.toFixed(ms < 1 ? 3 : 1)} ms)`;
-  const ratio = before === null ? '' : `  ${(before / now).toFixed(2)}x the speed of ${PREVIOUS_RELEASE}`;
+  const turns = spread ? ` (turns ${spread[0].toFixed(2)}-${spread[1].toFixed(2)})` : '';
+  const ratio = before === null ? '' : `  ${(before / now).toFixed(2)}x the speed of ${PREVIOUS_RELEASE}${turns}`;
   console.log(`  ${label.padEnd(44)} now ${rate(now)}${before === null ? '' : `  before ${rate(before)}`}${ratio}`);
 }
 
@@ -147,7 +159,7 @@ export async function runAnalyzerBench(): Promise<void> {
   const { current, previous, urls, dir, cleanup } = await analyzers();
   try {
     console.log(
-      `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled as scripts/bundle.ts ships the command line: esbuild, then the never-assigned top-level bindings made const; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians)`,
+      `analyzer, this revision beside ${PREVIOUS_RELEASE} (both bundled as scripts/bundle.ts ships the command line: esbuild, then the never-assigned top-level bindings made const; ${WARM_CALLS} calls of each to warm, then timed calls in turns, medians; after a ratio, the lowest and highest of the turns' own ratios)`,
     );
     const both = (label: string, mb: number, run: (m: AnalyzerModule) => void, runs: number, first = false) => {
       if (!previous)
@@ -162,7 +174,7 @@ export async function runAnalyzerBench(): Promise<void> {
         () => run(previous),
         runs,
       );
-      row(label, mb, r.now, r.before);
+      row(label, mb, r.now, r.before, r.spread);
       if (first)
         console.log(
           `    its first call in this process (V8 not warm yet): now ${r.firstNow.toFixed(1)} ms, before ${r.firstBefore.toFixed(1)} ms`,
