@@ -23,6 +23,14 @@ import { PREVIOUS_RELEASE } from './releases.js';
 const T = DEFAULT_THRESHOLDS;
 const LANGUAGE_UNITS = new Set(['word', 'phrase', 'sentence', 'line', 'paragraph']);
 const STRUCTURAL = new Set(['punctuation', 'tag', 'char']);
+
+/** The live loop's copies with no token changed, for a loop of words that could be certain: of a cell of a table's row or not (a value aside). */
+function cleanCopies(f: Figures, cell: boolean): number | null {
+  const l = f.repetition.live;
+  return l && !l.near && !l.value && l.cell === cell && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy
+    ? l.exactCopies
+    : null;
+}
 /** Cut points read per healthy text besides the whole. */
 const CUTS = 4;
 
@@ -292,12 +300,12 @@ const STATISTICS: Statistic[] = [
   {
     threshold: 'certainCopies',
     what: 'copies at the end with no token changed, as the live check reads them',
-    of: (f) => {
-      const l = f.repetition.live;
-      return l && !l.near && !l.value && !STRUCTURAL.has(l.unit) && l.similarity >= 0.95 && l.newPerCopy <= T.loopNewPerCopy
-        ? l.exactCopies
-        : null;
-    },
+    of: (f) => cleanCopies(f, false),
+  },
+  {
+    threshold: 'certainCellCopies',
+    what: 'copies at the end with no token changed of a cell of a table row said again across it, as the live check reads them',
+    of: (f) => cleanCopies(f, true),
   },
   {
     threshold: 'certainValueCopies',

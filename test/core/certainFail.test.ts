@@ -192,3 +192,36 @@ test('a value said again is data: a matrix of zeros or a dump of bytes is never 
   }
   assert.ok(certainAt > 0, 'a model stuck on 0 became certain');
 });
+
+test('a cell said again across a row of a table is no certain loop until the row runs far past any table', () => {
+  // a feature table in GitHub's shortcodes: ten columns of the same cell on each row, as a readme writes them
+  const columns = 'ABCDEFGHIJ'.split('');
+  const header = `| Feature | ${columns.map((c) => `Tool ${c}`).join(' | ')} |\n|${'---|'.repeat(columns.length + 1)}\n`;
+  const features = ['Open source', 'Self-hosted', 'SSO', 'Audit log', 'REST API', 'Webhooks', 'Dark mode', 'Mobile app'];
+  const rows = features.map((f) => `| ${f} | ${columns.map(() => ':white_check_mark:').join(' | ')} |\n`).join('');
+  const table = `Here is how the ten tools compare:\n\n${header}${rows}\nAll ten cover every feature, so the choice comes down to price.\n`;
+  const a = createStreamAnalyzer();
+  for (let i = 0; i < table.length; i += STEP) {
+    a.push(table.slice(i, i + STEP));
+    assert.equal(a.certainCollapse(), null, `the table would be aborted at char ${i}`);
+  }
+  assert.equal(a.snapshot().verdict, 'ok');
+  // a model stuck inside one row writes the cell to its limit: certain once the row is far past any table's width
+  const stuck = `Here is the table:\n\n| Feature | A | B |\n|---|---|---|\n| SSO | ${':white_check_mark: | '.repeat(200)}`;
+  const b = createStreamAnalyzer();
+  let certainAt = -1;
+  for (let i = 0; i < stuck.length && certainAt < 0; i += STEP) {
+    b.push(stuck.slice(i, i + STEP));
+    if (b.certainCollapse() !== null) certainAt = i;
+  }
+  assert.ok(certainAt > 0 && certainAt < 1200, `a row of one cell said again became certain (at ${certainAt})`);
+  // the same cell said again outside a table (no row opens the line) is certain from eight clean copies, as before
+  const loose = `The answer is ${':white_check_mark: | '.repeat(40)}`;
+  const c = createStreamAnalyzer();
+  let looseAt = -1;
+  for (let i = 0; i < loose.length && looseAt < 0; i += STEP) {
+    c.push(loose.slice(i, i + STEP));
+    if (c.certainCollapse() !== null) looseAt = i;
+  }
+  assert.ok(looseAt >= 0 && looseAt < certainAt, `outside a table it became certain sooner (at ${looseAt})`);
+});

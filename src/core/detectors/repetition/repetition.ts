@@ -77,6 +77,11 @@ const THRESHOLDS = {
     value: 8,
     why: 'copies at the end with no token changed from which a loop is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum. Copies counted with a token changed here and there (a dot leader broken by the next line of a table of contents) wait for eight clean ones',
   },
+  certainCellCopies: {
+    value: 32,
+    why: "the same for a cell of a table said again across its row (`:white_check_mark: | ` in a row of a Markdown table): a wide table says a cell again by design, and its row ends. Healthy files say one cell up to 12 times in a row (a readme's feature table; 10 clean copies where npm run bench -- thresholds cuts it), the model outputs' rows never, and no labelled collapse is such a loop; a model stuck in a row writes the cell to its limit, and 32 cells of 5 tokens are 160 tokens",
+  },
+
   certainValueCopies: {
     value: 256,
     why: 'the same for a unit of one number and its marks (`0, `, `-1, `, `00 `): a value said again is data, which repeats by design. Healthy source code holds up to 144 such copies verbatim at a point a stream could reach (a table of -1 in LLVM, font metrics of 0.6 in Perl; 22 of 10,258 files of source code and the realworld bench past 8), model outputs 3; a model stuck on a number says it to its limit',
@@ -217,6 +222,12 @@ export interface Loop {
    * said again, as tables of data and dumps of bytes do by design, so its loop is certain only from certainValueCopies.
    */
   value: boolean;
+  /**
+   * The unit holds a table's bar and the line it starts on opens with one (`:white_check_mark: | ` in a row of a
+   * Markdown table): a cell said again across a row, which a row of a wide table does by design and ends with the row,
+   * so its loop is certain only from certainCellCopies.
+   */
+  cell: boolean;
   /** A list of numbers that the text breaks off: its last token is a mark of the unit (`2054 - `), not a number or a closing mark. */
   open: boolean;
   /** Copies back to back, nearly verbatim (1 when the repeat is a cycle or a template). */
@@ -552,7 +563,7 @@ export const repetition = {
       if (
         isStructural(c)
           ? !c.closes && c.exactCopies >= t.tailLoopCopies && c.markChars >= 4 * limit
-          : c.exactCopies >= (c.slots ? t.slotLoopCopies : c.value ? t.certainValueCopies : t.certainCopies)
+          : c.exactCopies >= (c.slots ? t.slotLoopCopies : c.value ? t.certainValueCopies : c.cell ? t.certainCellCopies : t.certainCopies)
       ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
@@ -743,6 +754,24 @@ function isValueUnit(w: UnitWords): boolean {
 /** The bar that parts a table's cells. */
 const BAR = 0x7c;
 
+/** Chars looked back from a loop's onset for the start of its line: a row of a table is shorter (a row that long is no row). */
+const ROW_CHARS = 2048;
+
+/** Does the line that holds char `at` open with a bar (spaces before it aside), as a row of a Markdown table does? */
+function opensRow(scan: Scan, at: number): boolean {
+  const from = Math.max(0, at - ROW_CHARS);
+  // the onset's char too: a loop may start on the row's first bar
+  const before = scan.slice(from, at + 1);
+  const nl = before.lastIndexOf('\n');
+  if (nl < 0 && from > 0) return false;
+  for (let i = nl + 1; i < before.length; i++) {
+    const c = before.charCodeAt(i);
+    if (c === BAR) return true;
+    if (c !== 0x20 && c !== 0x09) return false;
+  }
+  return false;
+}
+
 /** Does the text end on a mark of the unit [from, to) (`2054 - `, `1, 2, 3,`): a count broken off, not one closed (`…, 10.`, `…, 31];`)? */
 function endsOnMark(t: Scan['tokens'], from: number, to: number): boolean {
   const last = t.n - 1;
@@ -854,6 +883,7 @@ function readLoops(
       slots: isSlots(unitText),
       count,
       value: isValueUnit(words),
+      cell: words.bar && opensRow(scan, t.start[onsetTok]!),
       open: count && endsOnMark(t, unitFrom, unitTo),
       copies: verbatim ? run.copies : 1,
       exactCopies: verbatim && !walkNear ? exactCopiesTo(ids, onsetTok, end, p) : 0,
