@@ -303,6 +303,14 @@ const STATISTICS: Statistic[] = [
     of: (f) => cleanCopies(f, false),
   },
   {
+    threshold: 'certainLoopTokens',
+    what: 'tokens the clean copies of a loop at the end run to, when they are certainCopies or more, as the live check reads them',
+    of: (f) => {
+      const copies = cleanCopies(f, false);
+      return copies !== null && copies >= T.certainCopies ? copies * f.repetition.live!.periodTokens : null;
+    },
+  },
+  {
     threshold: 'certainCellCopies',
     what: 'copies at the end with no token changed of a cell of a table row said again across it, as the live check reads them',
     of: (f) => cleanCopies(f, true),

@@ -225,3 +225,29 @@ test('a cell said again across a row of a table is no certain loop until the row
   }
   assert.ok(looseAt >= 0 && looseAt < certainAt, `outside a table it became certain sooner (at ${looseAt})`);
 });
+
+test('a short unit said again a few dozen times, as data and code do, is no certain loop until its copies run to 128 tokens', () => {
+  const healthy = [
+    `All suites pass after the fix:\n\n\`\`\`\n${'PASS\n'.repeat(20)}\`\`\`\n\nTwenty out of twenty suites pass.\n`,
+    `The reserved bits of the struct:\n\n\`\`\`c\nstruct timex {\n  int status;\n${'  int  :32; '.repeat(11)}\n};\n\`\`\`\n\nThey pad it to a fixed size.\n`,
+    `The class table starts like this:\n\n\`\`\`python\nLatin1_CharToClass = (\n    ${'OTH, '.repeat(24)}\n    UDF, ASC, ASC,\n)\n\`\`\`\n`,
+  ];
+  for (const text of healthy) {
+    const a = createStreamAnalyzer();
+    for (let i = 0; i < text.length; i += STEP) {
+      a.push(text.slice(i, i + STEP));
+      assert.equal(a.certainCollapse(), null, `${JSON.stringify(text.slice(0, 30))} would be aborted at char ${i}`);
+    }
+  }
+  // a model stuck on a word says it on: certain once its copies run to 128 tokens (`orange, ` is two), not at the eighth
+  const stuck = `My favourite fruits are ${'orange, '.repeat(300)}`;
+  const b = createStreamAnalyzer();
+  let certainAt = -1;
+  for (let i = 0; i < stuck.length && certainAt < 0; i += STEP) {
+    b.push(stuck.slice(i, i + STEP));
+    if (b.certainCollapse() !== null) certainAt = i;
+  }
+  const onset = 'My favourite fruits are '.length;
+  assert.ok(certainAt >= onset + 8 * 'orange, '.length * 4, `certain at ${certainAt}, before 64 copies had come`);
+  assert.ok(certainAt <= onset + 64 * 'orange, '.length + 2 * STEP, `certain at ${certainAt}, long after 64 copies`);
+});
