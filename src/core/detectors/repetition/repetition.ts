@@ -77,18 +77,17 @@ const THRESHOLDS = {
     value: 8,
     why: 'copies at the end with no token changed from which a loop is certain (the stream may be closed early): twice the fail count, 2.5x the healthy maximum. Copies counted with a token changed here and there (a dot leader broken by the next line of a table of contents) wait for eight clean ones',
   },
-  certainLoopTokens: {
-    value: 128,
-    why: 'tokens the clean copies of a loop of words must run to, besides their count, before it is certain: data and code say a short unit again a dozen or two times by design (`OTH, ` in a table of character classes, `int  :32; ` in a struct, a code point of `\\ufffe` per line, `PASS` on each line of a test run), which eight copies of one to four tokens reach long before they end. Streamed, 15 of the 7,982 files of source code of npm run bench -- code were closed on such loops, their clean copies at 8 to 102 tokens (a decoding table of Python, 25.5 copies of 4 tokens), and model outputs never reach 8 copies; a block of HTML said 8 times (the album example of Bootstrap, 1,938 tokens) is past any such bound. A model stuck in a loop says it to its limit: waiting for 128 tokens of it costs at most that, and word, phrase and sentence loops stay certain within 300 tokens of their onset (test/core/certainFail.test.ts)',
-  },
   certainCellCopies: {
     value: 32,
     why: "the same for a cell of a table said again across its row (`:white_check_mark: | ` in a row of a Markdown table): a wide table says a cell again by design, and its row ends. Healthy files say one cell up to 12 times in a row (a readme's feature table; 10 clean copies where npm run bench -- thresholds cuts it), the model outputs' rows never, and no labelled collapse is such a loop; a model stuck in a row writes the cell to its limit, and 32 cells of 5 tokens are 160 tokens",
   },
-
   certainValueCopies: {
     value: 256,
     why: 'the same for a unit of one number and its marks (`0, `, `-1, `, `00 `): a value said again is data, which repeats by design. Healthy source code holds up to 144 such copies verbatim at a point a stream could reach (a table of -1 in LLVM, font metrics of 0.6 in Perl; 22 of 10,258 files of source code and the realworld bench past 8), model outputs 3; a model stuck on a number says it to its limit',
+  },
+  certainLoopTokens: {
+    value: 128,
+    why: 'tokens the clean copies of a loop of words (a value and the slots of a format too) must run to, besides the count each needs, before it is certain: data and code say a short unit again a dozen or two times by design (`OTH, ` in a table of character classes, `int  :32; ` in a struct, a code point of `\\ufffe` per line, `PASS` on each line of a test run), which eight copies of one to four tokens reach long before they end. Streamed, 15 of the 7,982 files of source code of npm run bench -- code were closed on such loops, their clean copies at 8 to 102 tokens (a decoding table of Python, 25.5 copies of 4 tokens), and model outputs never reach 8 copies; a block of HTML said 8 times (the album example of Bootstrap, 1,938 tokens) is past any such bound. A model stuck in a loop says it to its limit: waiting for 128 tokens of it costs at most that, and word, phrase and sentence loops stay certain within 300 tokens of their onset (test/core/certainFail.test.ts)',
   },
   floodChars: {
     value: 24,
