@@ -3,7 +3,8 @@
  * whole and cut at 3,000 chars (what a probe of about a thousand tokens sees), and each streamed through the abort
  * check as the daemon runs it.
  */
-import { analyzeText, createStreamAnalyzer } from '../src/core/analyzeText.js';
+import { analyzeText } from '../src/core/analyzeText.js';
+import { firstCertain } from './firstCertain.js';
 import { CODE_MAX_BYTES, CODE_MIN_BYTES, CODE_SOURCES, codeFiles } from '../test/corpus/codeFiles.js';
 
 /** The cut read besides the whole file. */
@@ -61,15 +62,8 @@ export async function runCodeFilesBench(): Promise<void> {
 function reportAborts(files: ReturnType<typeof codeFiles>): void {
   const aborted: string[] = [];
   for (const f of files) {
-    const text = f.text.slice(0, STREAM_CHARS);
-    const live = createStreamAnalyzer();
-    for (let i = 0; i < text.length; i += STREAM_DELTA) {
-      live.push(text.slice(i, i + STREAM_DELTA));
-      const c = live.certainCollapse();
-      if (!c) continue;
-      aborted.push(`${f.path} at char ${i}: ${c.kind}: ${c.detail.slice(0, 90)}`);
-      break;
-    }
+    const hit = firstCertain(f.text.slice(0, STREAM_CHARS), STREAM_DELTA);
+    if (hit) aborted.push(`${f.path} at char ${hit.at}: ${hit.finding.kind}: ${hit.finding.detail.slice(0, 90)}`);
   }
   console.log(
     `  streamed (first ${STREAM_CHARS.toLocaleString('en-US')} chars, ${STREAM_DELTA}-char deltas): ${aborted.length} of ${files.length} files would be aborted as certainly collapsed`,

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { analyzeText, createStreamAnalyzer, isCertainFail } from '../src/core/analyzeText.js';
+import { analyzeText, isCertainFail } from '../src/core/analyzeText.js';
+import { firstCertain } from './firstCertain.js';
 
 /**
  * False alarms on real, healthy, human-written files found on this machine (never copied
@@ -123,20 +124,19 @@ function reportFalseAborts(files: string[], decoder: { decode(bytes: Uint8Array)
       continue;
     }
     n++;
-    const live = createStreamAnalyzer();
-    for (let i = 0; i < text.length; i += 160) {
-      live.push(text.slice(i, i + 160));
-      // the abort check, as the daemon runs it (a full snapshot costs the text's length)
-      if (!live.certainCollapse()) continue;
+    // the abort check, as the daemon runs it, then the full snapshot at a look it closes (it costs the text's length)
+    let reason = '';
+    const hit = firstCertain(text, 160, (live) => {
       const snap = live.snapshot();
-      if (!isCertainFail(snap)) continue;
-      aborted++;
-      if (examples.length < 5)
-        examples.push(
-          `    ${file.replace(/^.*node_modules\//, 'node_modules/')} at char ${i} of ${text.length}: ${snap.reasons[0]?.slice(0, 90)}`,
-        );
-      break;
-    }
+      reason = snap.reasons[0] ?? '';
+      return isCertainFail(snap);
+    });
+    if (!hit) continue;
+    aborted++;
+    if (examples.length < 5)
+      examples.push(
+        `    ${file.replace(/^.*node_modules\//, 'node_modules/')} at char ${hit.at} of ${text.length}: ${reason.slice(0, 90)}`,
+      );
   }
   console.log(
     `  streamed mid-way (${n} files, 160-char deltas): ${aborted} would be aborted as certainly collapsed (${((100 * aborted) / Math.max(1, n)).toFixed(1)}%)`,

@@ -566,9 +566,7 @@ export const repetition = {
       if (
         isStructural(c)
           ? !c.closes && c.exactCopies >= t.tailLoopCopies && c.markChars >= 4 * limit
-          : c.exactCopies >=
-              (c.slots ? t.slotLoopCopies : c.value ? t.certainValueCopies : c.cell ? t.certainCellCopies : t.certainCopies) &&
-            c.exactCopies * c.periodTokens >= t.certainLoopTokens
+          : c.exactCopies >= certainCount(c, t) && c.exactCopies * c.periodTokens >= t.certainLoopTokens
       ) {
         // the same loop seen whole becomes certain where it starts; else the live reading is told
         const kind = kindOf(c.unit);
@@ -754,6 +752,14 @@ function isCountUnit(w: UnitWords): boolean {
  */
 function isValueUnit(w: UnitWords): boolean {
   return w.numbers > 0 && w.oneNumber && w.others === 0;
+}
+
+/** Clean copies from which a loop of words is certain: a format's slots, a value and a table's cell are said again by design and need more. */
+function certainCount(c: Loop, t: Values<typeof THRESHOLDS>): number {
+  if (c.slots) return t.slotLoopCopies;
+  if (c.value) return t.certainValueCopies;
+  if (c.cell) return t.certainCellCopies;
+  return t.certainCopies;
 }
 
 /** The bar that parts a table's cells. */
